@@ -1,0 +1,18 @@
+# `cmake --install` lays out include/, lib/libbrasa.so and lib/cmake/brasa so that a user project can
+# find_package(brasa) and link brasa::brasa (native) or brasa::torch (libtorch spellings).
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+install(TARGETS brasa brasa_torch EXPORT brasaTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/brasa DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/compat/include/
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/brasa/compat)
+install(EXPORT brasaTargets NAMESPACE brasa:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/brasa)
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/brasaConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/brasaConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/brasa)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/brasaConfigVersion.cmake
+  COMPATIBILITY SameMajorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/brasaConfig.cmake ${PROJECT_BINARY_DIR}/brasaConfigVersion.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/brasa)

@@ -1,0 +1,383 @@
+#pragma once
+// Tensor: a refcounted handle to a TensorImpl. Methods mirror libtorch's at::Tensor; each is defined
+// next to its op in src/ops/<family>/ (one op, one place).
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "brasa/core/generator.h"
+#include "brasa/core/scalar.h"
+#include "brasa/core/tensor_impl.h"
+#include "brasa/core/tensor_options.h"
+
+namespace brasa {
+
+class Tensor;
+using TensorList = ArrayRef<Tensor>;
+template <typename T, size_t N>
+class TensorAccessor;
+namespace indexing {
+struct TensorIndex;
+}
+
+class BRASA_API Tensor {
+ public:
+  Tensor() = default;
+  explicit Tensor(IntrusivePtr<TensorImpl> impl) : impl_(std::move(impl)) {}
+
+  // ---- identity and metadata ----
+  bool defined() const { return static_cast<bool>(impl_); }
+  TensorImpl* unsafeGetTensorImpl() const { return impl_.get(); }
+  const IntrusivePtr<TensorImpl>& impl() const { return impl_; }
+  bool is_same(const Tensor& o) const { return impl_ == o.impl_; }
+  uint32_t use_count() const { return impl_.use_count(); }
+  void reset() { impl_.reset(); }
+
+  int64_t dim() const { return impl_->dim(); }
+  int64_t ndimension() const { return dim(); }
+  IntArrayRef sizes() const { return impl_->sizes(); }
+  IntArrayRef strides() const { return impl_->strides(); }
+  /// size(d) with d wrapped (negative counts from the end); throws IndexError when out of range.
+  int64_t size(int64_t d) const;
+  int64_t stride(int64_t d) const;
+  int64_t numel() const { return impl_->numel(); }
+  int64_t storage_offset() const { return impl_->storage_offset(); }
+  ScalarType scalar_type() const { return impl_->dtype(); }
+  ScalarType dtype() const { return impl_->dtype(); }
+  size_t element_size() const { return impl_->itemsize(); }
+  size_t itemsize() const { return impl_->itemsize(); }
+  size_t nbytes() const { return impl_->itemsize() * numel(); }
+  Device device() const { return impl_->device(); }
+  TensorOptions options() const { return TensorOptions(dtype()).device(device()); }
+  bool is_cpu() const { return device().is_cpu(); }
+  bool is_cuda() const { return device().is_cuda(); }
+  bool is_meta() const { return device().is_meta(); }
+  bool is_privateuseone() const { return device().is_privateuseone(); }
+  bool is_contiguous(MemoryFormat = MemoryFormat::Contiguous) const {
+    return impl_->is_contiguous();
+  }
+  bool is_floating_point() const { return is_floating_type(dtype()); }
+  bool is_signed() const { return is_signed_type(dtype()); }
+  bool is_complex() const { return false; }
+  bool is_view() const { return static_cast<bool>(impl_->view_base()); }
+  Tensor _base() const { return Tensor(impl_->view_base()); }
+  DispatchKeySet key_set() const { return impl_->key_set(); }
+  uint32_t _version() const { return impl_->version(); }
+  const Storage& storage() const { return impl_->storage(); }
+  std::string toString() const;
+
+  // ---- raw data ----
+  void* data_ptr() const { return impl_->data(); }
+  void* mutable_data_ptr() const { return impl_->data(); }
+  const void* const_data_ptr() const { return impl_->data(); }
+  /// Typed pointer; throws TypeError when T is not the tensor's dtype.
+  template <typename T>
+  T* data_ptr() const;
+  template <typename T>
+  T* mutable_data_ptr() const {
+    return data_ptr<T>();
+  }
+  template <typename T>
+  const T* const_data_ptr() const {
+    return data_ptr<T>();
+  }
+  /// The single element as a Scalar; throws ValueError unless numel() == 1.
+  Scalar item() const;
+  template <typename T>
+  T item() const {
+    return item().to<T>();
+  }
+  template <typename T, size_t N>
+  TensorAccessor<T, N> accessor() const&;
+  template <typename T, size_t N>
+  TensorAccessor<T, N> accessor() && = delete;
+
+  // ---- autograd surface (filled in by the autograd layer) ----
+  bool requires_grad() const;
+  const Tensor& set_requires_grad(bool r) const;
+  const Tensor& requires_grad_(bool r = true) const { return set_requires_grad(r); }
+
+  // ---- conversion and copies ----
+  Tensor contiguous(MemoryFormat = MemoryFormat::Contiguous) const;
+  Tensor clone(std::optional<MemoryFormat> = std::nullopt) const;
+  /// Copies src into this tensor, broadcasting src and converting its dtype.
+  const Tensor& copy_(const Tensor& src, bool non_blocking = false) const;
+  Tensor to(ScalarType dtype, bool non_blocking = false, bool copy = false) const;
+  Tensor to(Device device, ScalarType dtype, bool non_blocking = false, bool copy = false) const;
+  Tensor to(Device device, bool non_blocking = false, bool copy = false) const;
+  Tensor to(const TensorOptions& options, bool non_blocking = false, bool copy = false) const;
+  Tensor to(const Tensor& other, bool non_blocking = false, bool copy = false) const;
+  Tensor cpu() const { return to(Device(kCPU)); }
+  Tensor toType(ScalarType t) const { return to(t); }
+  Tensor type_as(const Tensor& o) const { return to(o.dtype()); }
+  Tensor float_() const = delete;
+  const Tensor& fill_(const Scalar& value) const;
+  const Tensor& fill_(const Tensor& value) const;
+  const Tensor& zero_() const;
+  const Tensor& resize_(IntArrayRef sizes) const;
+
+  // ---- views ----
+  Tensor view(IntArrayRef sizes) const;
+  Tensor view_as(const Tensor& o) const { return view(o.sizes()); }
+  Tensor reshape(IntArrayRef sizes) const;
+  Tensor reshape_as(const Tensor& o) const { return reshape(o.sizes()); }
+  Tensor flatten(int64_t start_dim = 0, int64_t end_dim = -1) const;
+  Tensor unflatten(int64_t dim, IntArrayRef sizes) const;
+  Tensor squeeze() const;
+  Tensor squeeze(int64_t dim) const;
+  Tensor squeeze(IntArrayRef dims) const;
+  Tensor unsqueeze(int64_t dim) const;
+  Tensor transpose(int64_t dim0, int64_t dim1) const;
+  Tensor swapaxes(int64_t dim0, int64_t dim1) const { return transpose(dim0, dim1); }
+  Tensor swapdims(int64_t dim0, int64_t dim1) const { return transpose(dim0, dim1); }
+  Tensor t() const;
+  Tensor permute(IntArrayRef dims) const;
+  Tensor movedim(IntArrayRef source, IntArrayRef destination) const;
+  Tensor movedim(int64_t source, int64_t destination) const;
+  Tensor expand(IntArrayRef sizes, bool implicit = false) const;
+  Tensor expand_as(const Tensor& o) const { return expand(o.sizes()); }
+  Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
+  Tensor select(int64_t dim, int64_t index) const;
+  Tensor slice(int64_t dim = 0, std::optional<int64_t> start = std::nullopt,
+               std::optional<int64_t> end = std::nullopt, int64_t step = 1) const;
+  Tensor as_strided(IntArrayRef sizes, IntArrayRef strides,
+                    std::optional<int64_t> storage_offset = std::nullopt) const;
+  std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
+  std::vector<Tensor> split(int64_t split_size, int64_t dim = 0) const;
+  std::vector<Tensor> split(IntArrayRef split_sizes, int64_t dim = 0) const;
+  std::vector<Tensor> split_with_sizes(IntArrayRef split_sizes, int64_t dim = 0) const;
+  std::vector<Tensor> unbind(int64_t dim = 0) const;
+  Tensor diagonal(int64_t offset = 0, int64_t dim1 = 0, int64_t dim2 = 1) const;
+  Tensor alias() const;
+
+  // ---- libtorch indexing: t.index({Slice(1, 3), None, Ellipsis, 0}) ----
+  Tensor index(ArrayRef<indexing::TensorIndex> indices) const;
+  Tensor index(std::initializer_list<indexing::TensorIndex> indices) const;
+  const Tensor& index_put_(ArrayRef<indexing::TensorIndex> indices, const Tensor& value) const;
+  const Tensor& index_put_(ArrayRef<indexing::TensorIndex> indices, const Scalar& value) const;
+  const Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices,
+                           const Tensor& value) const;
+  const Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices,
+                           const Scalar& value) const;
+  Tensor operator[](int64_t index) const { return select(0, index); }
+
+  // ---- random in-place ----
+  const Tensor& uniform_(double from = 0, double to = 1,
+                         std::optional<Generator> gen = std::nullopt) const;
+  const Tensor& normal_(double mean = 0, double std = 1,
+                        std::optional<Generator> gen = std::nullopt) const;
+  const Tensor& bernoulli_(double p = 0.5, std::optional<Generator> gen = std::nullopt) const;
+  const Tensor& random_(int64_t from, int64_t to, std::optional<Generator> gen = std::nullopt) const;
+
+  // ---- binary arithmetic (Tensor and Scalar forms; `_` is in place) ----
+#define BRASA_BINARY_METHODS(name)                            \
+  Tensor name(const Tensor& other) const;                     \
+  Tensor name(const Scalar& other) const;                     \
+  const Tensor& name##_(const Tensor& other) const;           \
+  const Tensor& name##_(const Scalar& other) const;
+  Tensor add(const Tensor& other, const Scalar& alpha = 1) const;
+  Tensor add(const Scalar& other, const Scalar& alpha = 1) const;
+  const Tensor& add_(const Tensor& other, const Scalar& alpha = 1) const;
+  const Tensor& add_(const Scalar& other, const Scalar& alpha = 1) const;
+  Tensor sub(const Tensor& other, const Scalar& alpha = 1) const;
+  Tensor sub(const Scalar& other, const Scalar& alpha = 1) const;
+  const Tensor& sub_(const Tensor& other, const Scalar& alpha = 1) const;
+  const Tensor& sub_(const Scalar& other, const Scalar& alpha = 1) const;
+  Tensor div(const Tensor& other, std::optional<std::string_view> rounding_mode) const;
+  Tensor div(const Scalar& other, std::optional<std::string_view> rounding_mode) const;
+  const Tensor& div_(const Tensor& other, std::optional<std::string_view> rounding_mode) const;
+  const Tensor& div_(const Scalar& other, std::optional<std::string_view> rounding_mode) const;
+  BRASA_BINARY_METHODS(mul)
+  BRASA_BINARY_METHODS(div)
+  BRASA_BINARY_METHODS(pow)
+  BRASA_BINARY_METHODS(remainder)
+  BRASA_BINARY_METHODS(fmod)
+  BRASA_BINARY_METHODS(floor_divide)
+  BRASA_BINARY_METHODS(atan2)
+  BRASA_BINARY_METHODS(hypot)
+  BRASA_BINARY_METHODS(maximum)
+  BRASA_BINARY_METHODS(minimum)
+  BRASA_BINARY_METHODS(eq)
+  BRASA_BINARY_METHODS(ne)
+  BRASA_BINARY_METHODS(lt)
+  BRASA_BINARY_METHODS(le)
+  BRASA_BINARY_METHODS(gt)
+  BRASA_BINARY_METHODS(ge)
+  BRASA_BINARY_METHODS(logical_and)
+  BRASA_BINARY_METHODS(logical_or)
+  BRASA_BINARY_METHODS(logical_xor)
+  BRASA_BINARY_METHODS(bitwise_and)
+  BRASA_BINARY_METHODS(bitwise_or)
+  BRASA_BINARY_METHODS(bitwise_xor)
+#undef BRASA_BINARY_METHODS
+  Tensor true_divide(const Tensor& other) const { return div(other); }
+  Tensor lerp(const Tensor& end, const Scalar& weight) const;
+  Tensor lerp(const Tensor& end, const Tensor& weight) const;
+  const Tensor& lerp_(const Tensor& end, const Scalar& weight) const;
+  const Tensor& lerp_(const Tensor& end, const Tensor& weight) const;
+  Tensor clamp(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt) const;
+  Tensor clamp(const std::optional<Tensor>& min, const std::optional<Tensor>& max = {}) const;
+  const Tensor& clamp_(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt) const;
+  const Tensor& clamp_(const std::optional<Tensor>& min,
+                       const std::optional<Tensor>& max = {}) const;
+  Tensor clamp_min(const Scalar& min) const;
+  Tensor clamp_max(const Scalar& max) const;
+  const Tensor& clamp_min_(const Scalar& min) const;
+  const Tensor& clamp_max_(const Scalar& max) const;
+  Tensor clip(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt) const {
+    return clamp(min, max);
+  }
+  Tensor masked_fill(const Tensor& mask, const Scalar& value) const;
+  Tensor masked_fill(const Tensor& mask, const Tensor& value) const;
+  const Tensor& masked_fill_(const Tensor& mask, const Scalar& value) const;
+  const Tensor& masked_fill_(const Tensor& mask, const Tensor& value) const;
+  Tensor where(const Tensor& condition, const Tensor& other) const;
+  Tensor nan_to_num(std::optional<double> nan = std::nullopt,
+                    std::optional<double> posinf = std::nullopt,
+                    std::optional<double> neginf = std::nullopt) const;
+  const Tensor& nan_to_num_(std::optional<double> nan = std::nullopt,
+                            std::optional<double> posinf = std::nullopt,
+                            std::optional<double> neginf = std::nullopt) const;
+
+  // ---- unary ----
+#define BRASA_UNARY_METHODS(name) \
+  Tensor name() const;            \
+  const Tensor& name##_() const;
+  BRASA_UNARY_METHODS(neg)
+  BRASA_UNARY_METHODS(negative)
+  BRASA_UNARY_METHODS(reciprocal)
+  BRASA_UNARY_METHODS(abs)
+  BRASA_UNARY_METHODS(absolute)
+  BRASA_UNARY_METHODS(sign)
+  BRASA_UNARY_METHODS(exp)
+  BRASA_UNARY_METHODS(exp2)
+  BRASA_UNARY_METHODS(expm1)
+  BRASA_UNARY_METHODS(log)
+  BRASA_UNARY_METHODS(log2)
+  BRASA_UNARY_METHODS(log10)
+  BRASA_UNARY_METHODS(log1p)
+  BRASA_UNARY_METHODS(sqrt)
+  BRASA_UNARY_METHODS(rsqrt)
+  BRASA_UNARY_METHODS(square)
+  BRASA_UNARY_METHODS(sin)
+  BRASA_UNARY_METHODS(cos)
+  BRASA_UNARY_METHODS(tan)
+  BRASA_UNARY_METHODS(asin)
+  BRASA_UNARY_METHODS(acos)
+  BRASA_UNARY_METHODS(atan)
+  BRASA_UNARY_METHODS(sinh)
+  BRASA_UNARY_METHODS(cosh)
+  BRASA_UNARY_METHODS(tanh)
+  BRASA_UNARY_METHODS(sigmoid)
+  BRASA_UNARY_METHODS(erf)
+  BRASA_UNARY_METHODS(erfinv)
+  BRASA_UNARY_METHODS(floor)
+  BRASA_UNARY_METHODS(ceil)
+  BRASA_UNARY_METHODS(round)
+  BRASA_UNARY_METHODS(trunc)
+  BRASA_UNARY_METHODS(frac)
+  BRASA_UNARY_METHODS(logical_not)
+  BRASA_UNARY_METHODS(bitwise_not)
+  BRASA_UNARY_METHODS(relu)
+#undef BRASA_UNARY_METHODS
+  Tensor isnan() const;
+  Tensor isinf() const;
+  Tensor isfinite() const;
+
+  // ---- reductions ----
+  Tensor sum(std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor sum(IntArrayRef dim, bool keepdim = false,
+             std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor mean(std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor mean(IntArrayRef dim, bool keepdim = false,
+              std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor prod(std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor prod(int64_t dim, bool keepdim = false,
+              std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor amax(IntArrayRef dim = {}, bool keepdim = false) const;
+  Tensor amin(IntArrayRef dim = {}, bool keepdim = false) const;
+  Tensor max() const;
+  std::tuple<Tensor, Tensor> max(int64_t dim, bool keepdim = false) const;
+  Tensor max(const Tensor& other) const { return maximum(other); }
+  Tensor min() const;
+  std::tuple<Tensor, Tensor> min(int64_t dim, bool keepdim = false) const;
+  Tensor min(const Tensor& other) const { return minimum(other); }
+  Tensor argmax(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+  Tensor argmin(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+  Tensor var(bool unbiased = true) const;
+  Tensor var(IntArrayRef dim, bool unbiased = true, bool keepdim = false) const;
+  Tensor var(std::optional<IntArrayRef> dim, std::optional<int64_t> correction,
+             bool keepdim = false) const;
+  Tensor std(bool unbiased = true) const;
+  Tensor std(IntArrayRef dim, bool unbiased = true, bool keepdim = false) const;
+  Tensor std(std::optional<IntArrayRef> dim, std::optional<int64_t> correction,
+             bool keepdim = false) const;
+  Tensor norm(const Scalar& p = 2) const;
+  Tensor norm(std::optional<Scalar> p, IntArrayRef dim, bool keepdim = false) const;
+  Tensor logsumexp(IntArrayRef dim, bool keepdim = false) const;
+  Tensor all() const;
+  Tensor all(int64_t dim, bool keepdim = false) const;
+  Tensor any() const;
+  Tensor any(int64_t dim, bool keepdim = false) const;
+  Tensor count_nonzero(std::optional<int64_t> dim = std::nullopt) const;
+  Tensor count_nonzero(IntArrayRef dim) const;
+  Tensor cumsum(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor cumprod(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor softmax(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor log_softmax(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+  std::tuple<Tensor, Tensor> sort(int64_t dim = -1, bool descending = false) const;
+  std::tuple<Tensor, Tensor> sort(std::optional<bool> stable, int64_t dim = -1,
+                                  bool descending = false) const;
+  Tensor argsort(int64_t dim = -1, bool descending = false) const;
+  std::tuple<Tensor, Tensor> topk(int64_t k, int64_t dim = -1, bool largest = true,
+                                  bool sorted = true) const;
+  bool equal(const Tensor& other) const;
+  bool allclose(const Tensor& other, double rtol = 1e-5, double atol = 1e-8,
+                bool equal_nan = false) const;
+
+  // ---- operators ----
+  Tensor operator-() const { return neg(); }
+  Tensor operator~() const { return bitwise_not(); }
+  const Tensor& operator+=(const Tensor& o) const { return add_(o); }
+  const Tensor& operator+=(const Scalar& o) const { return add_(o); }
+  const Tensor& operator-=(const Tensor& o) const { return sub_(o); }
+  const Tensor& operator-=(const Scalar& o) const { return sub_(o); }
+  const Tensor& operator*=(const Tensor& o) const { return mul_(o); }
+  const Tensor& operator*=(const Scalar& o) const { return mul_(o); }
+  const Tensor& operator/=(const Tensor& o) const { return div_(o); }
+  const Tensor& operator/=(const Scalar& o) const { return div_(o); }
+
+  void print() const;
+
+ private:
+  IntrusivePtr<TensorImpl> impl_;
+};
+
+#define BRASA_BINARY_OPERATOR(op, name)                                             \
+  inline Tensor operator op(const Tensor& a, const Tensor& b) { return a.name(b); } \
+  inline Tensor operator op(const Tensor& a, const Scalar& b) { return a.name(b); } \
+  BRASA_API Tensor operator op(const Scalar& a, const Tensor& b);
+BRASA_BINARY_OPERATOR(+, add)
+BRASA_BINARY_OPERATOR(-, sub)
+BRASA_BINARY_OPERATOR(*, mul)
+BRASA_BINARY_OPERATOR(/, div)
+BRASA_BINARY_OPERATOR(%, remainder)
+BRASA_BINARY_OPERATOR(&, bitwise_and)
+BRASA_BINARY_OPERATOR(|, bitwise_or)
+BRASA_BINARY_OPERATOR(^, bitwise_xor)
+BRASA_BINARY_OPERATOR(==, eq)
+BRASA_BINARY_OPERATOR(!=, ne)
+BRASA_BINARY_OPERATOR(<, lt)
+BRASA_BINARY_OPERATOR(<=, le)
+BRASA_BINARY_OPERATOR(>, gt)
+BRASA_BINARY_OPERATOR(>=, ge)
+#undef BRASA_BINARY_OPERATOR
+
+/// Prints in libtorch's format (values, then "[ CPUFloatType{2,3} ]").
+BRASA_API std::ostream& operator<<(std::ostream& os, const Tensor& t);
+
+}  // namespace brasa

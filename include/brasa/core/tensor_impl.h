@@ -1,0 +1,83 @@
+#pragma once
+// TensorImpl: storage + sizes/strides/offset + dtype/device + dispatch keys; autograd metadata only
+// when a tensor takes part in autograd.
+
+#include <memory>
+
+#include "brasa/core/dtype.h"
+#include "brasa/core/small_vector.h"
+#include "brasa/core/storage.h"
+#include "brasa/dispatch/dispatch_key.h"
+
+namespace brasa {
+
+/// Filled in by autograd; a TensorImpl owns at most one.
+struct BRASA_API AutogradMetaInterface {
+  virtual ~AutogradMetaInterface();
+  virtual bool requires_grad() const = 0;
+  virtual void set_requires_grad(bool requires_grad) = 0;
+};
+
+class BRASA_API TensorImpl : public RefCounted {
+ public:
+  TensorImpl(Storage storage, ScalarType dtype, Device device);
+  ~TensorImpl() override;
+
+  ArrayRef<int64_t> sizes() const { return sizes_; }
+  ArrayRef<int64_t> strides() const { return strides_; }
+  int64_t dim() const { return static_cast<int64_t>(sizes_.size()); }
+  int64_t numel() const { return numel_; }
+  int64_t storage_offset() const { return storage_offset_; }
+  ScalarType dtype() const { return dtype_; }
+  size_t itemsize() const { return element_size(dtype_); }
+  Device device() const { return device_; }
+  DispatchKeySet key_set() const { return keys_; }
+  const Storage& storage() const { return storage_; }
+  bool is_contiguous() const { return is_contiguous_; }
+
+  /// Pointer to element [0, ..., 0]; null for meta tensors.
+  void* data() const {
+    char* base = static_cast<char*>(storage_->data());
+    return base ? base + storage_offset_ * static_cast<int64_t>(itemsize()) : nullptr;
+  }
+
+  /// Sets sizes and contiguous strides.
+  void set_sizes_contiguous(IntArrayRef sizes);
+  void set_sizes_and_strides(IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset);
+  void set_storage_offset(int64_t offset) { storage_offset_ = offset; }
+  void set_storage(Storage s) { storage_ = std::move(s); }
+  void set_dtype(ScalarType t) { dtype_ = t; }
+
+  bool is_wrapped_number() const { return is_wrapped_number_; }
+  void set_wrapped_number(bool w) { is_wrapped_number_ = w; }
+
+  AutogradMetaInterface* autograd_meta() const { return autograd_meta_.get(); }
+  void set_autograd_meta(std::unique_ptr<AutogradMetaInterface> m);
+  void add_key(DispatchKey k) { keys_ = keys_.add(k); }
+  void remove_key(DispatchKey k) { keys_ = keys_.remove(k); }
+
+  /// The tensor this one is a view of (null if it owns its storage's layout).
+  const IntrusivePtr<TensorImpl>& view_base() const { return view_base_; }
+  void set_view_base(IntrusivePtr<TensorImpl> base) { view_base_ = std::move(base); }
+
+  uint32_t version() const { return storage_->version(); }
+  void bump_version() { storage_->bump_version(); }
+
+ private:
+  void refresh();
+
+  Storage storage_;
+  DimVector sizes_;
+  DimVector strides_;
+  int64_t storage_offset_ = 0;
+  int64_t numel_ = 1;
+  ScalarType dtype_;
+  Device device_;
+  DispatchKeySet keys_;
+  bool is_contiguous_ = true;
+  bool is_wrapped_number_ = false;
+  std::unique_ptr<AutogradMetaInterface> autograd_meta_;
+  IntrusivePtr<TensorImpl> view_base_;
+};
+
+}  // namespace brasa

@@ -1,0 +1,208 @@
+#pragma once
+// The dispatcher: every op is an OperatorHandle holding one kernel slot per DispatchKey.
+//
+// Note [Dispatch]
+// A call computes the key set = (union of the tensor arguments' keys | thread's included keys)
+// minus the thread's excluded keys, keeps only keys that have a kernel (or a backend fallback), and
+// runs the kernel of the highest one. A kernel that wants the next key "redispatches" by calling the op
+// again with its own key excluded (ExcludeDispatchKeyGuard). Each kernel is stored unboxed (a typed
+// function pointer, the fast path) and boxed (a function over a Stack of Values), so a single generic
+// boxed function can serve every op, and an op whose kernel is only boxed can still be called unboxed.
+
+#include <atomic>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "brasa/dispatch/boxing.h"
+#include "brasa/dispatch/dispatch_key.h"
+
+namespace brasa {
+
+class OperatorHandle;
+using BoxedKernel = void (*)(const OperatorHandle& op, DispatchKeySet keys, Stack& stack);
+
+/// Per-thread key adjustments (no_grad excludes Autograd, a tracer includes Trace, ...).
+struct LocalDispatchKeySet {
+  DispatchKeySet included;
+  DispatchKeySet excluded;
+};
+BRASA_API extern thread_local LocalDispatchKeySet tls_dispatch_keys;
+
+namespace detail {
+BRASA_API extern std::atomic<uint32_t> g_fallback_mask;
+BRASA_API extern bool g_log_dispatch;
+BRASA_API BoxedKernel backend_fallback(DispatchKey k);
+}  // namespace detail
+
+class BRASA_API OperatorHandle {
+ public:
+  OperatorHandle(const char* name, const char* schema);
+  OperatorHandle(const OperatorHandle&) = delete;
+  OperatorHandle& operator=(const OperatorHandle&) = delete;
+
+  const std::string& name() const { return name_; }
+  /// Human-readable signature, e.g. "add(Tensor self, Tensor other, Scalar alpha) -> Tensor".
+  const std::string& schema() const { return schema_; }
+  int id() const { return id_; }
+  bool has_kernel(DispatchKey k) const { return kernel_mask_ & DispatchKeySet(k).raw(); }
+
+  /// The key whose kernel runs for `keys`; throws NotImplementedError if none.
+  DispatchKey pick(DispatchKeySet keys) const {
+    uint32_t eff = keys.raw() & (kernel_mask_ | detail::g_fallback_mask.load(std::memory_order_relaxed));
+    if (BRASA_UNLIKELY(eff == 0)) no_kernel(keys);
+    DispatchKey k = DispatchKeySet::from_raw(eff).highest();
+    if (BRASA_UNLIKELY(detail::g_log_dispatch)) log_dispatch(k);
+    return k;
+  }
+  /// Boxed call: arguments on the stack, results left on it.
+  void call_boxed(Stack& stack) const;
+  void call_boxed(DispatchKeySet keys, Stack& stack) const;
+  /// Runs the boxed kernel of exactly `k` (or its backend fallback).
+  void call_boxed_at(DispatchKey k, DispatchKeySet keys, Stack& stack) const;
+
+  /// Registers a boxed-only kernel for key k.
+  void impl_boxed(DispatchKey k, BoxedKernel kernel);
+  /// Keys computed from a boxed stack's tensors plus thread-local adjustments.
+  static DispatchKeySet keys_from_stack(const Stack& stack);
+
+ protected:
+  void set_kernel(DispatchKey k, void* unboxed, BoxedKernel boxed);
+  [[noreturn]] void no_kernel(DispatchKeySet keys) const;
+  void log_dispatch(DispatchKey k) const;
+
+  void* unboxed_[kNumDispatchKeys] = {};
+  BoxedKernel boxed_[kNumDispatchKeys] = {};
+  uint32_t kernel_mask_ = 0;
+
+ private:
+  std::string name_;
+  std::string schema_;
+  int id_;
+};
+
+/// Looks an op up by name (for boxed callers); null if unknown.
+BRASA_API OperatorHandle* find_op(const std::string& name);
+/// Every registered op, in registration order.
+BRASA_API std::vector<OperatorHandle*> all_ops();
+/// Installs a boxed kernel used for every op that has no kernel of its own at `k`.
+BRASA_API void set_backend_fallback(DispatchKey k, BoxedKernel kernel);
+
+inline DispatchKeySet compute_keys(uint32_t tensor_keys) {
+  const LocalDispatchKeySet& tls = tls_dispatch_keys;
+  return DispatchKeySet::from_raw((tensor_keys | tls.included.raw()) & ~tls.excluded.raw());
+}
+
+template <typename Sig>
+class Op;
+
+/// A typed op: `op.call(args...)` dispatches; `op.impl<fn>(key)` registers a kernel.
+template <typename R, typename... Args>
+class Op<R(Args...)> : public OperatorHandle {
+ public:
+  using Fn = R (*)(Args...);
+  using OperatorHandle::OperatorHandle;
+
+  R call(Args... args) const {
+    uint32_t k = (0u | ... | detail::keys_of(args));
+    return redispatch(compute_keys(k), std::forward<Args>(args)...);
+  }
+  R redispatch(DispatchKeySet keys, Args... args) const {
+    DispatchKey k = pick(keys);
+    void* fn = unboxed_[static_cast<int>(k)];
+    if (BRASA_LIKELY(fn != nullptr)) return reinterpret_cast<Fn>(fn)(std::forward<Args>(args)...);
+    return call_via_boxed(k, keys, args...);
+  }
+
+  template <Fn kernel>
+  void impl(DispatchKey k) {
+    set_kernel(k, reinterpret_cast<void*>(kernel), &boxed_wrapper<kernel>);
+  }
+
+ private:
+  R call_via_boxed(DispatchKey k, DispatchKeySet keys, const Args&... args) const {
+    Stack stack;
+    stack.reserve(sizeof...(Args));
+    (stack.push_back(detail::boxer_t<Args>::to_value(args)), ...);
+    call_boxed_at(k, keys, stack);
+    return detail::pop_result<R>(stack);
+  }
+  template <Fn kernel, size_t... I>
+  static R call_from_stack(Stack& s, std::index_sequence<I...>) {
+    return kernel(detail::boxer_t<Args>::from_value(s[I])...);
+  }
+  template <Fn kernel>
+  static void boxed_wrapper(const OperatorHandle&, DispatchKeySet, Stack& s) {
+    if constexpr (std::is_void_v<R>) {
+      call_from_stack<kernel>(s, std::index_sequence_for<Args...>{});
+      s.clear();
+    } else {
+      R r = call_from_stack<kernel>(s, std::index_sequence_for<Args...>{});
+      s.clear();
+      detail::push_result(s, std::move(r));
+    }
+  }
+};
+
+/// RAII: adds keys to the thread's excluded set for the guard's lifetime.
+class ExcludeDispatchKeyGuard {
+ public:
+  explicit ExcludeDispatchKeyGuard(DispatchKeySet keys)
+      : saved_(tls_dispatch_keys.excluded) {
+    tls_dispatch_keys.excluded = saved_ | keys;
+  }
+  explicit ExcludeDispatchKeyGuard(DispatchKey k) : ExcludeDispatchKeyGuard(DispatchKeySet(k)) {}
+  ~ExcludeDispatchKeyGuard() { tls_dispatch_keys.excluded = saved_; }
+  ExcludeDispatchKeyGuard(const ExcludeDispatchKeyGuard&) = delete;
+  ExcludeDispatchKeyGuard& operator=(const ExcludeDispatchKeyGuard&) = delete;
+
+ private:
+  DispatchKeySet saved_;
+};
+
+/// RAII: adds keys to the thread's included set for the guard's lifetime.
+class IncludeDispatchKeyGuard {
+ public:
+  explicit IncludeDispatchKeyGuard(DispatchKeySet keys)
+      : saved_(tls_dispatch_keys.included) {
+    tls_dispatch_keys.included = saved_ | keys;
+  }
+  explicit IncludeDispatchKeyGuard(DispatchKey k) : IncludeDispatchKeyGuard(DispatchKeySet(k)) {}
+  ~IncludeDispatchKeyGuard() { tls_dispatch_keys.included = saved_; }
+  IncludeDispatchKeyGuard(const IncludeDispatchKeyGuard&) = delete;
+  IncludeDispatchKeyGuard& operator=(const IncludeDispatchKeyGuard&) = delete;
+
+ private:
+  DispatchKeySet saved_;
+};
+
+}  // namespace brasa
+
+/// Defines an op object: BRASA_DEFINE_OP(add_op, "add", "add(Tensor a, Tensor b) -> Tensor",
+/// Tensor(const Tensor&, const Tensor&)). Use it in the op's own .cpp file; other files that need the
+/// op declare it with BRASA_DECLARE_OP.
+#define BRASA_DEFINE_OP(var, name, schema, ...)      \
+  ::brasa::Op<__VA_ARGS__>& var() {                  \
+    static ::brasa::Op<__VA_ARGS__> op(name, schema); \
+    return op;                                       \
+  }
+#define BRASA_DECLARE_OP(var, ...) ::brasa::Op<__VA_ARGS__>& var();
+
+#define BRASA_CONCAT_INNER(a, b) a##b
+#define BRASA_CONCAT(a, b) BRASA_CONCAT_INNER(a, b)
+/// Registers `fn` as op's kernel for the given keys at load time: BRASA_REGISTER_KERNEL(add_op, add_cpu, CPU, Meta).
+#define BRASA_REGISTER_KERNEL(op, fn, ...)                                                  \
+  static const bool BRASA_CONCAT(brasa_reg_, __COUNTER__) = [] {                            \
+    for (auto k : {BRASA_KEYS_(__VA_ARGS__)}) op().template impl<&fn>(k);                  \
+    return true;                                                                            \
+  }();
+#define BRASA_KEY_(k) ::brasa::DispatchKey::k
+#define BRASA_KEYS_(...) BRASA_MAP_KEYS_(__VA_ARGS__)
+#define BRASA_MAP_KEYS_1(a) BRASA_KEY_(a)
+#define BRASA_MAP_KEYS_2(a, b) BRASA_KEY_(a), BRASA_KEY_(b)
+#define BRASA_MAP_KEYS_3(a, b, c) BRASA_KEY_(a), BRASA_KEY_(b), BRASA_KEY_(c)
+#define BRASA_MAP_KEYS_4(a, b, c, d) BRASA_KEY_(a), BRASA_KEY_(b), BRASA_KEY_(c), BRASA_KEY_(d)
+#define BRASA_GET_5TH_(a, b, c, d, e, ...) e
+#define BRASA_MAP_KEYS_(...)                                                                 \
+  BRASA_GET_5TH_(__VA_ARGS__, BRASA_MAP_KEYS_4, BRASA_MAP_KEYS_3, BRASA_MAP_KEYS_2,          \
+                 BRASA_MAP_KEYS_1)(__VA_ARGS__)

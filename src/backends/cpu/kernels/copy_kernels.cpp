@@ -1,0 +1,78 @@
+// copy_ with dtype conversion, and fill_ (compiled once per CPU capability).
+#include <cstring>
+
+#include "backends/cpu/loops.h"
+#include "brasa/core/dispatch_type.h"
+#include "ops/copy/copy.h"
+
+namespace brasa::cpu {
+namespace {
+
+template <typename To, typename From>
+inline To convert(From v) {
+  if constexpr (std::is_same_v<To, bool>) {
+    if constexpr (std::is_same_v<From, Half> || std::is_same_v<From, BFloat16>)
+      return static_cast<float>(v) != 0.0f;
+    else
+      return v != From(0);
+  } else if constexpr (std::is_same_v<From, Half> || std::is_same_v<From, BFloat16>)
+    return static_cast<To>(static_cast<float>(v));
+  else if constexpr (std::is_same_v<To, Half> || std::is_same_v<To, BFloat16>)
+    return To(static_cast<float>(v));
+  else
+    return static_cast<To>(v);
+}
+template <>
+inline bool convert<bool, bool>(bool v) {
+  return v;
+}
+
+void copy_kernel(TensorIterator& it) {
+  ScalarType dst = it.output_dtype(), src = it.input_dtype();
+  if (dst == src) {
+    size_t item = element_size(dst);
+    it.for_each([item](char** d, const int64_t* s, int64_t n) {
+      if (s[0] == int64_t(item) && s[1] == int64_t(item)) {
+        std::memcpy(d[0], d[1], n * item);
+      } else if (s[1] == 0) {
+        for (int64_t i = 0; i < n; ++i) std::memcpy(d[0] + i * s[0], d[1], item);
+      } else {
+        switch (item) {
+          case 1: unary_loop<uint8_t, uint8_t>(d, s, n, [](uint8_t v) { return v; }); break;
+          case 2: unary_loop<uint16_t, uint16_t>(d, s, n, [](uint16_t v) { return v; }); break;
+          case 4: unary_loop<uint32_t, uint32_t>(d, s, n, [](uint32_t v) { return v; }); break;
+          default: unary_loop<uint64_t, uint64_t>(d, s, n, [](uint64_t v) { return v; }); break;
+        }
+      }
+    }, 1 << 18);
+    return;
+  }
+  BRASA_DISPATCH_ALL_TYPES(dst, "copy_", [&] {
+    using dst_t = scalar_t;
+    BRASA_DISPATCH_ALL_TYPES(src, "copy_", [&] {
+      run_unary<dst_t, scalar_t>(it, [](scalar_t v) { return convert<dst_t>(v); });
+    });
+  });
+}
+
+void fill_kernel(TensorIterator& it, const Scalar& value) {
+  BRASA_DISPATCH_ALL_TYPES(it.output_dtype(), "fill_", [&] {
+    const scalar_t v = value.to<scalar_t>();
+    it.for_each([v](char** d, const int64_t* s, int64_t n) {
+      if (s[0] == sizeof(scalar_t)) {
+        scalar_t* o = reinterpret_cast<scalar_t*>(d[0]);
+        for (int64_t i = 0; i < n; ++i) o[i] = v;
+      } else {
+        for (int64_t i = 0; i < n; ++i) *reinterpret_cast<scalar_t*>(d[0] + i * s[0]) = v;
+      }
+    });
+  });
+}
+
+}  // namespace
+}  // namespace brasa::cpu
+
+namespace brasa::ops {
+BRASA_REGISTER_STUB(copy_stub, ::brasa::cpu::copy_kernel);
+BRASA_REGISTER_STUB(fill_stub, ::brasa::cpu::fill_kernel);
+}  // namespace brasa::ops

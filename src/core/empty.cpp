@@ -1,0 +1,105 @@
+#include "brasa/core/empty.h"
+
+#include <limits>
+
+#include "brasa/core/error.h"
+
+namespace brasa::detail {
+
+DimVector contiguous_strides(IntArrayRef sizes) {
+  DimVector strides(sizes.size());
+  int64_t s = 1;
+  for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
+    strides[d] = s;
+    s *= std::max<int64_t>(sizes[d], 1);
+  }
+  return strides;
+}
+
+size_t storage_nbytes(IntArrayRef sizes, IntArrayRef strides, size_t itemsize, const char* op) {
+  uint64_t max_offset = 0;
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    BRASA_CHECK(sizes[d] >= 0, op, ": sizes must be non-negative, got ", sizes);
+    if (sizes[d] == 0) return 0;
+  }
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    BRASA_CHECK(strides[d] >= 0, op, ": strides must be non-negative, got ", strides);
+    uint64_t term;
+    BRASA_CHECK(!__builtin_mul_overflow(uint64_t(sizes[d] - 1), uint64_t(strides[d]), &term) &&
+                    !__builtin_add_overflow(max_offset, term, &max_offset),
+                op, ": size ", sizes, " with strides ", strides, " overflows");
+  }
+  uint64_t bytes;
+  BRASA_CHECK(!__builtin_mul_overflow(max_offset + 1, uint64_t(itemsize), &bytes) &&
+                  bytes < (uint64_t(1) << 48),
+              op, ": a tensor of size ", sizes, " is too large");
+  return bytes;
+}
+
+Tensor empty_strided_generic(IntArrayRef sizes, IntArrayRef strides, ScalarType dtype,
+                             Device device) {
+  size_t nbytes = storage_nbytes(sizes, strides, element_size(dtype), "empty");
+  DataPtr data;
+  Allocator* alloc = nullptr;
+  if (!device.is_meta()) {
+    alloc = get_allocator(device.type());
+    data = alloc->allocate(nbytes);
+  }
+  auto storage = make_intrusive<StorageImpl>(std::move(data), nbytes, device, alloc);
+  auto impl = make_intrusive<TensorImpl>(std::move(storage), dtype, device);
+  impl->set_sizes_and_strides(sizes, strides, 0);
+  return Tensor(std::move(impl));
+}
+
+Tensor empty_generic(IntArrayRef sizes, ScalarType dtype, Device device) {
+  size_t nbytes = 0;
+  if (BRASA_LIKELY(sizes.size() <= 1 && (sizes.empty() || sizes[0] >= 0))) {
+    nbytes = (sizes.empty() ? 1 : sizes[0]) * element_size(dtype);
+  } else {
+    DimVector strides = contiguous_strides(sizes);
+    nbytes = storage_nbytes(sizes, strides, element_size(dtype), "empty");
+  }
+  DataPtr data;
+  Allocator* alloc = nullptr;
+  if (!device.is_meta()) {
+    alloc = get_allocator(device.type());
+    data = alloc->allocate(nbytes);
+  }
+  auto storage = make_intrusive<StorageImpl>(std::move(data), nbytes, device, alloc);
+  auto impl = make_intrusive<TensorImpl>(std::move(storage), dtype, device);
+  impl->set_sizes_contiguous(sizes);
+  return Tensor(std::move(impl));
+}
+
+Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides,
+                 int64_t storage_offset) {
+  TensorImpl* b = base.unsafeGetTensorImpl();
+  auto impl = make_intrusive<TensorImpl>(b->storage(), b->dtype(), b->device());
+  impl->set_sizes_and_strides(sizes, strides, storage_offset);
+  impl->set_view_base(b->view_base() ? b->view_base() : base.impl());
+  return Tensor(std::move(impl));
+}
+
+Tensor wrap_scalar(const Scalar& s, Device device) {
+  ScalarType dt = s.type();
+  Tensor t = empty_generic({}, dt, device);
+  if (!device.is_meta()) {
+    void* p = t.data_ptr();
+    switch (dt) {
+      case kBool: *static_cast<bool*>(p) = s.toBool(); break;
+      case kLong: *static_cast<int64_t*>(p) = s.toLong(); break;
+      default: *static_cast<double*>(p) = s.toDouble(); break;
+    }
+  }
+  t.unsafeGetTensorImpl()->set_wrapped_number(true);
+  return t;
+}
+
+int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op) {
+  int64_t n = std::max<int64_t>(ndim, 1);  // 0-d tensors accept dim 0 and -1
+  BRASA_CHECK_INDEX(dim >= -n && dim < n, op, ": dim ", dim, " is out of range for a tensor of ",
+                    ndim, " dims (expected a dim in [", -n, ", ", n - 1, "])");
+  return dim < 0 ? dim + n : dim;
+}
+
+}  // namespace brasa::detail

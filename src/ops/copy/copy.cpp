@@ -1,0 +1,113 @@
+// copy_, to(), clone(), contiguous() and fill_.
+#include "ops/copy/copy.h"
+
+#include "brasa/core/error.h"
+#include "brasa/dispatch/dispatcher.h"
+
+namespace brasa::ops {
+
+BRASA_DEFINE_STUB(copy_stub, CopyKernel);
+BRASA_DEFINE_STUB(fill_stub, FillKernel);
+
+BRASA_DEFINE_OP(copy_op, "copy_", "copy_(Tensor(a!) self, Tensor src) -> Tensor(a!)",
+                Tensor(const Tensor&, const Tensor&))
+BRASA_DEFINE_OP(fill_op, "fill_", "fill_(Tensor(a!) self, Scalar value) -> Tensor(a!)",
+                Tensor(const Tensor&, const Scalar&))
+
+namespace {
+Tensor copy_kernel(const Tensor& self, const Tensor& src) {
+  BRASA_CHECK(self.defined() && src.defined(), "copy_: got an undefined tensor");
+  BRASA_CHECK_NOT_IMPLEMENTED(!src.is_meta() || self.is_meta(),
+                              "copy_: cannot copy out of a meta tensor (it has no data)");
+  if (self.is_meta()) {
+    cpu::broadcast_shapes(self.sizes(), src.sizes(), "copy_");
+    return self;
+  }
+  BRASA_CHECK_NOT_IMPLEMENTED(src.device() == self.device() || (src.dim() == 0 && src.is_cpu()),
+                              "copy_: no copy from ", src.device(), " to ", self.device(),
+                              " is registered");
+  if (self.is_same(src)) return self;
+  cpu::TensorIterator it = cpu::TensorIteratorConfig("copy_")
+                               .add_output(self)
+                               .add_input(src)
+                               .declare_static_shape(self.sizes())
+                               .common_dtype(src.dtype())
+                               .output_dtype(self.dtype())
+                               .promote_inputs_to_common_dtype(false)
+                               .check_safe_cast(false)
+                               .resize_outputs(false)
+                               .build();
+  copy_stub(it);
+  it.finish();
+  return self;
+}
+
+Tensor fill_kernel(const Tensor& self, const Scalar& value) {
+  cpu::TensorIterator it = cpu::TensorIteratorConfig("fill_")
+                               .add_output(self)
+                               .declare_static_shape(self.sizes())
+                               .common_dtype(self.dtype())
+                               .resize_outputs(false)
+                               .build();
+  if (!it.is_meta()) fill_stub(it, value);
+  it.finish();
+  return self;
+}
+}  // namespace
+
+BRASA_REGISTER_KERNEL(copy_op, copy_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(fill_op, fill_kernel, CPU, Meta)
+
+}  // namespace brasa::ops
+
+namespace brasa {
+
+const Tensor& Tensor::copy_(const Tensor& src, bool) const {
+  ops::copy_op().call(*this, src);
+  return *this;
+}
+const Tensor& Tensor::fill_(const Scalar& value) const {
+  ops::fill_op().call(*this, value);
+  return *this;
+}
+const Tensor& Tensor::fill_(const Tensor& value) const {
+  BRASA_CHECK(value.dim() == 0, "fill_: only supports a 0-dimensional value tensor, but got one with ",
+              value.dim(), " dims");
+  return fill_(value.item());
+}
+const Tensor& Tensor::zero_() const { return fill_(0); }
+
+Tensor Tensor::to(const TensorOptions& options, bool, bool copy) const {
+  ScalarType dt = options.has_dtype() ? options.dtype() : dtype();
+  Device dev = options.has_device() ? options.device() : device();
+  if (!copy && dt == dtype() && dev == device()) return *this;
+  Tensor out = detail::empty_strided_generic(sizes(), is_contiguous() ? detail::contiguous_strides(sizes())
+                                                                      : detail::contiguous_strides(sizes()),
+                                             dt, dev);
+  if (dev == device() || dev.is_meta()) {
+    if (!dev.is_meta()) out.copy_(*this);
+    return out;
+  }
+  BRASA_CHECK_NOT_IMPLEMENTED(device().is_cpu() || dev.is_cpu(), "to: no copy from ", device(),
+                              " to ", dev);
+  out.copy_(*this);
+  return out;
+}
+Tensor Tensor::to(ScalarType dt, bool nb, bool copy) const { return to(TensorOptions(dt), nb, copy); }
+Tensor Tensor::to(Device d, ScalarType dt, bool nb, bool copy) const {
+  return to(TensorOptions(dt).device(d), nb, copy);
+}
+Tensor Tensor::to(Device d, bool nb, bool copy) const { return to(TensorOptions(d), nb, copy); }
+Tensor Tensor::to(const Tensor& o, bool nb, bool copy) const { return to(o.options(), nb, copy); }
+
+Tensor Tensor::contiguous(MemoryFormat) const {
+  if (is_contiguous()) return *this;
+  return clone();
+}
+Tensor Tensor::clone(std::optional<MemoryFormat>) const {
+  Tensor out = detail::empty_generic(sizes(), dtype(), device());
+  if (!is_meta()) out.copy_(*this);
+  return out;
+}
+
+}  // namespace brasa

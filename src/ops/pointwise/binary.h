@@ -1,0 +1,30 @@
+#pragma once
+// Shared front end of the binary pointwise ops (add, mul, eq, bitwise_and, ...): each op is a
+// dispatched Op taking (self, other, alpha, out) where an undefined `out` means "allocate", and
+// in-place forms pass out = self. The CPU and Meta kernels are the same function: the iterator
+// computes shapes and dtypes for both and only CPU runs the loop.
+
+#include "backends/cpu/stub.h"
+#include "backends/cpu/tensor_iterator.h"
+#include "brasa/dispatch/dispatcher.h"
+
+namespace brasa::ops {
+
+using BinaryKernel = void (*)(cpu::TensorIterator& it, const Scalar& alpha);
+using BinaryOp = Op<Tensor(const Tensor&, const Tensor&, const Scalar&, const Tensor&)>;
+
+enum class BinaryKind : uint8_t {
+  Arith,       // result in the promoted dtype
+  TrueDivide,  // integral results promote to the default float
+  Compare,     // result is Bool; inputs compared in their promoted dtype
+  Logical,     // result is Bool; inputs compared in their promoted dtype
+  Bitwise,     // integral and bool only
+  Float,       // like TrueDivide: atan2, hypot (float only)
+};
+
+/// Builds the iterator for a binary op (shape, dtype and device checks included).
+BRASA_API cpu::TensorIterator make_binary_iterator(const char* name, BinaryKind kind,
+                                                   const Tensor& a, const Tensor& b,
+                                                   const Tensor& out);
+
+}  // namespace brasa::ops

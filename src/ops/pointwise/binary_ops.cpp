@@ -1,0 +1,170 @@
+// Dispatched ops, free functions and Tensor methods of the binary pointwise family
+// (the list is in binary_ops.h; the loops in backends/cpu/kernels/binary_kernels.cpp).
+#include "ops/pointwise/binary_ops.h"
+
+#include "brasa/core/error.h"
+#include "brasa/ops/pointwise.h"
+
+namespace brasa::ops {
+
+#define BRASA_DEFINE_BINARY(name, kind)                                                        \
+  BRASA_DEFINE_STUB(name##_stub, BinaryKernel);                                                \
+  BRASA_DEFINE_OP(name##_op, #name,                                                            \
+                  #name "(Tensor self, Tensor other, Scalar alpha, Tensor? out) -> Tensor",    \
+                  Tensor(const Tensor&, const Tensor&, const Scalar&, const Tensor&))          \
+  static Tensor name##_kernel(const Tensor& a, const Tensor& b, const Scalar& alpha,           \
+                              const Tensor& out) {                                             \
+    cpu::TensorIterator it = make_binary_iterator(#name, BinaryKind::kind, a, b, out);         \
+    if (!it.is_meta()) name##_stub(it, alpha);                                                 \
+    it.finish();                                                                               \
+    return it.output();                                                                        \
+  }                                                                                            \
+  BRASA_REGISTER_KERNEL(name##_op, name##_kernel, CPU, Meta)
+BRASA_FORALL_BINARY_OPS(BRASA_DEFINE_BINARY)
+#undef BRASA_DEFINE_BINARY
+
+}  // namespace brasa::ops
+
+namespace brasa {
+namespace {
+const Tensor kNoOut;
+inline Tensor wrap(const Scalar& s) { return detail::wrap_scalar(s); }
+}  // namespace
+
+// ---- add / sub (with alpha) ----
+Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha) {
+  return ops::add_op().call(a, b, alpha, kNoOut);
+}
+Tensor add(const Tensor& a, const Scalar& b, const Scalar& alpha) {
+  return ops::add_op().call(a, wrap(b), alpha, kNoOut);
+}
+Tensor& add_out(Tensor& out, const Tensor& a, const Tensor& b, const Scalar& alpha) {
+  ops::add_op().call(a, b, alpha, out);
+  return out;
+}
+Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha) {
+  BRASA_CHECK_TYPE(a.dtype() != kBool || b.dtype() != kBool,
+                   "sub: subtraction of two bool tensors is not supported; use logical_xor");
+  return ops::sub_op().call(a, b, alpha, kNoOut);
+}
+Tensor sub(const Tensor& a, const Scalar& b, const Scalar& alpha) { return sub(a, wrap(b), alpha); }
+Tensor& sub_out(Tensor& out, const Tensor& a, const Tensor& b, const Scalar& alpha) {
+  ops::sub_op().call(a, b, alpha, out);
+  return out;
+}
+Tensor subtract(const Tensor& a, const Tensor& b, const Scalar& alpha) { return sub(a, b, alpha); }
+Tensor rsub(const Tensor& a, const Tensor& b, const Scalar& alpha) { return sub(b, a, alpha); }
+Tensor rsub(const Tensor& a, const Scalar& b, const Scalar& alpha) { return sub(wrap(b), a, alpha); }
+
+Tensor Tensor::add(const Tensor& o, const Scalar& alpha) const { return brasa::add(*this, o, alpha); }
+Tensor Tensor::add(const Scalar& o, const Scalar& alpha) const { return brasa::add(*this, o, alpha); }
+const Tensor& Tensor::add_(const Tensor& o, const Scalar& alpha) const {
+  ops::add_op().call(*this, o, alpha, *this);
+  return *this;
+}
+const Tensor& Tensor::add_(const Scalar& o, const Scalar& alpha) const { return add_(wrap(o), alpha); }
+Tensor Tensor::sub(const Tensor& o, const Scalar& alpha) const { return brasa::sub(*this, o, alpha); }
+Tensor Tensor::sub(const Scalar& o, const Scalar& alpha) const { return brasa::sub(*this, o, alpha); }
+const Tensor& Tensor::sub_(const Tensor& o, const Scalar& alpha) const {
+  ops::sub_op().call(*this, o, alpha, *this);
+  return *this;
+}
+const Tensor& Tensor::sub_(const Scalar& o, const Scalar& alpha) const { return sub_(wrap(o), alpha); }
+
+// ---- div with rounding modes ----
+namespace {
+ops::BinaryOp& div_variant(std::optional<std::string_view> mode) {
+  if (!mode) return ops::div_op();
+  if (*mode == "trunc") return ops::div_trunc_op();
+  if (*mode == "floor") return ops::floor_divide_op();
+  BRASA_THROW(ValueError, "div: expected rounding_mode to be one of None, 'trunc', or 'floor' but found '",
+              *mode, "'");
+}
+}  // namespace
+Tensor div(const Tensor& a, const Tensor& b, std::optional<std::string_view> mode) {
+  return div_variant(mode).call(a, b, 1, kNoOut);
+}
+Tensor div(const Tensor& a, const Scalar& b, std::optional<std::string_view> mode) {
+  return div_variant(mode).call(a, wrap(b), 1, kNoOut);
+}
+Tensor& div_out(Tensor& out, const Tensor& a, const Tensor& b, std::optional<std::string_view> mode) {
+  div_variant(mode).call(a, b, 1, out);
+  return out;
+}
+Tensor Tensor::div(const Tensor& o, std::optional<std::string_view> m) const { return brasa::div(*this, o, m); }
+Tensor Tensor::div(const Scalar& o, std::optional<std::string_view> m) const { return brasa::div(*this, o, m); }
+const Tensor& Tensor::div_(const Tensor& o, std::optional<std::string_view> m) const {
+  div_variant(m).call(*this, o, 1, *this);
+  return *this;
+}
+const Tensor& Tensor::div_(const Scalar& o, std::optional<std::string_view> m) const {
+  return div_(wrap(o), m);
+}
+
+// ---- the plain binary ops ----
+#define BRASA_BINARY_API(name)                                                              \
+  Tensor name(const Tensor& a, const Tensor& b) { return ops::name##_op().call(a, b, 1, kNoOut); } \
+  Tensor name(const Tensor& a, const Scalar& b) {                                           \
+    return ops::name##_op().call(a, wrap(b), 1, kNoOut);                                    \
+  }                                                                                         \
+  Tensor& name##_out(Tensor& out, const Tensor& a, const Tensor& b) {                       \
+    ops::name##_op().call(a, b, 1, out);                                                    \
+    return out;                                                                             \
+  }                                                                                         \
+  Tensor Tensor::name(const Tensor& o) const { return brasa::name(*this, o); }              \
+  Tensor Tensor::name(const Scalar& o) const { return brasa::name(*this, o); }              \
+  const Tensor& Tensor::name##_(const Tensor& o) const {                                    \
+    ops::name##_op().call(*this, o, 1, *this);                                              \
+    return *this;                                                                           \
+  }                                                                                         \
+  const Tensor& Tensor::name##_(const Scalar& o) const { return name##_(wrap(o)); }
+BRASA_BINARY_API(mul)
+BRASA_BINARY_API(div)
+BRASA_BINARY_API(remainder)
+BRASA_BINARY_API(fmod)
+BRASA_BINARY_API(floor_divide)
+BRASA_BINARY_API(pow)
+BRASA_BINARY_API(atan2)
+BRASA_BINARY_API(hypot)
+BRASA_BINARY_API(maximum)
+BRASA_BINARY_API(minimum)
+BRASA_BINARY_API(eq)
+BRASA_BINARY_API(ne)
+BRASA_BINARY_API(lt)
+BRASA_BINARY_API(le)
+BRASA_BINARY_API(gt)
+BRASA_BINARY_API(ge)
+BRASA_BINARY_API(logical_and)
+BRASA_BINARY_API(logical_or)
+BRASA_BINARY_API(logical_xor)
+BRASA_BINARY_API(bitwise_and)
+BRASA_BINARY_API(bitwise_or)
+BRASA_BINARY_API(bitwise_xor)
+#undef BRASA_BINARY_API
+
+Tensor multiply(const Tensor& a, const Tensor& b) { return mul(a, b); }
+Tensor divide(const Tensor& a, const Tensor& b) { return div(a, b); }
+Tensor true_divide(const Tensor& a, const Tensor& b) { return div(a, b); }
+Tensor pow(const Scalar& a, const Tensor& b) { return ops::pow_op().call(wrap(a), b, 1, kNoOut); }
+Tensor max(const Tensor& a, const Tensor& b) { return maximum(a, b); }
+Tensor min(const Tensor& a, const Tensor& b) { return minimum(a, b); }
+Tensor greater(const Tensor& a, const Tensor& b) { return gt(a, b); }
+Tensor less(const Tensor& a, const Tensor& b) { return lt(a, b); }
+
+// Scalar on the left: the scalar becomes a wrapped 0-d tensor.
+Tensor operator+(const Scalar& a, const Tensor& b) { return add(b, a); }
+Tensor operator-(const Scalar& a, const Tensor& b) { return sub(wrap(a), b); }
+Tensor operator*(const Scalar& a, const Tensor& b) { return mul(b, a); }
+Tensor operator/(const Scalar& a, const Tensor& b) { return div(wrap(a), b); }
+Tensor operator%(const Scalar& a, const Tensor& b) { return remainder(wrap(a), b); }
+Tensor operator&(const Scalar& a, const Tensor& b) { return bitwise_and(b, a); }
+Tensor operator|(const Scalar& a, const Tensor& b) { return bitwise_or(b, a); }
+Tensor operator^(const Scalar& a, const Tensor& b) { return bitwise_xor(b, a); }
+Tensor operator==(const Scalar& a, const Tensor& b) { return eq(b, a); }
+Tensor operator!=(const Scalar& a, const Tensor& b) { return ne(b, a); }
+Tensor operator<(const Scalar& a, const Tensor& b) { return gt(b, a); }
+Tensor operator<=(const Scalar& a, const Tensor& b) { return ge(b, a); }
+Tensor operator>(const Scalar& a, const Tensor& b) { return lt(b, a); }
+Tensor operator>=(const Scalar& a, const Tensor& b) { return le(b, a); }
+
+}  // namespace brasa
