@@ -9,7 +9,7 @@
 
 namespace brasa {
 
-thread_local LocalDispatchKeySet tls_dispatch_keys;
+thread_local LocalDispatchKeySet tls_dispatch_keys __attribute__((tls_model("initial-exec")));
 
 namespace detail {
 std::atomic<uint32_t> g_fallback_mask{0};

@@ -41,7 +41,7 @@ class SmallVector {
   void assign(const T* b, const T* e) {
     size_t n = e - b;
     reserve(n);
-    if (n) std::memmove(data_, b, n * sizeof(T));
+    for (size_t i = 0; i < n; ++i) data_[i] = b[i];  // small n: a loop beats a memmove call
     size_ = n;
   }
   void assign(size_t n, T value) {

@@ -27,7 +27,8 @@ struct LocalDispatchKeySet {
   DispatchKeySet included;
   DispatchKeySet excluded;
 };
-BRASA_API extern thread_local LocalDispatchKeySet tls_dispatch_keys;
+BRASA_API extern thread_local LocalDispatchKeySet tls_dispatch_keys
+    __attribute__((tls_model("initial-exec")));
 
 namespace detail {
 BRASA_API extern std::atomic<uint32_t> g_fallback_mask;

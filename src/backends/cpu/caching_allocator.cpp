@@ -121,7 +121,7 @@ class CpuCachingAllocator final : public Allocator {
     ~ThreadCache() { get().flush_thread_cache(*this); }
   };
   static ThreadCache& thread_cache() {
-    thread_local ThreadCache tc;
+    static thread_local ThreadCache tc __attribute__((tls_model("initial-exec")));
     return tc;
   }
   static size_t class_size(int c) {

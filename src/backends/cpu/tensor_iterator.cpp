@@ -35,19 +35,41 @@ void resize_out(const Tensor& out, IntArrayRef shape) {
 }
 }  // namespace
 
+TensorIteratorConfig& TensorIteratorConfig::add_output(const Tensor& t) {
+  BRASA_INTERNAL_ASSERT(ninputs_ == 0 && noutputs_ < 2, name_, ": outputs go first, at most 2");
+  operands_[noutputs_++].borrow(t);
+  return *this;
+}
+TensorIteratorConfig& TensorIteratorConfig::add_output(Tensor&& t) {
+  BRASA_INTERNAL_ASSERT(ninputs_ == 0 && noutputs_ < 2, name_, ": outputs go first, at most 2");
+  operands_[noutputs_++].own(std::move(t));
+  return *this;
+}
+TensorIteratorConfig& TensorIteratorConfig::add_input(const Tensor& t) {
+  BRASA_INTERNAL_ASSERT(noutputs_ + ninputs_ < kMaxOperands, name_, ": too many operands");
+  BRASA_CHECK(t.defined(), name_, ": got an undefined tensor as input");
+  operands_[noutputs_ + ninputs_++].borrow(t);
+  return *this;
+}
+TensorIteratorConfig& TensorIteratorConfig::add_input(Tensor&& t) {
+  BRASA_INTERNAL_ASSERT(noutputs_ + ninputs_ < kMaxOperands, name_, ": too many operands");
+  BRASA_CHECK(t.defined(), name_, ": got an undefined tensor as input");
+  operands_[noutputs_ + ninputs_++].own(std::move(t));
+  return *this;
+}
+
 void TensorIterator::build(TensorIteratorConfig& config) {
   name_ = config.name_;
-  noutputs_ = static_cast<int>(config.outputs_.size());
-  BRASA_INTERNAL_ASSERT(noutputs_ + config.inputs_.size() <= size_t(kMaxOperands), "too many operands");
-  for (auto& t : config.outputs_) operands_.push_back(t);
-  for (auto& t : config.inputs_) {
-    BRASA_CHECK(t.defined(), name_, ": got an undefined tensor as input");
-    operands_.push_back(t);
+  noutputs_ = config.noutputs_;
+  ntensors_ = config.noutputs_ + config.ninputs_;
+  for (int i = 0; i < ntensors_; ++i) operands_[i].take_from(config.operands_[i]);
+  for (int i = 0; i < noutputs_; ++i) {
+    user_given_[i] = operand(i).defined();
+    if (!user_given_[i]) continue;
+    if (operands_[i].is_borrowed()) user_outputs_[i].borrow(operand(i));
+    else user_outputs_[i].own(operand(i));
   }
-  user_outputs_.assign(config.outputs_.begin(), config.outputs_.end());
-  needs_copy_back_.assign(noutputs_, false);
-  user_given_.resize(noutputs_);
-  for (int i = 0; i < noutputs_; ++i) user_given_[i] = config.outputs_[i].defined();
+  if (try_fast_setup(config)) return;
   compute_shape(config);
   compute_types(config);
   allocate_outputs(config);
@@ -57,7 +79,8 @@ void TensorIterator::build(TensorIteratorConfig& config) {
 void TensorIterator::compute_shape(TensorIteratorConfig& config) {
   // Device: every operand on one device, except 0-d CPU tensors (scalars) which mix with any.
   std::optional<Device> dev;
-  for (auto& t : operands_) {
+  for (int i = 0; i < ntensors_; ++i) {
+    const Tensor& t = operand(i);
     if (!t.defined() || (t.dim() == 0 && t.is_cpu())) continue;
     if (!dev) dev = t.device();
     BRASA_CHECK_TYPE(t.device() == *dev, name_,
@@ -74,17 +97,17 @@ void TensorIterator::compute_shape(TensorIteratorConfig& config) {
     bool first = true;
     for (int i = noutputs_; i < ntensors(); ++i) {
       if (first) {
-        shape_ = operands_[i].sizes();
+        shape_ = operand(i).sizes();
         first = false;
-      } else if (!operands_[i].sizes().equals(shape_)) {
-        shape_ = broadcast_shapes(shape_, operands_[i].sizes(), name_);
+      } else if (!operand(i).sizes().equals(shape_)) {
+        shape_ = broadcast_shapes(shape_, operand(i).sizes(), name_);
       }
     }
   }
   numel_ = 1;
   for (int64_t s : shape_) numel_ *= s;
   for (int i = 0; i < noutputs_; ++i) {
-    const Tensor& out = operands_[i];
+    const Tensor& out = operand(i);
     if (!out.defined() || out.sizes().equals(shape_)) continue;
     if (config.resize_outputs_ && out.numel() == 0) {
       resize_out(out, shape_);
@@ -95,8 +118,8 @@ void TensorIterator::compute_shape(TensorIteratorConfig& config) {
   }
   if (config.has_static_shape_) {
     for (int i = noutputs_; i < ntensors(); ++i) {
-      DimVector b = broadcast_shapes(shape_, operands_[i].sizes(), name_);
-      BRASA_CHECK(b == DimVector(shape_), name_, ": input of shape ", operands_[i].sizes(),
+      DimVector b = broadcast_shapes(shape_, operand(i).sizes(), name_);
+      BRASA_CHECK(b == DimVector(shape_), name_, ": input of shape ", operand(i).sizes(),
                   " does not broadcast to ", shape_);
     }
   }
@@ -107,7 +130,7 @@ void TensorIterator::compute_types(TensorIteratorConfig& config) {
     common_dtype_ = *config.common_dtype_;
   } else {
     ResultTypeState st;
-    for (int i = noutputs_; i < ntensors(); ++i) st.add(operands_[i]);
+    for (int i = noutputs_; i < ntensors(); ++i) st.add(operand(i));
     common_dtype_ = st.result();
     if (common_dtype_ == ScalarType::Undefined) common_dtype_ = get_default_dtype();
   }
@@ -115,23 +138,23 @@ void TensorIterator::compute_types(TensorIteratorConfig& config) {
     common_dtype_ = get_default_dtype();
   if (config.same_dtype_) {
     for (int i = noutputs_; i < ntensors(); ++i)
-      BRASA_CHECK_TYPE(operands_[i].dtype() == common_dtype_, name_,
+      BRASA_CHECK_TYPE(operand(i).dtype() == common_dtype_, name_,
                        ": expected all inputs to have dtype ", common_dtype_, ", got ",
-                       operands_[i].dtype());
+                       operand(i).dtype());
   }
   ScalarType out_dtype = config.output_dtype_.value_or(common_dtype_);
   for (int i = 0; i < noutputs_; ++i) {
-    Tensor& out = operands_[i];
+    const Tensor& out = operand(i);
     if (!out.defined() || out.dtype() == out_dtype) continue;
     BRASA_CHECK_TYPE(!config.safe_cast_ || can_cast(out_dtype, out.dtype()), name_,
                      ": result type ", out_dtype, " can't be cast to the desired output type ",
                      out.dtype());
     needs_copy_back_[i] = true;
-    out = Tensor();  // computed into a temporary, copied back in finish()
+    operands_[i].own(Tensor());  // computed into a temporary, copied back in finish()
   }
   if (config.promote_inputs_) {
     for (int i = noutputs_; i < ntensors(); ++i) {
-      if (operands_[i].dtype() != common_dtype_) operands_[i] = operands_[i].to(common_dtype_);
+      if (operand(i).dtype() != common_dtype_) operands_[i].own(operand(i).to(common_dtype_));
     }
   }
   out_dtype_ = out_dtype;
@@ -154,7 +177,7 @@ void TensorIterator::allocate_outputs(TensorIteratorConfig&) {
   };
   auto should_swap = [&](int64_t d0, int64_t d1) {  // d0 currently faster than d1
     for (int i = 0; i < ntensors(); ++i) {
-      const Tensor& t = operands_[i];
+      const Tensor& t = operand(i);
       if (!t.defined()) continue;
       int64_t s0 = stride_of(t, d0), s1 = stride_of(t, d1);
       if (s0 == 0 || s1 == 0) continue;
@@ -167,11 +190,11 @@ void TensorIterator::allocate_outputs(TensorIteratorConfig&) {
       std::swap(perm_[j - 1], perm_[j]);
 
   for (int i = 0; i < noutputs_; ++i) {
-    if (operands_[i].defined()) continue;
+    if (operand(i).defined()) continue;
     bool identity = true;
     for (int64_t k = 0; k < nd; ++k) identity &= perm_[k] == nd - 1 - k;
     if (identity) {
-      operands_[i] = detail::empty_generic(shape_, out_dtype_, device_);
+      operands_[i].own(detail::empty_generic(shape_, out_dtype_, device_));
     } else {
       DimVector strides(nd);
       int64_t s = 1;
@@ -179,9 +202,9 @@ void TensorIterator::allocate_outputs(TensorIteratorConfig&) {
         strides[perm_[k]] = s;
         s *= std::max<int64_t>(shape_[perm_[k]], 1);
       }
-      operands_[i] = detail::empty_strided_generic(shape_, strides, out_dtype_, device_);
+      operands_[i].own(detail::empty_strided_generic(shape_, strides, out_dtype_, device_));
     }
-    if (!needs_copy_back_[i]) user_outputs_[i] = operands_[i];
+    if (!needs_copy_back_[i]) user_outputs_[i].own(operand(i));
   }
 }
 
@@ -189,10 +212,8 @@ void TensorIterator::reorder_and_coalesce() {
   int64_t nd = static_cast<int64_t>(shape_.size());
   DimVector shape(nd);
   for (int64_t k = 0; k < nd; ++k) shape[k] = shape_[perm_[k]];
-  strides_.assign(ntensors(), DimVector());
-  data_.resize(ntensors());
   for (int i = 0; i < ntensors(); ++i) {
-    const Tensor& t = operands_[i];
+    const Tensor& t = operand(i);
     DimVector& st = strides_[i];
     st.resize(nd);
     int64_t item = static_cast<int64_t>(t.itemsize());
@@ -224,7 +245,7 @@ void TensorIterator::reorder_and_coalesce() {
   }
   int64_t new_nd = nd == 0 ? 0 : out + 1;
   shape.resize(new_nd);
-  for (auto& st : strides_) st.resize(new_nd);
+  for (int i = 0; i < ntensors(); ++i) strides_[i].resize(new_nd);
   shape_ = shape;
 }
 
@@ -232,7 +253,7 @@ bool TensorIterator::is_contiguous() const {
   if (ndim() > 1) return false;
   for (int i = 0; i < ntensors(); ++i) {
     int64_t s = ndim() == 0 ? 0 : strides_[i][0];
-    if (s != static_cast<int64_t>(operands_[i].itemsize()) && numel_ > 1) return false;
+    if (s != static_cast<int64_t>(operand(i).itemsize()) && numel_ > 1) return false;
   }
   return true;
 }
@@ -302,9 +323,57 @@ void TensorIterator::for_each(Loop1d loop, void* ctx, int64_t grain_size) const 
 
 void TensorIterator::finish() {
   for (int i = 0; i < noutputs_; ++i) {
-    if (needs_copy_back_[i]) user_outputs_[i].copy_(operands_[i]);
-    else if (user_given_[i]) user_outputs_[i].unsafeGetTensorImpl()->bump_version();
+    if (needs_copy_back_[i]) output(i).copy_(operand(i));
+    else if (user_given_[i]) output(i).unsafeGetTensorImpl()->bump_version();
   }
+}
+
+}  // namespace brasa::cpu
+
+namespace brasa::cpu {
+
+// Note [Small op cost]
+// Most calls see inputs of one dtype, one shape, contiguous, on one device. For them the general
+// build (broadcast, promotion, permutation, coalescing) reduces to "one flat dim of numel elements",
+// so it is skipped: a 1-element add must cost far less than a microsecond.
+bool TensorIterator::try_fast_setup(TensorIteratorConfig& config) {
+  if (config.has_static_shape_ || ntensors_ == noutputs_) return false;
+  const Tensor& first = operand(noutputs_);
+  const ScalarType dt = first.dtype();
+  const Device dev = first.device();
+  IntArrayRef sizes = first.sizes();
+  for (int i = noutputs_; i < ntensors_; ++i) {
+    const Tensor& t = operand(i);
+    if (t.dtype() != dt || !t.is_contiguous() || t.device() != dev || !t.sizes().equals(sizes))
+      return false;
+  }
+  ScalarType common = config.common_dtype_.value_or(dt);
+  if (config.int_to_float_ && is_integral_type(common, true)) return false;
+  if (common != dt && config.promote_inputs_) return false;
+  ScalarType out_dtype = config.output_dtype_.value_or(common);
+  for (int i = 0; i < noutputs_; ++i) {
+    const Tensor& o = operand(i);
+    if (o.defined() && (o.dtype() != out_dtype || !o.is_contiguous() || o.device() != dev ||
+                        !o.sizes().equals(sizes)))
+      return false;
+  }
+  common_dtype_ = common;
+  out_dtype_ = out_dtype;
+  device_ = dev;
+  is_meta_ = dev.is_meta();
+  for (int i = 0; i < noutputs_; ++i) {
+    if (!operand(i).defined()) {
+      operands_[i].own(detail::empty_generic(sizes, out_dtype, dev));
+      user_outputs_[i].own(operand(i));
+    }
+  }
+  numel_ = first.numel();
+  shape_.assign(1, numel_);
+  for (int i = 0; i < ntensors_; ++i) {
+    strides_[i].assign(1, static_cast<int64_t>(operand(i).itemsize()));
+    data_[i] = static_cast<char*>(operand(i).data_ptr());
+  }
+  return true;
 }
 
 }  // namespace brasa::cpu

@@ -20,18 +20,39 @@ using Loop1d = void (*)(char** data, const int64_t* strides, int64_t n, void* ct
 
 class TensorIterator;
 
+/// A tensor that is either borrowed (the caller keeps it alive while the iterator lives) or owned.
+/// Borrowing spares the refcount traffic of copying every operand (Note [Small op cost]).
+class OperandSlot {
+ public:
+  const Tensor& get() const { return ptr_ ? *ptr_ : owned_; }
+  bool is_borrowed() const { return ptr_ != nullptr; }
+  void borrow(const Tensor& t) {
+    ptr_ = &t;
+    owned_.reset();
+  }
+  void own(Tensor t) {
+    owned_ = std::move(t);
+    ptr_ = nullptr;
+  }
+  void take_from(OperandSlot& o) {
+    if (o.ptr_) borrow(*o.ptr_);
+    else own(std::move(o.owned_));
+  }
+
+ private:
+  const Tensor* ptr_ = nullptr;
+  Tensor owned_;
+};
+
 class BRASA_API TensorIteratorConfig {
  public:
   explicit TensorIteratorConfig(const char* op_name) : name_(op_name) {}
-  /// An output; pass an undefined tensor to have it allocated.
-  TensorIteratorConfig& add_output(const Tensor& t) {
-    outputs_.push_back(t);
-    return *this;
-  }
-  TensorIteratorConfig& add_input(const Tensor& t) {
-    inputs_.push_back(t);
-    return *this;
-  }
+  /// An output; pass an undefined tensor to have it allocated. Lvalues are borrowed (they must
+  /// outlive the iterator), rvalues are kept.
+  TensorIteratorConfig& add_output(const Tensor& t);
+  TensorIteratorConfig& add_output(Tensor&& t);
+  TensorIteratorConfig& add_input(const Tensor& t);
+  TensorIteratorConfig& add_input(Tensor&& t);
   /// Inputs are converted to the common dtype (default on).
   TensorIteratorConfig& promote_inputs_to_common_dtype(bool v) {
     promote_inputs_ = v;
@@ -77,8 +98,12 @@ class BRASA_API TensorIteratorConfig {
 
  private:
   friend class TensorIterator;
+
   const char* name_;
-  std::vector<Tensor> outputs_, inputs_;
+  static constexpr int kMaxOperands = 8;
+  // Fixed arrays, not vectors: building an iterator must not touch the heap (Note [Small op cost]).
+  OperandSlot operands_[kMaxOperands];  // outputs first, then inputs
+  int noutputs_ = 0, ninputs_ = 0;
   std::optional<ScalarType> common_dtype_, output_dtype_;
   DimVector static_shape_;
   bool has_static_shape_ = false;
@@ -88,16 +113,17 @@ class BRASA_API TensorIteratorConfig {
 
 class BRASA_API TensorIterator {
  public:
+  explicit TensorIterator(TensorIteratorConfig& config) { build(config); }
   static constexpr int kMaxOperands = 8;
-  int ntensors() const { return static_cast<int>(operands_.size()); }
+  int ntensors() const { return ntensors_; }
   int noutputs() const { return noutputs_; }
   int ninputs() const { return ntensors() - noutputs_; }
   /// The result (after finish(): the user's out= tensor if one was given).
-  const Tensor& output(int i = 0) const { return user_outputs_[i]; }
-  const Tensor& operand(int i) const { return operands_[i]; }
+  const Tensor& output(int i = 0) const { return user_outputs_[i].get(); }
+  const Tensor& operand(int i) const { return operands_[i].get(); }
   ScalarType common_dtype() const { return common_dtype_; }
-  ScalarType output_dtype(int i = 0) const { return operands_[i].dtype(); }
-  ScalarType input_dtype(int i = 0) const { return operands_[noutputs_ + i].dtype(); }
+  ScalarType output_dtype(int i = 0) const { return operand(i).dtype(); }
+  ScalarType input_dtype(int i = 0) const { return operand(noutputs_ + i).dtype(); }
   int64_t numel() const { return numel_; }
   /// Iteration shape after reordering (dim 0 is the fastest) and coalescing.
   IntArrayRef shape() const { return shape_; }
@@ -130,17 +156,20 @@ class BRASA_API TensorIterator {
   void compute_types(TensorIteratorConfig& config);
   void allocate_outputs(TensorIteratorConfig& config);
   void reorder_and_coalesce();
+  bool try_fast_setup(TensorIteratorConfig& config);
 
+  static constexpr int kMaxOutputs = 2;
   const char* name_ = "";
-  std::vector<Tensor> operands_;       // outputs first, then inputs (possibly converted)
-  std::vector<Tensor> user_outputs_;   // what the caller sees
-  SmallVector<bool, 4> needs_copy_back_;
-  SmallVector<bool, 4> user_given_;
+  int ntensors_ = 0;
   int noutputs_ = 0;
-  DimVector shape_;                    // broadcast shape, later iteration shape
-  DimVector perm_;                     // iteration dim i is tensor dim perm_[i]
-  std::vector<DimVector> strides_;
-  SmallVector<char*, kMaxOperands> data_;
+  OperandSlot operands_[kMaxOperands];      // outputs first, then inputs (possibly converted)
+  OperandSlot user_outputs_[kMaxOutputs];   // what the caller sees
+  bool needs_copy_back_[kMaxOutputs] = {};
+  bool user_given_[kMaxOutputs] = {};
+  DimVector shape_;                         // broadcast shape, later iteration shape
+  DimVector perm_;                          // iteration dim i is tensor dim perm_[i]
+  DimVector strides_[kMaxOperands];
+  char* data_[kMaxOperands] = {};
   ScalarType common_dtype_ = ScalarType::Undefined;
   ScalarType out_dtype_ = ScalarType::Undefined;
   Device device_ = Device(kCPU);
@@ -148,11 +177,7 @@ class BRASA_API TensorIterator {
   bool is_meta_ = false;
 };
 
-inline TensorIterator TensorIteratorConfig::build() {
-  TensorIterator it;
-  it.build(*this);
-  return it;
-}
+inline TensorIterator TensorIteratorConfig::build() { return TensorIterator(*this); }
 
 /// Broadcast shape of a and b, or a ValueError naming op and the first mismatching dim.
 BRASA_API DimVector broadcast_shapes(IntArrayRef a, IntArrayRef b, const char* op);
