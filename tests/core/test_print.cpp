@@ -307,6 +307,79 @@ Columns 9 to 15  12.6667  13.0000  13.3333  13.6667  14.0000  14.3333  14.6667
 [ CPUFloatType{3} ])__"},
     {"undef", Tensor(),
      R"__([ Tensor (undefined) ])__"},
+    {"carry", make({0.5f, 1234567.f}, {2, 1, 1}),
+     R"__((1,.,.) = 
+  0.5000
+
+(2,.,.) = 
+ 1.235e+06
+[ CPUFloatType{2,1,1} ])__"},
+    {"bigint1d", make({1234567, 1}, {2}, kLong),
+     R"__(1.23457e+06
+       1
+[ CPULongType{2} ])__"},
+    {"scaled2d", make({0.001f, 0.002f, 0.003f, 0.004f}, {2, 2}),
+     R"__(0.001 *
+ 1.0000  2.0000
+  3.0000  4.0000
+[ CPUFloatType{2,2} ])__"},
+    {"scaled3d", make({0.001f, 0.002f, 0.003f, 0.004f}, {2, 1, 2}),
+     R"__((1,.,.) = 
+ 0.001 *
+  1.0000  2.0000
+
+(2,.,.) = 
+ 0.001 *
+  3.0000  4.0000
+[ CPUFloatType{2,1,2} ])__"},
+    {"e100", make({1e100, 1}, {2}, kDouble),
+     R"__(1.0000e+100
+ 1.0000e+00
+[ CPUDoubleType{2} ])__"},
+    {"one_elem_5d", ones({1, 1, 1, 1, 2}),
+     R"__((1,1,1,.,.) = 
+  1  1
+[ CPUFloatType{1,1,1,1,2} ])__"},
+    {"a", make({1e100, 1e-5}, {2}, kDouble),
+     R"__( 1.0000e+100
+  1.0000e-05
+[ CPUDoubleType{2} ])__"},
+    {"b", make({1e-100, 1}, {2}, kDouble),
+     R"__(1.0000e-100
+ 1.0000e+00
+[ CPUDoubleType{2} ])__"},
+    {"c", make({1e-101, 1}, {2}, kDouble),
+     R"__( 1.0000e-101
+  1.0000e+00
+[ CPUDoubleType{2} ])__"},
+    {"d", make({1e-99, 1}, {2}, kDouble),
+     R"__( 1.0000e-99
+ 1.0000e+00
+[ CPUDoubleType{2} ])__"},
+    {"e", make({1e99, 1e-3}, {2}, kDouble),
+     R"__(  1.0000e+99
+  1.0000e-03
+[ CPUDoubleType{2} ])__"},
+    {"f", make({-1e100, 1e-3}, {2}, kDouble),
+     R"__(-1.0000e+100
+  1.0000e-03
+[ CPUDoubleType{2} ])__"},
+    {"g", make({1.5, -1e100}, {2}, kDouble),
+     R"__( 1.5000
+-10000000000000000159028911097599180468360808563945281389781327557747838772170381060813469985856815104.0000
+[ CPUDoubleType{2} ])__"},
+    {"h", make({1e200, 0.5}, {2}, kDouble),
+     R"__( 1.0000e+200
+  5.0000e-01
+[ CPUDoubleType{2} ])__"},
+    {"i", make({-5.5, 100.25}, {2}, kDouble),
+     R"__(  -5.5000
+ 100.2500
+[ CPUDoubleType{2} ])__"},
+    {"j", make({-100.5, 2.25}, {2}, kDouble),
+     R"__(-100.5000
+   2.2500
+[ CPUDoubleType{2} ])__"},
   };
   for (const PrintCase& c : cases) EXPECT_EQ(str(c.tensor), c.expected) << "case " << c.name;
 }
@@ -316,6 +389,12 @@ TEST(Print, RestoresStreamFormat) {
   ss << std::setprecision(3) << std::fixed;
   ss << make({1.5, 2}, {2}) << " " << 1.23456;
   EXPECT_EQ(ss.str(), " 1.5000\n 2.0000\n[ CPUFloatType{2} ] 1.235");
+}
+
+TEST(Print, ZeroDimUsesTheStreamPrecision) {
+  std::ostringstream ss;
+  ss << std::setprecision(2) << make({3.14159}, {});
+  EXPECT_EQ(ss.str(), "3.1\n[ CPUFloatType{} ]");
 }
 
 TEST(Print, MetaTensorsPrintTypeAndShape) {
