@@ -52,7 +52,10 @@ Device::Device(const std::string& spec) : type_(kCPU), index_(-1) {
 
 std::string Device::str() const {
   std::string s = device_type_name(type_);
-  if (has_index()) s += ":" + std::to_string(index_);
+  if (has_index()) {
+    s += ':';
+    s += std::to_string(index_);
+  }
   return s;
 }
 

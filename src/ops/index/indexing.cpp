@@ -1,0 +1,180 @@
+// Tensor::index / index_put_ for libtorch's index lists (see brasa/core/indexing.h).
+//
+// Note [Basic indexing]
+// Indices are applied left to right to a running view: an integer selects (removing a dim), a slice
+// slices, None and bools unsqueeze, Ellipsis skips the dims no other index names. A bool acts like
+// PyTorch's advanced index [0] (true) or [] (false) on the unsqueezed dim: all bools of one list
+// merge into a single dim of size 1 (all true) or 0, kept in place when they are adjacent and moved
+// to the front otherwise; the result of index() is then a copy, as in PyTorch.
+#include "brasa/core/indexing.h"
+
+#include <cstring>
+
+#include "brasa/core/empty.h"
+#include "brasa/core/error.h"
+#include "brasa/ops/view.h"
+
+namespace brasa::indexing {
+
+Slice::Slice(std::optional<int64_t> start_index, std::optional<int64_t> stop_index,
+             std::optional<int64_t> step_index) {
+  step_ = step_index.value_or(1);
+  BRASA_CHECK(step_ != 0, "Slice: slice step cannot be zero");
+  start_ = start_index.value_or(step_ < 0 ? INDEX_MAX : 0);
+  stop_ = stop_index.value_or(step_ < 0 ? INDEX_MIN : INDEX_MAX);
+}
+
+std::ostream& operator<<(std::ostream& os, const Slice& s) {
+  return os << s.start() << ":" << s.stop() << ":" << s.step();
+}
+
+TensorIndex::TensorIndex(const char* str) : type_(TensorIndexType::Ellipsis) {
+  BRASA_CHECK(str != nullptr && std::strcmp(str, "...") == 0,
+              "TensorIndex: expected \"...\" to represent an ellipsis index, but got \"",
+              str ? str : "(null)", "\"");
+}
+
+std::ostream& operator<<(std::ostream& os, const TensorIndex& index) {
+  if (index.is_none()) return os << "None";
+  if (index.is_ellipsis()) return os << "...";
+  if (index.is_integer()) return os << index.integer();
+  if (index.is_boolean()) return os << (index.boolean() ? "true" : "false");
+  if (index.is_slice()) return os << index.slice();
+  return os << index.tensor();
+}
+
+}  // namespace brasa::indexing
+
+namespace brasa {
+namespace {
+
+using indexing::TensorIndex;
+
+struct Indexed {
+  Tensor view;
+  bool is_copy = false;  // PyTorch returns a copy (a bool index took part)
+};
+
+/// A 0-d integer or bool tensor index behaves like the corresponding scalar index.
+std::optional<TensorIndex> scalar_of(const Tensor& t) {
+  if (!t.defined() || t.dim() != 0 || t.is_floating_point()) return std::nullopt;
+  if (t.dtype() == kBool) return TensorIndex(t.item<bool>());
+  if (t.dtype() == kByte) return std::nullopt;
+  return TensorIndex(t.item<int64_t>());
+}
+
+Tensor merge_bool_dims(const Tensor& v, const DimVector& bool_dims, bool all_true) {
+  int64_t first = bool_dims[0];
+  bool adjacent = bool_dims.back() - first == static_cast<int64_t>(bool_dims.size()) - 1;
+  DimVector sizes, strides;
+  size_t next = 0;
+  for (int64_t d = 0; d < v.dim(); ++d) {
+    if (next < bool_dims.size() && bool_dims[next] == d) {
+      ++next;
+      continue;
+    }
+    sizes.push_back(v.sizes()[d]);
+    strides.push_back(v.strides()[d]);
+  }
+  int64_t at = adjacent ? first : 0;
+  sizes.insert(at, all_true ? 1 : 0);
+  strides.insert(at, v.strides()[first]);
+  return detail::make_view(v, sizes, strides, v.storage_offset());
+}
+
+Indexed apply_indices(const Tensor& self, ArrayRef<TensorIndex> indices, const char* op) {
+  BRASA_CHECK(self.defined(), op, ": called on an undefined tensor");
+  int64_t specified = 0, ellipses = 0;
+  for (const TensorIndex& i : indices) {
+    if (i.is_integer() || i.is_slice()) ++specified;
+    if (i.is_ellipsis()) ++ellipses;
+    if (i.is_tensor()) {
+      std::optional<TensorIndex> s = scalar_of(i.tensor());
+      BRASA_CHECK_NOT_IMPLEMENTED(s.has_value(), op, ": tensor indices (advanced indexing) are not ",
+                                  "supported yet; got a ", i.tensor().toString(), " index of shape ",
+                                  i.tensor().sizes());
+      if (s->is_integer()) ++specified;
+    }
+  }
+  BRASA_CHECK_INDEX(ellipses <= 1, op, ": an index can only have a single ellipsis ('...')");
+  if (self.dim() == 0 && specified > 0) {
+    BRASA_THROW(IndexError, op, ": invalid index of a 0-dim tensor. Use `tensor.item()` in Python ",
+                "or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
+  }
+  BRASA_CHECK_INDEX(specified <= self.dim(), op, ": too many indices for tensor of dimension ",
+                    self.dim(), " (got ", specified, ")");
+
+  Tensor v = self;
+  int64_t dim = 0;
+  DimVector bool_dims;
+  bool all_true = true;
+  for (const TensorIndex& given : indices) {
+    TensorIndex index = given.is_tensor() ? *scalar_of(given.tensor()) : given;
+    if (index.is_none()) {
+      v = v.unsqueeze(dim++);
+    } else if (index.is_ellipsis()) {
+      dim += self.dim() - specified;
+    } else if (index.is_integer()) {
+      int64_t size = v.sizes()[dim];
+      int64_t i = index.integer();
+      BRASA_CHECK_INDEX(i >= -size && i < size, op, ": index ", i,
+                        " is out of bounds for dimension ", dim, " with size ", size);
+      v = v.select(dim, i);
+    } else if (index.is_slice()) {
+      const indexing::Slice& s = index.slice();
+      v = v.slice(dim++, s.start(), s.stop(), s.step());
+    } else if (index.is_boolean()) {
+      bool_dims.push_back(dim);
+      all_true = all_true && index.boolean();
+      v = v.unsqueeze(dim++);
+    }
+  }
+  if (!bool_dims.empty()) return {merge_bool_dims(v, bool_dims, all_true), true};
+  if (v.is_same(self)) v = self.alias();
+  return {v, false};
+}
+
+/// libtorch's setitem: leading size-1 dims of value are dropped, the rest broadcasts into dst.
+void assign(const Tensor& dst, const Tensor& value) {
+  if (dst.sizes() == value.sizes()) {
+    dst.copy_(value);
+    return;
+  }
+  if (value.dim() == 0 && value.is_cpu()) {
+    dst.fill_(value);
+    return;
+  }
+  int64_t lead = 0;
+  while (lead < value.dim() && value.sizes()[lead] == 1) ++lead;
+  dst.copy_(lead == 0 ? value : value.view(value.sizes().slice(lead)));
+}
+
+}  // namespace
+
+Tensor Tensor::index(ArrayRef<indexing::TensorIndex> indices) const {
+  Indexed r = apply_indices(*this, indices, "index");
+  return r.is_copy ? r.view.clone() : r.view;
+}
+Tensor Tensor::index(std::initializer_list<indexing::TensorIndex> indices) const {
+  return index(ArrayRef<indexing::TensorIndex>(indices));
+}
+
+const Tensor& Tensor::index_put_(ArrayRef<indexing::TensorIndex> indices, const Tensor& value) const {
+  BRASA_CHECK(value.defined(), "index_put_: the value is an undefined tensor");
+  assign(apply_indices(*this, indices, "index_put_").view, value);
+  return *this;
+}
+const Tensor& Tensor::index_put_(ArrayRef<indexing::TensorIndex> indices, const Scalar& value) const {
+  apply_indices(*this, indices, "index_put_").view.fill_(value);
+  return *this;
+}
+const Tensor& Tensor::index_put_(std::initializer_list<indexing::TensorIndex> indices,
+                                 const Tensor& value) const {
+  return index_put_(ArrayRef<indexing::TensorIndex>(indices), value);
+}
+const Tensor& Tensor::index_put_(std::initializer_list<indexing::TensorIndex> indices,
+                                 const Scalar& value) const {
+  return index_put_(ArrayRef<indexing::TensorIndex>(indices), value);
+}
+
+}  // namespace brasa

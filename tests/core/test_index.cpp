@@ -1,0 +1,137 @@
+// libtorch indexing (t.index / t.index_put_) against PyTorch 1.13's results for the same Python
+// subscripts.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "brasa/brasa.h"
+
+using namespace brasa;
+using namespace brasa::indexing;
+
+namespace {
+
+Tensor arange_f(int64_t n) {
+  Tensor t = empty({n});
+  for (int64_t i = 0; i < n; ++i) t.data_ptr<float>()[i] = static_cast<float>(i);
+  return t;
+}
+
+void expect_geometry(const Tensor& t, IntArrayRef sizes, IntArrayRef strides, int64_t offset) {
+  EXPECT_EQ(t.sizes(), sizes);
+  EXPECT_EQ(t.strides(), strides);
+  EXPECT_EQ(t.storage_offset(), offset);
+}
+
+std::vector<float> values(const Tensor& t) {
+  Tensor c = t.contiguous();
+  return std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
+}
+
+}  // namespace
+
+TEST(Index, BasicIndicesGiveViews) {
+  Tensor x = empty({2, 3, 4});
+  Tensor v = x.index({Slice(1, None), None, Ellipsis, 2});  // x[1:, None, ..., 2]
+  expect_geometry(v, {1, 1, 3}, {12, 12, 4}, 14);
+  EXPECT_TRUE(v.is_view());
+  Tensor y = arange_f(6).view({2, 3});
+  expect_geometry(y.index({Slice(), Slice(1, None)}), {2, 2}, {3, 1}, 1);
+  expect_geometry(y.index({"...", Slice(None, None, 2)}), {2, 2}, {3, 2}, 0);
+  expect_geometry(y.index({None, 1}), {1, 3}, {6, 1}, 3);
+  expect_geometry(y.index({-1, Slice(-2, None)}), {2}, {1}, 4);
+  expect_geometry(y.index({Slice(None, 2)}), {2, 3}, {3, 1}, 0);
+  expect_geometry(y.index({Slice(1, None, 2)}), {1, 3}, {6, 1}, 3);
+  expect_geometry(y.index({Slice(-10, 10)}), {2, 3}, {3, 1}, 0);
+  expect_geometry(y.index({Slice(2, 1)}), {0, 3}, {3, 1}, 6);
+  expect_geometry(y.index({Ellipsis, 0}), {2}, {3}, 0);
+  EXPECT_EQ(values(y.index({1})), (std::vector<float>{3, 4, 5}));
+  Tensor all = y.index({});
+  EXPECT_TRUE(all.is_view());
+  expect_geometry(all, {2, 3}, {3, 1}, 0);
+  y.index({0, 1}).fill_(-1);
+  EXPECT_EQ(values(y)[1], -1.0f);
+}
+
+TEST(Index, ZeroDimTensors) {
+  Tensor s = scalar_tensor(2.5);
+  expect_geometry(s.index({None}), {1}, {1}, 0);
+  expect_geometry(s.index({Ellipsis}), {}, {}, 0);
+  EXPECT_THROW(s.index({0}), IndexError);
+  EXPECT_THROW(s.index({Slice()}), IndexError);
+}
+
+TEST(Index, BoolIndicesMergeLikePyTorch) {
+  Tensor x = arange_f(6).view({2, 3});
+  Tensor t = x.index({true});
+  EXPECT_EQ(t.sizes(), IntArrayRef({1, 2, 3}));
+  EXPECT_FALSE(t.is_view());  // PyTorch returns a copy
+  EXPECT_EQ(values(t), values(x));
+  EXPECT_EQ(x.index({true, true}).sizes(), IntArrayRef({1, 2, 3}));
+  EXPECT_EQ(x.index({true, 0, true}).sizes(), IntArrayRef({1, 3}));
+  EXPECT_EQ(x.index({true, Slice(), true}).sizes(), IntArrayRef({1, 2, 3}));
+  EXPECT_EQ(x.index({false}).sizes(), IntArrayRef({0, 2, 3}));
+  EXPECT_EQ(x.index({Slice(), false}).sizes(), IntArrayRef({2, 0, 3}));
+}
+
+TEST(Index, ZeroDimTensorIndicesActLikeScalars) {
+  Tensor x = arange_f(6).view({2, 3});
+  Tensor r = x.index({Slice(), scalar_tensor(2, kLong)});
+  expect_geometry(r, {2}, {3}, 2);
+  EXPECT_TRUE(r.is_view());
+  EXPECT_EQ(x.index({scalar_tensor(true)}).sizes(), IntArrayRef({1, 2, 3}));
+}
+
+TEST(Index, Errors) {
+  Tensor x = empty({2, 3});
+  EXPECT_THROW(x.index({0, 0, 0}), IndexError);
+  EXPECT_THROW(x.index({5}), IndexError);
+  EXPECT_THROW(x.index({Slice(), 3}), IndexError);
+  EXPECT_THROW(x.index({Slice(), -4}), IndexError);
+  EXPECT_THROW(x.index({Ellipsis, Ellipsis}), IndexError);
+  EXPECT_THROW(Slice(0, 2, 0), ValueError);
+  EXPECT_THROW(x.index({Slice(None, None, -1)}), ValueError);
+  EXPECT_THROW(TensorIndex("..x"), ValueError);
+  EXPECT_THROW(x.index({ones({2}, kLong)}), NotImplementedError);
+  EXPECT_THROW(x.index_put_({ones({2}, kBool)}, 1.0), NotImplementedError);
+  EXPECT_THROW(Tensor().index({0}), ValueError);
+}
+
+TEST(Index, IndexPutBroadcastsIntoTheView) {
+  // y[0] = [[1, 2, 3]]; y[:, 1] = 7; y[1, ..., 0:1] = [9.]  ->  [[1, 7, 3], [9, 7, 0]]
+  Tensor y = zeros({2, 3});
+  Tensor row = arange_f(3).add(1).view({1, 3});
+  y.index_put_({0}, row);
+  y.index_put_({Slice(), 1}, 7);
+  y.index_put_({1, Ellipsis, Slice(0, 1)}, full({1}, 9.0));
+  EXPECT_EQ(values(y), (std::vector<float>{1, 7, 3, 9, 7, 0}));
+  y.index_put_({Slice(), 2}, scalar_tensor(4, kLong));  // converts dtype
+  EXPECT_EQ(values(y)[5], 4.0f);
+  EXPECT_THROW(y.index_put_({0}, ones({2, 3})), ValueError);
+  std::vector<TensorIndex> idx = {Slice(), 0};
+  y.index_put_(idx, -2.0);
+  EXPECT_EQ(values(y)[3], -2.0f);
+}
+
+TEST(Index, IndexPutWithBools) {
+  Tensor z = zeros({2, 3});
+  z.index_put_({true}, 5);
+  EXPECT_EQ(values(z), std::vector<float>(6, 5.0f));
+  z.index_put_({false}, 1);
+  EXPECT_EQ(values(z), std::vector<float>(6, 5.0f));
+}
+
+TEST(Index, MetaTensors) {
+  Tensor m = empty({2, 3, 4}, Device(kMeta));
+  Tensor v = m.index({Slice(1, None), None, Ellipsis, 2});
+  EXPECT_TRUE(v.is_meta());
+  expect_geometry(v, {1, 1, 3}, {12, 12, 4}, 14);
+  m.index_put_({0}, 1.0);
+}
+
+TEST(Index, StreamsIndicesLikeLibtorch) {
+  std::ostringstream ss;
+  ss << Slice(1, None) << " " << TensorIndex(None) << " " << TensorIndex(Ellipsis) << " "
+     << TensorIndex(3) << " " << TensorIndex(true);
+  EXPECT_EQ(ss.str(), "1:9223372036854775807:1 None ... 3 true");
+}
