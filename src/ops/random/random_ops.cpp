@@ -108,7 +108,9 @@ void integer_limits(ScalarType dt, int64_t* lo, int64_t* hi) {
     case kByte: *lo = 0, *hi = 255; return;
     case kChar: *lo = -128, *hi = 127; return;
     case kShort: *lo = -32768, *hi = 32767; return;
-    case kInt: *lo = std::numeric_limits<int32_t>::min(), *hi = std::numeric_limits<int32_t>::max(); return;
+    case kInt:
+      *lo = std::numeric_limits<int32_t>::min(), *hi = std::numeric_limits<int32_t>::max();
+      return;
     default: *lo = std::numeric_limits<int64_t>::min(), *hi = std::numeric_limits<int64_t>::max();
   }
 }
