@@ -28,6 +28,12 @@ class BRASA_API GeneratorImpl : public RefCounted {
   uint64_t offset() const { return offset_; }
   void set_offset(uint64_t o) { offset_ = o; }
   std::mutex& mutex() { return mutex_; }
+  /// A new generator in the same state (seed and offset); the two then advance independently.
+  IntrusivePtr<GeneratorImpl> clone() const {
+    auto g = make_intrusive<GeneratorImpl>(seed_);
+    g->offset_ = offset_;
+    return g;
+  }
 
  private:
   uint64_t seed_ = 0;
@@ -46,6 +52,14 @@ class BRASA_API Generator {
   GeneratorImpl* get() const { return impl_.get(); }
   /// libtorch spelling: gen.manual_seed(s) is set_current_seed(s).
   void manual_seed(uint64_t seed) { set_current_seed(seed); }
+  /// Philox counters consumed so far (128-bit blocks); set_offset rewinds or skips ahead.
+  uint64_t get_offset() const { return impl_->offset(); }
+  void set_offset(uint64_t offset) { impl_->set_offset(offset); }
+  /// An independent generator in the same state.
+  Generator clone() const {
+    std::lock_guard<std::mutex> lock(impl_->mutex());
+    return Generator(impl_->clone());
+  }
 
  private:
   IntrusivePtr<GeneratorImpl> impl_;

@@ -1,0 +1,41 @@
+// eye(n), eye(n, m): a dispatched factory (CPU fills, Meta shapes only).
+#include "brasa/core/dispatch_type.h"
+#include "brasa/core/empty.h"
+#include "brasa/dispatch/dispatcher.h"
+#include "brasa/ops/factory.h"
+
+namespace brasa::ops {
+
+BRASA_DEFINE_OP(eye_op, "eye", "eye.m(int n, int m, ScalarType dtype, Device device) -> Tensor",
+                Tensor(int64_t, int64_t, ScalarType, Device))
+
+namespace {
+Tensor eye_kernel(int64_t n, int64_t m, ScalarType dt, Device device) {
+  BRASA_CHECK(n >= 0, "eye: n must be greater or equal to 0, got ", n);
+  BRASA_CHECK(m >= 0, "eye: m must be greater or equal to 0, got ", m);
+  Tensor out = detail::empty_generic({n, m}, dt, device);
+  if (device.is_meta() || out.numel() == 0) return out;
+  out.zero_();
+  BRASA_DISPATCH_ALL_TYPES(dt, "eye", [&] {
+    scalar_t* p = out.data_ptr<scalar_t>();
+    const scalar_t one = scalar_t(1);
+    for (int64_t i = 0, k = std::min(n, m); i < k; ++i) p[i * m + i] = one;
+  });
+  return out;
+}
+}  // namespace
+
+BRASA_REGISTER_KERNEL(eye_op, eye_kernel, CPU, Meta)
+
+}  // namespace brasa::ops
+
+namespace brasa {
+
+Tensor eye(int64_t n, int64_t m, const TensorOptions& o) {
+  Tensor t = ops::eye_op().call(n, m, o.dtype(), o.device());
+  if (o.requires_grad()) t.set_requires_grad(true);
+  return t;
+}
+Tensor eye(int64_t n, const TensorOptions& o) { return eye(n, n, o); }
+
+}  // namespace brasa

@@ -1,0 +1,114 @@
+// brasa::tensor(...) from (nested) literals: shape and dtype checks while the literal is built, one
+// typed copy into a CPU tensor when it is converted.
+#include "brasa/ops/tensor_data.h"
+
+#include <cstring>
+#include <ostream>
+
+#include "brasa/core/dispatch_type.h"
+#include "brasa/core/empty.h"
+#include "brasa/core/error.h"
+#include "brasa/ops/factory.h"
+
+namespace brasa {
+namespace detail {
+
+Tensor tensor_from_array(const void* data, int64_t n, ScalarType dt) {
+  Tensor t = empty_generic({n}, dt, Device(kCPU));
+  if (n > 0) std::memcpy(t.data_ptr(), data, size_t(n) * element_size(dt));
+  return t;
+}
+
+TensorDataContainer::TensorDataContainer(std::initializer_list<TensorDataContainer> list)
+    : scalar_type_(list.size() ? list.begin()->scalar_type() : get_default_dtype()),
+      kind_(Kind::InitList),
+      elements_(list) {
+  if (elements_.empty()) {
+    sizes_ = {0};
+    return;
+  }
+  const TensorDataContainer& first = elements_.front();
+  for (const TensorDataContainer& e : elements_) {
+    BRASA_CHECK(e.sizes() == first.sizes(), "tensor: expected all sub-lists to have sizes: ",
+                IntArrayRef(first.sizes()), " (e.g. ", first, "), but got sub-list ", e,
+                " with sizes: ", IntArrayRef(e.sizes()));
+    BRASA_CHECK_TYPE(e.scalar_type() == first.scalar_type(),
+                     "tensor: expected all elements of the tensor to have the same scalar type: ",
+                     first.scalar_type(), ", but got element of scalar type: ", e.scalar_type());
+  }
+  sizes_.reserve(first.sizes().size() + 1);
+  sizes_.push_back(int64_t(elements_.size()));
+  sizes_.insert(sizes_.end(), first.sizes().begin(), first.sizes().end());
+}
+
+namespace {
+
+// Int and Long literals become Long, Float and Double the default dtype (like Python's tensor()).
+ScalarType desired_dtype(ScalarType t) {
+  if (t == kInt || t == kLong) return kLong;
+  if (t == kFloat || t == kDouble) return get_default_dtype();
+  return t;
+}
+
+template <typename T>
+void fill(const TensorDataContainer& c, T*& out) {
+  switch (c.kind()) {
+    case TensorDataContainer::Kind::Scalar: *out++ = c.scalar().to<T>(); return;
+    case TensorDataContainer::Kind::Tensor: {
+      Tensor t = c.tensor().to(dtype_of<T>).contiguous();
+      const int64_t n = t.numel();
+      if (n > 0) std::memcpy(out, t.data_ptr(), size_t(n) * sizeof(T));
+      out += n;
+      return;
+    }
+    case TensorDataContainer::Kind::InitList:
+      for (const TensorDataContainer& e : c.elements()) fill(e, out);
+      return;
+  }
+}
+
+}  // namespace
+
+Tensor TensorDataContainer::convert_to_tensor(const TensorOptions& options) const {
+  TensorOptions o = options.has_dtype() ? options : options.dtype(desired_dtype(scalar_type_));
+  if (is_scalar()) return scalar_tensor(scalar_, o);
+  Tensor t;
+  if (is_tensor()) {
+    t = tensor_.to(o.dtype(), false, /*copy=*/true);
+  } else {
+    t = empty_generic(sizes_, o.dtype(), Device(kCPU));
+    BRASA_DISPATCH_ALL_TYPES(o.dtype(), "tensor", [&] {
+      scalar_t* out = t.numel() > 0 ? t.data_ptr<scalar_t>() : nullptr;
+      if (out) fill(*this, out);
+    });
+  }
+  if (o.device() != t.device()) t = t.to(o.device());
+  if (o.requires_grad()) t.set_requires_grad(true);
+  return t;
+}
+
+std::ostream& operator<<(std::ostream& os, const TensorDataContainer& c) {
+  switch (c.kind()) {
+    case TensorDataContainer::Kind::Scalar: return os << c.scalar();
+    case TensorDataContainer::Kind::Tensor: {
+      Tensor t = c.tensor().to(kDouble);
+      os << "{";
+      for (int64_t i = 0; i < t.numel(); ++i) os << (i ? ", " : "") << t.data_ptr<double>()[i];
+      return os << "}";
+    }
+    case TensorDataContainer::Kind::InitList: {
+      os << "{";
+      for (size_t i = 0; i < c.elements().size(); ++i) os << (i ? ", " : "") << c.elements()[i];
+      return os << "}";
+    }
+  }
+  return os;
+}
+
+}  // namespace detail
+
+Tensor tensor(detail::TensorDataContainer data, const TensorOptions& options) {
+  return data.convert_to_tensor(options);
+}
+
+}  // namespace brasa
