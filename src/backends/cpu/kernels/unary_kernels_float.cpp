@@ -2,6 +2,7 @@
 // capability: SLEEF vector functions in the AVX2/AVX512 builds, std:: functions in DEFAULT.
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "backends/cpu/vec_math.h"
 #include "brasa/core/dispatch_type.h"
@@ -100,7 +101,9 @@ double erfinv_guess(double y) {
   }
   return p * y;
 }
-double erfinv_double(double y) {
+// Stops once a step is below rel_tol: Newton converges quadratically, so the error left after it
+// is about rel_tol squared.
+double erfinv_double(double y, double rel_tol) {
   if (std::isnan(y) || y < -1.0 || y > 1.0) return std::numeric_limits<double>::quiet_NaN();
   if (y == 1.0 || y == -1.0) return std::copysign(std::numeric_limits<double>::infinity(), y);
   if (y == 0.0) return y;
@@ -117,13 +120,15 @@ double erfinv_double(double y) {
       dx = (std::log(c) - std::log1p(-a)) * c / -slope;
     }
     x -= dx;
-    if (std::fabs(dx) <= 1e-17 * std::fabs(x)) break;
+    if (std::fabs(dx) <= rel_tol * std::fabs(x)) break;
   }
   return std::copysign(x, y);
 }
 struct erfinv_fn {
   template <typename T>
-  static T scalar(T y) { return T(erfinv_double(double(y))); }
+  static T scalar(T y) {
+    return T(erfinv_double(double(y), std::is_same_v<T, double> ? 1e-9 : 1e-5));
+  }
 };
 
 #define BRASA_FLOAT_KERNEL(name, kind) \
