@@ -1,0 +1,158 @@
+// where and masked_fill (selection by a Bool/Byte condition); loops in
+// backends/cpu/kernels/ternary_kernels.cpp.
+#include <cmath>
+#include <limits>
+
+#include "brasa/core/dispatch_type.h"
+#include "brasa/core/empty.h"
+#include "brasa/core/error.h"
+#include "brasa/core/type_promotion.h"
+#include "brasa/dispatch/dispatcher.h"
+#include "brasa/ops/pointwise.h"
+#include "ops/pointwise/ternary.h"
+
+namespace brasa::ops {
+
+BRASA_DEFINE_STUB(where_stub, WhereKernel);
+BRASA_DEFINE_STUB(masked_fill_stub, MaskedFillKernel);
+
+void check_scalar_fits(const Scalar& s, ScalarType dtype, const char* op) {
+  if (dtype == kBool || s.isBoolean()) return;
+  bool overflows = BRASA_DISPATCH_ALL_TYPES(dtype, op, [&]() -> bool {
+    using limits = std::numeric_limits<scalar_t>;
+    if constexpr (std::is_same_v<scalar_t, bool>) {
+      return false;
+    } else if (s.isFloatingPoint()) {
+      const double v = s.toDouble();
+      if (std::isinf(v)) return !limits::has_infinity;
+      if (std::isnan(v)) return !limits::has_quiet_NaN;
+      return v < double(limits::lowest()) || v > double(limits::max());
+    } else {
+      const int64_t v = s.toLong();
+      if constexpr (std::is_integral_v<scalar_t> && std::is_unsigned_v<scalar_t>) {
+        // negative values wrap (uint8: -1 means 255), down to -max
+        return v > int64_t(limits::max()) || (v < 0 && uint64_t(0) - uint64_t(v) > limits::max());
+      } else if constexpr (std::is_integral_v<scalar_t>) {
+        return v < int64_t(limits::lowest()) || v > int64_t(limits::max());
+      } else {
+        return double(v) < double(limits::lowest()) || double(v) > double(limits::max());
+      }
+    }
+  });
+  BRASA_CHECK(!overflows, op, ": value ", s, " cannot be converted to type ", dtype,
+              " without overflow");
+}
+
+namespace {
+
+void check_condition(const Tensor& cond, const char* op, const char* what) {
+  BRASA_CHECK(cond.defined(), op, ": got an undefined ", what);
+  BRASA_CHECK_TYPE(cond.dtype() == kBool || cond.dtype() == kByte, op, ": expected ", what,
+                   " to be a boolean tensor, but got a tensor with dtype ", cond.dtype());
+}
+
+Tensor where_kernel(const Tensor& cond, const Tensor& self, const Tensor& other, const Tensor& out) {
+  check_condition(cond, "where", "condition");
+  BRASA_CHECK(self.defined() && other.defined(), "where: got an undefined tensor");
+  const ScalarType dt = result_type(self, other);
+  auto promote = [&](const Tensor& t) { return t.dtype() == dt || t.is_meta() ? t : t.to(dt); };
+  cpu::TensorIteratorConfig cfg("where");
+  cfg.add_output(out).add_input(cond).add_input(promote(self)).add_input(promote(other));
+  cfg.promote_inputs_to_common_dtype(false).common_dtype(dt);
+  cpu::TensorIterator it = cfg.build();
+  if (!it.is_meta()) where_stub(it);
+  it.finish();
+  return it.output();
+}
+
+Tensor masked_fill_kernel(const Tensor& self, const Tensor& mask, const Scalar& value,
+                          const Tensor& out) {
+  BRASA_CHECK(self.defined(), "masked_fill: got an undefined tensor");
+  check_condition(mask, "masked_fill", "mask");
+  check_scalar_fits(value, self.dtype(), "masked_fill");
+  cpu::TensorIteratorConfig cfg("masked_fill");
+  cfg.add_output(out).add_input(self).add_input(mask);
+  cfg.promote_inputs_to_common_dtype(false).common_dtype(self.dtype());
+  cpu::TensorIterator it = cfg.build();
+  if (!it.is_meta()) masked_fill_stub(it, value);
+  it.finish();
+  return it.output();
+}
+
+}  // namespace
+
+BRASA_DEFINE_OP(where_op, "where",
+                "where(Tensor condition, Tensor self, Tensor other, Tensor? out) -> Tensor",
+                Tensor(const Tensor&, const Tensor&, const Tensor&, const Tensor&))
+BRASA_REGISTER_KERNEL(where_op, where_kernel, CPU, Meta)
+BRASA_DEFINE_OP(masked_fill_op, "masked_fill",
+                "masked_fill(Tensor self, Tensor mask, Scalar value, Tensor? out) -> Tensor",
+                Tensor(const Tensor&, const Tensor&, const Scalar&, const Tensor&))
+BRASA_REGISTER_KERNEL(masked_fill_op, masked_fill_kernel, CPU, Meta)
+
+}  // namespace brasa::ops
+
+namespace brasa {
+namespace {
+const Tensor kNoOut;
+
+// A Scalar operand of where becomes a wrapped number; it must fit the result dtype.
+Tensor wrap_checked(const Scalar& s, ScalarType result) {
+  ops::check_scalar_fits(s, result, "where");
+  return detail::wrap_scalar(s);
+}
+
+Scalar masked_fill_value(const Tensor& value) {
+  BRASA_CHECK(value.defined(), "masked_fill: got an undefined value");
+  BRASA_CHECK(value.dim() == 0,
+              "masked_fill: only supports a 0-dimensional value tensor, but got tensor with ",
+              value.dim(), " dimension(s)");
+  return value.item();
+}
+}  // namespace
+
+Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
+  return ops::where_op().call(condition, self, other, kNoOut);
+}
+Tensor where(const Tensor& condition, const Scalar& self, const Tensor& other) {
+  Tensor a = detail::wrap_scalar(self);
+  return where(condition, wrap_checked(self, result_type(a, other)), other);
+}
+Tensor where(const Tensor& condition, const Tensor& self, const Scalar& other) {
+  Tensor b = detail::wrap_scalar(other);
+  return where(condition, self, wrap_checked(other, result_type(self, b)));
+}
+Tensor where(const Tensor& condition, const Scalar& self, const Scalar& other) {
+  Tensor a = detail::wrap_scalar(self), b = detail::wrap_scalar(other);
+  const ScalarType dt = result_type(a, b);
+  return where(condition, wrap_checked(self, dt), wrap_checked(other, dt));
+}
+Tensor& where_out(Tensor& out, const Tensor& condition, const Tensor& self, const Tensor& other) {
+  ops::where_op().call(condition, self, other, out);
+  return out;
+}
+Tensor Tensor::where(const Tensor& condition, const Tensor& other) const {
+  return brasa::where(condition, *this, other);
+}
+
+Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) {
+  return ops::masked_fill_op().call(self, mask, value, kNoOut);
+}
+Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value) {
+  return masked_fill(self, mask, masked_fill_value(value));
+}
+Tensor Tensor::masked_fill(const Tensor& mask, const Scalar& value) const {
+  return brasa::masked_fill(*this, mask, value);
+}
+Tensor Tensor::masked_fill(const Tensor& mask, const Tensor& value) const {
+  return brasa::masked_fill(*this, mask, value);
+}
+const Tensor& Tensor::masked_fill_(const Tensor& mask, const Scalar& value) const {
+  ops::masked_fill_op().call(*this, mask, value, *this);
+  return *this;
+}
+const Tensor& Tensor::masked_fill_(const Tensor& mask, const Tensor& value) const {
+  return masked_fill_(mask, masked_fill_value(value));
+}
+
+}  // namespace brasa
