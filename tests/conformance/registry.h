@@ -1,0 +1,78 @@
+#pragma once
+// Op maps: each ops_<family>.cpp registers name -> lambda(Args) -> Value, one line per op, with
+//   static const OpTable table("binary", {{"add", [](const Args& a) -> Value { ... }}, ...});
+// The names are the `op` strings of the family's Python case table (cases_<family>.py).
+
+#include <functional>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "fixture.h"
+
+namespace brasa::conformance {
+
+/// Typed access to a case's positional and keyword arguments; a wrong kind throws HarnessError.
+class Args {
+ public:
+  explicit Args(const Case& c) : c_(c) {}
+  size_t size() const { return c_.args.size(); }
+  const Value& at(size_t i) const;
+  bool is_tensor(size_t i) const { return at(i).tag == Tag::Tensor; }
+  Tensor tensor(size_t i) const;
+  /// Python bool/int/float -> Scalar of the same kind.
+  Scalar scalar(size_t i) const;
+  int64_t integer(size_t i) const;
+  double real(size_t i) const;
+  ScalarType dtype(size_t i) const;
+  std::vector<int64_t> ints(size_t i) const;
+
+  const Value* kwarg(std::string_view name) const;
+  bool has(std::string_view name) const { return kwarg(name) != nullptr; }
+  /// An absent keyword gives an undefined Tensor (libtorch's "no tensor").
+  Tensor kw_tensor(std::string_view name) const;
+  std::optional<Scalar> kw_scalar(std::string_view name) const;
+  std::optional<int64_t> kw_int(std::string_view name) const;
+  std::optional<double> kw_real(std::string_view name) const;
+  std::optional<bool> kw_bool(std::string_view name) const;
+  std::optional<std::string> kw_str(std::string_view name) const;
+  std::optional<ScalarType> kw_dtype(std::string_view name) const;
+  std::optional<std::vector<int64_t>> kw_ints(std::string_view name) const;
+  /// TensorOptions carrying the `dtype` keyword when present.
+  TensorOptions options() const;
+
+ private:
+  const Case& c_;
+};
+
+using OpFn = std::function<Value(const Args&)>;
+
+/// Registers a family's ops at static-initialisation time; duplicate names are reported by find_op.
+class OpTable {
+ public:
+  OpTable(const char* family, std::initializer_list<std::pair<const char*, OpFn>> ops);
+};
+
+/// The registered op, or nullptr.
+const OpFn* find_op(const std::string& name);
+/// Names registered twice (across all tables): a harness error the runner reports.
+std::vector<std::string> duplicate_ops();
+
+/// Scalar a Value holds (Bool/Int/Float), for ops taking Scalar-or-Tensor operands.
+Scalar to_scalar(const Value& v);
+
+}  // namespace brasa::conformance
+
+namespace brasa::conformance {
+
+/// For in-place and out= forms: the op must return the very tensor it wrote to.
+inline Value same_tensor(const Tensor& expected, const Tensor& returned, const char* op) {
+  if (!returned.is_same(expected))
+    throw std::runtime_error(std::string(op) + " returned a different tensor than the one it wrote");
+  return returned;
+}
+
+}  // namespace brasa::conformance
