@@ -1,0 +1,117 @@
+#pragma once
+// The timing method and the workload table shared by brasa_bench.cpp and libtorch_bench.cpp
+// (torch_bench.py mirrors both; report.py checks that the three recorded the same parameters).
+//
+// Method: per workload and thread count, run `warmup` untimed repetitions, then `reps` timed ones; a
+// repetition runs the workload `inner` times back to back and is timed with steady_clock. The figure is
+// the median over repetitions of (repetition time / inner); the minimum is kept too.
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bench {
+
+constexpr int64_t kBig = int64_t(1) << 24;  // 16M floats = 64 MiB
+constexpr int64_t kRows = 4096, kCols = 1024;
+constexpr int kChainPairs = 10;
+constexpr double kChainMul = 0.5, kChainAdd = 0.25;  // y = y * 0.5 + 0.25 stays in [-1, 1]
+
+struct Workload {
+  const char* name;
+  int inner;
+  int warmup;
+  int reps;
+};
+
+// Same order, names and counts in torch_bench.py.
+constexpr Workload kWorkloads[] = {
+    {"add_1", 20000, 1, 7},     // x + y on 1-element tensors
+    {"add_16M", 1, 2, 9},       // x + y on 16M floats into a fresh result
+    {"chain_16M", 1, 1, 5},     // 10 x (y = y * 0.5 + 0.25), scalars a and b
+    {"sum_16M", 2, 2, 9},       // x.sum()
+    {"softmax_4096x1024", 2, 2, 9},  // x.softmax(1)
+    {"gelu_16M", 1, 1, 5},      // 0.5*x*(1+tanh(0.7978845608*(x+0.044715*x*x*x)))
+};
+
+struct Result {
+  std::string workload;
+  int threads;
+  Workload spec;
+  double median_s;
+  double min_s;
+};
+
+template <typename F>
+Result time_workload(const Workload& w, int threads, F&& run) {
+  using clock = std::chrono::steady_clock;
+  for (int i = 0; i < w.warmup; ++i)
+    for (int j = 0; j < w.inner; ++j) run();
+  std::vector<double> per_op;
+  for (int r = 0; r < w.reps; ++r) {
+    auto t0 = clock::now();
+    for (int j = 0; j < w.inner; ++j) run();
+    std::chrono::duration<double> dt = clock::now() - t0;
+    per_op.push_back(dt.count() / w.inner);
+  }
+  std::sort(per_op.begin(), per_op.end());
+  return {w.name, threads, w, per_op[per_op.size() / 2], per_op.front()};
+}
+
+inline const Workload& workload(std::string_view name) {
+  for (const auto& w : kWorkloads)
+    if (name == w.name) return w;
+  return kWorkloads[0];
+}
+
+/// Parses "--threads 1,2 --out path"; returns false on bad arguments.
+inline bool parse_args(int argc, char** argv, std::vector<int>& threads, std::string& out) {
+  threads = {1, 2};
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string_view key = argv[i];
+    if (key == "--out") {
+      out = argv[i + 1];
+    } else if (key == "--threads") {
+      threads.clear();
+      for (std::string s = argv[i + 1]; !s.empty();) {
+        size_t comma = s.find(',');
+        threads.push_back(std::stoi(s.substr(0, comma)));
+        s = comma == std::string::npos ? "" : s.substr(comma + 1);
+      }
+    } else {
+      return false;
+    }
+  }
+  return !out.empty() && !threads.empty() && argc % 2 == 1;
+}
+
+/// Writes {"impl", "version", "results": [...], "extra": {...}} as JSON; `extra_json` is an object body.
+inline bool write_json(const std::string& path, const std::string& impl, const std::string& version,
+                       const std::vector<Result>& results, const std::string& extra_json) {
+  FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) return false;
+  std::fprintf(f, "{\"impl\": \"%s\", \"version\": \"%s\",\n \"results\": [\n", impl.c_str(),
+               version.c_str());
+  for (size_t i = 0; i < results.size(); ++i) {
+    const Result& r = results[i];
+    std::fprintf(f,
+                 "  {\"workload\": \"%s\", \"threads\": %d, \"inner\": %d, \"warmup\": %d, "
+                 "\"reps\": %d, \"median_s\": %.9g, \"min_s\": %.9g}%s\n",
+                 r.workload.c_str(), r.threads, r.spec.inner, r.spec.warmup, r.spec.reps,
+                 r.median_s, r.min_s, i + 1 < results.size() ? "," : "");
+  }
+  std::fprintf(f, " ],\n \"extra\": {%s}}\n", extra_json.c_str());
+  return std::fclose(f) == 0;
+}
+
+inline void print_result(const std::string& impl, const Result& r) {
+  std::printf("%-9s %-18s threads=%d median %.3f us  min %.3f us\n", impl.c_str(),
+              r.workload.c_str(), r.threads, r.median_s * 1e6, r.min_s * 1e6);
+  std::fflush(stdout);
+}
+
+}  // namespace bench

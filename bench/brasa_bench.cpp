@@ -1,0 +1,82 @@
+// brasa side of the side-by-side benchmark (see bench_common.h for the method, scripts/bench.sh to run).
+// Workloads 4-6 use sum/softmax/tanh, built only with -DBRASA_BENCH_ALL=ON.
+#include <brasa/brasa.h>
+
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "bench_common.h"
+
+namespace {
+
+brasa::Tensor uniform(std::vector<int64_t> sizes, unsigned seed) {
+  brasa::Tensor t = brasa::empty(sizes);
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(-1.f, 1.f);
+  float* p = t.data_ptr<float>();
+  for (int64_t i = 0; i < t.numel(); ++i) p[i] = dist(gen);
+  return t;
+}
+
+std::vector<bench::Result> run_all(int threads) {
+  using bench::workload;
+  brasa::set_num_threads(threads);
+  std::vector<bench::Result> out;
+  auto record = [&](bench::Result r) {
+    bench::print_result("brasa", r);
+    out.push_back(std::move(r));
+  };
+  brasa::Tensor a1 = uniform({1}, 1), b1 = uniform({1}, 2);
+  record(bench::time_workload(workload("add_1"), threads, [&] { brasa::Tensor z = a1 + b1; }));
+
+  brasa::Tensor x = uniform({bench::kBig}, 3), y = uniform({bench::kBig}, 4);
+  record(bench::time_workload(workload("add_16M"), threads, [&] { brasa::Tensor z = x + y; }));
+  record(bench::time_workload(workload("chain_16M"), threads, [&] {
+    brasa::Tensor z = x;
+    for (int i = 0; i < bench::kChainPairs; ++i) z = z * bench::kChainMul + bench::kChainAdd;
+  }));
+#ifdef BRASA_BENCH_ALL
+  record(bench::time_workload(workload("sum_16M"), threads, [&] { brasa::Tensor s = x.sum(); }));
+  brasa::Tensor m = uniform({bench::kRows, bench::kCols}, 5);
+  record(bench::time_workload(workload("softmax_4096x1024"), threads,
+                              [&] { brasa::Tensor s = m.softmax(1); }));
+  record(bench::time_workload(workload("gelu_16M"), threads, [&] {
+    brasa::Tensor g = 0.5 * x * (1 + (0.7978845608 * (x + 0.044715 * x * x * x)).tanh());
+  }));
+#endif
+  return out;
+}
+
+std::string memory_stats_json() {
+  brasa::MemoryStats s = brasa::memory_stats();
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "\"memory_stats\": {\"allocated_bytes\": %lld, \"reserved_bytes\": %lld, "
+                "\"peak_allocated_bytes\": %lld, \"num_allocs\": %lld, \"num_frees\": %lld, "
+                "\"num_cache_hits\": %lld, \"num_system_allocs\": %lld}",
+                (long long)s.allocated_bytes, (long long)s.reserved_bytes,
+                (long long)s.peak_allocated_bytes, (long long)s.num_allocs, (long long)s.num_frees,
+                (long long)s.num_cache_hits, (long long)s.num_system_allocs);
+  return buf;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<int> threads;
+  std::string out_path;
+  if (!bench::parse_args(argc, argv, threads, out_path)) {
+    std::fprintf(stderr, "usage: %s --out results.json [--threads 1,2]\n", argv[0]);
+    return 2;
+  }
+  std::vector<bench::Result> results;
+  for (int t : threads)
+    for (auto& r : run_all(t)) results.push_back(std::move(r));
+  if (!bench::write_json(out_path, "brasa", BRASA_BENCH_VERSION, results, memory_stats_json())) {
+    std::fprintf(stderr, "brasa_bench: cannot write %s\n", out_path.c_str());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,100 @@
+"""PyTorch side of the side-by-side benchmark: the workloads and timing method of bench_common.h.
+
+Per workload and thread count: `warmup` untimed repetitions, then `reps` timed ones of `inner` runs each
+(time.perf_counter); the figure is the median over repetitions of (repetition time / inner).
+Usage: torch_bench.py --out results.json [--threads 1,2]
+"""
+import argparse
+import json
+import statistics
+import time
+
+import torch
+
+BIG = 1 << 24
+ROWS, COLS = 4096, 1024
+CHAIN_PAIRS, CHAIN_MUL, CHAIN_ADD = 10, 0.5, 0.25
+
+# (name, inner, warmup, reps): the same table as kWorkloads in bench_common.h.
+WORKLOADS = [
+    ("add_1", 20000, 1, 7),
+    ("add_16M", 1, 2, 9),
+    ("chain_16M", 1, 1, 5),
+    ("sum_16M", 2, 2, 9),
+    ("softmax_4096x1024", 2, 2, 9),
+    ("gelu_16M", 1, 1, 5),
+]
+
+
+def time_workload(spec, threads, run):
+    name, inner, warmup, reps = spec
+    for _ in range(warmup):
+        for _ in range(inner):
+            run()
+    per_op = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        for _ in range(inner):
+            run()
+        per_op.append((time.perf_counter() - t0) / inner)
+    result = {"workload": name, "threads": threads, "inner": inner, "warmup": warmup, "reps": reps,
+              "median_s": statistics.median(per_op), "min_s": min(per_op)}
+    print(f"{'pytorch':<9} {name:<18} threads={threads} median {result['median_s'] * 1e6:.3f} us"
+          f"  min {result['min_s'] * 1e6:.3f} us", flush=True)
+    return result
+
+
+def uniform(*sizes):
+    return torch.rand(*sizes) * 2 - 1
+
+
+def run_all(threads):
+    torch.set_num_threads(threads)
+    spec = {w[0]: w for w in WORKLOADS}
+    a1, b1 = uniform(1), uniform(1)
+    x, y = uniform(BIG), uniform(BIG)
+    m = uniform(ROWS, COLS)
+
+    def add_1():
+        return a1 + b1
+
+    def add_16m():
+        return x + y
+
+    def chain():
+        z = x
+        for _ in range(CHAIN_PAIRS):
+            z = z * CHAIN_MUL + CHAIN_ADD
+        return z
+
+    def sum_16m():
+        return x.sum()
+
+    def softmax():
+        return m.softmax(1)
+
+    def gelu():
+        return 0.5 * x * (1 + (0.7978845608 * (x + 0.044715 * x * x * x)).tanh())
+
+    runs = [("add_1", add_1), ("add_16M", add_16m), ("chain_16M", chain), ("sum_16M", sum_16m),
+            ("softmax_4096x1024", softmax), ("gelu_16M", gelu)]
+    return [time_workload(spec[name], threads, fn) for name, fn in runs]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--threads", default="1,2")
+    args = parser.parse_args()
+    torch.manual_seed(0)
+    results = []
+    with torch.no_grad():
+        for t in (int(s) for s in args.threads.split(",")):
+            results += run_all(t)
+    with open(args.out, "w") as f:
+        json.dump({"impl": "pytorch", "version": torch.__version__, "results": results, "extra": {}},
+                  f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
