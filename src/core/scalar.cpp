@@ -1,5 +1,10 @@
 #include "brasa/core/scalar.h"
 
+#include <cmath>
+#include <limits>
+
+#include "brasa/core/dispatch_type.h"
+
 namespace brasa {
 
 Scalar Scalar::operator-() const {
@@ -20,5 +25,35 @@ std::ostream& operator<<(std::ostream& os, const Scalar& s) {
   }
   return os;
 }
+
+namespace detail {
+void check_scalar_fits(const Scalar& s, ScalarType dtype, const char* op) {
+  if (dtype == kBool || s.isBoolean()) return;
+  bool overflows = BRASA_DISPATCH_ALL_TYPES(dtype, op, [&]() -> bool {
+    using limits = std::numeric_limits<scalar_t>;
+    if constexpr (std::is_same_v<scalar_t, bool>) {
+      return false;
+    } else if (s.isFloatingPoint()) {
+      const double v = s.toDouble();
+      if (std::isinf(v)) return !limits::has_infinity;
+      if (std::isnan(v)) return !limits::has_quiet_NaN;
+      return v < double(limits::lowest()) || v > double(limits::max());
+    } else {
+      const int64_t v = s.toLong();
+      if constexpr (std::is_integral_v<scalar_t> && std::is_unsigned_v<scalar_t>) {
+        // negative values wrap (uint8: -1 means 255), down to -max
+        return v > int64_t(limits::max()) || (v < 0 && uint64_t(0) - uint64_t(v) > limits::max());
+      } else if constexpr (std::is_integral_v<scalar_t>) {
+        return v < int64_t(limits::lowest()) || v > int64_t(limits::max());
+      } else {
+        return double(v) < double(limits::lowest()) || double(v) > double(limits::max());
+      }
+    }
+  });
+  BRASA_CHECK(!overflows, op, ": value ", s, " cannot be converted to type ", dtype,
+              " without overflow");
+}
+
+}  // namespace detail
 
 }  // namespace brasa

@@ -79,7 +79,7 @@ TEST(Index, ZeroDimTensorIndicesActLikeScalars) {
   Tensor r = x.index({Slice(), scalar_tensor(2, kLong)});
   expect_geometry(r, {2}, {3}, 2);
   EXPECT_TRUE(r.is_view());
-  EXPECT_EQ(x.index({scalar_tensor(true)}).sizes(), IntArrayRef({1, 2, 3}));
+  EXPECT_EQ(x.index({scalar_tensor(true, kBool)}).sizes(), IntArrayRef({1, 2, 3}));
 }
 
 TEST(Index, Errors) {

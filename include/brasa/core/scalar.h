@@ -65,4 +65,11 @@ class BRASA_API Scalar {
 
 BRASA_API std::ostream& operator<<(std::ostream& os, const Scalar& s);
 
+namespace detail {
+/// Throws ValueError "op: value 300 cannot be converted to type Byte without overflow" when `s` does
+/// not fit `dtype` (NaN never fits an integral dtype; unsigned dtypes accept negative values down to
+/// -max, which wrap; Bool accepts anything).
+BRASA_API void check_scalar_fits(const Scalar& s, ScalarType dtype, const char* op);
+}  // namespace detail
+
 }  // namespace brasa

@@ -43,6 +43,7 @@ Tensor copy_kernel(const Tensor& self, const Tensor& src) {
 }
 
 Tensor fill_kernel(const Tensor& self, const Scalar& value) {
+  detail::check_scalar_fits(value, self.dtype(), "fill_");
   cpu::TensorIterator it = cpu::TensorIteratorConfig("fill_")
                                .add_output(self)
                                .declare_static_shape(self.sizes())

@@ -74,6 +74,8 @@ Tensor ones_like(const Tensor& self, const TensorOptions& o) {
 Tensor full_like(const Tensor& self, const Scalar& v, const TensorOptions& o) {
   return full(self.sizes(), v, o.merge_in(self.options()));
 }
-Tensor scalar_tensor(const Scalar& s, const TensorOptions& o) { return full({}, s, o); }
+Tensor scalar_tensor(const Scalar& s, const TensorOptions& o) {
+  return full({}, s, o.has_dtype() ? o : o.dtype(get_default_dtype()));
+}
 
 }  // namespace brasa

@@ -19,12 +19,15 @@ enum class BinaryKind : uint8_t {
   Compare,     // result is Bool; inputs compared in their promoted dtype
   Logical,     // result is Bool; inputs compared in their promoted dtype
   Bitwise,     // integral and bool only
-  Float,       // like TrueDivide: atan2, hypot (float only)
+  Float,       // like TrueDivide: atan2
+  FloatOnly,   // floating dtypes only, no promotion of integers: hypot
+  Subtract,    // Arith, but bool operands are refused
 };
 
 /// Builds the iterator for a binary op (shape, dtype and device checks included).
+/// `alpha` is checked against the result dtype (a floating alpha needs a floating result).
 BRASA_API cpu::TensorIterator make_binary_iterator(const char* name, BinaryKind kind,
                                                    const Tensor& a, const Tensor& b,
-                                                   const Tensor& out);
+                                                   const Scalar& alpha, const Tensor& out);
 
 }  // namespace brasa::ops

@@ -4,12 +4,17 @@
 namespace brasa::ops {
 
 cpu::TensorIterator make_binary_iterator(const char* name, BinaryKind kind, const Tensor& a,
-                                         const Tensor& b, const Tensor& out) {
+                                         const Tensor& b, const Scalar& alpha, const Tensor& out) {
   BRASA_CHECK(a.defined() && b.defined(), name, ": got an undefined tensor");
+  BRASA_CHECK_TYPE(kind != BinaryKind::Subtract || (a.dtype() != kBool && b.dtype() != kBool), name,
+                   ": subtraction with a bool tensor is not supported; to invert a mask use ~ or "
+                   "logical_not() instead (got ", a.dtype(), " and ", b.dtype(), ")");
   cpu::TensorIteratorConfig cfg(name);
   cfg.add_output(out).add_input(a).add_input(b);
   switch (kind) {
-    case BinaryKind::Arith: break;
+    case BinaryKind::Arith:
+    case BinaryKind::Subtract:
+    case BinaryKind::FloatOnly: break;
     case BinaryKind::TrueDivide:
     case BinaryKind::Float: cfg.promote_integer_inputs_to_float(true); break;
     case BinaryKind::Compare:
@@ -17,6 +22,14 @@ cpu::TensorIterator make_binary_iterator(const char* name, BinaryKind kind, cons
     case BinaryKind::Bitwise: break;
   }
   cpu::TensorIterator it = cfg.build();
+  const ScalarType dt = it.common_dtype();
+  BRASA_CHECK_TYPE(!alpha.isFloatingPoint() || is_floating_type(dt), name,
+                   ": for integral input tensors, argument alpha must not be a floating point "
+                   "number (inputs ", a.dtype(), " and ", b.dtype(), ")");
+  BRASA_CHECK_TYPE(!alpha.isBoolean() || dt == kBool, name,
+                   ": a boolean alpha is only supported for boolean results, got ", dt);
+  BRASA_CHECK_TYPE(kind != BinaryKind::FloatOnly || is_floating_type(dt), name,
+                   ": only floating dtypes are supported, got ", dt);
   if (kind == BinaryKind::Bitwise)
     BRASA_CHECK_TYPE(is_integral_type(it.common_dtype(), true), name,
                      ": only integral and bool dtypes are supported, got ", it.common_dtype());

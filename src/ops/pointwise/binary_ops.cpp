@@ -14,7 +14,7 @@ namespace brasa::ops {
                   Tensor(const Tensor&, const Tensor&, const Scalar&, const Tensor&))          \
   static Tensor name##_kernel(const Tensor& a, const Tensor& b, const Scalar& alpha,           \
                               const Tensor& out) {                                             \
-    cpu::TensorIterator it = make_binary_iterator(#name, BinaryKind::kind, a, b, out);         \
+    cpu::TensorIterator it = make_binary_iterator(#name, BinaryKind::kind, a, b, alpha, out);         \
     if (!it.is_meta()) name##_stub(it, alpha);                                                 \
     it.finish();                                                                               \
     return it.output();                                                                        \
@@ -43,8 +43,6 @@ Tensor& add_out(Tensor& out, const Tensor& a, const Tensor& b, const Scalar& alp
   return out;
 }
 Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha) {
-  BRASA_CHECK_TYPE(a.dtype() != kBool || b.dtype() != kBool,
-                   "sub: subtraction of two bool tensors is not supported; use logical_xor");
   return ops::sub_op().call(a, b, alpha, kNoOut);
 }
 Tensor sub(const Tensor& a, const Scalar& b, const Scalar& alpha) { return sub(a, wrap(b), alpha); }
@@ -123,7 +121,6 @@ BRASA_BINARY_API(div)
 BRASA_BINARY_API(remainder)
 BRASA_BINARY_API(fmod)
 BRASA_BINARY_API(floor_divide)
-BRASA_BINARY_API(pow)
 BRASA_BINARY_API(atan2)
 BRASA_BINARY_API(hypot)
 BRASA_BINARY_API(maximum)
@@ -141,6 +138,35 @@ BRASA_BINARY_API(bitwise_and)
 BRASA_BINARY_API(bitwise_or)
 BRASA_BINARY_API(bitwise_xor)
 #undef BRASA_BINARY_API
+
+// pow: an integral tensor raised to a negative integral Python-style scalar is refused, as in
+// PyTorch (the result would be 0 for |base| > 1, which is almost never what was meant).
+namespace {
+const Tensor& check_pow_exponent(const Tensor& base, const Scalar& e) {
+  BRASA_CHECK(!(is_integral_type(base.dtype(), true) && e.isIntegral(false) && e.toLong() < 0),
+              "pow: integers to negative integer powers are not allowed (base dtype ", base.dtype(),
+              ", exponent ", e, ")");
+  return base;
+}
+}  // namespace
+Tensor pow(const Tensor& a, const Tensor& b) { return ops::pow_op().call(a, b, 1, kNoOut); }
+Tensor pow(const Tensor& a, const Scalar& b) {
+  return ops::pow_op().call(check_pow_exponent(a, b), wrap(b), 1, kNoOut);
+}
+Tensor& pow_out(Tensor& out, const Tensor& a, const Tensor& b) {
+  ops::pow_op().call(a, b, 1, out);
+  return out;
+}
+Tensor Tensor::pow(const Tensor& o) const { return brasa::pow(*this, o); }
+Tensor Tensor::pow(const Scalar& o) const { return brasa::pow(*this, o); }
+const Tensor& Tensor::pow_(const Tensor& o) const {
+  ops::pow_op().call(*this, o, 1, *this);
+  return *this;
+}
+const Tensor& Tensor::pow_(const Scalar& o) const {
+  ops::pow_op().call(check_pow_exponent(*this, o), wrap(o), 1, *this);
+  return *this;
+}
 
 Tensor multiply(const Tensor& a, const Tensor& b) { return mul(a, b); }
 Tensor divide(const Tensor& a, const Tensor& b) { return div(a, b); }

@@ -7,7 +7,7 @@
 
 #define BRASA_FORALL_BINARY_OPS(_) \
   _(add, Arith)                    \
-  _(sub, Arith)                    \
+  _(sub, Subtract)                  \
   _(mul, Arith)                    \
   _(div, TrueDivide)               \
   _(div_trunc, Arith)              \
@@ -16,7 +16,7 @@
   _(fmod, Arith)                   \
   _(pow, Arith)                    \
   _(atan2, Float)                  \
-  _(hypot, Float)                  \
+  _(hypot, FloatOnly)                 \
   _(maximum, Arith)                \
   _(minimum, Arith)                \
   _(eq, Compare)                   \

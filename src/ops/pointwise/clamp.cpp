@@ -48,8 +48,8 @@ Tensor clamp_scalar_impl(const char* name, const Tensor& self, OptScalar min, Op
     }
   }
   if (!nan_fill) {
-    if (min) check_scalar_fits(*min, dt, name);
-    if (max) check_scalar_fits(*max, dt, name);
+    if (min) detail::check_scalar_fits(*min, dt, name);
+    if (max) detail::check_scalar_fits(*max, dt, name);
   }
   cpu::TensorIteratorConfig cfg(name);
   cfg.add_output(out).add_input(self).common_dtype(dt);

@@ -35,9 +35,5 @@ BRASA_DECLARE_STUB(where_stub, WhereKernel);
 BRASA_DECLARE_STUB(masked_fill_stub, MaskedFillKernel);
 BRASA_DECLARE_STUB(nan_to_num_stub, NanToNumKernel);
 
-/// Throws ValueError when `s` can't be converted to `dtype` without overflow, with PyTorch's rule
-/// (NaN never fits an integral dtype; unsigned dtypes accept negative values down to -max, which
-/// wrap; Bool accepts anything).
-BRASA_API void check_scalar_fits(const Scalar& s, ScalarType dtype, const char* op);
 
 }  // namespace brasa::ops

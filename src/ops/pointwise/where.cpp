@@ -16,33 +16,6 @@ namespace brasa::ops {
 BRASA_DEFINE_STUB(where_stub, WhereKernel);
 BRASA_DEFINE_STUB(masked_fill_stub, MaskedFillKernel);
 
-void check_scalar_fits(const Scalar& s, ScalarType dtype, const char* op) {
-  if (dtype == kBool || s.isBoolean()) return;
-  bool overflows = BRASA_DISPATCH_ALL_TYPES(dtype, op, [&]() -> bool {
-    using limits = std::numeric_limits<scalar_t>;
-    if constexpr (std::is_same_v<scalar_t, bool>) {
-      return false;
-    } else if (s.isFloatingPoint()) {
-      const double v = s.toDouble();
-      if (std::isinf(v)) return !limits::has_infinity;
-      if (std::isnan(v)) return !limits::has_quiet_NaN;
-      return v < double(limits::lowest()) || v > double(limits::max());
-    } else {
-      const int64_t v = s.toLong();
-      if constexpr (std::is_integral_v<scalar_t> && std::is_unsigned_v<scalar_t>) {
-        // negative values wrap (uint8: -1 means 255), down to -max
-        return v > int64_t(limits::max()) || (v < 0 && uint64_t(0) - uint64_t(v) > limits::max());
-      } else if constexpr (std::is_integral_v<scalar_t>) {
-        return v < int64_t(limits::lowest()) || v > int64_t(limits::max());
-      } else {
-        return double(v) < double(limits::lowest()) || double(v) > double(limits::max());
-      }
-    }
-  });
-  BRASA_CHECK(!overflows, op, ": value ", s, " cannot be converted to type ", dtype,
-              " without overflow");
-}
-
 namespace {
 
 void check_condition(const Tensor& cond, const char* op, const char* what) {
@@ -69,7 +42,7 @@ Tensor masked_fill_kernel(const Tensor& self, const Tensor& mask, const Scalar& 
                           const Tensor& out) {
   BRASA_CHECK(self.defined(), "masked_fill: got an undefined tensor");
   check_condition(mask, "masked_fill", "mask");
-  check_scalar_fits(value, self.dtype(), "masked_fill");
+  detail::check_scalar_fits(value, self.dtype(), "masked_fill");
   cpu::TensorIteratorConfig cfg("masked_fill");
   cfg.add_output(out).add_input(self).add_input(mask);
   cfg.promote_inputs_to_common_dtype(false).common_dtype(self.dtype());
@@ -98,7 +71,7 @@ const Tensor kNoOut;
 
 // A Scalar operand of where becomes a wrapped number; it must fit the result dtype.
 Tensor wrap_checked(const Scalar& s, ScalarType result) {
-  ops::check_scalar_fits(s, result, "where");
+  detail::check_scalar_fits(s, result, "where");
   return detail::wrap_scalar(s);
 }
 
