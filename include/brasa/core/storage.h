@@ -7,10 +7,11 @@
 
 #include "brasa/core/allocator.h"
 #include "brasa/core/intrusive_ptr.h"
+#include "brasa/core/object_pool.h"
 
 namespace brasa {
 
-class BRASA_API StorageImpl : public RefCounted {
+class BRASA_API StorageImpl : public RefCounted, public detail::PooledObject<StorageImpl> {
  public:
   StorageImpl(DataPtr data, size_t nbytes, Device device, Allocator* allocator)
       : data_(std::move(data)), nbytes_(nbytes), device_(device), allocator_(allocator) {}

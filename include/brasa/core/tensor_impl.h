@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "brasa/core/dtype.h"
+#include "brasa/core/object_pool.h"
 #include "brasa/core/small_vector.h"
 #include "brasa/core/storage.h"
 #include "brasa/dispatch/dispatch_key.h"
@@ -18,7 +19,7 @@ struct BRASA_API AutogradMetaInterface {
   virtual void set_requires_grad(bool requires_grad) = 0;
 };
 
-class BRASA_API TensorImpl : public RefCounted {
+class BRASA_API TensorImpl : public RefCounted, public detail::PooledObject<TensorImpl> {
  public:
   TensorImpl(Storage storage, ScalarType dtype, Device device);
   ~TensorImpl() override;
