@@ -13,3 +13,4 @@
 #include "brasa/core/type_promotion.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/pointwise.h"
+#include "brasa/ops/reduce.h"
