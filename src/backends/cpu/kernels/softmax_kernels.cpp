@@ -21,8 +21,10 @@ namespace {
 
 // exp(x) = 2^n * exp(r), n = round(x / ln 2), |r| <= ln2 / 2, exp(r) by its Taylor series to r^7.
 inline float fast_exp(float x) {
-  const float xc = std::min(std::max(x, -87.3f), 88.7f);
-  const float n = std::floor(xc * 1.44269504088896341f + 0.5f);
+  float xc = x < -87.3f ? -87.3f : x;
+  xc = xc > 88.7f ? 88.7f : xc;
+  // Round to nearest by adding and removing 1.5 * 2^23 (no libm call, so the loop vectorises).
+  const float n = (xc * 1.44269504088896341f + 12582912.f) - 12582912.f;
   const float r = (xc - n * 0.693359375f) + n * 2.12194440e-4f;
   float p = 1.f / 5040;
   p = p * r + 1.f / 720;
@@ -45,7 +47,7 @@ inline double exp_of(double x) { return std::exp(x); }
 
 template <typename T>
 using acc_t = opmath_t<T>;
-constexpr int kLanes = 16;
+constexpr int kLanes = 64;  // four 512-bit accumulators hide the add/max latency
 
 // The contiguous last-dim case (Note [Fused softmax]).
 template <typename T, bool kLog>
@@ -57,42 +59,32 @@ void softmax_row(T* __restrict out, const T* __restrict in, int64_t n) {
   for (; i + kLanes <= n; i += kLanes)
     for (int l = 0; l < kLanes; ++l) {
       A x = A(in[i + l]);
-      mx[l] = (x > mx[l] || x != x) ? x : mx[l];
+      mx[l] = x > mx[l] ? x : mx[l];
     }
+  // NaN need not propagate through the max: exp(NaN - m) makes the whole row NaN anyway.
   A m = -std::numeric_limits<A>::infinity();
-  for (int l = 0; l < kLanes; ++l) m = (mx[l] > m || mx[l] != mx[l]) ? mx[l] : m;
+  for (int l = 0; l < kLanes; ++l) m = mx[l] > m ? mx[l] : m;
   for (; i < n; ++i) {
     A x = A(in[i]);
-    m = (x > m || x != x) ? x : m;
+    m = x > m ? x : m;
   }
   // A row of -inf has no finite max: shift by 0 so exp gives 0s and the result is NaN like PyTorch.
   const A shift = std::isinf(m) ? A(0) : m;
+  // exp into the output (scratch for log_softmax), then a lane-wise sum of it.
+  for (int64_t j = 0; j < n; ++j) out[j] = T(exp_of(A(in[j]) - shift));
   A sum[kLanes] = {};
   i = 0;
   for (; i + kLanes <= n; i += kLanes)
-    for (int l = 0; l < kLanes; ++l) {
-      A e = exp_of(A(in[i + l]) - shift);
-      if constexpr (!kLog) out[i + l] = T(e);
-      sum[l] += e;
-    }
+    for (int l = 0; l < kLanes; ++l) sum[l] += A(out[i + l]);
   A s = 0;
   for (int l = 0; l < kLanes; ++l) s += sum[l];
-  for (; i < n; ++i) {
-    A e = exp_of(A(in[i]) - shift);
-    if constexpr (!kLog) out[i] = T(e);
-    s += e;
-  }
+  for (; i < n; ++i) s += A(out[i]);
   if constexpr (kLog) {
     const A sub = shift + std::log(s);
     for (int64_t j = 0; j < n; ++j) out[j] = T(A(in[j]) - sub);
   } else {
     const A inv = A(1) / s;
-    if constexpr (std::is_same_v<T, A>) {
-      for (int64_t j = 0; j < n; ++j) out[j] *= inv;
-    } else {
-      // Half/BFloat16: recompute rather than round the exponentials twice.
-      for (int64_t j = 0; j < n; ++j) out[j] = T(exp_of(A(in[j]) - shift) * inv);
-    }
+    for (int64_t j = 0; j < n; ++j) out[j] = T(A(out[j]) * inv);
   }
 }
 
