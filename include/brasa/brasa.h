@@ -15,4 +15,5 @@
 #include "brasa/core/type_promotion.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/pointwise.h"
+#include "brasa/ops/reduce.h"
 #include "brasa/ops/view.h"

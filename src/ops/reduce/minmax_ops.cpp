@@ -1,0 +1,132 @@
+// amax, amin, max, min, argmax and argmin (loops in backends/cpu/kernels/reduce_kernels*.cpp).
+#include "brasa/core/error.h"
+#include "brasa/ops/reduce.h"
+#include "ops/reduce/reduce_common.h"
+
+namespace brasa::ops {
+
+using AminmaxSig = Tensor(const Tensor&, IntArrayRef, bool, const Tensor&);
+using MinmaxDimSig = std::tuple<Tensor, Tensor>(const Tensor&, int64_t, bool);
+using ArgSig = Tensor(const Tensor&, std::optional<int64_t>, bool);
+BRASA_DEFINE_OP(amax_op, "amax", "amax(Tensor self, int[] dim, bool keepdim, Tensor? out) -> Tensor",
+                AminmaxSig)
+BRASA_DEFINE_OP(amin_op, "amin", "amin(Tensor self, int[] dim, bool keepdim, Tensor? out) -> Tensor",
+                AminmaxSig)
+BRASA_DEFINE_OP(max_dim_op, "max.dim",
+                "max.dim(Tensor self, int dim, bool keepdim) -> (Tensor values, Tensor indices)",
+                MinmaxDimSig)
+BRASA_DEFINE_OP(min_dim_op, "min.dim",
+                "min.dim(Tensor self, int dim, bool keepdim) -> (Tensor values, Tensor indices)",
+                MinmaxDimSig)
+BRASA_DEFINE_OP(argmax_op, "argmax", "argmax(Tensor self, int? dim, bool keepdim) -> Tensor", ArgSig)
+BRASA_DEFINE_OP(argmin_op, "argmin", "argmin(Tensor self, int? dim, bool keepdim) -> Tensor", ArgSig)
+
+namespace {
+Tensor amax_kernel(const Tensor& self, IntArrayRef dim, bool keepdim, const Tensor& out) {
+  cpu::DimMask mask = cpu::make_dim_mask(dim, self.dim(), "amax");
+  check_nonempty_reduction(self, mask, dim.empty(), "amax()");
+  return run_reduction(amax_stub, "amax", self, mask, keepdim, self.dtype(), out);
+}
+Tensor amin_kernel(const Tensor& self, IntArrayRef dim, bool keepdim, const Tensor& out) {
+  cpu::DimMask mask = cpu::make_dim_mask(dim, self.dim(), "amin");
+  check_nonempty_reduction(self, mask, dim.empty(), "amin()");
+  return run_reduction(amin_stub, "amin", self, mask, keepdim, self.dtype(), out);
+}
+std::tuple<Tensor, Tensor> max_dim_kernel(const Tensor& self, int64_t dim, bool keepdim) {
+  cpu::DimMask mask = cpu::make_dim_mask(dim, self.dim(), "max");
+  check_nonempty_reduction(self, mask, false, "max()");
+  return run_index_reduction(max_dim_stub, "max", self, mask, keepdim, true);
+}
+std::tuple<Tensor, Tensor> min_dim_kernel(const Tensor& self, int64_t dim, bool keepdim) {
+  cpu::DimMask mask = cpu::make_dim_mask(dim, self.dim(), "min");
+  check_nonempty_reduction(self, mask, false, "min()");
+  return run_index_reduction(min_dim_stub, "min", self, mask, keepdim, true);
+}
+Tensor arg_kernel(cpu::DispatchStub<ReduceKernel>& stub, const char* op, const Tensor& self,
+                  std::optional<int64_t> dim, bool keepdim) {
+  BRASA_CHECK_TYPE(self.dtype() != kBool, op, ": not implemented for dtype Bool");
+  cpu::DimMask mask = dim ? cpu::make_dim_mask(*dim, self.dim(), op)
+                          : cpu::make_dim_mask({}, self.dim(), op);
+  check_nonempty_reduction(self, mask, !dim, op);
+  return std::get<1>(run_index_reduction(stub, op, self, mask, keepdim, false));
+}
+Tensor argmax_kernel(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  return arg_kernel(argmax_stub, "argmax", self, dim, keepdim);
+}
+Tensor argmin_kernel(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  return arg_kernel(argmin_stub, "argmin", self, dim, keepdim);
+}
+}  // namespace
+
+BRASA_REGISTER_KERNEL(amax_op, amax_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(amin_op, amin_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(max_dim_op, max_dim_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(min_dim_op, min_dim_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(argmax_op, argmax_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(argmin_op, argmin_kernel, CPU, Meta)
+
+}  // namespace brasa::ops
+
+namespace brasa {
+namespace {
+const Tensor kNoOut;
+void check_full(const Tensor& self, const char* op) {
+  BRASA_CHECK(self.numel() != 0, op,
+              ": Expected reduction dim to be specified for input.numel() == 0. Specify the "
+              "reduction dim with the 'dim' argument.");
+}
+}  // namespace
+
+Tensor amax(const Tensor& self, IntArrayRef dim, bool keepdim) {
+  return ops::amax_op().call(self, dim, keepdim, kNoOut);
+}
+Tensor amin(const Tensor& self, IntArrayRef dim, bool keepdim) {
+  return ops::amin_op().call(self, dim, keepdim, kNoOut);
+}
+Tensor& amax_out(Tensor& out, const Tensor& self, IntArrayRef dim, bool keepdim) {
+  ops::amax_op().call(self, dim, keepdim, out);
+  return out;
+}
+Tensor& amin_out(Tensor& out, const Tensor& self, IntArrayRef dim, bool keepdim) {
+  ops::amin_op().call(self, dim, keepdim, out);
+  return out;
+}
+Tensor max(const Tensor& self) {
+  check_full(self, "max()");
+  return ops::amax_op().call(self, {}, false, kNoOut);
+}
+Tensor min(const Tensor& self) {
+  check_full(self, "min()");
+  return ops::amin_op().call(self, {}, false, kNoOut);
+}
+std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim) {
+  return ops::max_dim_op().call(self, dim, keepdim);
+}
+std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim) {
+  return ops::min_dim_op().call(self, dim, keepdim);
+}
+Tensor argmax(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  return ops::argmax_op().call(self, dim, keepdim);
+}
+Tensor argmin(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  return ops::argmin_op().call(self, dim, keepdim);
+}
+
+Tensor Tensor::amax(IntArrayRef dim, bool keepdim) const { return brasa::amax(*this, dim, keepdim); }
+Tensor Tensor::amin(IntArrayRef dim, bool keepdim) const { return brasa::amin(*this, dim, keepdim); }
+Tensor Tensor::max() const { return brasa::max(*this); }
+Tensor Tensor::min() const { return brasa::min(*this); }
+std::tuple<Tensor, Tensor> Tensor::max(int64_t dim, bool keepdim) const {
+  return brasa::max(*this, dim, keepdim);
+}
+std::tuple<Tensor, Tensor> Tensor::min(int64_t dim, bool keepdim) const {
+  return brasa::min(*this, dim, keepdim);
+}
+Tensor Tensor::argmax(std::optional<int64_t> dim, bool keepdim) const {
+  return brasa::argmax(*this, dim, keepdim);
+}
+Tensor Tensor::argmin(std::optional<int64_t> dim, bool keepdim) const {
+  return brasa::argmin(*this, dim, keepdim);
+}
+
+}  // namespace brasa

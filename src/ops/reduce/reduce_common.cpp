@@ -1,0 +1,80 @@
+#include "ops/reduce/reduce_common.h"
+
+#include <iterator>
+
+#include "brasa/core/empty.h"
+#include "brasa/core/error.h"
+
+namespace brasa::ops {
+
+#define BRASA_DEFINE_REDUCE_STUB(name) BRASA_DEFINE_STUB(name##_stub, ReduceKernel);
+BRASA_FORALL_REDUCE_STUBS(BRASA_DEFINE_REDUCE_STUB)
+#undef BRASA_DEFINE_REDUCE_STUB
+
+void resize_output(const Tensor& out, IntArrayRef shape, const char* op) {
+  if (out.sizes().equals(shape)) return;
+  BRASA_CHECK(out.numel() == 0, op, ": expected out= with shape ", shape, " (or no elements), got ",
+              out.sizes());
+  TensorImpl* impl = out.unsafeGetTensorImpl();
+  impl->set_sizes_contiguous(shape);
+  size_t need = (impl->storage_offset() + impl->numel()) * impl->itemsize();
+  if (!out.is_meta() && need > impl->storage()->nbytes()) {
+    BRASA_CHECK(impl->storage()->resizable(), op, ": cannot resize out= over external memory");
+    impl->storage()->set_data(impl->storage()->allocator()->allocate(need), need);
+  }
+}
+
+void check_nonempty_reduction(const Tensor& self, cpu::DimMask mask, bool whole, const char* op) {
+  if (self.numel() != 0) return;
+  BRASA_CHECK(!whole, op,
+                    ": Expected reduction dim to be specified for input.numel() == 0. Specify the "
+                    "reduction dim with the 'dim' argument.");
+  for (int64_t d = 0; d < self.dim(); ++d)
+    BRASA_CHECK_INDEX(!(mask >> d & 1) || self.size(d) != 0, op, ": Expected reduction dim ", d,
+                      " to have non-zero size.");
+}
+
+Tensor run_reduction(cpu::DispatchStub<ReduceKernel>& stub, const char* op, const Tensor& self,
+                     cpu::DimMask mask, bool keepdim, ScalarType dtype, const Tensor& out,
+                     const ReduceParams& params) {
+  BRASA_CHECK(self.defined(), op, ": got an undefined tensor");
+  DimVector shape = cpu::reduced_shape(self.sizes(), mask, keepdim);
+  Tensor result;
+  if (out.defined()) {
+    BRASA_CHECK_TYPE(out.device() == self.device(), op, ": expected out= on ", self.device(),
+                     ", got ", out.device());
+    resize_output(out, shape, op);
+    if (out.dtype() == dtype) result = out;
+  }
+  if (!result.defined()) result = detail::empty_generic(shape, dtype, self.device());
+  if (!self.is_meta() && result.numel() > 0) {
+    Tensor outs[] = {result};
+    stub(cpu::ReduceIter(self, ArrayRef<Tensor>(outs, std::size(outs)), mask, keepdim, false), params);
+  }
+  if (!out.defined()) return result;
+  if (!result.is_same(out)) out.copy_(result);
+  else out.unsafeGetTensorImpl()->bump_version();
+  return out;
+}
+
+std::tuple<Tensor, Tensor> run_index_reduction(cpu::DispatchStub<ReduceKernel>& stub,
+                                               const char* op, const Tensor& self,
+                                               cpu::DimMask mask, bool keepdim, bool want_values) {
+  BRASA_CHECK(self.defined(), op, ": got an undefined tensor");
+  DimVector shape = cpu::reduced_shape(self.sizes(), mask, keepdim);
+  Tensor values;
+  if (want_values) values = detail::empty_generic(shape, self.dtype(), self.device());
+  Tensor indices = detail::empty_generic(shape, kLong, self.device());
+  if (!self.is_meta() && indices.numel() > 0) {
+    if (want_values) {
+      Tensor outs[] = {values, indices};
+      stub(cpu::ReduceIter(self, ArrayRef<Tensor>(outs, std::size(outs)), mask, keepdim, true), ReduceParams{});
+    } else {
+      Tensor outs[] = {indices};
+      stub(cpu::ReduceIter(self, ArrayRef<Tensor>(outs, std::size(outs)), mask, keepdim, true), ReduceParams{});
+    }
+  }
+  return {values, indices};
+}
+
+}  // namespace brasa::ops

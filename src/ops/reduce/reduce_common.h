@@ -1,0 +1,50 @@
+#pragma once
+// Shared front end of the reduction ops: dim checking, result allocation (fresh or `out=`), and one
+// CPU stub per reduction whose loop lives in backends/cpu/kernels/reduce_kernels*.cpp. Every op's
+// CPU and Meta kernels are the same function: on meta tensors only the result's shape and dtype are
+// computed.
+
+#include <tuple>
+
+#include "backends/cpu/reduce.h"
+#include "backends/cpu/stub.h"
+#include "backends/cpu/tensor_iterator.h"
+#include "brasa/dispatch/dispatcher.h"
+
+namespace brasa::ops {
+
+/// Per-op scalar arguments of a reduction kernel: mean's count, var's correction, norm's p, ...
+struct ReduceParams {
+  double p = 0;
+  bool flag = false;
+};
+using ReduceKernel = void (*)(const cpu::ReduceIter& it, const ReduceParams& params);
+
+#define BRASA_FORALL_REDUCE_STUBS(_) \
+  _(sum) _(prod) _(mean) _(amax) _(amin) _(max_dim) _(min_dim) _(argmax) _(argmin) _(var) _(norm) \
+  _(logsumexp) _(all) _(any) _(count_nonzero)
+#define BRASA_DECLARE_REDUCE_STUB(name) BRASA_DECLARE_STUB(name##_stub, ReduceKernel);
+BRASA_FORALL_REDUCE_STUBS(BRASA_DECLARE_REDUCE_STUB)
+#undef BRASA_DECLARE_REDUCE_STUB
+
+/// isclose over an (out: bool, a, b) iterator whose inputs share one dtype (for allclose).
+using IscloseKernel = void (*)(cpu::TensorIterator& it, double rtol, double atol, bool equal_nan);
+BRASA_DECLARE_STUB(isclose_stub, IscloseKernel);
+
+/// Reduces `self` over `mask` with `stub` into a result of `dtype`: a new tensor, or `out` when it
+/// is defined (resized when it has no elements; a dtype mismatch goes through a temporary).
+Tensor run_reduction(cpu::DispatchStub<ReduceKernel>& stub, const char* op, const Tensor& self,
+                     cpu::DimMask mask, bool keepdim, ScalarType dtype, const Tensor& out = {},
+                     const ReduceParams& params = {});
+/// Values (dtype of self) and int64 indices, for max(dim) / min(dim); with want_values false
+/// (argmax) only the indices are computed and the first element is undefined.
+std::tuple<Tensor, Tensor> run_index_reduction(cpu::DispatchStub<ReduceKernel>& stub,
+                                               const char* op, const Tensor& self,
+                                               cpu::DimMask mask, bool keepdim, bool want_values);
+/// For ops without an identity (amax, max, argmax, ...) on an empty input: ValueError when no dim
+/// was given (`whole`), IndexError naming the reduced dim of size 0 otherwise (like PyTorch).
+void check_nonempty_reduction(const Tensor& self, cpu::DimMask mask, bool whole, const char* op);
+/// Resizes an `out=` tensor with no elements to `shape`; otherwise checks the shape matches.
+void resize_output(const Tensor& out, IntArrayRef shape, const char* op);
+
+}  // namespace brasa::ops

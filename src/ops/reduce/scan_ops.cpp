@@ -1,0 +1,66 @@
+// cumsum and cumprod (loops in backends/cpu/kernels/scan_kernels.cpp); also the LineShape helper
+// shared with softmax and sort.
+#include "brasa/core/empty.h"
+#include "brasa/core/error.h"
+#include "brasa/dispatch/dispatcher.h"
+#include "brasa/ops/reduce.h"
+#include "ops/reduce/scan_softmax_sort.h"
+
+namespace brasa::ops {
+
+BRASA_DEFINE_STUB(scan_stub, ScanKernel);
+
+LineShape line_shape(IntArrayRef sizes, int64_t dim) {
+  LineShape s;
+  for (int64_t d = 0; d < static_cast<int64_t>(sizes.size()); ++d) {
+    if (d < dim) s.outer *= sizes[d];
+    else if (d == dim) s.n = sizes[d];
+    else s.inner *= sizes[d];
+  }
+  return s;
+}
+
+using ScanSig = Tensor(const Tensor&, int64_t, std::optional<ScalarType>);
+BRASA_DEFINE_OP(cumsum_op, "cumsum", "cumsum(Tensor self, int dim, ScalarType? dtype) -> Tensor", ScanSig)
+BRASA_DEFINE_OP(cumprod_op, "cumprod", "cumprod(Tensor self, int dim, ScalarType? dtype) -> Tensor",
+                ScanSig)
+
+namespace {
+Tensor scan(const char* op, const Tensor& self, int64_t dim, std::optional<ScalarType> dtype,
+            bool prod) {
+  BRASA_CHECK(self.defined(), op, ": got an undefined tensor");
+  int64_t d = detail::wrap_dim(dim, self.dim(), op);
+  ScalarType dt = dtype ? *dtype : (is_integral_type(self.dtype(), true) ? kLong : self.dtype());
+  Tensor out = detail::empty_generic(self.sizes(), dt, self.device());
+  if (self.is_meta() || out.numel() == 0) return out;
+  Tensor in = self.to(dt).contiguous();
+  scan_stub(out, in, line_shape(self.sizes(), self.dim() == 0 ? -1 : d), prod);
+  return out;
+}
+Tensor cumsum_kernel(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  return scan("cumsum", self, dim, dtype, false);
+}
+Tensor cumprod_kernel(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  return scan("cumprod", self, dim, dtype, true);
+}
+}  // namespace
+
+BRASA_REGISTER_KERNEL(cumsum_op, cumsum_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(cumprod_op, cumprod_kernel, CPU, Meta)
+
+}  // namespace brasa::ops
+
+namespace brasa {
+Tensor cumsum(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  return ops::cumsum_op().call(self, dim, dtype);
+}
+Tensor cumprod(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  return ops::cumprod_op().call(self, dim, dtype);
+}
+Tensor Tensor::cumsum(int64_t dim, std::optional<ScalarType> dtype) const {
+  return brasa::cumsum(*this, dim, dtype);
+}
+Tensor Tensor::cumprod(int64_t dim, std::optional<ScalarType> dtype) const {
+  return brasa::cumprod(*this, dim, dtype);
+}
+}  // namespace brasa

@@ -1,0 +1,58 @@
+// softmax and log_softmax (loops in backends/cpu/kernels/softmax_kernels.cpp).
+#include "brasa/core/empty.h"
+#include "brasa/core/error.h"
+#include "brasa/dispatch/dispatcher.h"
+#include "brasa/ops/reduce.h"
+#include "ops/reduce/scan_softmax_sort.h"
+
+namespace brasa::ops {
+
+BRASA_DEFINE_STUB(softmax_stub, SoftmaxKernel);
+
+using SoftmaxSig = Tensor(const Tensor&, int64_t, std::optional<ScalarType>);
+BRASA_DEFINE_OP(softmax_op, "softmax", "softmax(Tensor self, int dim, ScalarType? dtype) -> Tensor",
+                SoftmaxSig)
+BRASA_DEFINE_OP(log_softmax_op, "log_softmax",
+                "log_softmax(Tensor self, int dim, ScalarType? dtype) -> Tensor", SoftmaxSig)
+
+namespace {
+Tensor softmax_impl(const char* op, const Tensor& self, int64_t dim,
+                    std::optional<ScalarType> dtype, bool log) {
+  BRASA_CHECK(self.defined(), op, ": got an undefined tensor");
+  int64_t d = detail::wrap_dim(dim, self.dim(), op);
+  ScalarType dt = dtype.value_or(self.dtype());
+  BRASA_CHECK_TYPE(is_floating_type(dt), op, ": expected a floating dtype (pass dtype= for ",
+                   "integral inputs), got ", dt);
+  Tensor out = detail::empty_generic(self.sizes(), dt, self.device());
+  if (self.is_meta() || out.numel() == 0) return out;
+  Tensor in = self.to(dt).contiguous();
+  softmax_stub(out, in, line_shape(self.sizes(), self.dim() == 0 ? -1 : d), log);
+  return out;
+}
+Tensor softmax_kernel(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  return softmax_impl("softmax", self, dim, dtype, false);
+}
+Tensor log_softmax_kernel(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  return softmax_impl("log_softmax", self, dim, dtype, true);
+}
+}  // namespace
+
+BRASA_REGISTER_KERNEL(softmax_op, softmax_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(log_softmax_op, log_softmax_kernel, CPU, Meta)
+
+}  // namespace brasa::ops
+
+namespace brasa {
+Tensor softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  return ops::softmax_op().call(self, dim, dtype);
+}
+Tensor log_softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  return ops::log_softmax_op().call(self, dim, dtype);
+}
+Tensor Tensor::softmax(int64_t dim, std::optional<ScalarType> dtype) const {
+  return brasa::softmax(*this, dim, dtype);
+}
+Tensor Tensor::log_softmax(int64_t dim, std::optional<ScalarType> dtype) const {
+  return brasa::log_softmax(*this, dim, dtype);
+}
+}  // namespace brasa

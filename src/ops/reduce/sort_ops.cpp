@@ -1,0 +1,83 @@
+// sort, argsort and topk (loops in backends/cpu/kernels/sort_kernels.cpp).
+#include "brasa/core/empty.h"
+#include "brasa/core/error.h"
+#include "brasa/dispatch/dispatcher.h"
+#include "brasa/ops/reduce.h"
+#include "ops/reduce/scan_softmax_sort.h"
+
+namespace brasa::ops {
+
+BRASA_DEFINE_STUB(sort_stub, SortKernel);
+
+using PairSig = std::tuple<Tensor, Tensor>;
+BRASA_DEFINE_OP(sort_op, "sort",
+                "sort(Tensor self, int dim, bool descending) -> (Tensor values, Tensor indices)",
+                PairSig(const Tensor&, int64_t, bool))
+BRASA_DEFINE_OP(topk_op, "topk",
+                "topk(Tensor self, int k, int dim, bool largest, bool sorted) -> (Tensor values, "
+                "Tensor indices)",
+                PairSig(const Tensor&, int64_t, int64_t, bool, bool))
+
+namespace {
+PairSig select_lines(const char* op, const Tensor& self, int64_t dim, int64_t k, bool descending) {
+  BRASA_CHECK(self.defined(), op, ": got an undefined tensor");
+  int64_t d = detail::wrap_dim(dim, self.dim(), op);
+  DimVector shape(self.sizes());
+  if (self.dim() > 0) {
+    BRASA_CHECK(k >= 0 && k <= self.size(d), op, ": selected index k out of range (k = ", k,
+                ", size of dim ", d, " is ", self.size(d), ")");
+    shape[d] = k;
+  } else {
+    BRASA_CHECK(k == 0 || k == 1, op, ": selected index k out of range (k = ", k,
+                " for a 0-d tensor)");
+  }
+  Tensor values = detail::empty_generic(shape, self.dtype(), self.device());
+  Tensor indices = detail::empty_generic(shape, kLong, self.device());
+  if (self.is_meta() || values.numel() == 0) return {values, indices};
+  sort_stub(values, indices, self.contiguous(), line_shape(self.sizes(), self.dim() == 0 ? -1 : d), k,
+            descending);
+  return {values, indices};
+}
+PairSig sort_kernel(const Tensor& self, int64_t dim, bool descending) {
+  int64_t n = self.dim() == 0 ? 1 : self.size(detail::wrap_dim(dim, self.dim(), "sort"));
+  return select_lines("sort", self, dim, n, descending);
+}
+PairSig topk_kernel(const Tensor& self, int64_t k, int64_t dim, bool largest, bool) {
+  return select_lines("topk", self, dim, k, largest);
+}
+}  // namespace
+
+BRASA_REGISTER_KERNEL(sort_op, sort_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(topk_op, topk_kernel, CPU, Meta)
+
+}  // namespace brasa::ops
+
+namespace brasa {
+std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim, bool descending) {
+  return ops::sort_op().call(self, dim, descending);
+}
+std::tuple<Tensor, Tensor> sort(const Tensor& self, std::optional<bool>, int64_t dim,
+                                bool descending) {
+  return ops::sort_op().call(self, dim, descending);
+}
+Tensor argsort(const Tensor& self, int64_t dim, bool descending) {
+  return std::get<1>(ops::sort_op().call(self, dim, descending));
+}
+std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool largest,
+                                bool sorted) {
+  return ops::topk_op().call(self, k, dim, largest, sorted);
+}
+std::tuple<Tensor, Tensor> Tensor::sort(int64_t dim, bool descending) const {
+  return brasa::sort(*this, dim, descending);
+}
+std::tuple<Tensor, Tensor> Tensor::sort(std::optional<bool> stable, int64_t dim,
+                                        bool descending) const {
+  return brasa::sort(*this, stable, dim, descending);
+}
+Tensor Tensor::argsort(int64_t dim, bool descending) const {
+  return brasa::argsort(*this, dim, descending);
+}
+std::tuple<Tensor, Tensor> Tensor::topk(int64_t k, int64_t dim, bool largest, bool sorted) const {
+  return brasa::topk(*this, k, dim, largest, sorted);
+}
+}  // namespace brasa
