@@ -1,0 +1,5 @@
+#pragma once
+// at::Tensor is brasa::Tensor.
+
+#include "brasa/core/tensor.h"
+#include "c10/brasa_namespaces.h"

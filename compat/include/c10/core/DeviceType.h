@@ -1,0 +1,3 @@
+#pragma once
+
+#include "c10/core/Device.h"

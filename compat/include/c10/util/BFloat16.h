@@ -1,0 +1,3 @@
+#pragma once
+
+#include "c10/util/Half.h"

@@ -1,0 +1,6 @@
+#pragma once
+// <torch/all.h>: the parts of libtorch's C++ frontend that brasa provides.
+
+#include "torch/cuda.h"
+#include "torch/types.h"
+#include "torch/utils.h"

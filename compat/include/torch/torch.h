@@ -1,0 +1,6 @@
+#pragma once
+// <torch/torch.h> for programs written against libtorch; see docs/compat.md for what is covered.
+
+#include <iostream>  // libtorch programs use std::cout after including only <torch/torch.h>
+
+#include "torch/all.h"

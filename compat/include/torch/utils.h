@@ -1,0 +1,7 @@
+#pragma once
+// torch::manual_seed, torch::get_num_threads, torch::set_num_threads are brasa's.
+// torch::NoGradGuard and torch::AutoGradMode arrive with brasa's autograd layer.
+
+#include "brasa/core/generator.h"
+#include "brasa/core/parallel.h"
+#include "c10/brasa_namespaces.h"

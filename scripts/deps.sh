@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages brasa needs that are missing (sourced by run.sh and test.sh, or run
+# directly). Checks each with dpkg first; runs `apt-get update` once, and only when something is missing.
+set -euo pipefail
+
+BRASA_PACKAGES=(
+  build-essential cmake ninja-build ccache          # toolchain
+  libgtest-dev libgmock-dev libbenchmark-dev        # tests and benchmarks
+  libsleef-dev libdnnl-dev                          # vector math, oneDNN
+  python3-torch python3-numpy libtorch-dev          # PyTorch as the test oracle; libtorch to compare
+)
+
+brasa_install_deps() {
+  local missing=() pkg
+  for pkg in "${BRASA_PACKAGES[@]}"; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+  done
+  [[ ${#missing[@]} -eq 0 ]] && return 0
+  echo "brasa: installing missing packages: ${missing[*]}" >&2
+  local sudo=()
+  if [[ $(id -u) -ne 0 ]]; then
+    command -v sudo >/dev/null || { echo "brasa: need root (or sudo) to install: ${missing[*]}" >&2; return 1; }
+    sudo=(sudo)
+  fi
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+}
+
+# Parallel build jobs: BRASA_JOBS, else the number of cores.
+brasa_jobs() { echo "${BRASA_JOBS:-$(nproc)}"; }
+
+if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
+  brasa_install_deps
+fi

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs missing packages, configures with warnings as errors, builds and runs the whole test suite.
+# Exits non-zero on any failure.
+#   scripts/test.sh                       # release preset
+#   scripts/test.sh --preset asan-ubsan   # the same suite under AddressSanitizer + UBSan (also: tsan, debug)
+#   scripts/test.sh -- -R Compat          # extra arguments after -- go to ctest
+# Environment: BRASA_JOBS (build jobs, default: cores), BRASA_TEST_TIMEOUT (whole ctest run, seconds).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+preset=release
+ctest_args=()
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --preset) preset="$2"; shift 2 ;;
+    --preset=*) preset="${1#*=}"; shift ;;
+    --) shift; ctest_args=("$@"); break ;;
+    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    *) echo "test.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+source scripts/deps.sh
+brasa_install_deps
+
+jobs="$(brasa_jobs)"
+cmake --preset "$preset" -DBRASA_WERROR=ON
+cmake --build --preset "$preset" -j "$jobs"
+timeout --kill-after=30 "${BRASA_TEST_TIMEOUT:-3600}" \
+  ctest --preset "$preset" --output-on-failure -j "$jobs" "${ctest_args[@]}"

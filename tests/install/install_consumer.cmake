@@ -1,0 +1,37 @@
+# Run by ctest (see CMakeLists.txt): install, then build and run the user project against the prefix.
+cmake_minimum_required(VERSION 3.25)
+
+function(run_step what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out
+                  TIMEOUT 240)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "install_consumer: ${what} failed (${rc}):\n${out}")
+  endif()
+  message(STATUS "install_consumer: ${what}: ok\n${out}")
+  set(step_output "${out}" PARENT_SCOPE)
+endfunction()
+
+file(REMOVE_RECURSE ${WORK_DIR})
+set(prefix ${WORK_DIR}/prefix)
+run_step("cmake --install" ${CMAKE_COMMAND} --install ${BRASA_BUILD_DIR} --prefix ${prefix})
+foreach(f include/brasa/brasa.h include/brasa/compat/torch/torch.h libbrasa.so brasaConfig.cmake
+          brasaTargets.cmake)
+  file(GLOB_RECURSE found ${prefix}/*/${f})  # the lib dir may be lib, lib64 or lib/<multiarch>
+  if(NOT EXISTS ${prefix}/${f} AND NOT found)
+    message(FATAL_ERROR "install_consumer: ${f} was not installed under ${prefix}")
+  endif()
+endforeach()
+
+run_step("configure user project" ${CMAKE_COMMAND} -S ${PROJECT_DIR} -B ${WORK_DIR}/build
+         -G ${GENERATOR} -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_PREFIX_PATH=${prefix}
+         "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${EXE_LINKER_FLAGS}")
+run_step("build user project" ${CMAKE_COMMAND} --build ${WORK_DIR}/build)
+
+run_step("run native_user" ${WORK_DIR}/build/native_user)
+if(NOT step_output MATCHES "native: 7 7 7 7 7 7")
+  message(FATAL_ERROR "install_consumer: native_user printed:\n${step_output}")
+endif()
+run_step("run torch_user" ${WORK_DIR}/build/torch_user)
+if(NOT step_output MATCHES "torch: sum 42 dtype Double")
+  message(FATAL_ERROR "install_consumer: torch_user printed:\n${step_output}")
+endif()
