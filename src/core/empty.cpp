@@ -1,5 +1,6 @@
 #include "brasa/core/empty.h"
 
+#include <algorithm>
 #include <limits>
 
 #include "brasa/core/error.h"
@@ -14,6 +15,27 @@ DimVector contiguous_strides(IntArrayRef sizes) {
     s *= std::max<int64_t>(sizes[d], 1);
   }
   return strides;
+}
+
+DimVector dense_strides_like(const Tensor& t) {
+  const int64_t nd = t.dim();
+  if (t.is_contiguous()) return contiguous_strides(t.sizes());
+  IntArrayRef sizes = t.sizes(), strides = t.strides();
+  // Order dims from outermost to innermost: larger stride first; ties keep the original order.
+  DimVector order(nd);
+  for (int64_t d = 0; d < nd; ++d) order[d] = d;
+  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    int64_t sa = sizes[a] == 1 ? 0 : strides[a], sb = sizes[b] == 1 ? 0 : strides[b];
+    if (sa == 0 || sb == 0) return false;
+    return sa > sb;
+  });
+  DimVector out(nd);
+  int64_t s = 1;
+  for (int64_t k = nd - 1; k >= 0; --k) {
+    out[order[k]] = s;
+    s *= std::max<int64_t>(sizes[order[k]], 1);
+  }
+  return out;
 }
 
 size_t storage_nbytes(IntArrayRef sizes, IntArrayRef strides, size_t itemsize, const char* op) {

@@ -20,6 +20,10 @@ BRASA_API size_t storage_nbytes(IntArrayRef sizes, IntArrayRef strides, size_t i
 BRASA_API Tensor wrap_scalar(const Scalar& s, Device device = Device(kCPU));
 /// Wraps a negative dim and checks range: "op: dim 3 is out of range for a tensor of 2 dims".
 BRASA_API int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op);
+/// Dense strides that keep t's dim order (by decreasing stride): t's own strides when t is
+/// non-overlapping and dense, the row-major strides when t is contiguous. Used by clone and the
+/// _like factories (PyTorch's preserve_format).
+BRASA_API DimVector dense_strides_like(const Tensor& t);
 /// Row-major strides for sizes.
 BRASA_API DimVector contiguous_strides(IntArrayRef sizes);
 

@@ -3,6 +3,7 @@
 
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
+#include "brasa/ops/factory.h"
 
 namespace brasa::ops {
 
@@ -82,9 +83,7 @@ Tensor Tensor::to(const TensorOptions& options, bool, bool copy) const {
   ScalarType dt = options.has_dtype() ? options.dtype() : dtype();
   Device dev = options.has_device() ? options.device() : device();
   if (!copy && dt == dtype() && dev == device()) return *this;
-  Tensor out = detail::empty_strided_generic(sizes(), is_contiguous() ? detail::contiguous_strides(sizes())
-                                                                      : detail::contiguous_strides(sizes()),
-                                             dt, dev);
+  Tensor out = empty_strided(sizes(), detail::dense_strides_like(*this), TensorOptions(dt).device(dev));
   if (dev == device() || dev.is_meta()) {
     if (!dev.is_meta()) out.copy_(*this);
     return out;
@@ -103,10 +102,13 @@ Tensor Tensor::to(const Tensor& o, bool nb, bool copy) const { return to(o.optio
 
 Tensor Tensor::contiguous(MemoryFormat) const {
   if (is_contiguous()) return *this;
-  return clone();
+  return clone(MemoryFormat::Contiguous);
 }
-Tensor Tensor::clone(std::optional<MemoryFormat>) const {
-  Tensor out = detail::empty_generic(sizes(), dtype(), device());
+Tensor Tensor::clone(std::optional<MemoryFormat> format) const {
+  BRASA_CHECK(defined(), "clone: called on an undefined tensor");
+  bool contiguous = is_contiguous() || (format && *format == MemoryFormat::Contiguous);
+  Tensor out = contiguous ? empty(sizes(), options())
+                          : empty_strided(sizes(), detail::dense_strides_like(*this), options());
   if (!is_meta()) out.copy_(*this);
   return out;
 }

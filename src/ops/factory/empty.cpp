@@ -63,16 +63,15 @@ Tensor ones(IntArrayRef size, const TensorOptions& o) {
   return finish_factory(t, o);
 }
 Tensor empty_like(const Tensor& self, const TensorOptions& o) {
-  return empty(self.sizes(), o.merge_in(self.options()));
+  return empty_strided(self.sizes(), detail::dense_strides_like(self), o.merge_in(self.options()));
 }
-Tensor zeros_like(const Tensor& self, const TensorOptions& o) {
-  return zeros(self.sizes(), o.merge_in(self.options()));
-}
-Tensor ones_like(const Tensor& self, const TensorOptions& o) {
-  return ones(self.sizes(), o.merge_in(self.options()));
-}
+// The _like forms keep self's memory layout (PyTorch's preserve_format) through empty_like.
+Tensor zeros_like(const Tensor& self, const TensorOptions& o) { return full_like(self, 0, o); }
+Tensor ones_like(const Tensor& self, const TensorOptions& o) { return full_like(self, 1, o); }
 Tensor full_like(const Tensor& self, const Scalar& v, const TensorOptions& o) {
-  return full(self.sizes(), v, o.merge_in(self.options()));
+  Tensor t = empty_like(self, o);
+  t.fill_(v);
+  return t;
 }
 Tensor scalar_tensor(const Scalar& s, const TensorOptions& o) {
   return full({}, s, o.has_dtype() ? o : o.dtype(get_default_dtype()));

@@ -153,7 +153,7 @@ namespace brasa {
 Tensor reshape(const Tensor& self, IntArrayRef shape) {
   DimVector sizes = ops::infer_size(shape, self.numel(), "reshape");
   if (ops::view_strides(self.sizes(), self.strides(), sizes)) return ops::view_op().call(self, sizes);
-  Tensor out = self.clone();
+  Tensor out = self.clone(MemoryFormat::Contiguous);
   out.unsafeGetTensorImpl()->set_sizes_contiguous(sizes);
   return out;
 }
