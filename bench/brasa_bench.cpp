@@ -1,5 +1,4 @@
 // brasa side of the side-by-side benchmark (see bench_common.h for the method, scripts/bench.sh to run).
-// Workloads 4-6 use sum/softmax/tanh, built only with -DBRASA_BENCH_ALL=ON.
 #include <brasa/brasa.h>
 
 #include <cstdio>
@@ -37,7 +36,6 @@ std::vector<bench::Result> run_all(int threads) {
     brasa::Tensor z = x;
     for (int i = 0; i < bench::kChainPairs; ++i) z = z * bench::kChainMul + bench::kChainAdd;
   }));
-#ifdef BRASA_BENCH_ALL
   record(bench::time_workload(workload("sum_16M"), threads, [&] { brasa::Tensor s = x.sum(); }));
   brasa::Tensor m = uniform({bench::kRows, bench::kCols}, 5);
   record(bench::time_workload(workload("softmax_4096x1024"), threads,
@@ -45,7 +43,6 @@ std::vector<bench::Result> run_all(int threads) {
   record(bench::time_workload(workload("gelu_16M"), threads, [&] {
     brasa::Tensor g = 0.5 * x * (1 + (0.7978845608 * (x + 0.044715 * x * x * x)).tanh());
   }));
-#endif
   return out;
 }
 

@@ -4,7 +4,7 @@
 #
 # Usage: scripts/bench.sh
 # Environment: THREADS (default 1,2), JOBS (build parallelism, default 2), BUILD_DIR (default
-# build-bench), BRASA_BENCH_ALL (ON to time sum/softmax/gelu in brasa too; default OFF),
+# build-bench),
 # REPORT (markdown output, default $BUILD_DIR/bench-report.md).
 set -euo pipefail
 
@@ -32,7 +32,7 @@ generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 [[ -f "$build/CMakeCache.txt" ]] && generator=()
 cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DBRASA_BUILD_TESTS=OFF \
-  -DBRASA_BUILD_EXAMPLES=OFF -DBRASA_WERROR=OFF -DBRASA_BENCH_ALL="${BRASA_BENCH_ALL:-OFF}" >/dev/null
+  -DBRASA_BUILD_EXAMPLES=OFF -DBRASA_WERROR=OFF >/dev/null
 cmake --build "$build" --target brasa_bench -j "$jobs"
 
 echo "== building libtorch_bench"
