@@ -2,9 +2,9 @@
 // The timing method and the workload table shared by brasa_bench.cpp and libtorch_bench.cpp
 // (torch_bench.py mirrors both; report.py checks that the three recorded the same parameters).
 //
-// Method: per workload and thread count, run `warmup` untimed repetitions, then `reps` timed ones; a
-// repetition runs the workload `inner` times back to back and is timed with steady_clock. The figure is
-// the median over repetitions of (repetition time / inner); the minimum is kept too.
+// Method: per workload and thread count, run `warmup` untimed repetitions, then `reps` timed ones;
+// a repetition runs the workload `inner` times back to back and is timed with steady_clock. The
+// figure is the median over repetitions of (repetition time / inner); the minimum is kept too.
 
 #include <algorithm>
 #include <chrono>
@@ -30,12 +30,12 @@ struct Workload {
 
 // Same order, names and counts in torch_bench.py.
 constexpr Workload kWorkloads[] = {
-    {"add_1", 20000, 1, 7},     // x + y on 1-element tensors
-    {"add_16M", 1, 2, 9},       // x + y on 16M floats into a fresh result
-    {"chain_16M", 1, 1, 5},     // 10 x (y = y * 0.5 + 0.25), scalars a and b
-    {"sum_16M", 2, 2, 9},       // x.sum()
+    {"add_1", 20000, 1, 7},          // x + y on 1-element tensors
+    {"add_16M", 1, 2, 9},            // x + y on 16M floats into a fresh result
+    {"chain_16M", 1, 1, 5},          // 10 x (y = y * 0.5 + 0.25), scalars a and b
+    {"sum_16M", 2, 2, 9},            // x.sum()
     {"softmax_4096x1024", 2, 2, 9},  // x.softmax(1)
-    {"gelu_16M", 1, 1, 5},      // 0.5*x*(1+tanh(0.7978845608*(x+0.044715*x*x*x)))
+    {"gelu_16M", 1, 1, 5},           // 0.5*x*(1+tanh(0.7978845608*(x+0.044715*x*x*x)))
 };
 
 struct Result {
@@ -89,7 +89,8 @@ inline bool parse_args(int argc, char** argv, std::vector<int>& threads, std::st
   return !out.empty() && !threads.empty() && argc % 2 == 1;
 }
 
-/// Writes {"impl", "version", "results": [...], "extra": {...}} as JSON; `extra_json` is an object body.
+/// Writes {"impl", "version", "results": [...], "extra": {...}} as JSON; `extra_json` is an object
+/// body.
 inline bool write_json(const std::string& path, const std::string& impl, const std::string& version,
                        const std::vector<Result>& results, const std::string& extra_json) {
   FILE* f = std::fopen(path.c_str(), "w");

@@ -1,4 +1,5 @@
-// brasa side of the side-by-side benchmark (see bench_common.h for the method, scripts/bench.sh to run).
+// brasa side of the side-by-side benchmark (see bench_common.h for the method, scripts/bench.sh to
+// run).
 #include <brasa/brasa.h>
 
 #include <cstdio>

@@ -17,14 +17,16 @@ int main() {
   std::cout << "x[1:3] =\n" << rows << "\n\nx[..., 2] =\n" << col << "\n\n";
   std::cout << "x.t()[0] =\n" << x.t()[0] << "\n\n";
   x.index_put_({0, Slice()}, -1.0);  // writes through to x
-  std::cout << "after x.index_put_({0, Slice()}, -1): x =\n" << x << "\nrows[0] (a view of x[1]) =\n" << rows[0] << "\n\n";
+  std::cout << "after x.index_put_({0, Slice()}, -1): x =\n"
+            << x << "\nrows[0] (a view of x[1]) =\n"
+            << rows[0] << "\n\n";
 
   // Broadcasting and type promotion.
   brasa::Tensor b = brasa::tensor({10, 20, 30, 40});  // int64
   std::cout << "x + b (float32 + int64 -> float32) =\n" << x + b << "\n\n";
   std::cout << "b / 4 (int64 / int -> float32, true division) =\n" << b / 4 << "\n\n";
-  std::cout << "x.unsqueeze(2) * brasa::ones({2}) has shape " << (x.unsqueeze(2) * brasa::ones({2})).sizes()
-            << "\n\n";
+  std::cout << "x.unsqueeze(2) * brasa::ones({2}) has shape "
+            << (x.unsqueeze(2) * brasa::ones({2})).sizes() << "\n\n";
 
   // Reductions and a softmax.
   std::cout << "x.sum(1) =\n" << x.sum(1) << "\n\nx.softmax(1) =\n" << x.softmax(1) << "\n\n";

@@ -34,17 +34,21 @@ Device::Device(const std::string& spec) : type_(kCPU), index_(-1) {
   if (colon != std::string::npos) {
     type = spec.substr(0, colon);
     std::string idx = spec.substr(colon + 1);
-    bool ok = !idx.empty() && idx.size() <= 3 &&
-              idx.find_first_not_of("0123456789") == std::string::npos;
+    bool ok =
+        !idx.empty() && idx.size() <= 3 && idx.find_first_not_of("0123456789") == std::string::npos;
     BRASA_CHECK(ok, "Device: invalid device index in '", spec, "' (expected e.g. 'cuda:0')");
     int v = std::stoi(idx);
     BRASA_CHECK(v < 128, "Device: index ", v, " in '", spec, "' is too large");
     index_ = static_cast<int8_t>(v);
   }
-  if (type == "cpu") type_ = kCPU;
-  else if (type == "cuda") type_ = kCUDA;
-  else if (type == "meta") type_ = kMeta;
-  else if (type == "privateuseone" || type == privateuse1_name()) type_ = kPrivateUse1;
+  if (type == "cpu")
+    type_ = kCPU;
+  else if (type == "cuda")
+    type_ = kCUDA;
+  else if (type == "meta")
+    type_ = kMeta;
+  else if (type == "privateuseone" || type == privateuse1_name())
+    type_ = kPrivateUse1;
   else
     BRASA_THROW(ValueError, "Device: expected one of cpu, cuda, meta, ", privateuse1_name(),
                 " (optionally with ':index'), got '", spec, "'");

@@ -1,5 +1,6 @@
-// Per-thread free lists for the small, fixed-size objects every tensor needs (TensorImpl, StorageImpl).
-// Sizes are rounded up to 64 bytes; up to kDepth blocks per size class are kept per thread.
+// Per-thread free lists for the small, fixed-size objects every tensor needs (TensorImpl,
+// StorageImpl). Sizes are rounded up to 64 bytes; up to kDepth blocks per size class are kept per
+// thread.
 #include "brasa/core/object_pool.h"
 
 #include <cstdlib>
@@ -34,7 +35,9 @@ ThreadPool& pool() {
   return p;
 }
 
-inline int size_class(size_t size) { return static_cast<int>((size + kGranule - 1) / kGranule) - 1; }
+inline int size_class(size_t size) {
+  return static_cast<int>((size + kGranule - 1) / kGranule) - 1;
+}
 
 }  // namespace
 

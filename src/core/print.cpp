@@ -34,9 +34,9 @@ struct Format {
 /// Number of digits before the point of |v| (1 for 0), as libtorch computes it.
 double digits(double v) { return v != 0 ? std::floor(std::log10(v)) + 1 : 1; }
 
-// Chooses notation (integer, fixed with 4 decimals, optionally scaled, or scientific) and column width
-// from the finite values, and sets it on the stream. Mirrors libtorch, including its comparison of the
-// signed value against the running maximum magnitude.
+// Chooses notation (integer, fixed with 4 decimals, optionally scaled, or scientific) and column
+// width from the finite values, and sets it on the stream. Mirrors libtorch, including its
+// comparison of the signed value against the running maximum magnitude.
 Format choose_format(std::ostream& os, const double* p, int64_t n) {
   if (n == 0) return {1, 0};
   bool int_mode = true;

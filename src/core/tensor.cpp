@@ -15,7 +15,8 @@ int64_t Tensor::size(int64_t d) const {
   return impl_->sizes()[detail::wrap_dim(d, dim(), "size")];
 }
 int64_t Tensor::stride(int64_t d) const {
-  BRASA_CHECK_INDEX(dim() > 0, "stride: dimension specified as ", d, " but tensor has no dimensions");
+  BRASA_CHECK_INDEX(dim() > 0, "stride: dimension specified as ", d,
+                    " but tensor has no dimensions");
   return impl_->strides()[detail::wrap_dim(d, dim(), "stride")];
 }
 
@@ -59,7 +60,9 @@ const Tensor& Tensor::set_requires_grad(bool r) const {
 
 std::string Tensor::toString() const {
   if (!defined()) return "UndefinedType";
-  std::string dev = device().is_cpu() ? "CPU" : device().is_meta() ? "Meta" : device_type_name(device().type());
+  std::string dev = device().is_cpu()    ? "CPU"
+                    : device().is_meta() ? "Meta"
+                                         : device_type_name(device().type());
   return dev + to_string(dtype()) + "Type";
 }
 

@@ -68,15 +68,19 @@ void OperatorHandle::set_kernel(DispatchKey k, void* unboxed, BoxedKernel boxed)
   kernel_mask_ |= DispatchKeySet(k).raw();
 }
 
-void OperatorHandle::impl_boxed(DispatchKey k, BoxedKernel kernel) { set_kernel(k, nullptr, kernel); }
+void OperatorHandle::impl_boxed(DispatchKey k, BoxedKernel kernel) {
+  set_kernel(k, nullptr, kernel);
+}
 
 void OperatorHandle::no_kernel(DispatchKeySet keys) const {
   std::string have;
   for (int i = 0; i < kNumDispatchKeys; ++i)
-    if (kernel_mask_ & (1u << i)) have += std::string(have.empty() ? "" : ", ") + to_string(DispatchKey(i));
+    if (kernel_mask_ & (1u << i))
+      have += std::string(have.empty() ? "" : ", ") + to_string(DispatchKey(i));
   std::string asked;
   for (int i = 0; i < kNumDispatchKeys; ++i)
-    if (keys.raw() & (1u << i)) asked += std::string(asked.empty() ? "" : ", ") + to_string(DispatchKey(i));
+    if (keys.raw() & (1u << i))
+      asked += std::string(asked.empty() ? "" : ", ") + to_string(DispatchKey(i));
   BRASA_THROW(NotImplementedError, name_, ": no kernel for dispatch keys {", asked,
               "}; the op has kernels for {", have, "}");
 }
@@ -88,9 +92,12 @@ void OperatorHandle::log_dispatch(DispatchKey k) const {
 DispatchKeySet OperatorHandle::keys_from_stack(const Stack& stack) {
   uint32_t k = 0;
   for (const Value& v : stack) {
-    if (v.is_tensor()) k |= detail::keys_of(v.tensor());
-    else if (v.is_tensor_list()) k |= detail::keys_of(v.get<std::vector<Tensor>>());
-    else if (v.is<Device>()) k |= detail::keys_of(v.get<Device>());
+    if (v.is_tensor())
+      k |= detail::keys_of(v.tensor());
+    else if (v.is_tensor_list())
+      k |= detail::keys_of(v.get<std::vector<Tensor>>());
+    else if (v.is<Device>())
+      k |= detail::keys_of(v.get<Device>());
   }
   return compute_keys(k);
 }
@@ -125,8 +132,10 @@ void set_backend_fallback(DispatchKey k, BoxedKernel kernel) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   r.fallbacks[static_cast<int>(k)] = kernel;
-  if (kernel) detail::g_fallback_mask |= DispatchKeySet(k).raw();
-  else detail::g_fallback_mask &= ~DispatchKeySet(k).raw();
+  if (kernel)
+    detail::g_fallback_mask |= DispatchKeySet(k).raw();
+  else
+    detail::g_fallback_mask &= ~DispatchKeySet(k).raw();
 }
 
 }  // namespace brasa

@@ -59,7 +59,8 @@ std::string element_str(const Element& e) {
   return os.str();
 }
 
-std::string compare_tensors(const Tensor& e, const Tensor& a, double rtol, double atol, uint32_t flags) {
+std::string compare_tensors(const Tensor& e, const Tensor& a, double rtol, double atol,
+                            uint32_t flags) {
   if (!a.defined()) return "brasa returned an undefined tensor";
   if (e.dtype() != a.dtype())
     return std::string("dtype: expected ") + to_string(e.dtype()) + ", got " + to_string(a.dtype());
@@ -74,12 +75,14 @@ std::string compare_tensors(const Tensor& e, const Tensor& a, double rtol, doubl
   std::string first;
   for (int64_t n = 0; n < e.numel(); ++n) {
     int64_t oe = 0, oa = 0;
-    for (int64_t d = 0; d < ndim; ++d) oe += index[d] * e.strides()[d], oa += index[d] * a.strides()[d];
+    for (int64_t d = 0; d < ndim; ++d)
+      oe += index[d] * e.strides()[d], oa += index[d] * a.strides()[d];
     Element ve = read_element(e.dtype(), static_cast<const char*>(e.data_ptr()) + oe * itemsize);
     Element va = read_element(a.dtype(), static_cast<const char*>(a.data_ptr()) + oa * itemsize);
     bool ok = ve.floating ? close(ve.d, va.d, rtol, atol) : ve.i == va.i;
     if (!ok && mismatches++ == 0)
-      first = "at " + shape_str(index) + ": expected " + element_str(ve) + ", got " + element_str(va);
+      first =
+          "at " + shape_str(index) + ": expected " + element_str(ve) + ", got " + element_str(va);
     for (int64_t d = ndim - 1; d >= 0; --d) {
       if (++index[d] < e.sizes()[d]) break;
       index[d] = 0;
@@ -87,14 +90,15 @@ std::string compare_tensors(const Tensor& e, const Tensor& a, double rtol, doubl
   }
   if (mismatches == 0) return "";
   std::ostringstream os;
-  os << "values: " << mismatches << " of " << e.numel() << " differ (rtol " << rtol << ", atol " << atol
-     << "), first " << first;
+  os << "values: " << mismatches << " of " << e.numel() << " differ (rtol " << rtol << ", atol "
+     << atol << "), first " << first;
   return os.str();
 }
 
 }  // namespace
 
-std::string compare_values(const Value& e, const Value& a, double rtol, double atol, uint32_t flags) {
+std::string compare_values(const Value& e, const Value& a, double rtol, double atol,
+                           uint32_t flags) {
   if (e.tag == Tag::Float && (a.tag == Tag::Float || a.tag == Tag::Int)) {
     double av = a.tag == Tag::Float ? a.f : static_cast<double>(a.i);
     return close(e.f, av, rtol, atol) ? "" : "expected " + e.describe() + ", got " + a.describe();
@@ -116,7 +120,8 @@ std::string compare_values(const Value& e, const Value& a, double rtol, double a
     case Tag::Int:
     case Tag::Str:
     case Tag::Dtype:
-      return e.describe() == a.describe() ? "" : "expected " + e.describe() + ", got " + a.describe();
+      return e.describe() == a.describe() ? ""
+                                          : "expected " + e.describe() + ", got " + a.describe();
     default: return "";
   }
 }

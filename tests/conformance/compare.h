@@ -1,6 +1,7 @@
 #pragma once
-// Compares brasa's result with PyTorch's: dtypes and shapes exactly, integral and bool values exactly,
-// floating values with |a - e| <= atol + rtol * |e| (NaN matches NaN, infinities must match in sign).
+// Compares brasa's result with PyTorch's: dtypes and shapes exactly, integral and bool values
+// exactly, floating values with |a - e| <= atol + rtol * |e| (NaN matches NaN, infinities must
+// match in sign).
 
 #include <string>
 

@@ -12,7 +12,8 @@ namespace {
 
 class Reader {
  public:
-  Reader(std::vector<char> bytes, std::string path) : bytes_(std::move(bytes)), path_(std::move(path)) {}
+  Reader(std::vector<char> bytes, std::string path)
+      : bytes_(std::move(bytes)), path_(std::move(path)) {}
 
   template <typename T>
   T pod() {

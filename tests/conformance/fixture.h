@@ -1,7 +1,7 @@
 #pragma once
-// Reader of the fixture files written by fixture_format.py (layout in README.md): each case names an op,
-// carries its inputs (tensors rebuilt with the exact sizes, strides and storage offset PyTorch had) and
-// PyTorch's result or the fact that PyTorch raised.
+// Reader of the fixture files written by fixture_format.py (layout in README.md): each case names
+// an op, carries its inputs (tensors rebuilt with the exact sizes, strides and storage offset
+// PyTorch had) and PyTorch's result or the fact that PyTorch raised.
 
 #include <cstdint>
 #include <stdexcept>

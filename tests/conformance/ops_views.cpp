@@ -1,6 +1,7 @@
 // Op map of the view and indexing family (cases_views.py). PENDING: built only with
-// BRASA_CONFORMANCE_PENDING until the views branch is merged. The indexing header name is libtorch's
-// concept under brasa's layout; adjust the include if the views branch names it differently.
+// BRASA_CONFORMANCE_PENDING until the views branch is merged. The indexing header name is
+// libtorch's concept under brasa's layout; adjust the include if the views branch names it
+// differently.
 
 #include "brasa/core/indexing.h"
 #include "registry.h"
@@ -24,7 +25,8 @@ std::vector<indexing::TensorIndex> to_indices(const Value& list) {
       case Tag::Bool: out.emplace_back(v.b); break;
       case Tag::Tensor: out.emplace_back(v.tensor); break;
       case Tag::Slice:
-        out.emplace_back(indexing::Slice(opt_int(v.list[0]), opt_int(v.list[1]), opt_int(v.list[2])));
+        out.emplace_back(
+            indexing::Slice(opt_int(v.list[0]), opt_int(v.list[1]), opt_int(v.list[2])));
         break;
       default: throw HarnessError("unsupported index " + v.describe());
     }
@@ -32,58 +34,79 @@ std::vector<indexing::TensorIndex> to_indices(const Value& list) {
   return out;
 }
 
-const OpTable kViews("views", {
-    {"view", [](const Args& a) -> Value { return a.tensor(0).view(a.ints(1)); }},
-    {"reshape", [](const Args& a) -> Value { return a.tensor(0).reshape(a.ints(1)); }},
-    {"flatten",
-     [](const Args& a) -> Value {
-       return a.size() == 1 ? a.tensor(0).flatten() : a.tensor(0).flatten(a.integer(1), a.integer(2));
-     }},
-    {"unflatten", [](const Args& a) -> Value { return a.tensor(0).unflatten(a.integer(1), a.ints(2)); }},
-    {"squeeze",
-     [](const Args& a) -> Value { return a.size() == 1 ? a.tensor(0).squeeze() : a.tensor(0).squeeze(a.integer(1)); }},
-    {"unsqueeze", [](const Args& a) -> Value { return a.tensor(0).unsqueeze(a.integer(1)); }},
-    {"transpose", [](const Args& a) -> Value { return a.tensor(0).transpose(a.integer(1), a.integer(2)); }},
-    {"t", [](const Args& a) -> Value { return a.tensor(0).t(); }},
-    {"permute", [](const Args& a) -> Value { return a.tensor(0).permute(a.ints(1)); }},
-    {"movedim",
-     [](const Args& a) -> Value {
-       if (a.at(1).tag == Tag::Int) return a.tensor(0).movedim(a.integer(1), a.integer(2));
-       return a.tensor(0).movedim(a.ints(1), a.ints(2));
-     }},
-    {"expand", [](const Args& a) -> Value { return a.tensor(0).expand(a.ints(1)); }},
-    {"narrow",
-     [](const Args& a) -> Value { return a.tensor(0).narrow(a.integer(1), a.integer(2), a.integer(3)); }},
-    {"select", [](const Args& a) -> Value { return a.tensor(0).select(a.integer(1), a.integer(2)); }},
-    {"slice",
-     [](const Args& a) -> Value {
-       return a.tensor(0).slice(a.integer(1), opt_int(a.at(2)), opt_int(a.at(3)), a.integer(4));
-     }},
-    {"as_strided",
-     [](const Args& a) -> Value { return a.tensor(0).as_strided(a.ints(1), a.ints(2), a.integer(3)); }},
-    {"chunk",
-     [](const Args& a) -> Value { return Value::of_tensors(a.tensor(0).chunk(a.integer(1), a.integer(2))); }},
-    {"split",
-     [](const Args& a) -> Value {
-       Tensor t = a.tensor(0);
-       int64_t dim = a.integer(2);
-       return Value::of_tensors(a.at(1).tag == Tag::Int ? t.split(a.integer(1), dim)
-                                                        : t.split(IntArrayRef(a.ints(1)), dim));
-     }},
-    {"unbind", [](const Args& a) -> Value { return Value::of_tensors(a.tensor(0).unbind(a.integer(1))); }},
-    {"diagonal",
-     [](const Args& a) -> Value { return a.tensor(0).diagonal(a.integer(1), a.integer(2), a.integer(3)); }},
-    {"contiguous", [](const Args& a) -> Value { return a.tensor(0).contiguous(); }},
-    {"clone", [](const Args& a) -> Value { return a.tensor(0).clone(); }},
-    {"index", [](const Args& a) -> Value { return a.tensor(0).index(to_indices(a.at(1))); }},
-    {"index_put_",
-     [](const Args& a) -> Value {
-       Tensor self = a.tensor(0);
-       auto idx = to_indices(a.at(1));
-       return same_tensor(self, a.is_tensor(2) ? self.index_put_(idx, a.tensor(2)) : self.index_put_(idx, a.scalar(2)),
-                          "index_put_");
-     }},
-});
+const OpTable kViews(
+    "views",
+    {
+        {"view", [](const Args& a) -> Value { return a.tensor(0).view(a.ints(1)); }},
+        {"reshape", [](const Args& a) -> Value { return a.tensor(0).reshape(a.ints(1)); }},
+        {"flatten",
+         [](const Args& a) -> Value {
+           return a.size() == 1 ? a.tensor(0).flatten()
+                                : a.tensor(0).flatten(a.integer(1), a.integer(2));
+         }},
+        {"unflatten",
+         [](const Args& a) -> Value { return a.tensor(0).unflatten(a.integer(1), a.ints(2)); }},
+        {"squeeze",
+         [](const Args& a) -> Value {
+           return a.size() == 1 ? a.tensor(0).squeeze() : a.tensor(0).squeeze(a.integer(1));
+         }},
+        {"unsqueeze", [](const Args& a) -> Value { return a.tensor(0).unsqueeze(a.integer(1)); }},
+        {"transpose",
+         [](const Args& a) -> Value { return a.tensor(0).transpose(a.integer(1), a.integer(2)); }},
+        {"t", [](const Args& a) -> Value { return a.tensor(0).t(); }},
+        {"permute", [](const Args& a) -> Value { return a.tensor(0).permute(a.ints(1)); }},
+        {"movedim",
+         [](const Args& a) -> Value {
+           if (a.at(1).tag == Tag::Int) return a.tensor(0).movedim(a.integer(1), a.integer(2));
+           return a.tensor(0).movedim(a.ints(1), a.ints(2));
+         }},
+        {"expand", [](const Args& a) -> Value { return a.tensor(0).expand(a.ints(1)); }},
+        {"narrow",
+         [](const Args& a) -> Value {
+           return a.tensor(0).narrow(a.integer(1), a.integer(2), a.integer(3));
+         }},
+        {"select",
+         [](const Args& a) -> Value { return a.tensor(0).select(a.integer(1), a.integer(2)); }},
+        {"slice",
+         [](const Args& a) -> Value {
+           return a.tensor(0).slice(a.integer(1), opt_int(a.at(2)), opt_int(a.at(3)), a.integer(4));
+         }},
+        {"as_strided",
+         [](const Args& a) -> Value {
+           return a.tensor(0).as_strided(a.ints(1), a.ints(2), a.integer(3));
+         }},
+        {"chunk",
+         [](const Args& a) -> Value {
+           return Value::of_tensors(a.tensor(0).chunk(a.integer(1), a.integer(2)));
+         }},
+        {"split",
+         [](const Args& a) -> Value {
+           Tensor t = a.tensor(0);
+           int64_t dim = a.integer(2);
+           return Value::of_tensors(a.at(1).tag == Tag::Int ? t.split(a.integer(1), dim)
+                                                            : t.split(IntArrayRef(a.ints(1)), dim));
+         }},
+        {"unbind",
+         [](const Args& a) -> Value {
+           return Value::of_tensors(a.tensor(0).unbind(a.integer(1)));
+         }},
+        {"diagonal",
+         [](const Args& a) -> Value {
+           return a.tensor(0).diagonal(a.integer(1), a.integer(2), a.integer(3));
+         }},
+        {"contiguous", [](const Args& a) -> Value { return a.tensor(0).contiguous(); }},
+        {"clone", [](const Args& a) -> Value { return a.tensor(0).clone(); }},
+        {"index", [](const Args& a) -> Value { return a.tensor(0).index(to_indices(a.at(1))); }},
+        {"index_put_",
+         [](const Args& a) -> Value {
+           Tensor self = a.tensor(0);
+           auto idx = to_indices(a.at(1));
+           return same_tensor(self,
+                              a.is_tensor(2) ? self.index_put_(idx, a.tensor(2))
+                                             : self.index_put_(idx, a.scalar(2)),
+                              "index_put_");
+         }},
+    });
 
 }  // namespace
 }  // namespace brasa::conformance

@@ -71,7 +71,8 @@ namespace brasa::conformance {
 /// For in-place and out= forms: the op must return the very tensor it wrote to.
 inline Value same_tensor(const Tensor& expected, const Tensor& returned, const char* op) {
   if (!returned.is_same(expected))
-    throw std::runtime_error(std::string(op) + " returned a different tensor than the one it wrote");
+    throw std::runtime_error(std::string(op) +
+                             " returned a different tensor than the one it wrote");
   return returned;
 }
 

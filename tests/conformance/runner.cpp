@@ -1,13 +1,14 @@
-// brasa_conformance [--all] [--known known_failures.txt] <fixture.bin>...: runs every case of the fixtures written by generate.py through the
-// op maps (ops_<family>.cpp) and compares with PyTorch. Prints failures, a summary line
-// "conformance: N ops, N cases checked, N failed" (--all: every failure, not the first 60) and a last line "N passed, N failed".
-// Exit 0 when all pass, 1 on failures, 2 on harness errors, 77 (ctest: skipped) without fixtures.
+// brasa_conformance [--all] [--known known_failures.txt] <fixture.bin>...: runs every case of the
+// fixtures written by generate.py through the op maps (ops_<family>.cpp) and compares with PyTorch.
+// Prints failures, a summary line "conformance: N ops, N cases checked, N failed" (--all: every
+// failure, not the first 60) and a last line "N passed, N failed". Exit 0 when all pass, 1 on
+// failures, 2 on harness errors, 77 (ctest: skipped) without fixtures.
 
 #include <cstdio>
 #include <fstream>
 #include <iostream>
-#include <regex>
 #include <map>
+#include <regex>
 #include <set>
 #include <string>
 
@@ -25,10 +26,10 @@ struct Tally {
   std::map<std::string, int64_t> failed_by_op;
 };
 
-// Note [Known failures]: known_failures.txt lists gaps of brasa that the owner of the op has not fixed
-// yet, as "kind | op regex | label regex | reason". A failure is excused only when its kind matches
-// (missing-error: PyTorch raised and brasa did not; dtype; values; ...), so an entry never hides a
-// different kind of bug. Entries that excused nothing are reported as stale.
+// Note [Known failures]: known_failures.txt lists gaps of brasa that the owner of the op has not
+// fixed yet, as "kind | op regex | label regex | reason". A failure is excused only when its kind
+// matches (missing-error: PyTorch raised and brasa did not; dtype; values; ...), so an entry never
+// hides a different kind of bug. Entries that excused nothing are reported as stale.
 struct KnownFailure {
   std::string kind;
   std::regex op, label;
@@ -71,7 +72,8 @@ std::string failure_kind(const std::string& why) {
 KnownFailure* find_known(std::vector<KnownFailure>& known, const Case& c, const std::string& why) {
   std::string kind = failure_kind(why);
   for (auto& k : known)
-    if (k.kind == kind && std::regex_match(c.op, k.op) && std::regex_match(c.label, k.label)) return &k;
+    if (k.kind == kind && std::regex_match(c.op, k.op) && std::regex_match(c.label, k.label))
+      return &k;
   return nullptr;
 }
 
@@ -89,7 +91,8 @@ std::string run_case(const Case& c) {
   Args args(c);
   try {
     Value actual = (*fn)(args);
-    if (c.expect_error) return "expected an error like PyTorch's (" + c.error + "), got " + actual.describe();
+    if (c.expect_error)
+      return "expected an error like PyTorch's (" + c.error + "), got " + actual.describe();
     return compare_values(c.expected, actual, c.rtol, c.atol, c.flags);
   } catch (const brasa::Error& e) {
     if (c.expect_error) return "";
@@ -164,10 +167,13 @@ int main(int argc, char** argv) {
     std::cout << "\n";
   }
   for (const auto& k : known)
-    if (k.hits == 0) std::cout << "stale known failure (excused nothing; remove it): " << k.text << "\n";
-  std::cout << "conformance: " << tally.ops.size() << " ops, " << tally.passed + tally.failed + tally.known
-            << " cases checked, " << tally.failed << " failed";
-  if (tally.known) std::cout << " (" << tally.known << " known failures excused by known_failures.txt)";
+    if (k.hits == 0)
+      std::cout << "stale known failure (excused nothing; remove it): " << k.text << "\n";
+  std::cout << "conformance: " << tally.ops.size() << " ops, "
+            << tally.passed + tally.failed + tally.known << " cases checked, " << tally.failed
+            << " failed";
+  if (tally.known)
+    std::cout << " (" << tally.known << " known failures excused by known_failures.txt)";
   std::cout << "\n";
   std::cout << tally.passed << " passed, " << tally.failed << " failed" << std::endl;
   return tally.failed == 0 ? 0 : 1;

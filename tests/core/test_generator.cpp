@@ -30,7 +30,8 @@ uint64_t join(uint32_t lo, uint32_t hi) { return (uint64_t(hi) << 32) | lo; }
 TEST(Generator, PhiloxKnownAnswers) {
   for (const Kat& k : kKats) {
     Philox4x32 p(join(k.key[0], k.key[1]), join(k.ctr[0], k.ctr[1]), join(k.ctr[2], k.ctr[3]));
-    for (int i = 0; i < 4; ++i) EXPECT_EQ(p.out[i], k.out[i]) << std::hex << k.ctr[0] << " word " << i;
+    for (int i = 0; i < 4; ++i)
+      EXPECT_EQ(p.out[i], k.out[i]) << std::hex << k.ctr[0] << " word " << i;
   }
 }
 

@@ -1,5 +1,5 @@
-// View ops: geometry (sizes, strides, storage offset) checked against PyTorch 1.13, storage sharing,
-// meta tensors and errors.
+// View ops: geometry (sizes, strides, storage offset) checked against PyTorch 1.13, storage
+// sharing, meta tensors and errors.
 #include <gtest/gtest.h>
 
 #include "brasa/brasa.h"
@@ -37,7 +37,7 @@ TEST(View, WritesThroughViewAreVisibleInBase) {
   Tensor v = base.t();
   expect_view_of(v, base);
   EXPECT_TRUE(v._base().is_same(base._base()));  // views of views record the root
-  v.select(0, 2).fill_(-1);                          // column 2 of base
+  v.select(0, 2).fill_(-1);                      // column 2 of base
   EXPECT_EQ(values(base), (std::vector<float>{0, 1, -1, 3, 4, -1}));
   base.narrow(0, 1, 1).squeeze(0).unsqueeze(1).copy_(full({3, 1}, 9.0));
   EXPECT_EQ(values(v), (std::vector<float>{0, 9, 1, 9, -1, 9}));
@@ -52,7 +52,8 @@ TEST(View, ViewInfersAndMatchesPyTorchStrides) {
   Tensor b = empty({4, 6}).slice(1, std::nullopt, std::nullopt, 2);
   expect_geometry(b.view({2, 2, 3}), {2, 2, 3}, {12, 6, 2}, 0);
   expect_geometry(b.unsqueeze(1).view({4, 3}), {4, 3}, {6, 2}, 0);
-  expect_geometry(empty({2, 1, 3}).expand({2, 5, 3}).view({2, 5, 3, 1}), {2, 5, 3, 1}, {3, 0, 1, 1}, 0);
+  expect_geometry(empty({2, 1, 3}).expand({2, 5, 3}).view({2, 5, 3, 1}), {2, 5, 3, 1}, {3, 0, 1, 1},
+                  0);
   expect_geometry(empty({0, 3}).view({-1, 3}), {0, 3}, {3, 1}, 0);
   expect_geometry(scalar_tensor(1.0).view({1, 1}), {1, 1}, {1, 1}, 0);
 }

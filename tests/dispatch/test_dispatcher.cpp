@@ -11,7 +11,8 @@ using namespace brasa;
 namespace {
 
 // A test op with a CPU kernel and a Trace kernel that records and redispatches.
-BRASA_DEFINE_OP(twice_op, "test::twice", "test::twice(Tensor self) -> Tensor", Tensor(const Tensor&))
+BRASA_DEFINE_OP(twice_op, "test::twice", "test::twice(Tensor self) -> Tensor",
+                Tensor(const Tensor&))
 std::vector<std::string> g_trace;
 Tensor twice_cpu(const Tensor& t) { return t * 2; }
 Tensor twice_trace(const Tensor& t) {

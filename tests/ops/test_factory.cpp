@@ -1,4 +1,5 @@
-// Factories: arange/linspace/logspace/eye values and dtypes (vs PyTorch 1.13), tensor literals, from_blob.
+// Factories: arange/linspace/logspace/eye values and dtypes (vs PyTorch 1.13), tensor literals,
+// from_blob.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -64,8 +65,12 @@ TEST(Factory, ArangeErrors) {
 
 TEST(Factory, LinspaceMatchesPyTorch) {
   std::vector<float> v = values<float>(linspace(-1, 1, 7));
-  std::vector<float> expect = {-1.0f, -0.6666666269302368f, -0.3333333134651184f,
-                               -2.9802322387695312e-08f, 0.3333333134651184f, 0.6666666269302368f,
+  std::vector<float> expect = {-1.0f,
+                               -0.6666666269302368f,
+                               -0.3333333134651184f,
+                               -2.9802322387695312e-08f,
+                               0.3333333134651184f,
+                               0.6666666269302368f,
                                1.0f};
   ASSERT_EQ(v.size(), expect.size());
   for (size_t i = 0; i < v.size(); ++i) EXPECT_FLOAT_EQ(v[i], expect[i]) << i;
@@ -90,7 +95,8 @@ TEST(Factory, LogspaceMatchesClosedForm) {
   std::vector<double> p2 = values<double>(logspace(0, 10, 11, 2.0, kDouble));
   for (int i = 0; i <= 10; ++i) EXPECT_EQ(p2[i], std::ldexp(1.0, i));
   EXPECT_EQ(values<int32_t>(logspace(0, 3, 4, 2.0, kInt)), (std::vector<int32_t>{1, 2, 4, 8}));
-  EXPECT_EQ(values<int64_t>(logspace(0, 3, 4, 10.0, kLong)), (std::vector<int64_t>{1, 10, 100, 1000}));
+  EXPECT_EQ(values<int64_t>(logspace(0, 3, 4, 10.0, kLong)),
+            (std::vector<int64_t>{1, 10, 100, 1000}));
   EXPECT_THROW(logspace(0, 3, -1), ValueError);
 }
 
@@ -236,7 +242,9 @@ TEST(Factory, FromBlobDeleterRunsOnceWhenLastViewDies) {
 
   int strided_calls = 0;
   float fl[4];
-  { Tensor t = from_blob(fl, {2, 2}, {2, 1}, [&](void*) { ++strided_calls; }); }
+  {
+    Tensor t = from_blob(fl, {2, 2}, {2, 1}, [&](void*) { ++strided_calls; });
+  }
   EXPECT_EQ(strided_calls, 1);
   // Bad sizes: the tensor is never made and the caller keeps ownership (no deleter call).
   int bad_calls = 0;

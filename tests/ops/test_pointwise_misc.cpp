@@ -28,8 +28,10 @@ void expect_values(const Tensor& t, const std::vector<double>& want) {
   std::vector<double> got = to_vector(t);
   ASSERT_EQ(got.size(), want.size());
   for (size_t i = 0; i < got.size(); ++i) {
-    if (std::isnan(want[i])) EXPECT_TRUE(std::isnan(got[i])) << i;
-    else EXPECT_EQ(got[i], want[i]) << i;
+    if (std::isnan(want[i]))
+      EXPECT_TRUE(std::isnan(got[i])) << i;
+    else
+      EXPECT_EQ(got[i], want[i]) << i;
   }
 }
 }  // namespace
@@ -121,7 +123,8 @@ TEST(Lerp, ValuesAndDtypes) {
   Tensor big = lerp(from_vector({1e30, 1}), from_vector({-1e30, 3}), 0.75);
   EXPECT_NEAR(to_vector(big)[0], -5e29, 1e23);
   expect_values(lerp(from_vector({1, 1}), from_vector({1, 3}), kInf), {kNan, kInf});
-  Tensor w = lerp(a, scalar_tensor(10.0, TensorOptions(kFloat)), from_vector({0.5, 0.25}).to(kFloat));
+  Tensor w =
+      lerp(a, scalar_tensor(10.0, TensorOptions(kFloat)), from_vector({0.5, 0.25}).to(kFloat));
   expect_values(w, {5, 3.25});
   Tensor bf = lerp(from_vector({1}, kBFloat16), from_vector({3}, kBFloat16), 0.3);
   EXPECT_EQ(bf.dtype(), kBFloat16);
@@ -199,7 +202,8 @@ TEST(MaskedFill, ScalarAndTensorValues) {
 
 TEST(NanToNum, DefaultsPerDtypeAndOut) {
   std::vector<double> in = {kNan, kInf, -kInf, 1};
-  expect_values(nan_to_num(from_vector(in)), {0, 3.4028234663852886e+38, -3.4028234663852886e+38, 1});
+  expect_values(nan_to_num(from_vector(in)),
+                {0, 3.4028234663852886e+38, -3.4028234663852886e+38, 1});
   expect_values(nan_to_num(from_vector(in, kHalf)), {0, 65504, -65504, 1});
   expect_values(nan_to_num(from_vector(in, kBFloat16)),
                 {0, 3.3895313892515355e+38, -3.3895313892515355e+38, 1});

@@ -1,4 +1,5 @@
-// Random fills and factories: reproducibility, thread-count independence, statistics, ranges, errors.
+// Random fills and factories: reproducibility, thread-count independence, statistics, ranges,
+// errors.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -88,7 +89,8 @@ TEST(Random, ThreadCountDoesNotChangeResults) {
       Tensor b = empty({100001}).bernoulli_(0.3, g);
       runs.push_back(u), runs.push_back(n), runs.push_back(i), runs.push_back(b);
     }
-    for (size_t k = 4; k < runs.size(); ++k) EXPECT_TRUE(same_bytes(runs[k], runs[k % 4])) << dt << k;
+    for (size_t k = 4; k < runs.size(); ++k)
+      EXPECT_TRUE(same_bytes(runs[k], runs[k % 4])) << dt << k;
   }
 }
 

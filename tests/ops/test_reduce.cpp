@@ -43,8 +43,10 @@ void expect_near(const std::vector<double>& got, const std::vector<double>& want
                  const std::string& what) {
   ASSERT_EQ(got.size(), want.size()) << what;
   for (size_t i = 0; i < got.size(); ++i) {
-    if (std::isnan(want[i])) EXPECT_TRUE(std::isnan(got[i])) << what << " at " << i;
-    else EXPECT_NEAR(got[i], want[i], tol * (1 + std::abs(want[i]))) << what << " at " << i;
+    if (std::isnan(want[i]))
+      EXPECT_TRUE(std::isnan(got[i])) << what << " at " << i;
+    else
+      EXPECT_NEAR(got[i], want[i], tol * (1 + std::abs(want[i]))) << what << " at " << i;
   }
 }
 }  // namespace
@@ -57,14 +59,26 @@ TEST(Reduce, MatchesNaiveOverEveryDimSetAndLayout) {
   // The same logical tensor stored with dims 0 and 2 swapped in memory.
   Tensor tt = transposed(transposed(t, 0, 2).contiguous(), 0, 2);
   ASSERT_FALSE(tt.is_contiguous());
-  auto sum = [](const std::vector<double>& g) { double s = 0; for (double v : g) s += v; return s; };
-  auto mx = [](const std::vector<double>& g) { double m = -kInf; for (double v : g) m = std::max(m, v); return m; };
+  auto sum = [](const std::vector<double>& g) {
+    double s = 0;
+    for (double v : g) s += v;
+    return s;
+  };
+  auto mx = [](const std::vector<double>& g) {
+    double m = -kInf;
+    for (double v : g) m = std::max(m, v);
+    return m;
+  };
   auto var = [&](const std::vector<double>& g) {
     double m = sum(g) / g.size(), s = 0;
     for (double v : g) s += (v - m) * (v - m);
     return s / (g.size() - 1);
   };
-  auto l2 = [](const std::vector<double>& g) { double s = 0; for (double v : g) s += v * v; return std::sqrt(s); };
+  auto l2 = [](const std::vector<double>& g) {
+    double s = 0;
+    for (double v : g) s += v * v;
+    return std::sqrt(s);
+  };
   auto lse = [&](const std::vector<double>& g) {
     double m = mx(g), s = 0;
     for (double v : g) s += std::exp(v - m);
@@ -75,7 +89,9 @@ TEST(Reduce, MatchesNaiveOverEveryDimSetAndLayout) {
       auto dims = dims_of(mask);
       std::string what = "mask " + std::to_string(mask) + (in.is_contiguous() ? "" : " strided");
       expect_near(values(in.sum(dims)), naive(x, sz, mask, sum), 1e-5, "sum " + what);
-      expect_near(values(in.mean(dims)), naive(x, sz, mask, [&](auto& g) { return sum(g) / g.size(); }), 1e-5, "mean " + what);
+      expect_near(values(in.mean(dims)),
+                  naive(x, sz, mask, [&](auto& g) { return sum(g) / g.size(); }), 1e-5,
+                  "mean " + what);
       expect_near(values(in.amax(dims)), naive(x, sz, mask, mx), 0, "amax " + what);
       expect_near(values(in.var(dims)), naive(x, sz, mask, var), 1e-5, "var " + what);
       expect_near(values(in.norm(2, dims)), naive(x, sz, mask, l2), 1e-5, "norm " + what);
@@ -161,7 +177,8 @@ TEST(Reduce, BadDimsNameOpAndDim) {
     (void)t.sum({5});
     FAIL();
   } catch (const IndexError& e) {
-    EXPECT_NE(std::string(e.what()).find("sum: dim 5 is out of range"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("sum: dim 5 is out of range"), std::string::npos)
+        << e.what();
   }
   EXPECT_THROW(t.sum({-3}), IndexError);
   EXPECT_THROW(t.amax({0, 0}), ValueError);
@@ -268,7 +285,7 @@ TEST(Reduce, Norms) {
   EXPECT_NEAR(scalar(t.norm(1)), 10, 1e-6);
   EXPECT_NEAR(scalar(t.norm(kInf)), 4, 1e-6);
   EXPECT_NEAR(scalar(t.norm(-kInf)), 1, 1e-6);
-  EXPECT_NEAR(scalar(t.norm(3)), 4.641589164733887, 1e-5);   // torch 1.13
+  EXPECT_NEAR(scalar(t.norm(3)), 4.641589164733887, 1e-5);  // torch 1.13
   EXPECT_NEAR(scalar(t.norm(0.5)), 37.77656936645508, 1e-4);
   EXPECT_NEAR(scalar(t.norm(-1)), 0.47999995946884155, 1e-6);
   EXPECT_EQ(scalar(make({1, kNaN, 3, 0}, {4}).norm(0)), 3);

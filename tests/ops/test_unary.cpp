@@ -122,7 +122,8 @@ TEST(UnaryDtypes, DtypeKeepingOps) {
   EXPECT_EQ(to_vector(bitwise_not(from_vector({1, 0}, kBool))), (std::vector<double>{0, 1}));
   EXPECT_EQ(to_vector(bitwise_not(from_vector({5, -1}, kInt))), (std::vector<double>{-6, 0}));
   for (Fn op : {Fn(isnan), Fn(isinf), Fn(isfinite), Fn(logical_not)})
-    for (ScalarType dt : {kBool, kInt, kHalf, kFloat}) EXPECT_EQ(op(ones({2}, TensorOptions(dt))).dtype(), kBool);
+    for (ScalarType dt : {kBool, kInt, kHalf, kFloat})
+      EXPECT_EQ(op(ones({2}, TensorOptions(dt))).dtype(), kBool);
 }
 
 TEST(UnaryDtypes, IntegerWrapAndRoundingOfInts) {
@@ -161,7 +162,8 @@ TEST(UnaryValues, ReducedFloatsComputeInFloat) {
   std::vector<double> in = random_values(37, -3, 3, 7);
   for (ScalarType dt : {kHalf, kBFloat16}) {
     Tensor x = from_vector(in, dt);
-    for (auto [op, ref] : {std::pair<Fn, Fn>{exp, exp}, {tanh, tanh}, {sigmoid, sigmoid}, {floor, floor}}) {
+    for (auto [op, ref] :
+         {std::pair<Fn, Fn>{exp, exp}, {tanh, tanh}, {sigmoid, sigmoid}, {floor, floor}}) {
       Tensor want = ref(x.to(kFloat)).to(dt);  // float result rounded once
       EXPECT_EQ(to_vector(op(x)), to_vector(want));
     }
@@ -173,7 +175,8 @@ TEST(UnaryValues, SpecialValues) {
   auto v = [](Fn op, std::vector<double> in, ScalarType dt = kFloat) {
     return to_vector(op(from_vector(in, dt)));
   };
-  EXPECT_EQ(v(round, {0.5, 1.5, 2.5, -0.5, -1.5, 3.49999}), (std::vector<double>{0, 2, 2, -0.0, -2, 3}));
+  EXPECT_EQ(v(round, {0.5, 1.5, 2.5, -0.5, -1.5, 3.49999}),
+            (std::vector<double>{0, 2, 2, -0.0, -2, 3}));
   EXPECT_TRUE(std::signbit(v(round, {-0.5})[0]));
   EXPECT_EQ(v(sign, {nan, -0.0, 0.0, -2, inf}), (std::vector<double>{0, 0, 0, -1, 1}));
   auto r = v(relu, {nan, -0.0, -1, 2});
@@ -217,7 +220,9 @@ TEST(UnaryValues, ErfinvIsTheInverseOfErf) {
     const double slope = 1.1283791670955126 * std::exp(-x * x);
     const double tol = 4e-16 * (std::fabs(y) + slope * std::fabs(x)) + 1e-300;
     if (std::fabs(y) > 0.9) {
-      EXPECT_NEAR(std::erfc(std::fabs(x)), 1 - std::fabs(y), 4e-16 * (1 - std::fabs(y)) + 8e-16 * slope * std::fabs(x)) << y;
+      EXPECT_NEAR(std::erfc(std::fabs(x)), 1 - std::fabs(y),
+                  4e-16 * (1 - std::fabs(y)) + 8e-16 * slope * std::fabs(x))
+          << y;
     } else {
       EXPECT_NEAR(std::erf(x), y, tol) << y;
     }

@@ -1,7 +1,7 @@
 #pragma once
 // TensorAccessor<T, N>: unchecked, strided element access like libtorch's
-// (`auto a = t.accessor<float, 2>(); a[i][j] = 1;`). It borrows the tensor's sizes and strides, so the
-// tensor must outlive it (which is why accessor() is deleted on temporaries).
+// (`auto a = t.accessor<float, 2>(); a[i][j] = 1;`). It borrows the tensor's sizes and strides, so
+// the tensor must outlive it (which is why accessor() is deleted on temporaries).
 
 #include <cstddef>
 #include <cstdint>

@@ -1,5 +1,6 @@
 #pragma once
-// ArrayRef<T>: a non-owning view of contiguous elements (sizes, strides, tensor lists), like c10::ArrayRef.
+// ArrayRef<T>: a non-owning view of contiguous elements (sizes, strides, tensor lists), like
+// c10::ArrayRef.
 
 #include <cstddef>
 #include <cstdint>
@@ -32,11 +33,11 @@ class ArrayRef {
   template <typename Container,
             typename = decltype(std::declval<const Container&>().data() +
                                 std::declval<const Container&>().size()),
-            typename = std::enable_if_t<!std::is_same_v<Container, std::vector<T>> &&
-                                        std::is_same_v<std::remove_cv_t<std::remove_pointer_t<
-                                                           decltype(std::declval<const Container&>()
-                                                                        .data())>>,
-                                                       T>>>
+            typename = std::enable_if_t<
+                !std::is_same_v<Container, std::vector<T>> &&
+                std::is_same_v<std::remove_cv_t<std::remove_pointer_t<
+                                   decltype(std::declval<const Container&>().data())>>,
+                               T>>>
   ArrayRef(const Container& c) : data_(c.data()), size_(c.size()) {}  // NOLINT
 
   constexpr const T* data() const { return data_; }

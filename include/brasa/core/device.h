@@ -1,5 +1,6 @@
 #pragma once
-// Device: a device type and an index, parsed from strings like "cpu", "meta", "cuda:1", "privateuseone".
+// Device: a device type and an index, parsed from strings like "cpu", "meta", "cuda:1",
+// "privateuseone".
 
 #include <cstdint>
 #include <functional>
@@ -24,7 +25,7 @@ BRASA_API void rename_privateuse1_backend(const std::string& name);
 struct BRASA_API Device {
   Device(DeviceType type, int8_t index = -1) : type_(type), index_(index) {}  // NOLINT
   /// Parses "cpu", "cuda:0", "meta", ...; throws ValueError on anything else.
-  Device(const std::string& spec);  // NOLINT
+  Device(const std::string& spec);                         // NOLINT
   Device(const char* spec) : Device(std::string(spec)) {}  // NOLINT
 
   DeviceType type() const { return type_; }

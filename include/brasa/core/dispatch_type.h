@@ -14,28 +14,28 @@
   default:                               \
     BRASA_THROW(TypeError, name, ": not implemented for dtype ", dtype);
 
-#define BRASA_DISPATCH_INTEGRAL_CASES(...)       \
-  BRASA_TYPE_CASE(Byte, uint8_t, __VA_ARGS__)    \
-  BRASA_TYPE_CASE(Char, int8_t, __VA_ARGS__)     \
-  BRASA_TYPE_CASE(Short, int16_t, __VA_ARGS__)   \
-  BRASA_TYPE_CASE(Int, int32_t, __VA_ARGS__)     \
+#define BRASA_DISPATCH_INTEGRAL_CASES(...)     \
+  BRASA_TYPE_CASE(Byte, uint8_t, __VA_ARGS__)  \
+  BRASA_TYPE_CASE(Char, int8_t, __VA_ARGS__)   \
+  BRASA_TYPE_CASE(Short, int16_t, __VA_ARGS__) \
+  BRASA_TYPE_CASE(Int, int32_t, __VA_ARGS__)   \
   BRASA_TYPE_CASE(Long, int64_t, __VA_ARGS__)
 
-#define BRASA_DISPATCH_FLOATING_CASES(...)          \
-  BRASA_TYPE_CASE(Half, ::brasa::Half, __VA_ARGS__) \
+#define BRASA_DISPATCH_FLOATING_CASES(...)                  \
+  BRASA_TYPE_CASE(Half, ::brasa::Half, __VA_ARGS__)         \
   BRASA_TYPE_CASE(BFloat16, ::brasa::BFloat16, __VA_ARGS__) \
-  BRASA_TYPE_CASE(Float, float, __VA_ARGS__)        \
+  BRASA_TYPE_CASE(Float, float, __VA_ARGS__)                \
   BRASA_TYPE_CASE(Double, double, __VA_ARGS__)
 
 /// All ten dtypes.
-#define BRASA_DISPATCH_ALL_TYPES(dtype, name, ...)                           \
-  [&] {                                                                      \
-    switch (dtype) {                                                         \
-      BRASA_TYPE_CASE(Bool, bool, __VA_ARGS__)                               \
-      BRASA_DISPATCH_INTEGRAL_CASES(__VA_ARGS__)                             \
-      BRASA_DISPATCH_FLOATING_CASES(__VA_ARGS__)                             \
-      BRASA_DISPATCH_FAIL(dtype, name)                                       \
-    }                                                                        \
+#define BRASA_DISPATCH_ALL_TYPES(dtype, name, ...) \
+  [&] {                                            \
+    switch (dtype) {                               \
+      BRASA_TYPE_CASE(Bool, bool, __VA_ARGS__)     \
+      BRASA_DISPATCH_INTEGRAL_CASES(__VA_ARGS__)   \
+      BRASA_DISPATCH_FLOATING_CASES(__VA_ARGS__)   \
+      BRASA_DISPATCH_FAIL(dtype, name)             \
+    }                                              \
   }()
 
 /// Every dtype but bool.

@@ -1,5 +1,6 @@
 #pragma once
-// ScalarType (dtype): the element types brasa has, their sizes, names and PyTorch's promotion lattice.
+// ScalarType (dtype): the element types brasa has, their sizes, names and PyTorch's promotion
+// lattice.
 
 #include <cstdint>
 #include <ostream>
@@ -37,8 +38,8 @@ constexpr ScalarType kBool = ScalarType::Bool;
 constexpr ScalarType kBFloat16 = ScalarType::BFloat16;
 
 /// Every defined dtype, in promotion-table order.
-constexpr ScalarType kAllScalarTypes[] = {kBool, kByte, kChar, kShort, kInt, kLong,
-                                          kHalf, kBFloat16, kFloat, kDouble};
+constexpr ScalarType kAllScalarTypes[] = {kBool, kByte, kChar,     kShort, kInt,
+                                          kLong, kHalf, kBFloat16, kFloat, kDouble};
 
 constexpr size_t element_size(ScalarType t) {
   switch (t) {
@@ -91,10 +92,10 @@ struct CppTypeToScalarType;
   _(BFloat16, BFloat16)              \
   _(float, Float)                    \
   _(double, Double)
-#define BRASA_DEFINE_TYPE_MAP(T, name)                                 \
-  template <>                                                          \
-  struct CppTypeToScalarType<T> {                                      \
-    static constexpr ScalarType value = ScalarType::name;              \
+#define BRASA_DEFINE_TYPE_MAP(T, name)                    \
+  template <>                                             \
+  struct CppTypeToScalarType<T> {                         \
+    static constexpr ScalarType value = ScalarType::name; \
   };
 BRASA_FORALL_SCALAR_TYPES(BRASA_DEFINE_TYPE_MAP)
 #undef BRASA_DEFINE_TYPE_MAP

@@ -58,11 +58,11 @@ template <typename E, typename... Args>
 }  // namespace detail
 }  // namespace brasa
 
-#define BRASA_CHECK_TYPED(kind, cond, ...)                        \
-  do {                                                            \
-    if (BRASA_UNLIKELY(!(cond))) {                                \
-      ::brasa::detail::throw_error<::brasa::kind>(__VA_ARGS__);   \
-    }                                                             \
+#define BRASA_CHECK_TYPED(kind, cond, ...)                      \
+  do {                                                          \
+    if (BRASA_UNLIKELY(!(cond))) {                              \
+      ::brasa::detail::throw_error<::brasa::kind>(__VA_ARGS__); \
+    }                                                           \
   } while (0)
 
 /// Throws brasa::ValueError with the streamed message when cond is false.
@@ -72,10 +72,10 @@ template <typename E, typename... Args>
 #define BRASA_CHECK_NOT_IMPLEMENTED(cond, ...) \
   BRASA_CHECK_TYPED(NotImplementedError, cond, __VA_ARGS__)
 #define BRASA_THROW(kind, ...) ::brasa::detail::throw_error<::brasa::kind>(__VA_ARGS__)
-#define BRASA_INTERNAL_ASSERT(cond, ...)                                                \
-  do {                                                                                  \
-    if (BRASA_UNLIKELY(!(cond))) {                                                      \
-      ::brasa::detail::throw_internal(__FILE__, __LINE__, #cond,                        \
-                                      ::brasa::detail::str_cat(__VA_ARGS__));           \
-    }                                                                                   \
+#define BRASA_INTERNAL_ASSERT(cond, ...)                                      \
+  do {                                                                        \
+    if (BRASA_UNLIKELY(!(cond))) {                                            \
+      ::brasa::detail::throw_internal(__FILE__, __LINE__, #cond,              \
+                                      ::brasa::detail::str_cat(__VA_ARGS__)); \
+    }                                                                         \
   } while (0)

@@ -1,6 +1,6 @@
 #pragma once
-// Generator: a seeded source of random bits (Philox4x32-10, counter based, so a range of draws can be
-// split across threads and still give the same numbers for the same seed).
+// Generator: a seeded source of random bits (Philox4x32-10, counter based, so a range of draws can
+// be split across threads and still give the same numbers for the same seed).
 
 #include <cstdint>
 #include <memory>

@@ -37,8 +37,8 @@ inline uint16_t float_to_half_bits(float f) {
   uint32_t ax = x & 0x7fffffffu;
   if (ax >= 0x7f800000u) return sign | (ax > 0x7f800000u ? 0x7e00 : 0x7c00);
   if (ax >= 0x477ff000u) return sign | 0x7c00;  // rounds to inf
-  if (ax < 0x38800000u) {                         // subnormal or zero in half
-    float v = bits_to_float(ax) * 16777216.0f;    // scale by 2^24; round to nearest even
+  if (ax < 0x38800000u) {                       // subnormal or zero in half
+    float v = bits_to_float(ax) * 16777216.0f;  // scale by 2^24; round to nearest even
     return sign | uint16_t(__builtin_lrintf(v));
   }
   uint32_t mant_odd = (ax >> 13) & 1;
@@ -52,7 +52,7 @@ struct Half {
   struct from_bits_t {};
   Half() = default;
   constexpr Half(uint16_t bits, from_bits_t) : x(bits) {}
-  Half(float f) : x(detail::float_to_half_bits(f)) {}  // NOLINT
+  Half(float f) : x(detail::float_to_half_bits(f)) {}               // NOLINT
   operator float() const { return detail::half_bits_to_float(x); }  // NOLINT
 };
 

@@ -45,15 +45,16 @@ enum class TensorIndexType { None, Ellipsis, SymInt, Boolean, Slice, Tensor };
 
 /// One entry of an index list: None, Ellipsis ("..." too), an integer, a bool, a Slice or a Tensor.
 struct BRASA_API TensorIndex final {
-  TensorIndex(std::nullopt_t) : type_(TensorIndexType::None) {}  // NOLINT
+  TensorIndex(std::nullopt_t) : type_(TensorIndexType::None) {}         // NOLINT
   TensorIndex(EllipsisIndexType) : type_(TensorIndexType::Ellipsis) {}  // NOLINT
   TensorIndex(const char* str);  // NOLINT: only "..." is accepted
   TensorIndex(int64_t integer) : integer_(integer), type_(TensorIndexType::SymInt) {}  // NOLINT
-  TensorIndex(int integer) : TensorIndex(static_cast<int64_t>(integer)) {}  // NOLINT
+  TensorIndex(int integer) : TensorIndex(static_cast<int64_t>(integer)) {}             // NOLINT
   template <class T, class = std::enable_if_t<std::is_same_v<bool, T>>>
   TensorIndex(T boolean) : boolean_(boolean), type_(TensorIndexType::Boolean) {}  // NOLINT
-  TensorIndex(Slice slice) : slice_(slice), type_(TensorIndexType::Slice) {}  // NOLINT
-  TensorIndex(Tensor tensor) : tensor_(std::move(tensor)), type_(TensorIndexType::Tensor) {}  // NOLINT
+  TensorIndex(Slice slice) : slice_(slice), type_(TensorIndexType::Slice) {}      // NOLINT
+  TensorIndex(Tensor tensor)
+      : tensor_(std::move(tensor)), type_(TensorIndexType::Tensor) {}  // NOLINT
 
   bool is_none() const { return type_ == TensorIndexType::None; }
   bool is_ellipsis() const { return type_ == TensorIndexType::Ellipsis; }

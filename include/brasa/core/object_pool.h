@@ -1,6 +1,7 @@
 #pragma once
-// PooledObject<T>: class-specific operator new/delete that recycle blocks through a small per-thread
-// free list, so creating a tensor (TensorImpl + StorageImpl) does not go to malloc each time.
+// PooledObject<T>: class-specific operator new/delete that recycle blocks through a small
+// per-thread free list, so creating a tensor (TensorImpl + StorageImpl) does not go to malloc each
+// time.
 
 #include <cstddef>
 #include <new>

@@ -1,6 +1,7 @@
 #pragma once
-// Scalar: a number from C++ code (bool, integer or floating), kept with its kind so that type promotion
-// can treat it like a Python scalar (it does not widen a tensor's dtype within its category).
+// Scalar: a number from C++ code (bool, integer or floating), kept with its kind so that type
+// promotion can treat it like a Python scalar (it does not widen a tensor's dtype within its
+// category).
 
 #include <cstdint>
 #include <ostream>
@@ -16,7 +17,8 @@ class BRASA_API Scalar {
   enum class Kind : uint8_t { Bool, Int, Double };
 
   Scalar() : Scalar(int64_t(0)) {}
-  template <typename T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
+  template <typename T,
+            std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
   Scalar(T v) : kind_(Kind::Int) {  // NOLINT
     v_.i = static_cast<int64_t>(v);
   }
@@ -25,8 +27,8 @@ class BRASA_API Scalar {
     v_.d = static_cast<double>(v);
   }
   Scalar(bool v) : kind_(Kind::Bool) { v_.i = v; }  // NOLINT
-  Scalar(Half v) : Scalar(double(float(v))) {}       // NOLINT
-  Scalar(BFloat16 v) : Scalar(double(float(v))) {}   // NOLINT
+  Scalar(Half v) : Scalar(double(float(v))) {}      // NOLINT
+  Scalar(BFloat16 v) : Scalar(double(float(v))) {}  // NOLINT
 
   Kind kind() const { return kind_; }
   bool isFloatingPoint() const { return kind_ == Kind::Double; }
@@ -66,9 +68,9 @@ class BRASA_API Scalar {
 BRASA_API std::ostream& operator<<(std::ostream& os, const Scalar& s);
 
 namespace detail {
-/// Throws ValueError "op: value 300 cannot be converted to type Byte without overflow" when `s` does
-/// not fit `dtype` (NaN never fits an integral dtype; unsigned dtypes accept negative values down to
-/// -max, which wrap; Bool accepts anything).
+/// Throws ValueError "op: value 300 cannot be converted to type Byte without overflow" when `s`
+/// does not fit `dtype` (NaN never fits an integral dtype; unsigned dtypes accept negative values
+/// down to -max, which wrap; Bool accepts anything).
 BRASA_API void check_scalar_fits(const Scalar& s, ScalarType dtype, const char* op);
 }  // namespace detail
 

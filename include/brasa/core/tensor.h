@@ -1,6 +1,6 @@
 #pragma once
-// Tensor: a refcounted handle to a TensorImpl. Methods mirror libtorch's at::Tensor; each is defined
-// next to its op in src/ops/<family>/ (one op, one place).
+// Tensor: a refcounted handle to a TensorImpl. Methods mirror libtorch's at::Tensor; each is
+// defined next to its op in src/ops/<family>/ (one op, one place).
 
 #include <optional>
 #include <ostream>
@@ -171,13 +171,14 @@ class BRASA_API Tensor {
   const Tensor& normal_(double mean = 0, double std = 1,
                         std::optional<Generator> gen = std::nullopt) const;
   const Tensor& bernoulli_(double p = 0.5, std::optional<Generator> gen = std::nullopt) const;
-  const Tensor& random_(int64_t from, int64_t to, std::optional<Generator> gen = std::nullopt) const;
+  const Tensor& random_(int64_t from, int64_t to,
+                        std::optional<Generator> gen = std::nullopt) const;
 
   // ---- binary arithmetic (Tensor and Scalar forms; `_` is in place) ----
-#define BRASA_BINARY_METHODS(name)                            \
-  Tensor name(const Tensor& other) const;                     \
-  Tensor name(const Scalar& other) const;                     \
-  const Tensor& name##_(const Tensor& other) const;           \
+#define BRASA_BINARY_METHODS(name)                  \
+  Tensor name(const Tensor& other) const;           \
+  Tensor name(const Scalar& other) const;           \
+  const Tensor& name##_(const Tensor& other) const; \
   const Tensor& name##_(const Scalar& other) const;
   Tensor add(const Tensor& other, const Scalar& alpha = 1) const;
   Tensor add(const Scalar& other, const Scalar& alpha = 1) const;

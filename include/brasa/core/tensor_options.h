@@ -14,10 +14,10 @@ enum class MemoryFormat : int8_t { Contiguous = 0, Preserve = 1 };
 
 struct BRASA_API TensorOptions {
   TensorOptions() = default;
-  TensorOptions(ScalarType t) : dtype_(t) {}  // NOLINT: implicit like libtorch
-  TensorOptions(Device d) : device_(d) {}     // NOLINT
+  TensorOptions(ScalarType t) : dtype_(t) {}           // NOLINT: implicit like libtorch
+  TensorOptions(Device d) : device_(d) {}              // NOLINT
   TensorOptions(DeviceType d) : device_(Device(d)) {}  // NOLINT
-  TensorOptions(Layout) {}                    // NOLINT
+  TensorOptions(Layout) {}                             // NOLINT
 
   TensorOptions dtype(ScalarType t) const {
     TensorOptions o = *this;

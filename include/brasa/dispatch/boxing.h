@@ -1,6 +1,6 @@
 #pragma once
-// Conversions between C++ argument types and Values, used to build boxed wrappers of unboxed kernels
-// and unboxed calls of boxed kernels. Only included by the dispatcher's templates.
+// Conversions between C++ argument types and Values, used to build boxed wrappers of unboxed
+// kernels and unboxed calls of boxed kernels. Only included by the dispatcher's templates.
 
 #include <tuple>
 #include <type_traits>
@@ -56,9 +56,7 @@ struct Boxer<TensorList> {
 };
 template <typename T>
 struct Boxer<std::optional<T>> {
-  static Value to_value(const std::optional<T>& v) {
-    return v ? Boxer<T>::to_value(*v) : Value();
-  }
+  static Value to_value(const std::optional<T>& v) { return v ? Boxer<T>::to_value(*v) : Value(); }
   static std::optional<T> from_value(Value& v) {
     if (v.is_none()) return std::nullopt;
     return std::optional<T>(Boxer<T>::from_value(v));

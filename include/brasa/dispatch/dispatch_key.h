@@ -1,6 +1,7 @@
 #pragma once
 // DispatchKey and DispatchKeySet. A key set is a bitmask; a higher bit means a higher priority,
-// so the dispatcher runs the kernel of the highest key present (see Note [Dispatch] in dispatcher.h).
+// so the dispatcher runs the kernel of the highest key present (see Note [Dispatch] in
+// dispatcher.h).
 
 #include <cstdint>
 #include <ostream>
@@ -38,7 +39,9 @@ class DispatchKeySet {
     return s;
   }
   constexpr bool has(DispatchKey k) const { return bits_ & (1u << static_cast<uint32_t>(k)); }
-  constexpr DispatchKeySet add(DispatchKey k) const { return from_raw(bits_ | DispatchKeySet(k).bits_); }
+  constexpr DispatchKeySet add(DispatchKey k) const {
+    return from_raw(bits_ | DispatchKeySet(k).bits_);
+  }
   constexpr DispatchKeySet remove(DispatchKey k) const {
     return from_raw(bits_ & ~DispatchKeySet(k).bits_);
   }

@@ -4,10 +4,11 @@
 // Note [Dispatch]
 // A call computes the key set = (union of the tensor arguments' keys | thread's included keys)
 // minus the thread's excluded keys, keeps only keys that have a kernel (or a backend fallback), and
-// runs the kernel of the highest one. A kernel that wants the next key "redispatches" by calling the op
-// again with its own key excluded (ExcludeDispatchKeyGuard). Each kernel is stored unboxed (a typed
-// function pointer, the fast path) and boxed (a function over a Stack of Values), so a single generic
-// boxed function can serve every op, and an op whose kernel is only boxed can still be called unboxed.
+// runs the kernel of the highest one. A kernel that wants the next key "redispatches" by calling
+// the op again with its own key excluded (ExcludeDispatchKeyGuard). Each kernel is stored unboxed
+// (a typed function pointer, the fast path) and boxed (a function over a Stack of Values), so a
+// single generic boxed function can serve every op, and an op whose kernel is only boxed can still
+// be called unboxed.
 
 #include <atomic>
 #include <string>
@@ -50,7 +51,8 @@ class BRASA_API OperatorHandle {
 
   /// The key whose kernel runs for `keys`; throws NotImplementedError if none.
   DispatchKey pick(DispatchKeySet keys) const {
-    uint32_t eff = keys.raw() & (kernel_mask_ | detail::g_fallback_mask.load(std::memory_order_relaxed));
+    uint32_t eff =
+        keys.raw() & (kernel_mask_ | detail::g_fallback_mask.load(std::memory_order_relaxed));
     if (BRASA_UNLIKELY(eff == 0)) no_kernel(keys);
     DispatchKey k = DispatchKeySet::from_raw(eff).highest();
     if (BRASA_UNLIKELY(detail::g_log_dispatch)) log_dispatch(k);
@@ -148,8 +150,7 @@ class Op<R(Args...)> : public OperatorHandle {
 /// RAII: adds keys to the thread's excluded set for the guard's lifetime.
 class ExcludeDispatchKeyGuard {
  public:
-  explicit ExcludeDispatchKeyGuard(DispatchKeySet keys)
-      : saved_(tls_dispatch_keys.excluded) {
+  explicit ExcludeDispatchKeyGuard(DispatchKeySet keys) : saved_(tls_dispatch_keys.excluded) {
     tls_dispatch_keys.excluded = saved_ | keys;
   }
   explicit ExcludeDispatchKeyGuard(DispatchKey k) : ExcludeDispatchKeyGuard(DispatchKeySet(k)) {}
@@ -164,8 +165,7 @@ class ExcludeDispatchKeyGuard {
 /// RAII: adds keys to the thread's included set for the guard's lifetime.
 class IncludeDispatchKeyGuard {
  public:
-  explicit IncludeDispatchKeyGuard(DispatchKeySet keys)
-      : saved_(tls_dispatch_keys.included) {
+  explicit IncludeDispatchKeyGuard(DispatchKeySet keys) : saved_(tls_dispatch_keys.included) {
     tls_dispatch_keys.included = saved_ | keys;
   }
   explicit IncludeDispatchKeyGuard(DispatchKey k) : IncludeDispatchKeyGuard(DispatchKeySet(k)) {}
@@ -180,22 +180,23 @@ class IncludeDispatchKeyGuard {
 }  // namespace brasa
 
 /// Defines an op object: BRASA_DEFINE_OP(add_op, "add", "add(Tensor a, Tensor b) -> Tensor",
-/// Tensor(const Tensor&, const Tensor&)). Use it in the op's own .cpp file; other files that need the
-/// op declare it with BRASA_DECLARE_OP.
-#define BRASA_DEFINE_OP(var, name, schema, ...)      \
-  ::brasa::Op<__VA_ARGS__>& var() {                  \
+/// Tensor(const Tensor&, const Tensor&)). Use it in the op's own .cpp file; other files that need
+/// the op declare it with BRASA_DECLARE_OP.
+#define BRASA_DEFINE_OP(var, name, schema, ...)       \
+  ::brasa::Op<__VA_ARGS__>& var() {                   \
     static ::brasa::Op<__VA_ARGS__> op(name, schema); \
-    return op;                                       \
+    return op;                                        \
   }
 #define BRASA_DECLARE_OP(var, ...) ::brasa::Op<__VA_ARGS__>& var();
 
 #define BRASA_CONCAT_INNER(a, b) a##b
 #define BRASA_CONCAT(a, b) BRASA_CONCAT_INNER(a, b)
-/// Registers `fn` as op's kernel for the given keys at load time: BRASA_REGISTER_KERNEL(add_op, add_cpu, CPU, Meta).
-#define BRASA_REGISTER_KERNEL(op, fn, ...)                                                  \
-  static const bool BRASA_CONCAT(brasa_reg_, __COUNTER__) = [] {                            \
-    for (auto k : {BRASA_KEYS_(__VA_ARGS__)}) op().template impl<&fn>(k);                  \
-    return true;                                                                            \
+/// Registers `fn` as op's kernel for the given keys at load time: BRASA_REGISTER_KERNEL(add_op,
+/// add_cpu, CPU, Meta).
+#define BRASA_REGISTER_KERNEL(op, fn, ...)                                \
+  static const bool BRASA_CONCAT(brasa_reg_, __COUNTER__) = [] {          \
+    for (auto k : {BRASA_KEYS_(__VA_ARGS__)}) op().template impl<&fn>(k); \
+    return true;                                                          \
   }();
 #define BRASA_KEY_(k) ::brasa::DispatchKey::k
 #define BRASA_KEYS_(...) BRASA_MAP_KEYS_(__VA_ARGS__)
@@ -204,6 +205,7 @@ class IncludeDispatchKeyGuard {
 #define BRASA_MAP_KEYS_3(a, b, c) BRASA_KEY_(a), BRASA_KEY_(b), BRASA_KEY_(c)
 #define BRASA_MAP_KEYS_4(a, b, c, d) BRASA_KEY_(a), BRASA_KEY_(b), BRASA_KEY_(c), BRASA_KEY_(d)
 #define BRASA_GET_5TH_(a, b, c, d, e, ...) e
-#define BRASA_MAP_KEYS_(...)                                                                 \
-  BRASA_GET_5TH_(__VA_ARGS__, BRASA_MAP_KEYS_4, BRASA_MAP_KEYS_3, BRASA_MAP_KEYS_2,          \
-                 BRASA_MAP_KEYS_1)(__VA_ARGS__)
+#define BRASA_MAP_KEYS_(...)                                                        \
+  BRASA_GET_5TH_(__VA_ARGS__, BRASA_MAP_KEYS_4, BRASA_MAP_KEYS_3, BRASA_MAP_KEYS_2, \
+                 BRASA_MAP_KEYS_1)                                                  \
+  (__VA_ARGS__)

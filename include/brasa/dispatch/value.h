@@ -1,6 +1,6 @@
 #pragma once
-// Value: one boxed argument or result (the boxed calling convention passes a Stack of these), so one
-// generic function can serve every op: plugin CPU fallback, tracing, logging, anomaly mode.
+// Value: one boxed argument or result (the boxed calling convention passes a Stack of these), so
+// one generic function can serve every op: plugin CPU fallback, tracing, logging, anomaly mode.
 
 #include <optional>
 #include <string>
@@ -14,9 +14,9 @@ namespace brasa {
 
 class BRASA_API Value {
  public:
-  using Payload = std::variant<std::monostate, Tensor, std::vector<Tensor>, Scalar, int64_t, double,
-                               bool, std::vector<int64_t>, ScalarType, std::string, Device,
-                               Generator>;
+  using Payload =
+      std::variant<std::monostate, Tensor, std::vector<Tensor>, Scalar, int64_t, double, bool,
+                   std::vector<int64_t>, ScalarType, std::string, Device, Generator>;
   Value() = default;
   template <typename T>
   Value(T&& v) : v_(std::forward<T>(v)) {}  // NOLINT

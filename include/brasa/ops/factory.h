@@ -16,7 +16,8 @@ BRASA_API Tensor empty_strided(IntArrayRef size, IntArrayRef stride,
                                const TensorOptions& options = {});
 BRASA_API Tensor zeros(IntArrayRef size, const TensorOptions& options = {});
 BRASA_API Tensor ones(IntArrayRef size, const TensorOptions& options = {});
-BRASA_API Tensor full(IntArrayRef size, const Scalar& fill_value, const TensorOptions& options = {});
+BRASA_API Tensor full(IntArrayRef size, const Scalar& fill_value,
+                      const TensorOptions& options = {});
 /// The _like forms take sizes, dtype and device from `self` unless options override them.
 BRASA_API Tensor empty_like(const Tensor& self, const TensorOptions& options = {});
 BRASA_API Tensor zeros_like(const Tensor& self, const TensorOptions& options = {});
@@ -26,9 +27,10 @@ BRASA_API Tensor full_like(const Tensor& self, const Scalar& fill_value,
 BRASA_API Tensor scalar_tensor(const Scalar& s, const TensorOptions& options = {});
 
 // ---- ranges ----
-/// 1-D [start, end) in steps of `step`: size ceil((end - start) / step), element i = start + i * step.
-/// Without a dtype: Long when start, end and step are all integral, else the default float. Throws
-/// ValueError for step 0, a step whose sign disagrees with end - start, or non-finite bounds.
+/// 1-D [start, end) in steps of `step`: size ceil((end - start) / step), element i = start + i *
+/// step. Without a dtype: Long when start, end and step are all integral, else the default float.
+/// Throws ValueError for step 0, a step whose sign disagrees with end - start, or non-finite
+/// bounds.
 BRASA_API Tensor arange(const Scalar& end, const TensorOptions& options = {});
 BRASA_API Tensor arange(const Scalar& start, const Scalar& end, const TensorOptions& options = {});
 BRASA_API Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step,
@@ -45,14 +47,13 @@ BRASA_API Tensor eye(int64_t n, const TensorOptions& options = {});
 BRASA_API Tensor eye(int64_t n, int64_t m, const TensorOptions& options = {});
 
 // ---- external memory ----
-/// A tensor viewing `data` (not copied, not owned, not resizable). With a deleter, the tensor owns the
-/// memory: deleter(data) runs exactly once, when the last tensor or view of it dies. Throws
+/// A tensor viewing `data` (not copied, not owned, not resizable). With a deleter, the tensor owns
+/// the memory: deleter(data) runs exactly once, when the last tensor or view of it dies. Throws
 /// ValueError for negative sizes or sizes/strides of different lengths (the deleter is not called).
 BRASA_API Tensor from_blob(void* data, IntArrayRef sizes, const TensorOptions& options = {});
 BRASA_API Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides,
                            const TensorOptions& options = {});
-BRASA_API Tensor from_blob(void* data, IntArrayRef sizes,
-                           const std::function<void(void*)>& deleter,
+BRASA_API Tensor from_blob(void* data, IntArrayRef sizes, const std::function<void(void*)>& deleter,
                            const TensorOptions& options = {});
 BRASA_API Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides,
                            const std::function<void(void*)>& deleter,

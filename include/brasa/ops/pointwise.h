@@ -1,6 +1,6 @@
 #pragma once
-// Pointwise ops as free functions (libtorch spellings). Binary ops broadcast and promote dtypes like
-// PyTorch; `_out` forms write into `out` (resized when it has no elements) and return it.
+// Pointwise ops as free functions (libtorch spellings). Binary ops broadcast and promote dtypes
+// like PyTorch; `_out` forms write into `out` (resized when it has no elements) and return it.
 // Errors: ValueError for shapes that do not broadcast, TypeError for dtypes an op does not accept
 // or a result that can't be cast to an in-place/out= tensor's dtype.
 
@@ -11,9 +11,9 @@
 
 namespace brasa {
 
-#define BRASA_BINARY_FREE_FUNCTIONS(name)                                       \
-  BRASA_API Tensor name(const Tensor& self, const Tensor& other);               \
-  BRASA_API Tensor name(const Tensor& self, const Scalar& other);               \
+#define BRASA_BINARY_FREE_FUNCTIONS(name)                         \
+  BRASA_API Tensor name(const Tensor& self, const Tensor& other); \
+  BRASA_API Tensor name(const Tensor& self, const Scalar& other); \
   BRASA_API Tensor& name##_out(Tensor& out, const Tensor& self, const Tensor& other);
 BRASA_API Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
 BRASA_API Tensor add(const Tensor& self, const Scalar& other, const Scalar& alpha = 1);
@@ -67,12 +67,13 @@ BRASA_API Tensor less(const Tensor& self, const Tensor& other);
 
 // ---- unary ----
 // Float ops (exp, log, sin, sigmoid, erfinv, ...) promote integral and bool inputs to the default
-// float dtype; neg/abs/floor/ceil/round/trunc/relu keep the input dtype and refuse bool; frac is for
-// floating dtypes only; bitwise_not for integral and bool only; round is half-to-even.
-// isnan/isinf/isfinite/logical_not return Bool. `_out` forms of dtype-keeping ops need out's dtype to
-// equal the input's (TypeError otherwise); float ops accept any out dtype the result can be cast to.
-#define BRASA_UNARY_FREE_FUNCTIONS(name)          \
-  BRASA_API Tensor name(const Tensor& self);      \
+// float dtype; neg/abs/floor/ceil/round/trunc/relu keep the input dtype and refuse bool; frac is
+// for floating dtypes only; bitwise_not for integral and bool only; round is half-to-even.
+// isnan/isinf/isfinite/logical_not return Bool. `_out` forms of dtype-keeping ops need out's dtype
+// to equal the input's (TypeError otherwise); float ops accept any out dtype the result can be cast
+// to.
+#define BRASA_UNARY_FREE_FUNCTIONS(name)     \
+  BRASA_API Tensor name(const Tensor& self); \
   BRASA_API Tensor& name##_out(Tensor& out, const Tensor& self);
 BRASA_UNARY_FREE_FUNCTIONS(neg)
 BRASA_UNARY_FREE_FUNCTIONS(negative)
@@ -117,10 +118,11 @@ BRASA_API Tensor isfinite(const Tensor& self);
 
 // ---- clamp, lerp, where, masked_fill, nan_to_num ----
 /// clamp: the result dtype is the promotion of self with min and max (scalars don't widen within a
-/// category); out's dtype must equal it. A Scalar bound that doesn't fit the dtype throws ValueError;
-/// no bound throws ValueError. NaN in self stays NaN; min > max gives max. As in PyTorch 1.13, a NaN
-/// Scalar bound makes every element NaN when both bounds (or clamp_min/clamp_max) are given and is
-/// ignored when it is the only bound of clamp; NaN in a Tensor bound propagates elementwise.
+/// category); out's dtype must equal it. A Scalar bound that doesn't fit the dtype throws
+/// ValueError; no bound throws ValueError. NaN in self stays NaN; min > max gives max. As in
+/// PyTorch 1.13, a NaN Scalar bound makes every element NaN when both bounds (or
+/// clamp_min/clamp_max) are given and is ignored when it is the only bound of clamp; NaN in a
+/// Tensor bound propagates elementwise.
 BRASA_API Tensor clamp(const Tensor& self, const std::optional<Scalar>& min,
                        const std::optional<Scalar>& max = std::nullopt);
 BRASA_API Tensor clamp(const Tensor& self, const std::optional<Tensor>& min,
@@ -141,8 +143,10 @@ BRASA_API Tensor& clamp_max_out(Tensor& out, const Tensor& self, const Scalar& m
 /// dtype (TypeError otherwise); all three broadcast.
 BRASA_API Tensor lerp(const Tensor& self, const Tensor& end, const Scalar& weight);
 BRASA_API Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight);
-BRASA_API Tensor& lerp_out(Tensor& out, const Tensor& self, const Tensor& end, const Scalar& weight);
-BRASA_API Tensor& lerp_out(Tensor& out, const Tensor& self, const Tensor& end, const Tensor& weight);
+BRASA_API Tensor& lerp_out(Tensor& out, const Tensor& self, const Tensor& end,
+                           const Scalar& weight);
+BRASA_API Tensor& lerp_out(Tensor& out, const Tensor& self, const Tensor& end,
+                           const Tensor& weight);
 /// Elementwise condition ? self : other; condition is Bool (or Byte), the three broadcast and the
 /// result has the promoted dtype of self and other. Throws TypeError for another condition dtype.
 BRASA_API Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other);

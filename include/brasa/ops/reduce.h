@@ -1,10 +1,10 @@
 #pragma once
-// Reductions, scans, softmax and sorting as free functions (libtorch spellings; each also exists as a
-// Tensor method). An empty `dim` list reduces every dim. Dims are wrapped like PyTorch's: IndexError
-// (naming the op and dim) when out of range, ValueError for a repeated dim. Result dtypes follow
-// PyTorch: sum/prod/cumsum/cumprod of integral or bool inputs give int64; mean/var/std/norm need a
-// floating input (TypeError otherwise); indices are int64. `_out` forms write into `out` (resized when
-// it has no elements) and return it.
+// Reductions, scans, softmax and sorting as free functions (libtorch spellings; each also exists as
+// a Tensor method). An empty `dim` list reduces every dim. Dims are wrapped like PyTorch's:
+// IndexError (naming the op and dim) when out of range, ValueError for a repeated dim. Result
+// dtypes follow PyTorch: sum/prod/cumsum/cumprod of integral or bool inputs give int64;
+// mean/var/std/norm need a floating input (TypeError otherwise); indices are int64. `_out` forms
+// write into `out` (resized when it has no elements) and return it.
 
 #include <optional>
 #include <tuple>
@@ -51,11 +51,13 @@ BRASA_API Tensor argmin(const Tensor& self, std::optional<int64_t> dim = std::nu
                         bool keepdim = false);
 /// Variance / standard deviation with divisor max(0, N - correction) (unbiased: correction 1).
 BRASA_API Tensor var(const Tensor& self, bool unbiased = true);
-BRASA_API Tensor var(const Tensor& self, IntArrayRef dim, bool unbiased = true, bool keepdim = false);
+BRASA_API Tensor var(const Tensor& self, IntArrayRef dim, bool unbiased = true,
+                     bool keepdim = false);
 BRASA_API Tensor var(const Tensor& self, std::optional<IntArrayRef> dim,
                      std::optional<int64_t> correction, bool keepdim = false);
 BRASA_API Tensor std(const Tensor& self, bool unbiased = true);
-BRASA_API Tensor std(const Tensor& self, IntArrayRef dim, bool unbiased = true, bool keepdim = false);
+BRASA_API Tensor std(const Tensor& self, IntArrayRef dim, bool unbiased = true,
+                     bool keepdim = false);
 BRASA_API Tensor std(const Tensor& self, std::optional<IntArrayRef> dim,
                      std::optional<int64_t> correction, bool keepdim = false);
 /// Vector p-norm (p = 0 counts non-zeros, +-inf is max/min of |x|); floating inputs only.
@@ -88,7 +90,8 @@ BRASA_API std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim = -1,
 BRASA_API std::tuple<Tensor, Tensor> sort(const Tensor& self, std::optional<bool> stable,
                                           int64_t dim = -1, bool descending = false);
 BRASA_API Tensor argsort(const Tensor& self, int64_t dim = -1, bool descending = false);
-/// The k largest (or smallest) entries along dim and their indices; ValueError unless 0 <= k <= size.
+/// The k largest (or smallest) entries along dim and their indices; ValueError unless 0 <= k <=
+/// size.
 BRASA_API std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim = -1,
                                           bool largest = true, bool sorted = true);
 /// Same shape and equal values (dtypes are promoted for the comparison).

@@ -1,7 +1,8 @@
 #pragma once
-// brasa::tensor(...): a tensor from C++ values, (nested) braced lists, std::vector or ArrayRef, with
-// libtorch's torch::tensor rules: int/int64 elements give Long, float/double give the default dtype,
-// other types (bool, uint8, int8, int16, Half, BFloat16) keep theirs; options.dtype() overrides.
+// brasa::tensor(...): a tensor from C++ values, (nested) braced lists, std::vector or ArrayRef,
+// with libtorch's torch::tensor rules: int/int64 elements give Long, float/double give the default
+// dtype, other types (bool, uint8, int8, int16, Half, BFloat16) keep theirs; options.dtype()
+// overrides.
 
 #include <initializer_list>
 #include <iosfwd>
@@ -15,7 +16,8 @@ namespace detail {
 /// A 1-D CPU tensor of dtype `dt` holding a copy of the n elements at `data`.
 BRASA_API Tensor tensor_from_array(const void* data, int64_t n, ScalarType dt);
 
-/// One node of a tensor literal: a scalar, a braced list of nodes, or a 1-D array (vector/ArrayRef).
+/// One node of a tensor literal: a scalar, a braced list of nodes, or a 1-D array
+/// (vector/ArrayRef).
 class BRASA_API TensorDataContainer {
  public:
   enum class Kind : uint8_t { Scalar, InitList, Tensor };
@@ -24,9 +26,11 @@ class BRASA_API TensorDataContainer {
   TensorDataContainer() : sizes_{0}, scalar_type_(get_default_dtype()), kind_(Kind::InitList) {}
 #define BRASA_TENSOR_DATA_SCALAR(T, S) \
   TensorDataContainer(T v) : scalar_type_(S), kind_(Kind::Scalar), scalar_(v) {}  // NOLINT
-#define BRASA_TENSOR_DATA_ARRAY(T, S)                                                          \
-  TensorDataContainer(ArrayRef<T> v) /* NOLINT */                                              \
-      : sizes_{int64_t(v.size())}, scalar_type_(S), kind_(Kind::Tensor),                       \
+#define BRASA_TENSOR_DATA_ARRAY(T, S)             \
+  TensorDataContainer(ArrayRef<T> v) /* NOLINT */ \
+      : sizes_{int64_t(v.size())},                \
+        scalar_type_(S),                          \
+        kind_(Kind::Tensor),                      \
         tensor_(tensor_from_array(v.data(), int64_t(v.size()), S)) {}
 #define BRASA_TENSOR_DATA_VECTOR(T, S) \
   TensorDataContainer(const std::vector<T>& v) : TensorDataContainer(ArrayRef<T>(v)) {}  // NOLINT
@@ -82,8 +86,8 @@ BRASA_API std::ostream& operator<<(std::ostream& os, const TensorDataContainer& 
 }  // namespace detail
 
 /// A tensor from a literal: tensor(5) is 0-d, tensor({1, 2, 3}) Long [3], tensor({{1.5}, {2.5}})
-/// Float [2, 1], tensor(std::vector<float>{...}) 1-D. Throws ValueError for ragged lists and TypeError
-/// for mixed element types ({1, 2.5}).
+/// Float [2, 1], tensor(std::vector<float>{...}) 1-D. Throws ValueError for ragged lists and
+/// TypeError for mixed element types ({1, 2.5}).
 BRASA_API Tensor tensor(detail::TensorDataContainer data, const TensorOptions& options = {});
 
 }  // namespace brasa

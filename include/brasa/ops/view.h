@@ -14,7 +14,8 @@ namespace brasa {
 BRASA_API Tensor reshape(const Tensor& self, IntArrayRef shape);
 /// Merges dims start_dim..end_dim into one (reshape); a 0-d tensor becomes shape [1].
 BRASA_API Tensor flatten(const Tensor& self, int64_t start_dim = 0, int64_t end_dim = -1);
-/// Splits dim into `sizes` (one may be -1); throws ValueError when they don't multiply to size(dim).
+/// Splits dim into `sizes` (one may be -1); throws ValueError when they don't multiply to
+/// size(dim).
 BRASA_API Tensor unflatten(const Tensor& self, int64_t dim, IntArrayRef sizes);
 /// Removes every size-1 dim / the given dim(s) when they have size 1.
 BRASA_API Tensor squeeze(const Tensor& self);
@@ -42,9 +43,11 @@ BRASA_API Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t 
 /// The slice at `index` of dim, which is removed; throws IndexError when out of range.
 BRASA_API Tensor select(const Tensor& self, int64_t dim, int64_t index);
 /// Python's self[start:end:step] along dim (bounds clamped like Python; step must be > 0).
-BRASA_API Tensor slice(const Tensor& self, int64_t dim = 0, std::optional<int64_t> start = std::nullopt,
+BRASA_API Tensor slice(const Tensor& self, int64_t dim = 0,
+                       std::optional<int64_t> start = std::nullopt,
                        std::optional<int64_t> end = std::nullopt, int64_t step = 1);
-/// A view with arbitrary geometry over self's storage; throws ValueError when it would read past it.
+/// A view with arbitrary geometry over self's storage; throws ValueError when it would read past
+/// it.
 BRASA_API Tensor as_strided(const Tensor& self, IntArrayRef sizes, IntArrayRef strides,
                             std::optional<int64_t> storage_offset = std::nullopt);
 /// `chunks` views of size ceil(size(dim) / chunks) (the last may be smaller; there may be fewer).
@@ -58,7 +61,8 @@ BRASA_API std::vector<Tensor> split_with_sizes(const Tensor& self, IntArrayRef s
 /// select(dim, i) for every i.
 BRASA_API std::vector<Tensor> unbind(const Tensor& self, int64_t dim = 0);
 /// The diagonal of dims (dim1, dim2) shifted by offset, as a new last dim.
-BRASA_API Tensor diagonal(const Tensor& self, int64_t offset = 0, int64_t dim1 = 0, int64_t dim2 = 1);
+BRASA_API Tensor diagonal(const Tensor& self, int64_t offset = 0, int64_t dim1 = 0,
+                          int64_t dim2 = 1);
 /// A new view of all of self.
 BRASA_API Tensor alias(const Tensor& self);
 

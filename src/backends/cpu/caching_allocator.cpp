@@ -1,11 +1,13 @@
 // Note [CPU caching allocator]
 // Fresh memory from the OS costs a page fault per 4 KiB on first touch; for a 64 MiB result that is
 // most of the time of an elementwise op. So freed blocks are kept and reused:
-//  - small blocks (<= kMaxSmall) come in size classes (4 per power of two, 64-byte multiples), with a
+//  - small blocks (<= kMaxSmall) come in size classes (4 per power of two, 64-byte multiples), with
+//  a
 //    lock-free thread-local cache in front of a mutex-guarded global free list per class;
 //  - large blocks are mmap'ed, 2 MiB aligned and advised as huge pages, rounded up to 2 MiB, and
 //    reused for any request within 25% below their size.
-// empty_cache() returns every cached block (of the global pools and of the calling thread) to the OS.
+// empty_cache() returns every cached block (of the global pools and of the calling thread) to the
+// OS.
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -226,7 +228,9 @@ Allocator* get_allocator(DeviceType t) {
                               device_type_name(t));
   return g_allocators[i];
 }
-void set_allocator(DeviceType t, Allocator* allocator) { g_allocators[static_cast<int>(t)] = allocator; }
+void set_allocator(DeviceType t, Allocator* allocator) {
+  g_allocators[static_cast<int>(t)] = allocator;
+}
 
 MemoryStats memory_stats() { return CpuCachingAllocator::get().stats(); }
 void empty_cache() { CpuCachingAllocator::get().empty_cache(); }

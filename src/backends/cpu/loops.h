@@ -1,7 +1,7 @@
 #pragma once
-// Inner loops used by the kernel files (compiled once per CPU capability). Each takes the iterator's
-// (data, strides, n) and a scalar functor; contiguous and scalar-broadcast cases are written as plain
-// indexed loops so the compiler vectorises them for the capability's vector width.
+// Inner loops used by the kernel files (compiled once per CPU capability). Each takes the
+// iterator's (data, strides, n) and a scalar functor; contiguous and scalar-broadcast cases are
+// written as plain indexed loops so the compiler vectorises them for the capability's vector width.
 
 #include <cstdint>
 
@@ -54,9 +54,9 @@ BRASA_ALWAYS_INLINE void ternary_loop(char** d, const int64_t* s, int64_t n, con
   char* po = d[0];
   const char *pa = d[1], *pb = d[2], *pc = d[3];
   for (int64_t i = 0; i < n; ++i, po += s[0], pa += s[1], pb += s[2], pc += s[3])
-    *reinterpret_cast<out_t*>(po) = f(*reinterpret_cast<const in_t*>(pa),
-                                      *reinterpret_cast<const in_t*>(pb),
-                                      *reinterpret_cast<const in_t*>(pc));
+    *reinterpret_cast<out_t*>(po) =
+        f(*reinterpret_cast<const in_t*>(pa), *reinterpret_cast<const in_t*>(pb),
+          *reinterpret_cast<const in_t*>(pc));
 }
 
 /// Runs a unary functor over the iterator; out and in of the given types.
@@ -70,7 +70,8 @@ void run_binary(const TensorIterator& it, const F& f) {
 }
 template <typename out_t, typename in_t, typename F>
 void run_ternary(const TensorIterator& it, const F& f) {
-  it.for_each([&](char** d, const int64_t* s, int64_t n) { ternary_loop<out_t, in_t>(d, s, n, f); });
+  it.for_each(
+      [&](char** d, const int64_t* s, int64_t n) { ternary_loop<out_t, in_t>(d, s, n, f); });
 }
 
 }  // namespace brasa::cpu

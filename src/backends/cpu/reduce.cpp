@@ -24,8 +24,10 @@ DimMask make_dim_mask(IntArrayRef dims, int64_t ndim, const char* op) {
 DimVector reduced_shape(IntArrayRef sizes, DimMask mask, bool keepdim) {
   DimVector out;
   for (size_t d = 0; d < sizes.size(); ++d) {
-    if (!(mask >> d & 1)) out.push_back(sizes[d]);
-    else if (keepdim) out.push_back(1);
+    if (!(mask >> d & 1))
+      out.push_back(sizes[d]);
+    else if (keepdim)
+      out.push_back(1);
   }
   return out;
 }
@@ -69,12 +71,15 @@ ReduceIter::ReduceIter(const Tensor& in, ArrayRef<Tensor> outs, DimMask mask, bo
     bool reduced = mask >> d & 1;
     Dim dim{in.size(d), in.stride(d), {0, 0}};
     if (!reduced || keepdim) {
-      for (int k = 0; k < noutputs_; ++k) dim.out_stride[k] =
+      for (int k = 0; k < noutputs_; ++k)
+        dim.out_stride[k] =
             reduced ? 0 : outs[k].stride(out_dim) * static_cast<int64_t>(outs[k].itemsize());
       ++out_dim;
     }
-    if (reduced) num_reduced_ *= dim.size;
-    else num_outputs_ *= dim.size;
+    if (reduced)
+      num_reduced_ *= dim.size;
+    else
+      num_outputs_ *= dim.size;
     if (dim.size == 1) continue;
     (reduced ? red : kept).push_back(dim);
   }

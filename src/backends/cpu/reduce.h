@@ -1,14 +1,15 @@
 #pragma once
-// ReduceIter: the reduction engine's geometry. Given an input, the reduced dims and one or two outputs
-// (values, and indices for max/min/argmax), it drops size-1 dims, splits the rest into kept and
-// reduced groups, orders each group innermost-first and coalesces dims that step through memory as
-// one. The loops over this geometry are templates in reduce_loops.h (compiled per CPU capability).
+// ReduceIter: the reduction engine's geometry. Given an input, the reduced dims and one or two
+// outputs (values, and indices for max/min/argmax), it drops size-1 dims, splits the rest into kept
+// and reduced groups, orders each group innermost-first and coalesces dims that step through memory
+// as one. The loops over this geometry are templates in reduce_loops.h (compiled per CPU
+// capability).
 //
 // Note [Reduction order]
-// Commutative reductions (sum, amax, ...) order reduced dims by input stride, so the innermost reduced
-// run is the contiguous one. Index-tracking reductions (argmax, max(dim)) keep the reduced dims in
-// logical order: the flat position within the reduced group then equals PyTorch's index, and visiting
-// positions in increasing order makes "first occurrence wins" hold for ties.
+// Commutative reductions (sum, amax, ...) order reduced dims by input stride, so the innermost
+// reduced run is the contiguous one. Index-tracking reductions (argmax, max(dim)) keep the reduced
+// dims in logical order: the flat position within the reduced group then equals PyTorch's index,
+// and visiting positions in increasing order makes "first occurrence wins" hold for ties.
 
 #include <cstdint>
 
@@ -46,8 +47,8 @@ class BRASA_API ReduceIter {
   int64_t num_outputs_ = 1, num_reduced_ = 1;
 };
 
-/// Mask of the dims in `dims` (wrapped; empty = every dim). Throws IndexError for a dim out of range
-/// and ValueError for a repeated dim, naming `op`.
+/// Mask of the dims in `dims` (wrapped; empty = every dim). Throws IndexError for a dim out of
+/// range and ValueError for a repeated dim, naming `op`.
 BRASA_API DimMask make_dim_mask(IntArrayRef dims, int64_t ndim, const char* op);
 /// The result shape of reducing `sizes` over `mask`.
 BRASA_API DimVector reduced_shape(IntArrayRef sizes, DimMask mask, bool keepdim);

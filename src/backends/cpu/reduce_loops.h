@@ -8,18 +8,19 @@
 //                                     // then ignores its index argument and the loop vectorises)
 //   static constexpr bool kCascade;   // sum-like: partials are added in a cascade for accuracy
 //   acc_t identity() const;
-//   acc_t reduce(acc_t a, in_t x, int64_t index) const;  // index: flat position in the reduced group
-//   acc_t combine(acc_t a, acc_t b) const;               // a covers earlier positions than b
+//   acc_t reduce(acc_t a, in_t x, int64_t index) const;  // index: flat position in the reduced
+//   group acc_t combine(acc_t a, acc_t b) const;               // a covers earlier positions than b
 //   void store(acc_t a, char* out0, char* out1) const;   // writes the result element(s)
 //
 // Note [Reduction strategies]
 // - inner: the innermost input dim is reduced (or nothing is kept). Each output reduces its runs;
-//   outputs run in parallel, or, when there are few outputs and many elements, each output's reduced
-//   range is split across threads and the partials combined in order.
+//   outputs run in parallel, or, when there are few outputs and many elements, each output's
+//   reduced range is split across threads and the partials combined in order.
 // - rows: the innermost input dim is kept and contiguous in input and output ("reduce the outer
 //   dims"): whole rows are accumulated into a block of per-column accumulators, so the inner loop
-//   is a contiguous, vectorisable row update rather than a strided per-output loop. Work splits over
-//   column blocks, or over rows (per-thread partial blocks, combined in order) when blocks are few.
+//   is a contiguous, vectorisable row update rather than a strided per-output loop. Work splits
+//   over column blocks, or over rows (per-thread partial blocks, combined in order) when blocks are
+//   few.
 
 #include <algorithm>
 #include <memory>
@@ -177,13 +178,13 @@ void reduce_inner(const Ops& ops, const ReduceIter& it) {
     w.sizes = it.kept_sizes.data();
     w.strides[0] = it.kept_in_strides.data();
     w.strides[1] = it.kept_out_strides[0].data();
-    w.strides[2] = it.noutputs() > 1 ? it.kept_out_strides[1].data() : it.kept_out_strides[0].data();
+    w.strides[2] =
+        it.noutputs() > 1 ? it.kept_out_strides[1].data() : it.kept_out_strides[0].data();
     return w;
   };
   const int nthreads = get_num_threads();
   constexpr int64_t kMinChunk = 16384;
-  if (nthreads > 1 && !in_parallel_region() && num_out < 2 * nthreads &&
-      num_red >= 2 * kMinChunk) {
+  if (nthreads > 1 && !in_parallel_region() && num_out < 2 * nthreads && num_red >= 2 * kMinChunk) {
     const int64_t nchunks = std::min<int64_t>(nthreads, num_red / kMinChunk);
     Buffer<acc_t> partial(nchunks);
     Walker<3> w = make_walker();
@@ -192,7 +193,8 @@ void reduce_inner(const Ops& ops, const ReduceIter& it) {
       const in_t* base = in + w.off[0];
       parallel_for(0, nchunks, 1, [&](int64_t b, int64_t e) {
         for (int64_t c = b; c < e; ++c)
-          partial[c] = reduce_range(ops, it, base, c * num_red / nchunks, (c + 1) * num_red / nchunks);
+          partial[c] =
+              reduce_range(ops, it, base, c * num_red / nchunks, (c + 1) * num_red / nchunks);
       });
       acc_t acc = partial[0];
       for (int64_t c = 1; c < nchunks; ++c) acc = ops.combine(acc, partial[c]);
@@ -323,10 +325,12 @@ void reduce_rows(const Ops& ops, const ReduceIter& it) {
 template <typename Ops>
 void run_reduce(const Ops& ops, const ReduceIter& it) {
   if (it.num_outputs() == 0) return;
-  const bool rows = !it.kept_sizes.empty() && !it.red_sizes.empty() &&
-                    it.kept_in_strides[0] == 1 && it.kept_sizes[0] >= 16;
-  if (rows) reduce_rows(ops, it);
-  else reduce_inner(ops, it);
+  const bool rows = !it.kept_sizes.empty() && !it.red_sizes.empty() && it.kept_in_strides[0] == 1 &&
+                    it.kept_sizes[0] >= 16;
+  if (rows)
+    reduce_rows(ops, it);
+  else
+    reduce_inner(ops, it);
 }
 
 }  // namespace

@@ -43,13 +43,12 @@ struct DispatchStub {
 
 /// In a header: the stub's type. In one non-kernel .cpp: BRASA_DEFINE_STUB. In kernel files
 /// (compiled per capability): BRASA_REGISTER_STUB(stub, fn).
-#define BRASA_DECLARE_STUB(stub, fn_type) \
-  extern ::brasa::cpu::DispatchStub<fn_type> stub
+#define BRASA_DECLARE_STUB(stub, fn_type) extern ::brasa::cpu::DispatchStub<fn_type> stub
 #define BRASA_DEFINE_STUB(stub, fn_type) constinit ::brasa::cpu::DispatchStub<fn_type> stub(#stub)
-#define BRASA_REGISTER_STUB(stub, fn)                                                      \
-  static const bool BRASA_CONCAT(brasa_stub_reg_, __COUNTER__) = [] {                      \
+#define BRASA_REGISTER_STUB(stub, fn)                                                     \
+  static const bool BRASA_CONCAT(brasa_stub_reg_, __COUNTER__) = [] {                     \
     stub.impl[static_cast<int>(::brasa::cpu::CpuCapability::BRASA_CPU_CAPABILITY)] = &fn; \
-    return true;                                                                           \
+    return true;                                                                          \
   }()
 #ifndef BRASA_CONCAT
 #define BRASA_CONCAT_INNER(a, b) a##b

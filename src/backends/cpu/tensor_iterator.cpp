@@ -66,8 +66,10 @@ void TensorIterator::build(TensorIteratorConfig& config) {
   for (int i = 0; i < noutputs_; ++i) {
     user_given_[i] = operand(i).defined();
     if (!user_given_[i]) continue;
-    if (operands_[i].is_borrowed()) user_outputs_[i].borrow(operand(i));
-    else user_outputs_[i].own(operand(i));
+    if (operands_[i].is_borrowed())
+      user_outputs_[i].borrow(operand(i));
+    else
+      user_outputs_[i].own(operand(i));
   }
   if (try_fast_setup(config)) return;
   compute_shape(config);
@@ -323,8 +325,10 @@ void TensorIterator::for_each(Loop1d loop, void* ctx, int64_t grain_size) const 
 
 void TensorIterator::finish() {
   for (int i = 0; i < noutputs_; ++i) {
-    if (needs_copy_back_[i]) output(i).copy_(operand(i));
-    else if (user_given_[i]) output(i).unsafeGetTensorImpl()->bump_version();
+    if (needs_copy_back_[i])
+      output(i).copy_(operand(i));
+    else if (user_given_[i])
+      output(i).unsafeGetTensorImpl()->bump_version();
   }
 }
 
@@ -334,8 +338,8 @@ namespace brasa::cpu {
 
 // Note [Small op cost]
 // Most calls see inputs of one dtype, one shape, contiguous, on one device. For them the general
-// build (broadcast, promotion, permutation, coalescing) reduces to "one flat dim of numel elements",
-// so it is skipped: a 1-element add must cost far less than a microsecond.
+// build (broadcast, promotion, permutation, coalescing) reduces to "one flat dim of numel
+// elements", so it is skipped: a 1-element add must cost far less than a microsecond.
 bool TensorIterator::try_fast_setup(TensorIteratorConfig& config) {
   if (config.has_static_shape_ || ntensors_ == noutputs_) return false;
   const Tensor& first = operand(noutputs_);

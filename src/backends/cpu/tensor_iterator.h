@@ -1,12 +1,14 @@
 #pragma once
-// TensorIterator: the elementwise engine's front half. Given outputs and inputs it broadcasts shapes,
-// applies PyTorch's type promotion, allocates or checks outputs, orders dims by stride and coalesces
-// them, and then runs a 1-D inner loop over all elements, splitting the work across threads.
+// TensorIterator: the elementwise engine's front half. Given outputs and inputs it broadcasts
+// shapes, applies PyTorch's type promotion, allocates or checks outputs, orders dims by stride and
+// coalesces them, and then runs a 1-D inner loop over all elements, splitting the work across
+// threads.
 //
 // Note [Iterator dtypes]
 // Inputs whose dtype differs from the common dtype are converted first (promote_inputs), so a loop
-// sees at most two dtypes: common_dtype() for the inputs and the output dtype (Bool for comparisons).
-// An out= tensor of another dtype gets a temporary result that is copied into it by finish().
+// sees at most two dtypes: common_dtype() for the inputs and the output dtype (Bool for
+// comparisons). An out= tensor of another dtype gets a temporary result that is copied into it by
+// finish().
 
 #include <functional>
 
@@ -15,7 +17,8 @@
 
 namespace brasa::cpu {
 
-/// Inner loop: data[i] points at operand i (outputs first), strides[i] is its byte stride, n elements.
+/// Inner loop: data[i] points at operand i (outputs first), strides[i] is its byte stride, n
+/// elements.
 using Loop1d = void (*)(char** data, const int64_t* strides, int64_t n, void* ctx);
 
 class TensorIterator;
@@ -35,8 +38,10 @@ class OperandSlot {
     ptr_ = nullptr;
   }
   void take_from(OperandSlot& o) {
-    if (o.ptr_) borrow(*o.ptr_);
-    else own(std::move(o.owned_));
+    if (o.ptr_)
+      borrow(*o.ptr_);
+    else
+      own(std::move(o.owned_));
   }
 
  private:
@@ -141,7 +146,8 @@ class BRASA_API TensorIterator {
   void for_each(Loop1d loop, void* ctx = nullptr, int64_t grain_size = 32768) const;
   template <typename F>
   void for_each(const F& f, int64_t grain_size = 32768) const {
-    for_each([](char** d, const int64_t* s, int64_t n, void* c) { (*static_cast<const F*>(c))(d, s, n); },
+    for_each([](char** d, const int64_t* s, int64_t n,
+                void* c) { (*static_cast<const F*>(c))(d, s, n); },
              const_cast<F*>(&f), grain_size);
   }
   /// Runs `loop` serially over elements [begin, end) in iteration order.
@@ -162,12 +168,12 @@ class BRASA_API TensorIterator {
   const char* name_ = "";
   int ntensors_ = 0;
   int noutputs_ = 0;
-  OperandSlot operands_[kMaxOperands];      // outputs first, then inputs (possibly converted)
-  OperandSlot user_outputs_[kMaxOutputs];   // what the caller sees
+  OperandSlot operands_[kMaxOperands];     // outputs first, then inputs (possibly converted)
+  OperandSlot user_outputs_[kMaxOutputs];  // what the caller sees
   bool needs_copy_back_[kMaxOutputs] = {};
   bool user_given_[kMaxOutputs] = {};
-  DimVector shape_;                         // broadcast shape, later iteration shape
-  DimVector perm_;                          // iteration dim i is tensor dim perm_[i]
+  DimVector shape_;  // broadcast shape, later iteration shape
+  DimVector perm_;   // iteration dim i is tensor dim perm_[i]
   DimVector strides_[kMaxOperands];
   char* data_[kMaxOperands] = {};
   ScalarType common_dtype_ = ScalarType::Undefined;

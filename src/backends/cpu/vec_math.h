@@ -60,9 +60,13 @@ inline VD loadu(const double* p) { return _mm256_loadu_pd(p); }
 inline void storeu(float* p, VF v) { _mm256_storeu_ps(p, v); }
 inline void storeu(double* p, VD v) { _mm256_storeu_pd(p, v); }
 template <int mode>
-inline VF round_mode(VF x) { return _mm256_round_ps(x, mode | _MM_FROUND_NO_EXC); }
+inline VF round_mode(VF x) {
+  return _mm256_round_ps(x, mode | _MM_FROUND_NO_EXC);
+}
 template <int mode>
-inline VD round_mode(VD x) { return _mm256_round_pd(x, mode | _MM_FROUND_NO_EXC); }
+inline VD round_mode(VD x) {
+  return _mm256_round_pd(x, mode | _MM_FROUND_NO_EXC);
+}
 inline VF vsqrt(VF x) { return _mm256_sqrt_ps(x); }
 inline VD vsqrt(VD x) { return _mm256_sqrt_pd(x); }
 #endif
@@ -91,8 +95,8 @@ inline VF vrint(VF x) { return round_mode<_MM_FROUND_TO_NEAREST_INT>(x); }
 inline VD vrint(VD x) { return round_mode<_MM_FROUND_TO_NEAREST_INT>(x); }
 
 // vexp(x), vlog(x), ...: SLEEF's 1-ulp (u10) functions for both vector types.
-#define BRASA_VEC_SLEEF(fn)                                          \
-  inline VF v##fn(VF x) { return BRASA_SLEEF_F(fn, u10)(x); }        \
+#define BRASA_VEC_SLEEF(fn)                                   \
+  inline VF v##fn(VF x) { return BRASA_SLEEF_F(fn, u10)(x); } \
   inline VD v##fn(VD x) { return BRASA_SLEEF_D(fn, u10)(x); }
 BRASA_VEC_SLEEF(exp)
 BRASA_VEC_SLEEF(exp2)

@@ -73,8 +73,9 @@ const Tensor& Tensor::fill_(const Scalar& value) const {
   return *this;
 }
 const Tensor& Tensor::fill_(const Tensor& value) const {
-  BRASA_CHECK(value.dim() == 0, "fill_: only supports a 0-dimensional value tensor, but got one with ",
-              value.dim(), " dims");
+  BRASA_CHECK(value.dim() == 0,
+              "fill_: only supports a 0-dimensional value tensor, but got one with ", value.dim(),
+              " dims");
   return fill_(value.item());
 }
 const Tensor& Tensor::zero_() const { return fill_(0); }
@@ -83,7 +84,8 @@ Tensor Tensor::to(const TensorOptions& options, bool, bool copy) const {
   ScalarType dt = options.has_dtype() ? options.dtype() : dtype();
   Device dev = options.has_device() ? options.device() : device();
   if (!copy && dt == dtype() && dev == device()) return *this;
-  Tensor out = empty_strided(sizes(), detail::dense_strides_like(*this), TensorOptions(dt).device(dev));
+  Tensor out =
+      empty_strided(sizes(), detail::dense_strides_like(*this), TensorOptions(dt).device(dev));
   if (dev == device() || dev.is_meta()) {
     if (!dev.is_meta()) out.copy_(*this);
     return out;
@@ -93,7 +95,9 @@ Tensor Tensor::to(const TensorOptions& options, bool, bool copy) const {
   out.copy_(*this);
   return out;
 }
-Tensor Tensor::to(ScalarType dt, bool nb, bool copy) const { return to(TensorOptions(dt), nb, copy); }
+Tensor Tensor::to(ScalarType dt, bool nb, bool copy) const {
+  return to(TensorOptions(dt), nb, copy);
+}
 Tensor Tensor::to(Device d, ScalarType dt, bool nb, bool copy) const {
   return to(TensorOptions(dt).device(d), nb, copy);
 }

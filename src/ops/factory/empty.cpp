@@ -1,5 +1,6 @@
 // empty / empty_strided (dispatched on the device) and the fill-based factories built on them.
 #include "brasa/core/empty.h"
+
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/factory.h"
@@ -9,9 +10,10 @@ namespace ops {
 
 BRASA_DEFINE_OP(empty_op, "empty", "empty(int[] size, ScalarType dtype, Device device) -> Tensor",
                 Tensor(IntArrayRef, ScalarType, Device))
-BRASA_DEFINE_OP(empty_strided_op, "empty_strided",
-                "empty_strided(int[] size, int[] stride, ScalarType dtype, Device device) -> Tensor",
-                Tensor(IntArrayRef, IntArrayRef, ScalarType, Device))
+BRASA_DEFINE_OP(
+    empty_strided_op, "empty_strided",
+    "empty_strided(int[] size, int[] stride, ScalarType dtype, Device device) -> Tensor",
+    Tensor(IntArrayRef, IntArrayRef, ScalarType, Device))
 
 namespace {
 Tensor empty_kernel(IntArrayRef size, ScalarType dtype, Device device) {

@@ -20,8 +20,8 @@ size_t blob_nbytes(IntArrayRef sizes, IntArrayRef strides, const TensorOptions& 
   return detail::storage_nbytes(sizes, strides, element_size(o.dtype()), "from_blob");
 }
 
-// The storage has no allocator, so it cannot be resized; `data` is freed (if at all) by the DataPtr.
-// Checks run before the DataPtr takes ownership: on error the caller still owns `data`.
+// The storage has no allocator, so it cannot be resized; `data` is freed (if at all) by the
+// DataPtr. Checks run before the DataPtr takes ownership: on error the caller still owns `data`.
 Tensor wrap_blob(DataPtr data, size_t nbytes, IntArrayRef sizes, IntArrayRef strides,
                  const TensorOptions& o) {
   auto storage = make_intrusive<StorageImpl>(std::move(data), nbytes, o.device(), nullptr);

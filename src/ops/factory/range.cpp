@@ -101,8 +101,9 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, const 
   ScalarType dt = o.dtype();
   // Like libtorch: without a dtype, all-integral bounds give Long, anything else the default float.
   if (!o.has_dtype())
-    dt = start.isIntegral(true) && end.isIntegral(true) && step.isIntegral(true) ? kLong
-                                                                                 : get_default_dtype();
+    dt = start.isIntegral(true) && end.isIntegral(true) && step.isIntegral(true)
+             ? kLong
+             : get_default_dtype();
   return ops::finish(ops::arange_op().call(start, end, step, dt, o.device()), o);
 }
 Tensor arange(const Scalar& start, const Scalar& end, const TensorOptions& o) {

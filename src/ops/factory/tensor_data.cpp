@@ -29,8 +29,9 @@ TensorDataContainer::TensorDataContainer(std::initializer_list<TensorDataContain
   }
   const TensorDataContainer& first = elements_.front();
   for (const TensorDataContainer& e : elements_) {
-    BRASA_CHECK(e.sizes() == first.sizes(), "tensor: expected all sub-lists to have sizes: ",
-                IntArrayRef(first.sizes()), " (e.g. ", first, "), but got sub-list ", e,
+    BRASA_CHECK(e.sizes() == first.sizes(),
+                "tensor: expected all sub-lists to have sizes: ", IntArrayRef(first.sizes()),
+                " (e.g. ", first, "), but got sub-list ", e,
                 " with sizes: ", IntArrayRef(e.sizes()));
     BRASA_CHECK_TYPE(e.scalar_type() == first.scalar_type(),
                      "tensor: expected all elements of the tensor to have the same scalar type: ",

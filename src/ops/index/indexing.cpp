@@ -90,9 +90,9 @@ Indexed apply_indices(const Tensor& self, ArrayRef<TensorIndex> indices, const c
     if (i.is_ellipsis()) ++ellipses;
     if (i.is_tensor()) {
       std::optional<TensorIndex> s = scalar_of(i.tensor());
-      BRASA_CHECK_NOT_IMPLEMENTED(s.has_value(), op, ": tensor indices (advanced indexing) are not ",
-                                  "supported yet; got a ", i.tensor().toString(), " index of shape ",
-                                  i.tensor().sizes());
+      BRASA_CHECK_NOT_IMPLEMENTED(
+          s.has_value(), op, ": tensor indices (advanced indexing) are not ",
+          "supported yet; got a ", i.tensor().toString(), " index of shape ", i.tensor().sizes());
       if (s->is_integer()) ++specified;
     }
   }
@@ -159,12 +159,14 @@ Tensor Tensor::index(std::initializer_list<indexing::TensorIndex> indices) const
   return index(ArrayRef<indexing::TensorIndex>(indices));
 }
 
-const Tensor& Tensor::index_put_(ArrayRef<indexing::TensorIndex> indices, const Tensor& value) const {
+const Tensor& Tensor::index_put_(ArrayRef<indexing::TensorIndex> indices,
+                                 const Tensor& value) const {
   BRASA_CHECK(value.defined(), "index_put_: the value is an undefined tensor");
   assign(apply_indices(*this, indices, "index_put_").view, value);
   return *this;
 }
-const Tensor& Tensor::index_put_(ArrayRef<indexing::TensorIndex> indices, const Scalar& value) const {
+const Tensor& Tensor::index_put_(ArrayRef<indexing::TensorIndex> indices,
+                                 const Scalar& value) const {
   apply_indices(*this, indices, "index_put_").view.fill_(value);
   return *this;
 }

@@ -8,7 +8,8 @@ cpu::TensorIterator make_binary_iterator(const char* name, BinaryKind kind, cons
   BRASA_CHECK(a.defined() && b.defined(), name, ": got an undefined tensor");
   BRASA_CHECK_TYPE(kind != BinaryKind::Subtract || (a.dtype() != kBool && b.dtype() != kBool), name,
                    ": subtraction with a bool tensor is not supported; to invert a mask use ~ or "
-                   "logical_not() instead (got ", a.dtype(), " and ", b.dtype(), ")");
+                   "logical_not() instead (got ",
+                   a.dtype(), " and ", b.dtype(), ")");
   cpu::TensorIteratorConfig cfg(name);
   cfg.add_output(out).add_input(a).add_input(b);
   switch (kind) {
@@ -25,7 +26,8 @@ cpu::TensorIterator make_binary_iterator(const char* name, BinaryKind kind, cons
   const ScalarType dt = it.common_dtype();
   BRASA_CHECK_TYPE(!alpha.isFloatingPoint() || is_floating_type(dt), name,
                    ": for integral input tensors, argument alpha must not be a floating point "
-                   "number (inputs ", a.dtype(), " and ", b.dtype(), ")");
+                   "number (inputs ",
+                   a.dtype(), " and ", b.dtype(), ")");
   BRASA_CHECK_TYPE(!alpha.isBoolean() || dt == kBool, name,
                    ": a boolean alpha is only supported for boolean results, got ", dt);
   BRASA_CHECK_TYPE(kind != BinaryKind::FloatOnly || is_floating_type(dt), name,

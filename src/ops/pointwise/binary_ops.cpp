@@ -7,18 +7,18 @@
 
 namespace brasa::ops {
 
-#define BRASA_DEFINE_BINARY(name, kind)                                                        \
-  BRASA_DEFINE_STUB(name##_stub, BinaryKernel);                                                \
-  BRASA_DEFINE_OP(name##_op, #name,                                                            \
-                  #name "(Tensor self, Tensor other, Scalar alpha, Tensor? out) -> Tensor",    \
-                  Tensor(const Tensor&, const Tensor&, const Scalar&, const Tensor&))          \
-  static Tensor name##_kernel(const Tensor& a, const Tensor& b, const Scalar& alpha,           \
-                              const Tensor& out) {                                             \
-    cpu::TensorIterator it = make_binary_iterator(#name, BinaryKind::kind, a, b, alpha, out);         \
-    if (!it.is_meta()) name##_stub(it, alpha);                                                 \
-    it.finish();                                                                               \
-    return it.output();                                                                        \
-  }                                                                                            \
+#define BRASA_DEFINE_BINARY(name, kind)                                                       \
+  BRASA_DEFINE_STUB(name##_stub, BinaryKernel);                                               \
+  BRASA_DEFINE_OP(name##_op, #name,                                                           \
+                  #name "(Tensor self, Tensor other, Scalar alpha, Tensor? out) -> Tensor",   \
+                  Tensor(const Tensor&, const Tensor&, const Scalar&, const Tensor&))         \
+  static Tensor name##_kernel(const Tensor& a, const Tensor& b, const Scalar& alpha,          \
+                              const Tensor& out) {                                            \
+    cpu::TensorIterator it = make_binary_iterator(#name, BinaryKind::kind, a, b, alpha, out); \
+    if (!it.is_meta()) name##_stub(it, alpha);                                                \
+    it.finish();                                                                              \
+    return it.output();                                                                       \
+  }                                                                                           \
   BRASA_REGISTER_KERNEL(name##_op, name##_kernel, CPU, Meta)
 BRASA_FORALL_BINARY_OPS(BRASA_DEFINE_BINARY)
 #undef BRASA_DEFINE_BINARY
@@ -52,22 +52,36 @@ Tensor& sub_out(Tensor& out, const Tensor& a, const Tensor& b, const Scalar& alp
 }
 Tensor subtract(const Tensor& a, const Tensor& b, const Scalar& alpha) { return sub(a, b, alpha); }
 Tensor rsub(const Tensor& a, const Tensor& b, const Scalar& alpha) { return sub(b, a, alpha); }
-Tensor rsub(const Tensor& a, const Scalar& b, const Scalar& alpha) { return sub(wrap(b), a, alpha); }
+Tensor rsub(const Tensor& a, const Scalar& b, const Scalar& alpha) {
+  return sub(wrap(b), a, alpha);
+}
 
-Tensor Tensor::add(const Tensor& o, const Scalar& alpha) const { return brasa::add(*this, o, alpha); }
-Tensor Tensor::add(const Scalar& o, const Scalar& alpha) const { return brasa::add(*this, o, alpha); }
+Tensor Tensor::add(const Tensor& o, const Scalar& alpha) const {
+  return brasa::add(*this, o, alpha);
+}
+Tensor Tensor::add(const Scalar& o, const Scalar& alpha) const {
+  return brasa::add(*this, o, alpha);
+}
 const Tensor& Tensor::add_(const Tensor& o, const Scalar& alpha) const {
   ops::add_op().call(*this, o, alpha, *this);
   return *this;
 }
-const Tensor& Tensor::add_(const Scalar& o, const Scalar& alpha) const { return add_(wrap(o), alpha); }
-Tensor Tensor::sub(const Tensor& o, const Scalar& alpha) const { return brasa::sub(*this, o, alpha); }
-Tensor Tensor::sub(const Scalar& o, const Scalar& alpha) const { return brasa::sub(*this, o, alpha); }
+const Tensor& Tensor::add_(const Scalar& o, const Scalar& alpha) const {
+  return add_(wrap(o), alpha);
+}
+Tensor Tensor::sub(const Tensor& o, const Scalar& alpha) const {
+  return brasa::sub(*this, o, alpha);
+}
+Tensor Tensor::sub(const Scalar& o, const Scalar& alpha) const {
+  return brasa::sub(*this, o, alpha);
+}
 const Tensor& Tensor::sub_(const Tensor& o, const Scalar& alpha) const {
   ops::sub_op().call(*this, o, alpha, *this);
   return *this;
 }
-const Tensor& Tensor::sub_(const Scalar& o, const Scalar& alpha) const { return sub_(wrap(o), alpha); }
+const Tensor& Tensor::sub_(const Scalar& o, const Scalar& alpha) const {
+  return sub_(wrap(o), alpha);
+}
 
 // ---- div with rounding modes ----
 namespace {
@@ -75,7 +89,8 @@ ops::BinaryOp& div_variant(std::optional<std::string_view> mode) {
   if (!mode) return ops::div_op();
   if (*mode == "trunc") return ops::div_trunc_op();
   if (*mode == "floor") return ops::floor_divide_op();
-  BRASA_THROW(ValueError, "div: expected rounding_mode to be one of None, 'trunc', or 'floor' but found '",
+  BRASA_THROW(ValueError,
+              "div: expected rounding_mode to be one of None, 'trunc', or 'floor' but found '",
               *mode, "'");
 }
 }  // namespace
@@ -85,12 +100,17 @@ Tensor div(const Tensor& a, const Tensor& b, std::optional<std::string_view> mod
 Tensor div(const Tensor& a, const Scalar& b, std::optional<std::string_view> mode) {
   return div_variant(mode).call(a, wrap(b), 1, kNoOut);
 }
-Tensor& div_out(Tensor& out, const Tensor& a, const Tensor& b, std::optional<std::string_view> mode) {
+Tensor& div_out(Tensor& out, const Tensor& a, const Tensor& b,
+                std::optional<std::string_view> mode) {
   div_variant(mode).call(a, b, 1, out);
   return out;
 }
-Tensor Tensor::div(const Tensor& o, std::optional<std::string_view> m) const { return brasa::div(*this, o, m); }
-Tensor Tensor::div(const Scalar& o, std::optional<std::string_view> m) const { return brasa::div(*this, o, m); }
+Tensor Tensor::div(const Tensor& o, std::optional<std::string_view> m) const {
+  return brasa::div(*this, o, m);
+}
+Tensor Tensor::div(const Scalar& o, std::optional<std::string_view> m) const {
+  return brasa::div(*this, o, m);
+}
 const Tensor& Tensor::div_(const Tensor& o, std::optional<std::string_view> m) const {
   div_variant(m).call(*this, o, 1, *this);
   return *this;
@@ -100,21 +120,21 @@ const Tensor& Tensor::div_(const Scalar& o, std::optional<std::string_view> m) c
 }
 
 // ---- the plain binary ops ----
-#define BRASA_BINARY_API(name)                                                              \
+#define BRASA_BINARY_API(name)                                                                     \
   Tensor name(const Tensor& a, const Tensor& b) { return ops::name##_op().call(a, b, 1, kNoOut); } \
-  Tensor name(const Tensor& a, const Scalar& b) {                                           \
-    return ops::name##_op().call(a, wrap(b), 1, kNoOut);                                    \
-  }                                                                                         \
-  Tensor& name##_out(Tensor& out, const Tensor& a, const Tensor& b) {                       \
-    ops::name##_op().call(a, b, 1, out);                                                    \
-    return out;                                                                             \
-  }                                                                                         \
-  Tensor Tensor::name(const Tensor& o) const { return brasa::name(*this, o); }              \
-  Tensor Tensor::name(const Scalar& o) const { return brasa::name(*this, o); }              \
-  const Tensor& Tensor::name##_(const Tensor& o) const {                                    \
-    ops::name##_op().call(*this, o, 1, *this);                                              \
-    return *this;                                                                           \
-  }                                                                                         \
+  Tensor name(const Tensor& a, const Scalar& b) {                                                  \
+    return ops::name##_op().call(a, wrap(b), 1, kNoOut);                                           \
+  }                                                                                                \
+  Tensor& name##_out(Tensor& out, const Tensor& a, const Tensor& b) {                              \
+    ops::name##_op().call(a, b, 1, out);                                                           \
+    return out;                                                                                    \
+  }                                                                                                \
+  Tensor Tensor::name(const Tensor& o) const { return brasa::name(*this, o); }                     \
+  Tensor Tensor::name(const Scalar& o) const { return brasa::name(*this, o); }                     \
+  const Tensor& Tensor::name##_(const Tensor& o) const {                                           \
+    ops::name##_op().call(*this, o, 1, *this);                                                     \
+    return *this;                                                                                  \
+  }                                                                                                \
   const Tensor& Tensor::name##_(const Scalar& o) const { return name##_(wrap(o)); }
 BRASA_BINARY_API(mul)
 BRASA_BINARY_API(div)

@@ -7,7 +7,7 @@
 
 #define BRASA_FORALL_BINARY_OPS(_) \
   _(add, Arith)                    \
-  _(sub, Subtract)                  \
+  _(sub, Subtract)                 \
   _(mul, Arith)                    \
   _(div, TrueDivide)               \
   _(div_trunc, Arith)              \
@@ -16,7 +16,7 @@
   _(fmod, Arith)                   \
   _(pow, Arith)                    \
   _(atan2, Float)                  \
-  _(hypot, FloatOnly)                 \
+  _(hypot, FloatOnly)              \
   _(maximum, Arith)                \
   _(minimum, Arith)                \
   _(eq, Compare)                   \
@@ -33,8 +33,8 @@
   _(bitwise_xor, Bitwise)
 
 namespace brasa::ops {
-#define BRASA_DECLARE_BINARY(name, kind)                  \
-  BRASA_DECLARE_STUB(name##_stub, BinaryKernel);          \
+#define BRASA_DECLARE_BINARY(name, kind)         \
+  BRASA_DECLARE_STUB(name##_stub, BinaryKernel); \
   BRASA_API BinaryOp& name##_op();
 BRASA_FORALL_BINARY_OPS(BRASA_DECLARE_BINARY)
 #undef BRASA_DECLARE_BINARY

@@ -93,17 +93,20 @@ Tensor clamp_tensor_kernel(const Tensor& self, const OptTensor& min, const OptTe
 
 }  // namespace
 
-BRASA_DEFINE_OP(clamp_op, "clamp", "clamp(Tensor self, Scalar? min, Scalar? max, Tensor? out) -> Tensor",
+BRASA_DEFINE_OP(clamp_op, "clamp",
+                "clamp(Tensor self, Scalar? min, Scalar? max, Tensor? out) -> Tensor",
                 Tensor(const Tensor&, const OptScalar&, const OptScalar&, const Tensor&))
 BRASA_REGISTER_KERNEL(clamp_op, clamp_scalar_kernel, CPU, Meta)
 BRASA_DEFINE_OP(clamp_tensor_op, "clamp.Tensor",
                 "clamp.Tensor(Tensor self, Tensor? min, Tensor? max, Tensor? out) -> Tensor",
                 Tensor(const Tensor&, const OptTensor&, const OptTensor&, const Tensor&))
 BRASA_REGISTER_KERNEL(clamp_tensor_op, clamp_tensor_kernel, CPU, Meta)
-BRASA_DEFINE_OP(clamp_min_op, "clamp_min", "clamp_min(Tensor self, Scalar min, Tensor? out) -> Tensor",
+BRASA_DEFINE_OP(clamp_min_op, "clamp_min",
+                "clamp_min(Tensor self, Scalar min, Tensor? out) -> Tensor",
                 Tensor(const Tensor&, const Scalar&, const Tensor&))
 BRASA_REGISTER_KERNEL(clamp_min_op, clamp_min_kernel, CPU, Meta)
-BRASA_DEFINE_OP(clamp_max_op, "clamp_max", "clamp_max(Tensor self, Scalar max, Tensor? out) -> Tensor",
+BRASA_DEFINE_OP(clamp_max_op, "clamp_max",
+                "clamp_max(Tensor self, Scalar max, Tensor? out) -> Tensor",
                 Tensor(const Tensor&, const Scalar&, const Tensor&))
 BRASA_REGISTER_KERNEL(clamp_max_op, clamp_max_kernel, CPU, Meta)
 
@@ -114,10 +117,12 @@ namespace {
 const Tensor kNoOut;
 }  // namespace
 
-Tensor clamp(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
+Tensor clamp(const Tensor& self, const std::optional<Scalar>& min,
+             const std::optional<Scalar>& max) {
   return ops::clamp_op().call(self, min, max, kNoOut);
 }
-Tensor clamp(const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max) {
+Tensor clamp(const Tensor& self, const std::optional<Tensor>& min,
+             const std::optional<Tensor>& max) {
   return ops::clamp_tensor_op().call(self, min, max, kNoOut);
 }
 Tensor& clamp_out(Tensor& out, const Tensor& self, const std::optional<Scalar>& min,
@@ -130,7 +135,8 @@ Tensor& clamp_out(Tensor& out, const Tensor& self, const std::optional<Tensor>& 
   ops::clamp_tensor_op().call(self, min, max, out);
   return out;
 }
-Tensor clip(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
+Tensor clip(const Tensor& self, const std::optional<Scalar>& min,
+            const std::optional<Scalar>& max) {
   return clamp(self, min, max);
 }
 Tensor clamp_min(const Tensor& self, const Scalar& min) {

@@ -15,7 +15,8 @@ namespace {
 cpu::TensorIterator make_lerp_iterator(const Tensor& self, const Tensor& end, const Tensor* weight,
                                        const Tensor& out) {
   BRASA_CHECK(self.defined() && end.defined(), "lerp: got an undefined tensor");
-  BRASA_CHECK_TYPE(is_floating_type(self.dtype()), "lerp: not implemented for dtype ", self.dtype());
+  BRASA_CHECK_TYPE(is_floating_type(self.dtype()), "lerp: not implemented for dtype ",
+                   self.dtype());
   BRASA_CHECK_TYPE(end.dtype() == self.dtype(), "lerp: expected dtype ", self.dtype(),
                    " for `end` but got dtype ", end.dtype());
   cpu::TensorIteratorConfig cfg("lerp");

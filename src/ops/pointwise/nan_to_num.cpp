@@ -14,8 +14,9 @@ using OptDouble = std::optional<double>;
 Tensor nan_to_num_kernel(const Tensor& self, OptDouble nan, OptDouble posinf, OptDouble neginf,
                          const Tensor& out) {
   BRASA_CHECK(self.defined(), "nan_to_num: got an undefined tensor");
-  BRASA_CHECK_TYPE(!out.defined() || out.dtype() == self.dtype(), "nan_to_num: dtype of out: ",
-                   out.dtype(), " should be same as input: ", self.dtype());
+  BRASA_CHECK_TYPE(!out.defined() || out.dtype() == self.dtype(),
+                   "nan_to_num: dtype of out: ", out.dtype(),
+                   " should be same as input: ", self.dtype());
   cpu::TensorIteratorConfig cfg("nan_to_num");
   cfg.add_output(out).add_input(self).common_dtype(self.dtype());
   cpu::TensorIterator it = cfg.build();
@@ -25,9 +26,10 @@ Tensor nan_to_num_kernel(const Tensor& self, OptDouble nan, OptDouble posinf, Op
 }
 }  // namespace
 
-BRASA_DEFINE_OP(nan_to_num_op, "nan_to_num",
-                "nan_to_num(Tensor self, float? nan, float? posinf, float? neginf, Tensor? out) -> Tensor",
-                Tensor(const Tensor&, OptDouble, OptDouble, OptDouble, const Tensor&))
+BRASA_DEFINE_OP(
+    nan_to_num_op, "nan_to_num",
+    "nan_to_num(Tensor self, float? nan, float? posinf, float? neginf, Tensor? out) -> Tensor",
+    Tensor(const Tensor&, OptDouble, OptDouble, OptDouble, const Tensor&))
 BRASA_REGISTER_KERNEL(nan_to_num_op, nan_to_num_kernel, CPU, Meta)
 
 }  // namespace brasa::ops

@@ -35,5 +35,4 @@ BRASA_DECLARE_STUB(where_stub, WhereKernel);
 BRASA_DECLARE_STUB(masked_fill_stub, MaskedFillKernel);
 BRASA_DECLARE_STUB(nan_to_num_stub, NanToNumKernel);
 
-
 }  // namespace brasa::ops

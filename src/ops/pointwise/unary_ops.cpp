@@ -38,16 +38,16 @@ cpu::TensorIterator make_unary_iterator(const char* name, UnaryKind kind, const 
   return cfg.build();
 }
 
-#define BRASA_DEFINE_UNARY(name, kind)                                                       \
-  BRASA_DEFINE_STUB(name##_stub, UnaryKernel);                                               \
-  BRASA_DEFINE_OP(name##_op, #name, #name "(Tensor self, Tensor? out) -> Tensor",            \
-                  Tensor(const Tensor&, const Tensor&))                                      \
-  static Tensor name##_kernel(const Tensor& self, const Tensor& out) {                       \
-    cpu::TensorIterator it = make_unary_iterator(#name, UnaryKind::kind, self, out);         \
-    if (!it.is_meta()) name##_stub(it);                                                      \
-    it.finish();                                                                             \
-    return it.output();                                                                      \
-  }                                                                                          \
+#define BRASA_DEFINE_UNARY(name, kind)                                               \
+  BRASA_DEFINE_STUB(name##_stub, UnaryKernel);                                       \
+  BRASA_DEFINE_OP(name##_op, #name, #name "(Tensor self, Tensor? out) -> Tensor",    \
+                  Tensor(const Tensor&, const Tensor&))                              \
+  static Tensor name##_kernel(const Tensor& self, const Tensor& out) {               \
+    cpu::TensorIterator it = make_unary_iterator(#name, UnaryKind::kind, self, out); \
+    if (!it.is_meta()) name##_stub(it);                                              \
+    it.finish();                                                                     \
+    return it.output();                                                              \
+  }                                                                                  \
   BRASA_REGISTER_KERNEL(name##_op, name##_kernel, CPU, Meta)
 BRASA_FORALL_UNARY_OPS(BRASA_DEFINE_UNARY)
 #undef BRASA_DEFINE_UNARY
@@ -59,16 +59,16 @@ namespace {
 const Tensor kNoOut;
 }  // namespace
 
-#define BRASA_UNARY_API(name, kind)                                                       \
-  Tensor name(const Tensor& self) { return ops::name##_op().call(self, kNoOut); }         \
-  Tensor& name##_out(Tensor& out, const Tensor& self) {                                   \
-    ops::name##_op().call(self, out);                                                     \
-    return out;                                                                           \
-  }                                                                                       \
-  Tensor Tensor::name() const { return ops::name##_op().call(*this, kNoOut); }            \
-  const Tensor& Tensor::name##_() const {                                                 \
-    ops::name##_op().call(*this, *this);                                                  \
-    return *this;                                                                         \
+#define BRASA_UNARY_API(name, kind)                                               \
+  Tensor name(const Tensor& self) { return ops::name##_op().call(self, kNoOut); } \
+  Tensor& name##_out(Tensor& out, const Tensor& self) {                           \
+    ops::name##_op().call(self, out);                                             \
+    return out;                                                                   \
+  }                                                                               \
+  Tensor Tensor::name() const { return ops::name##_op().call(*this, kNoOut); }    \
+  const Tensor& Tensor::name##_() const {                                         \
+    ops::name##_op().call(*this, *this);                                          \
+    return *this;                                                                 \
   }
 BRASA_FORALL_UNARY_FLOAT_OPS(BRASA_UNARY_API)
 BRASA_UNARY_API(neg, Numeric)

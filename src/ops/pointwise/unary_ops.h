@@ -51,8 +51,8 @@
   BRASA_FORALL_UNARY_OTHER_OPS(_)
 
 namespace brasa::ops {
-#define BRASA_DECLARE_UNARY(name, kind)          \
-  BRASA_DECLARE_STUB(name##_stub, UnaryKernel);  \
+#define BRASA_DECLARE_UNARY(name, kind)         \
+  BRASA_DECLARE_STUB(name##_stub, UnaryKernel); \
   BRASA_API UnaryOp& name##_op();
 BRASA_FORALL_UNARY_OPS(BRASA_DECLARE_UNARY)
 #undef BRASA_DECLARE_UNARY

@@ -24,7 +24,8 @@ void check_condition(const Tensor& cond, const char* op, const char* what) {
                    " to be a boolean tensor, but got a tensor with dtype ", cond.dtype());
 }
 
-Tensor where_kernel(const Tensor& cond, const Tensor& self, const Tensor& other, const Tensor& out) {
+Tensor where_kernel(const Tensor& cond, const Tensor& self, const Tensor& other,
+                    const Tensor& out) {
   check_condition(cond, "where", "condition");
   BRASA_CHECK(self.defined() && other.defined(), "where: got an undefined tensor");
   const ScalarType dt = result_type(self, other);

@@ -11,11 +11,13 @@ BRASA_DEFINE_STUB(isclose_stub, IscloseKernel);
 using LogicalSig = Tensor(const Tensor&, IntArrayRef, bool);
 BRASA_DEFINE_OP(all_op, "all", "all(Tensor self, int[] dim, bool keepdim) -> Tensor", LogicalSig)
 BRASA_DEFINE_OP(any_op, "any", "any(Tensor self, int[] dim, bool keepdim) -> Tensor", LogicalSig)
-BRASA_DEFINE_OP(count_nonzero_op, "count_nonzero", "count_nonzero(Tensor self, int[] dim) -> Tensor",
+BRASA_DEFINE_OP(count_nonzero_op, "count_nonzero",
+                "count_nonzero(Tensor self, int[] dim) -> Tensor",
                 Tensor(const Tensor&, IntArrayRef))
-BRASA_DEFINE_OP(allclose_op, "allclose",
-                "allclose(Tensor self, Tensor other, float rtol, float atol, bool equal_nan) -> bool",
-                bool(const Tensor&, const Tensor&, double, double, bool))
+BRASA_DEFINE_OP(
+    allclose_op, "allclose",
+    "allclose(Tensor self, Tensor other, float rtol, float atol, bool equal_nan) -> bool",
+    bool(const Tensor&, const Tensor&, double, double, bool))
 
 namespace {
 // PyTorch keeps uint8 for all/any of uint8 inputs (a legacy of byte masks); bool otherwise.
@@ -79,8 +81,9 @@ Tensor count_nonzero(const Tensor& self, IntArrayRef dim) {
 }
 bool equal(const Tensor& self, const Tensor& other) {
   BRASA_CHECK(self.defined() && other.defined(), "equal: got an undefined tensor");
-  BRASA_CHECK_TYPE(self.device() == other.device(), "equal: expected both tensors on one device, got ",
-                   self.device(), " and ", other.device());
+  BRASA_CHECK_TYPE(self.device() == other.device(),
+                   "equal: expected both tensors on one device, got ", self.device(), " and ",
+                   other.device());
   if (!self.sizes().equals(other.sizes())) return false;
   return all(eq(self, other)).item<bool>();
 }

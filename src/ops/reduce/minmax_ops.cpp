@@ -8,18 +8,20 @@ namespace brasa::ops {
 using AminmaxSig = Tensor(const Tensor&, IntArrayRef, bool, const Tensor&);
 using MinmaxDimSig = std::tuple<Tensor, Tensor>(const Tensor&, int64_t, bool);
 using ArgSig = Tensor(const Tensor&, std::optional<int64_t>, bool);
-BRASA_DEFINE_OP(amax_op, "amax", "amax(Tensor self, int[] dim, bool keepdim, Tensor? out) -> Tensor",
-                AminmaxSig)
-BRASA_DEFINE_OP(amin_op, "amin", "amin(Tensor self, int[] dim, bool keepdim, Tensor? out) -> Tensor",
-                AminmaxSig)
+BRASA_DEFINE_OP(amax_op, "amax",
+                "amax(Tensor self, int[] dim, bool keepdim, Tensor? out) -> Tensor", AminmaxSig)
+BRASA_DEFINE_OP(amin_op, "amin",
+                "amin(Tensor self, int[] dim, bool keepdim, Tensor? out) -> Tensor", AminmaxSig)
 BRASA_DEFINE_OP(max_dim_op, "max.dim",
                 "max.dim(Tensor self, int dim, bool keepdim) -> (Tensor values, Tensor indices)",
                 MinmaxDimSig)
 BRASA_DEFINE_OP(min_dim_op, "min.dim",
                 "min.dim(Tensor self, int dim, bool keepdim) -> (Tensor values, Tensor indices)",
                 MinmaxDimSig)
-BRASA_DEFINE_OP(argmax_op, "argmax", "argmax(Tensor self, int? dim, bool keepdim) -> Tensor", ArgSig)
-BRASA_DEFINE_OP(argmin_op, "argmin", "argmin(Tensor self, int? dim, bool keepdim) -> Tensor", ArgSig)
+BRASA_DEFINE_OP(argmax_op, "argmax", "argmax(Tensor self, int? dim, bool keepdim) -> Tensor",
+                ArgSig)
+BRASA_DEFINE_OP(argmin_op, "argmin", "argmin(Tensor self, int? dim, bool keepdim) -> Tensor",
+                ArgSig)
 
 namespace {
 Tensor amax_kernel(const Tensor& self, IntArrayRef dim, bool keepdim, const Tensor& out) {
@@ -45,8 +47,8 @@ std::tuple<Tensor, Tensor> min_dim_kernel(const Tensor& self, int64_t dim, bool 
 Tensor arg_kernel(cpu::DispatchStub<ReduceKernel>& stub, const char* op, const Tensor& self,
                   std::optional<int64_t> dim, bool keepdim) {
   BRASA_CHECK_TYPE(self.dtype() != kBool, op, ": not implemented for dtype Bool");
-  cpu::DimMask mask = dim ? cpu::make_dim_mask(*dim, self.dim(), op)
-                          : cpu::make_dim_mask({}, self.dim(), op);
+  cpu::DimMask mask =
+      dim ? cpu::make_dim_mask(*dim, self.dim(), op) : cpu::make_dim_mask({}, self.dim(), op);
   check_nonempty_reduction(self, mask, !dim, op);
   return std::get<1>(run_index_reduction(stub, op, self, mask, keepdim, false));
 }
@@ -112,8 +114,12 @@ Tensor argmin(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
   return ops::argmin_op().call(self, dim, keepdim);
 }
 
-Tensor Tensor::amax(IntArrayRef dim, bool keepdim) const { return brasa::amax(*this, dim, keepdim); }
-Tensor Tensor::amin(IntArrayRef dim, bool keepdim) const { return brasa::amin(*this, dim, keepdim); }
+Tensor Tensor::amax(IntArrayRef dim, bool keepdim) const {
+  return brasa::amax(*this, dim, keepdim);
+}
+Tensor Tensor::amin(IntArrayRef dim, bool keepdim) const {
+  return brasa::amin(*this, dim, keepdim);
+}
 Tensor Tensor::max() const { return brasa::max(*this); }
 Tensor Tensor::min() const { return brasa::min(*this); }
 std::tuple<Tensor, Tensor> Tensor::max(int64_t dim, bool keepdim) const {

@@ -27,8 +27,8 @@ void resize_output(const Tensor& out, IntArrayRef shape, const char* op) {
 void check_nonempty_reduction(const Tensor& self, cpu::DimMask mask, bool whole, const char* op) {
   if (self.numel() != 0) return;
   BRASA_CHECK(!whole, op,
-                    ": Expected reduction dim to be specified for input.numel() == 0. Specify the "
-                    "reduction dim with the 'dim' argument.");
+              ": Expected reduction dim to be specified for input.numel() == 0. Specify the "
+              "reduction dim with the 'dim' argument.");
   for (int64_t d = 0; d < self.dim(); ++d)
     BRASA_CHECK_INDEX(!(mask >> d & 1) || self.size(d) != 0, op, ": Expected reduction dim ", d,
                       " to have non-zero size.");
@@ -49,11 +49,14 @@ Tensor run_reduction(cpu::DispatchStub<ReduceKernel>& stub, const char* op, cons
   if (!result.defined()) result = detail::empty_generic(shape, dtype, self.device());
   if (!self.is_meta() && result.numel() > 0) {
     Tensor outs[] = {result};
-    stub(cpu::ReduceIter(self, ArrayRef<Tensor>(outs, std::size(outs)), mask, keepdim, false), params);
+    stub(cpu::ReduceIter(self, ArrayRef<Tensor>(outs, std::size(outs)), mask, keepdim, false),
+         params);
   }
   if (!out.defined()) return result;
-  if (!result.is_same(out)) out.copy_(result);
-  else out.unsafeGetTensorImpl()->bump_version();
+  if (!result.is_same(out))
+    out.copy_(result);
+  else
+    out.unsafeGetTensorImpl()->bump_version();
   return out;
 }
 
@@ -68,10 +71,12 @@ std::tuple<Tensor, Tensor> run_index_reduction(cpu::DispatchStub<ReduceKernel>& 
   if (!self.is_meta() && indices.numel() > 0) {
     if (want_values) {
       Tensor outs[] = {values, indices};
-      stub(cpu::ReduceIter(self, ArrayRef<Tensor>(outs, std::size(outs)), mask, keepdim, true), ReduceParams{});
+      stub(cpu::ReduceIter(self, ArrayRef<Tensor>(outs, std::size(outs)), mask, keepdim, true),
+           ReduceParams{});
     } else {
       Tensor outs[] = {indices};
-      stub(cpu::ReduceIter(self, ArrayRef<Tensor>(outs, std::size(outs)), mask, keepdim, true), ReduceParams{});
+      stub(cpu::ReduceIter(self, ArrayRef<Tensor>(outs, std::size(outs)), mask, keepdim, true),
+           ReduceParams{});
     }
   }
   return {values, indices};

@@ -20,9 +20,24 @@ struct ReduceParams {
 };
 using ReduceKernel = void (*)(const cpu::ReduceIter& it, const ReduceParams& params);
 
+// clang-format off
 #define BRASA_FORALL_REDUCE_STUBS(_) \
-  _(sum) _(prod) _(mean) _(amax) _(amin) _(max_dim) _(min_dim) _(argmax) _(argmin) _(var) _(norm) \
-  _(logsumexp) _(all) _(any) _(count_nonzero)
+  _(sum) \
+  _(prod) \
+  _(mean) \
+  _(amax) \
+  _(amin) \
+  _(max_dim) \
+  _(min_dim) \
+  _(argmax) \
+  _(argmin) \
+  _(var) \
+  _(norm) \
+  _(logsumexp) \
+  _(all) \
+  _(any) \
+  _(count_nonzero)
+// clang-format on
 #define BRASA_DECLARE_REDUCE_STUB(name) BRASA_DECLARE_STUB(name##_stub, ReduceKernel);
 BRASA_FORALL_REDUCE_STUBS(BRASA_DECLARE_REDUCE_STUB)
 #undef BRASA_DECLARE_REDUCE_STUB

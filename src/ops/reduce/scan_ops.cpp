@@ -13,15 +13,19 @@ BRASA_DEFINE_STUB(scan_stub, ScanKernel);
 LineShape line_shape(IntArrayRef sizes, int64_t dim) {
   LineShape s;
   for (int64_t d = 0; d < static_cast<int64_t>(sizes.size()); ++d) {
-    if (d < dim) s.outer *= sizes[d];
-    else if (d == dim) s.n = sizes[d];
-    else s.inner *= sizes[d];
+    if (d < dim)
+      s.outer *= sizes[d];
+    else if (d == dim)
+      s.n = sizes[d];
+    else
+      s.inner *= sizes[d];
   }
   return s;
 }
 
 using ScanSig = Tensor(const Tensor&, int64_t, std::optional<ScalarType>);
-BRASA_DEFINE_OP(cumsum_op, "cumsum", "cumsum(Tensor self, int dim, ScalarType? dtype) -> Tensor", ScanSig)
+BRASA_DEFINE_OP(cumsum_op, "cumsum", "cumsum(Tensor self, int dim, ScalarType? dtype) -> Tensor",
+                ScanSig)
 BRASA_DEFINE_OP(cumprod_op, "cumprod", "cumprod(Tensor self, int dim, ScalarType? dtype) -> Tensor",
                 ScanSig)
 

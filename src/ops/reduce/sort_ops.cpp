@@ -34,8 +34,8 @@ PairSig select_lines(const char* op, const Tensor& self, int64_t dim, int64_t k,
   Tensor values = detail::empty_generic(shape, self.dtype(), self.device());
   Tensor indices = detail::empty_generic(shape, kLong, self.device());
   if (self.is_meta() || values.numel() == 0) return {values, indices};
-  sort_stub(values, indices, self.contiguous(), line_shape(self.sizes(), self.dim() == 0 ? -1 : d), k,
-            descending);
+  sort_stub(values, indices, self.contiguous(), line_shape(self.sizes(), self.dim() == 0 ? -1 : d),
+            k, descending);
   return {values, indices};
 }
 PairSig sort_kernel(const Tensor& self, int64_t dim, bool descending) {

@@ -8,13 +8,14 @@
 namespace brasa::ops {
 
 using VarSig = Tensor(const Tensor&, IntArrayRef, int64_t, bool);
-BRASA_DEFINE_OP(var_op, "var", "var(Tensor self, int[] dim, int correction, bool keepdim) -> Tensor",
-                VarSig)
-BRASA_DEFINE_OP(std_op, "std", "std(Tensor self, int[] dim, int correction, bool keepdim) -> Tensor",
-                VarSig)
+BRASA_DEFINE_OP(var_op, "var",
+                "var(Tensor self, int[] dim, int correction, bool keepdim) -> Tensor", VarSig)
+BRASA_DEFINE_OP(std_op, "std",
+                "std(Tensor self, int[] dim, int correction, bool keepdim) -> Tensor", VarSig)
 BRASA_DEFINE_OP(norm_op, "norm", "norm(Tensor self, Scalar? p, int[] dim, bool keepdim) -> Tensor",
                 Tensor(const Tensor&, std::optional<Scalar>, IntArrayRef, bool))
-BRASA_DEFINE_OP(logsumexp_op, "logsumexp", "logsumexp(Tensor self, int[] dim, bool keepdim) -> Tensor",
+BRASA_DEFINE_OP(logsumexp_op, "logsumexp",
+                "logsumexp(Tensor self, int[] dim, bool keepdim) -> Tensor",
                 Tensor(const Tensor&, IntArrayRef, bool))
 
 namespace {
@@ -61,7 +62,9 @@ BRASA_REGISTER_KERNEL(logsumexp_op, logsumexp_kernel, CPU, Meta)
 
 namespace brasa {
 
-Tensor var(const Tensor& self, bool unbiased) { return ops::var_op().call(self, {}, unbiased, false); }
+Tensor var(const Tensor& self, bool unbiased) {
+  return ops::var_op().call(self, {}, unbiased, false);
+}
 Tensor var(const Tensor& self, IntArrayRef dim, bool unbiased, bool keepdim) {
   return ops::var_op().call(self, dim, unbiased, keepdim);
 }
@@ -69,7 +72,9 @@ Tensor var(const Tensor& self, std::optional<IntArrayRef> dim, std::optional<int
            bool keepdim) {
   return ops::var_op().call(self, dim.value_or(IntArrayRef()), correction.value_or(1), keepdim);
 }
-Tensor std(const Tensor& self, bool unbiased) { return ops::std_op().call(self, {}, unbiased, false); }
+Tensor std(const Tensor& self, bool unbiased) {
+  return ops::std_op().call(self, {}, unbiased, false);
+}
 Tensor std(const Tensor& self, IntArrayRef dim, bool unbiased, bool keepdim) {
   return ops::std_op().call(self, dim, unbiased, keepdim);
 }

@@ -6,15 +6,18 @@
 
 namespace brasa::ops {
 
-BRASA_DEFINE_OP(sum_op, "sum",
-                "sum(Tensor self, int[] dim, bool keepdim, ScalarType? dtype, Tensor? out) -> Tensor",
-                Tensor(const Tensor&, IntArrayRef, bool, std::optional<ScalarType>, const Tensor&))
-BRASA_DEFINE_OP(mean_op, "mean",
-                "mean(Tensor self, int[] dim, bool keepdim, ScalarType? dtype, Tensor? out) -> Tensor",
-                Tensor(const Tensor&, IntArrayRef, bool, std::optional<ScalarType>, const Tensor&))
-BRASA_DEFINE_OP(prod_op, "prod",
-                "prod(Tensor self, int[] dim, bool keepdim, ScalarType? dtype, Tensor? out) -> Tensor",
-                Tensor(const Tensor&, IntArrayRef, bool, std::optional<ScalarType>, const Tensor&))
+BRASA_DEFINE_OP(
+    sum_op, "sum",
+    "sum(Tensor self, int[] dim, bool keepdim, ScalarType? dtype, Tensor? out) -> Tensor",
+    Tensor(const Tensor&, IntArrayRef, bool, std::optional<ScalarType>, const Tensor&))
+BRASA_DEFINE_OP(
+    mean_op, "mean",
+    "mean(Tensor self, int[] dim, bool keepdim, ScalarType? dtype, Tensor? out) -> Tensor",
+    Tensor(const Tensor&, IntArrayRef, bool, std::optional<ScalarType>, const Tensor&))
+BRASA_DEFINE_OP(
+    prod_op, "prod",
+    "prod(Tensor self, int[] dim, bool keepdim, ScalarType? dtype, Tensor? out) -> Tensor",
+    Tensor(const Tensor&, IntArrayRef, bool, std::optional<ScalarType>, const Tensor&))
 
 namespace {
 // Integral and bool inputs accumulate and return int64 unless a dtype is given (like PyTorch).

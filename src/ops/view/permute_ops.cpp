@@ -7,7 +7,8 @@
 
 namespace brasa::ops {
 
-BRASA_DEFINE_OP(transpose_op, "transpose", "transpose(Tensor(a) self, int dim0, int dim1) -> Tensor(a)",
+BRASA_DEFINE_OP(transpose_op, "transpose",
+                "transpose(Tensor(a) self, int dim0, int dim1) -> Tensor(a)",
                 Tensor(const Tensor&, int64_t, int64_t))
 BRASA_DEFINE_OP(permute_op, "permute", "permute(Tensor(a) self, int[] dims) -> Tensor(a)",
                 Tensor(const Tensor&, IntArrayRef))
@@ -31,10 +32,11 @@ Tensor transpose_kernel(const Tensor& self, int64_t dim0, int64_t dim1) {
 
 Tensor permute_kernel(const Tensor& self, IntArrayRef dims) {
   int64_t ndim = self.dim();
-  BRASA_CHECK(static_cast<int64_t>(dims.size()) == ndim,
-              "permute: number of dims in the tensor input does not match the length of the desired "
-              "ordering of dims i.e. input.dim() = ",
-              ndim, " is not equal to len(dims) = ", dims.size());
+  BRASA_CHECK(
+      static_cast<int64_t>(dims.size()) == ndim,
+      "permute: number of dims in the tensor input does not match the length of the desired "
+      "ordering of dims i.e. input.dim() = ",
+      ndim, " is not equal to len(dims) = ", dims.size());
   dims_to_bitset(dims, ndim, "permute");
   DimVector sizes(ndim), strides(ndim);
   for (int64_t i = 0; i < ndim; ++i) {
@@ -52,7 +54,8 @@ Tensor diagonal_kernel(const Tensor& self, int64_t offset, int64_t dim1, int64_t
   int64_t b = detail::wrap_dim(dim2, self.dim(), "diagonal");
   BRASA_CHECK(a != b, "diagonal: dimensions cannot be identical ", dim1, ", ", dim2);
   int64_t size_a = self.sizes()[a], size_b = self.sizes()[b];
-  int64_t length = offset >= 0 ? std::min(size_a, size_b - offset) : std::min(size_a + offset, size_b);
+  int64_t length =
+      offset >= 0 ? std::min(size_a, size_b - offset) : std::min(size_a + offset, size_b);
   length = std::max<int64_t>(length, 0);
   int64_t storage_offset = self.storage_offset();
   if (length > 0)
@@ -81,8 +84,12 @@ namespace brasa {
 Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1) {
   return ops::transpose_op().call(self, dim0, dim1);
 }
-Tensor swapaxes(const Tensor& self, int64_t dim0, int64_t dim1) { return transpose(self, dim0, dim1); }
-Tensor swapdims(const Tensor& self, int64_t dim0, int64_t dim1) { return transpose(self, dim0, dim1); }
+Tensor swapaxes(const Tensor& self, int64_t dim0, int64_t dim1) {
+  return transpose(self, dim0, dim1);
+}
+Tensor swapdims(const Tensor& self, int64_t dim0, int64_t dim1) {
+  return transpose(self, dim0, dim1);
+}
 
 Tensor t(const Tensor& self) {
   BRASA_CHECK(self.dim() <= 2, "t: expects a tensor with <= 2 dimensions, but self is ", self.dim(),
@@ -93,15 +100,16 @@ Tensor t(const Tensor& self) {
 Tensor permute(const Tensor& self, IntArrayRef dims) { return ops::permute_op().call(self, dims); }
 
 Tensor movedim(const Tensor& self, IntArrayRef source, IntArrayRef destination) {
-  BRASA_CHECK(source.size() == destination.size(), "movedim: invalid source or destination dims: ",
-              "source (", source, ") should contain the same number of dims as destination (",
-              destination, ")");
+  BRASA_CHECK(source.size() == destination.size(),
+              "movedim: invalid source or destination dims: ", "source (", source,
+              ") should contain the same number of dims as destination (", destination, ")");
   int64_t ndim = self.dim();
   uint64_t used_src = ops::dims_to_bitset(source, ndim, "movedim");
   uint64_t used_dst = ops::dims_to_bitset(destination, ndim, "movedim");
   DimVector order(std::max<int64_t>(ndim, 0), -1);
   for (size_t i = 0; i < source.size() && ndim > 0; ++i)
-    order[detail::wrap_dim(destination[i], ndim, "movedim")] = detail::wrap_dim(source[i], ndim, "movedim");
+    order[detail::wrap_dim(destination[i], ndim, "movedim")] =
+        detail::wrap_dim(source[i], ndim, "movedim");
   int64_t next_src = 0;
   for (int64_t pos = 0; pos < ndim; ++pos) {
     if (used_dst >> pos & 1) continue;
@@ -124,7 +132,9 @@ Tensor diagonal(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2) 
   return ops::diagonal_op().call(self, offset, dim1, dim2);
 }
 
-Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const { return brasa::transpose(*this, dim0, dim1); }
+Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
+  return brasa::transpose(*this, dim0, dim1);
+}
 Tensor Tensor::t() const { return brasa::t(*this); }
 Tensor Tensor::permute(IntArrayRef dims) const { return brasa::permute(*this, dims); }
 Tensor Tensor::movedim(IntArrayRef source, IntArrayRef destination) const {

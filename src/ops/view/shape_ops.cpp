@@ -1,5 +1,5 @@
-// Views that change the shape: view, reshape, flatten, unflatten, squeeze, unsqueeze, expand, alias,
-// as_strided; and resize_ (which changes the tensor itself).
+// Views that change the shape: view, reshape, flatten, unflatten, squeeze, unsqueeze, expand,
+// alias, as_strided; and resize_ (which changes the tensor itself).
 #include <cstring>
 
 #include "brasa/core/empty.h"
@@ -12,17 +12,21 @@ namespace brasa::ops {
 
 BRASA_DEFINE_OP(view_op, "view", "view(Tensor(a) self, int[] size) -> Tensor(a)",
                 Tensor(const Tensor&, IntArrayRef))
-BRASA_DEFINE_OP(squeeze_op, "squeeze", "squeeze(Tensor(a) self) -> Tensor(a)", Tensor(const Tensor&))
-BRASA_DEFINE_OP(squeeze_dims_op, "squeeze.dims", "squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)",
+BRASA_DEFINE_OP(squeeze_op, "squeeze", "squeeze(Tensor(a) self) -> Tensor(a)",
+                Tensor(const Tensor&))
+BRASA_DEFINE_OP(squeeze_dims_op, "squeeze.dims",
+                "squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)",
                 Tensor(const Tensor&, IntArrayRef))
 BRASA_DEFINE_OP(unsqueeze_op, "unsqueeze", "unsqueeze(Tensor(a) self, int dim) -> Tensor(a)",
                 Tensor(const Tensor&, int64_t))
-BRASA_DEFINE_OP(expand_op, "expand", "expand(Tensor(a) self, int[] size, bool implicit) -> Tensor(a)",
+BRASA_DEFINE_OP(expand_op, "expand",
+                "expand(Tensor(a) self, int[] size, bool implicit) -> Tensor(a)",
                 Tensor(const Tensor&, IntArrayRef, bool))
 BRASA_DEFINE_OP(alias_op, "alias", "alias(Tensor(a) self) -> Tensor(a)", Tensor(const Tensor&))
-BRASA_DEFINE_OP(as_strided_op, "as_strided",
-                "as_strided(Tensor(a) self, int[] size, int[] stride, int? storage_offset) -> Tensor(a)",
-                Tensor(const Tensor&, IntArrayRef, IntArrayRef, std::optional<int64_t>))
+BRASA_DEFINE_OP(
+    as_strided_op, "as_strided",
+    "as_strided(Tensor(a) self, int[] size, int[] stride, int? storage_offset) -> Tensor(a)",
+    Tensor(const Tensor&, IntArrayRef, IntArrayRef, std::optional<int64_t>))
 BRASA_DEFINE_OP(resize_op, "resize_", "resize_(Tensor(a!) self, int[] size) -> Tensor(a!)",
                 Tensor(const Tensor&, IntArrayRef))
 
@@ -75,11 +79,14 @@ Tensor expand_kernel(const Tensor& self, IntArrayRef target, bool) {
   for (int64_t i = ndim - 1; i >= 0; --i) {
     int64_t d = self_dim - (ndim - i);
     int64_t size = d >= 0 ? self.sizes()[d] : 1;
-    int64_t stride = d >= 0 ? self.strides()[d] : (i + 1 < ndim ? sizes[i + 1] * strides[i + 1] : 1);
+    int64_t stride =
+        d >= 0 ? self.strides()[d] : (i + 1 < ndim ? sizes[i + 1] * strides[i + 1] : 1);
     int64_t want = target[i];
     if (want == -1) {
-      BRASA_CHECK(d >= 0, "expand: the expanded size of the tensor (-1) isn't allowed in a leading, "
-                  "non-existing dimension ", i);
+      BRASA_CHECK(d >= 0,
+                  "expand: the expanded size of the tensor (-1) isn't allowed in a leading, "
+                  "non-existing dimension ",
+                  i);
       want = size;
     }
     BRASA_CHECK(want >= 0, "expand: invalid size ", want, " at dim ", i, " in ", target);
@@ -102,14 +109,14 @@ Tensor alias_kernel(const Tensor& self) {
 
 Tensor as_strided_kernel(const Tensor& self, IntArrayRef sizes, IntArrayRef strides,
                          std::optional<int64_t> storage_offset) {
-  BRASA_CHECK(sizes.size() == strides.size(), "as_strided: mismatch in length of strides and shape (",
-              sizes, " vs ", strides, ")");
+  BRASA_CHECK(sizes.size() == strides.size(),
+              "as_strided: mismatch in length of strides and shape (", sizes, " vs ", strides, ")");
   int64_t offset = storage_offset.value_or(self.storage_offset());
   BRASA_CHECK(offset >= 0, "as_strided: storage offset must be non-negative, got ", offset);
   size_t needed = detail::storage_nbytes(sizes, strides, self.itemsize(), "as_strided");
   if (needed > 0) needed += offset * self.itemsize();
-  BRASA_CHECK(needed <= self.storage()->nbytes(), "as_strided: sizes ", sizes, ", strides ", strides,
-              ", storage offset ", offset, " and itemsize ", self.itemsize(),
+  BRASA_CHECK(needed <= self.storage()->nbytes(), "as_strided: sizes ", sizes, ", strides ",
+              strides, ", storage offset ", offset, " and itemsize ", self.itemsize(),
               " require a storage of ", needed, " bytes, out of bounds for a storage of ",
               self.storage()->nbytes(), " bytes");
   return detail::make_view(self, sizes, strides, offset);
@@ -124,8 +131,10 @@ Tensor resize_kernel(const Tensor& self, IntArrayRef sizes) {
     if (self.is_meta()) {
       storage->set_data(DataPtr(), needed);
     } else {
-      BRASA_CHECK(storage->resizable(), "resize_: trying to resize storage that is not resizable "
-                  "(external memory) from ", storage->nbytes(), " to ", needed, " bytes");
+      BRASA_CHECK(storage->resizable(),
+                  "resize_: trying to resize storage that is not resizable "
+                  "(external memory) from ",
+                  storage->nbytes(), " to ", needed, " bytes");
       DataPtr data = storage->allocator()->allocate(needed);
       if (storage->nbytes() > 0) std::memcpy(data.get(), storage->data(), storage->nbytes());
       storage->set_data(std::move(data), needed);
@@ -152,7 +161,8 @@ namespace brasa {
 
 Tensor reshape(const Tensor& self, IntArrayRef shape) {
   DimVector sizes = ops::infer_size(shape, self.numel(), "reshape");
-  if (ops::view_strides(self.sizes(), self.strides(), sizes)) return ops::view_op().call(self, sizes);
+  if (ops::view_strides(self.sizes(), self.strides(), sizes))
+    return ops::view_op().call(self, sizes);
   Tensor out = self.clone(MemoryFormat::Contiguous);
   out.unsafeGetTensorImpl()->set_sizes_contiguous(sizes);
   return out;
@@ -198,7 +208,9 @@ Tensor unflatten(const Tensor& self, int64_t dim, IntArrayRef sizes) {
 
 Tensor squeeze(const Tensor& self) { return ops::squeeze_op().call(self); }
 Tensor squeeze(const Tensor& self, int64_t dim) { return ops::squeeze_dims_op().call(self, {dim}); }
-Tensor squeeze(const Tensor& self, IntArrayRef dims) { return ops::squeeze_dims_op().call(self, dims); }
+Tensor squeeze(const Tensor& self, IntArrayRef dims) {
+  return ops::squeeze_dims_op().call(self, dims);
+}
 Tensor unsqueeze(const Tensor& self, int64_t dim) { return ops::unsqueeze_op().call(self, dim); }
 Tensor expand(const Tensor& self, IntArrayRef sizes, bool implicit) {
   return ops::expand_op().call(self, sizes, implicit);

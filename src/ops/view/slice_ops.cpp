@@ -10,7 +10,8 @@ BRASA_DEFINE_OP(select_op, "select", "select(Tensor(a) self, int dim, int index)
                 Tensor(const Tensor&, int64_t, int64_t))
 BRASA_DEFINE_OP(slice_op, "slice",
                 "slice(Tensor(a) self, int dim, int? start, int? end, int step) -> Tensor(a)",
-                Tensor(const Tensor&, int64_t, std::optional<int64_t>, std::optional<int64_t>, int64_t))
+                Tensor(const Tensor&, int64_t, std::optional<int64_t>, std::optional<int64_t>,
+                       int64_t))
 BRASA_DEFINE_OP(split_with_sizes_op, "split_with_sizes",
                 "split_with_sizes(Tensor(a) self, int[] split_sizes, int dim) -> Tensor(a)[]",
                 std::vector<Tensor>(const Tensor&, IntArrayRef, int64_t))
@@ -54,17 +55,19 @@ Tensor slice_kernel(const Tensor& self, int64_t dim, std::optional<int64_t> star
   return detail::make_view(self, sizes, strides, offset);
 }
 
-std::vector<Tensor> split_with_sizes_kernel(const Tensor& self, IntArrayRef split_sizes, int64_t dim) {
+std::vector<Tensor> split_with_sizes_kernel(const Tensor& self, IntArrayRef split_sizes,
+                                            int64_t dim) {
   BRASA_CHECK(self.dim() > 0, "split_with_sizes: expects a tensor with at least 1 dimension");
   int64_t d = detail::wrap_dim(dim, self.dim(), "split_with_sizes");
   int64_t total = 0;
   for (int64_t s : split_sizes) {
-    BRASA_CHECK(s >= 0, "split_with_sizes: expects split_sizes to be non-negative, got ", split_sizes);
+    BRASA_CHECK(s >= 0, "split_with_sizes: expects split_sizes to be non-negative, got ",
+                split_sizes);
     total += s;
   }
   BRASA_CHECK(total == self.sizes()[d], "split_with_sizes: expects split_sizes to sum exactly to ",
-              self.sizes()[d], " (input tensor's size at dimension ", d, "), but got split_sizes=",
-              split_sizes);
+              self.sizes()[d], " (input tensor's size at dimension ", d,
+              "), but got split_sizes=", split_sizes);
   std::vector<Tensor> out;
   out.reserve(split_sizes.size());
   int64_t start = 0;
@@ -99,8 +102,8 @@ namespace brasa {
 Tensor select(const Tensor& self, int64_t dim, int64_t index) {
   return ops::select_op().call(self, dim, index);
 }
-Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
-             int64_t step) {
+Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start,
+             std::optional<int64_t> end, int64_t step) {
   return ops::slice_op().call(self, dim, start, end, step);
 }
 
@@ -129,7 +132,8 @@ std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {
   int64_t size = self.sizes()[d];
   BRASA_CHECK(split_size >= 0, "split: expects split_size to be non-negative, got ", split_size);
   BRASA_CHECK(split_size > 0 || size == 0,
-              "split: split_size can only be 0 if dimension size is 0, but got dimension size of ", size);
+              "split: split_size can only be 0 if dimension size is 0, but got dimension size of ",
+              size);
   int64_t pieces = split_size == 0 ? 1 : std::max<int64_t>((size + split_size - 1) / split_size, 1);
   DimVector sizes(pieces, split_size);
   sizes.back() = size - split_size * (pieces - 1);
@@ -145,7 +149,9 @@ std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim) {
   return split(self, (size + chunks - 1) / chunks, d);
 }
 
-std::vector<Tensor> unbind(const Tensor& self, int64_t dim) { return ops::unbind_op().call(self, dim); }
+std::vector<Tensor> unbind(const Tensor& self, int64_t dim) {
+  return ops::unbind_op().call(self, dim);
+}
 
 Tensor Tensor::select(int64_t dim, int64_t index) const { return brasa::select(*this, dim, index); }
 Tensor Tensor::slice(int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,

@@ -31,8 +31,8 @@ DimVector infer_size(IntArrayRef shape, int64_t numel, const char* op) {
 
 // Note [View strides]
 // The old tensor splits into "chunks": maximal runs of dims that are contiguous with one another
-// (stride[d] == size[d+1] * stride[d+1]). A view is possible iff the new dims can be grouped, left to
-// right, into runs whose element counts equal those chunks; each new dim then gets the stride it
+// (stride[d] == size[d+1] * stride[d+1]). A view is possible iff the new dims can be grouped, left
+// to right, into runs whose element counts equal those chunks; each new dim then gets the stride it
 // would have inside its chunk. Size-1 dims fit anywhere.
 std::optional<DimVector> view_strides(IntArrayRef sizes, IntArrayRef strides,
                                       IntArrayRef new_sizes) {

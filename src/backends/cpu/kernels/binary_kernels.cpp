@@ -12,8 +12,8 @@ namespace {
 using ops::BinaryKernel;
 
 template <typename T>
-constexpr bool is_float_v = std::is_floating_point_v<T> || std::is_same_v<T, Half> ||
-                            std::is_same_v<T, BFloat16>;
+constexpr bool is_float_v =
+    std::is_floating_point_v<T> || std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
 
 // Same-dtype arithmetic: the functor gets operands in opmath (float for Half/BFloat16).
 template <typename F>
@@ -46,7 +46,8 @@ template <typename F>
 void compare(TensorIterator& it, const char* name, F f) {
   BRASA_DISPATCH_ALL_TYPES(it.common_dtype(), name, [&] {
     using opm = opmath_t<scalar_t>;
-    run_binary<bool, scalar_t>(it, [f](scalar_t a, scalar_t b) -> bool { return f(opm(a), opm(b)); });
+    run_binary<bool, scalar_t>(it,
+                               [f](scalar_t a, scalar_t b) -> bool { return f(opm(a), opm(b)); });
   });
 }
 
@@ -55,13 +56,11 @@ void add_kernel(TensorIterator& it, const Scalar& alpha) {
     using opm = opmath_t<scalar_t>;
     const opm al = alpha.to<opm>();
     if (al == opm(1)) {
-      run_binary<scalar_t, scalar_t>(it, [](scalar_t a, scalar_t b) -> scalar_t {
-        return scalar_t(opm(a) + opm(b));
-      });
+      run_binary<scalar_t, scalar_t>(
+          it, [](scalar_t a, scalar_t b) -> scalar_t { return scalar_t(opm(a) + opm(b)); });
     } else {
-      run_binary<scalar_t, scalar_t>(it, [al](scalar_t a, scalar_t b) -> scalar_t {
-        return scalar_t(opm(a) + al * opm(b));
-      });
+      run_binary<scalar_t, scalar_t>(
+          it, [al](scalar_t a, scalar_t b) -> scalar_t { return scalar_t(opm(a) + al * opm(b)); });
     }
   });
 }
@@ -69,9 +68,8 @@ void sub_kernel(TensorIterator& it, const Scalar& alpha) {
   BRASA_DISPATCH_NUMERIC_TYPES(it.common_dtype(), "sub", [&] {
     using opm = opmath_t<scalar_t>;
     const opm al = alpha.to<opm>();
-    run_binary<scalar_t, scalar_t>(it, [al](scalar_t a, scalar_t b) -> scalar_t {
-      return scalar_t(opm(a) - al * opm(b));
-    });
+    run_binary<scalar_t, scalar_t>(
+        it, [al](scalar_t a, scalar_t b) -> scalar_t { return scalar_t(opm(a) - al * opm(b)); });
   });
 }
 void mul_kernel(TensorIterator& it, const Scalar&) {
@@ -184,8 +182,10 @@ void pow_kernel(TensorIterator& it, const Scalar&) {
   arith_numeric(it, "pow", [](auto* p) {
     using T = opmath_t<std::remove_pointer_t<decltype(p)>>;
     return [](T a, T b) -> T {
-      if constexpr (is_float_v<T>) return std::pow(a, b);
-      else return int_pow(a, b);
+      if constexpr (is_float_v<T>)
+        return std::pow(a, b);
+      else
+        return int_pow(a, b);
     };
   });
 }
@@ -215,12 +215,24 @@ void minimum_kernel(TensorIterator& it, const Scalar&) {
     };
   });
 }
-void eq_kernel(TensorIterator& it, const Scalar&) { compare(it, "eq", [](auto a, auto b) { return a == b; }); }
-void ne_kernel(TensorIterator& it, const Scalar&) { compare(it, "ne", [](auto a, auto b) { return a != b; }); }
-void lt_kernel(TensorIterator& it, const Scalar&) { compare(it, "lt", [](auto a, auto b) { return a < b; }); }
-void le_kernel(TensorIterator& it, const Scalar&) { compare(it, "le", [](auto a, auto b) { return a <= b; }); }
-void gt_kernel(TensorIterator& it, const Scalar&) { compare(it, "gt", [](auto a, auto b) { return a > b; }); }
-void ge_kernel(TensorIterator& it, const Scalar&) { compare(it, "ge", [](auto a, auto b) { return a >= b; }); }
+void eq_kernel(TensorIterator& it, const Scalar&) {
+  compare(it, "eq", [](auto a, auto b) { return a == b; });
+}
+void ne_kernel(TensorIterator& it, const Scalar&) {
+  compare(it, "ne", [](auto a, auto b) { return a != b; });
+}
+void lt_kernel(TensorIterator& it, const Scalar&) {
+  compare(it, "lt", [](auto a, auto b) { return a < b; });
+}
+void le_kernel(TensorIterator& it, const Scalar&) {
+  compare(it, "le", [](auto a, auto b) { return a <= b; });
+}
+void gt_kernel(TensorIterator& it, const Scalar&) {
+  compare(it, "gt", [](auto a, auto b) { return a > b; });
+}
+void ge_kernel(TensorIterator& it, const Scalar&) {
+  compare(it, "ge", [](auto a, auto b) { return a >= b; });
+}
 void logical_and_kernel(TensorIterator& it, const Scalar&) {
   compare(it, "logical_and", [](auto a, auto b) { return bool(a) && bool(b); });
 }
@@ -250,7 +262,8 @@ void bitwise_xor_kernel(TensorIterator& it, const Scalar&) {
 }  // namespace brasa::cpu
 
 namespace brasa::ops {
-#define BRASA_REGISTER_BINARY(name, kind) BRASA_REGISTER_STUB(name##_stub, ::brasa::cpu::name##_kernel);
+#define BRASA_REGISTER_BINARY(name, kind) \
+  BRASA_REGISTER_STUB(name##_stub, ::brasa::cpu::name##_kernel);
 BRASA_FORALL_BINARY_OPS(BRASA_REGISTER_BINARY)
 #undef BRASA_REGISTER_BINARY
 }  // namespace brasa::ops

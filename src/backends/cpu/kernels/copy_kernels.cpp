@@ -31,20 +31,22 @@ void copy_kernel(TensorIterator& it) {
   ScalarType dst = it.output_dtype(), src = it.input_dtype();
   if (dst == src) {
     size_t item = element_size(dst);
-    it.for_each([item](char** d, const int64_t* s, int64_t n) {
-      if (s[0] == int64_t(item) && s[1] == int64_t(item)) {
-        std::memcpy(d[0], d[1], n * item);
-      } else if (s[1] == 0) {
-        for (int64_t i = 0; i < n; ++i) std::memcpy(d[0] + i * s[0], d[1], item);
-      } else {
-        switch (item) {
-          case 1: unary_loop<uint8_t, uint8_t>(d, s, n, [](uint8_t v) { return v; }); break;
-          case 2: unary_loop<uint16_t, uint16_t>(d, s, n, [](uint16_t v) { return v; }); break;
-          case 4: unary_loop<uint32_t, uint32_t>(d, s, n, [](uint32_t v) { return v; }); break;
-          default: unary_loop<uint64_t, uint64_t>(d, s, n, [](uint64_t v) { return v; }); break;
-        }
-      }
-    }, 1 << 18);
+    it.for_each(
+        [item](char** d, const int64_t* s, int64_t n) {
+          if (s[0] == int64_t(item) && s[1] == int64_t(item)) {
+            std::memcpy(d[0], d[1], n * item);
+          } else if (s[1] == 0) {
+            for (int64_t i = 0; i < n; ++i) std::memcpy(d[0] + i * s[0], d[1], item);
+          } else {
+            switch (item) {
+              case 1: unary_loop<uint8_t, uint8_t>(d, s, n, [](uint8_t v) { return v; }); break;
+              case 2: unary_loop<uint16_t, uint16_t>(d, s, n, [](uint16_t v) { return v; }); break;
+              case 4: unary_loop<uint32_t, uint32_t>(d, s, n, [](uint32_t v) { return v; }); break;
+              default: unary_loop<uint64_t, uint64_t>(d, s, n, [](uint64_t v) { return v; }); break;
+            }
+          }
+        },
+        1 << 18);
     return;
   }
   BRASA_DISPATCH_ALL_TYPES(dst, "copy_", [&] {

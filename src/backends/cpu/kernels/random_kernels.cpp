@@ -42,9 +42,12 @@ inline double unit_double(uint64_t w) { return double(w >> 11) * (1.0 / 90071992
 
 template <typename T>
 constexpr int mantissa_bits() {
-  if constexpr (std::is_same_v<T, Half>) return 11;
-  else if constexpr (std::is_same_v<T, BFloat16>) return 8;
-  else return 24;
+  if constexpr (std::is_same_v<T, Half>)
+    return 11;
+  else if constexpr (std::is_same_v<T, BFloat16>)
+    return 8;
+  else
+    return 24;
 }
 
 void uniform_kernel(void* data, ScalarType dt, int64_t n, PhiloxRange r, double from, double to) {
@@ -116,9 +119,12 @@ void random_from_to_kernel(void* data, ScalarType dt, int64_t n, PhiloxRange r, 
     for_each_block<2>(n, r, [&](const Philox4x32& p, int64_t i, int lanes) {
       for (int j = 0; j < lanes; ++j) {
         const int64_t v = int64_t(uint64_t(from) + word64(p, j) % range);
-        if constexpr (std::is_same_v<scalar_t, bool>) out[i + j] = v != 0;
-        else if constexpr (std::is_integral_v<scalar_t>) out[i + j] = static_cast<scalar_t>(v);
-        else out[i + j] = scalar_t(static_cast<opmath_t<scalar_t>>(v));
+        if constexpr (std::is_same_v<scalar_t, bool>)
+          out[i + j] = v != 0;
+        else if constexpr (std::is_integral_v<scalar_t>)
+          out[i + j] = static_cast<scalar_t>(v);
+        else
+          out[i + j] = scalar_t(static_cast<opmath_t<scalar_t>>(v));
       }
     });
   });
@@ -138,8 +144,10 @@ void randperm_kernel(void* data, ScalarType dt, int64_t n, PhiloxRange r) {
       std::swap(perm[i], perm[j]);
     }
     for (int64_t i = 0; i < n; ++i) {
-      if constexpr (std::is_integral_v<scalar_t>) out[i] = static_cast<scalar_t>(perm[i]);
-      else out[i] = scalar_t(static_cast<opmath_t<scalar_t>>(perm[i]));
+      if constexpr (std::is_integral_v<scalar_t>)
+        out[i] = static_cast<scalar_t>(perm[i]);
+      else
+        out[i] = scalar_t(static_cast<opmath_t<scalar_t>>(perm[i]));
     }
   });
 }

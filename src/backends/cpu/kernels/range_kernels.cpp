@@ -13,8 +13,10 @@ constexpr int64_t kGrain = 32768;
 
 template <typename T, typename V>
 inline T cast_to(V v) {
-  if constexpr (std::is_integral_v<T>) return static_cast<T>(v);
-  else return T(static_cast<opmath_t<T>>(v));
+  if constexpr (std::is_integral_v<T>)
+    return static_cast<T>(v);
+  else
+    return T(static_cast<opmath_t<T>>(v));
 }
 
 // Element i is start + i * step, computed in range_acc_t.
@@ -64,8 +66,8 @@ void logspace_kernel(void* data, ScalarType dt, int64_t n, const Scalar& start, 
     const int64_t halfway = n / 2;
     parallel_for(0, n, kGrain, [&](int64_t b, int64_t en) {
       for (int64_t i = b; i < en; ++i) {
-        const double x = i < halfway ? double(s) + step * double(i)
-                                     : double(e) - step * double(n - 1 - i);
+        const double x =
+            i < halfway ? double(s) + step * double(i) : double(e) - step * double(n - 1 - i);
         out[i] = cast_to<scalar_t>(std::pow(base, x));
       }
     });

@@ -15,8 +15,8 @@ namespace {
 using ops::ReduceParams;
 
 template <typename T>
-constexpr bool is_float_v = std::is_floating_point_v<T> || std::is_same_v<T, Half> ||
-                            std::is_same_v<T, BFloat16>;
+constexpr bool is_float_v =
+    std::is_floating_point_v<T> || std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
 // Floats accumulate in their opmath type, integers and bool in int64.
 template <typename T>
 using sum_acc_t = std::conditional_t<is_float_v<T>, opmath_t<T>, int64_t>;
@@ -66,14 +66,17 @@ struct MinMaxOps {
   static constexpr bool kCascade = false;
   acc_t identity() const {
     if constexpr (std::is_floating_point_v<acc_t>)
-      return kMax ? -std::numeric_limits<acc_t>::infinity() : std::numeric_limits<acc_t>::infinity();
+      return kMax ? -std::numeric_limits<acc_t>::infinity()
+                  : std::numeric_limits<acc_t>::infinity();
     else
       return kMax ? std::numeric_limits<acc_t>::lowest() : std::numeric_limits<acc_t>::max();
   }
   acc_t reduce(acc_t a, T xt, int64_t) const { return combine(a, acc_t(xt)); }
   acc_t combine(acc_t a, acc_t x) const {
-    if constexpr (kMax) return (x > a || x != x) ? x : a;
-    else return (x < a || x != x) ? x : a;
+    if constexpr (kMax)
+      return (x > a || x != x) ? x : a;
+    else
+      return (x < a || x != x) ? x : a;
   }
   void store(acc_t a, char* o, char*) const { *reinterpret_cast<T*>(o) = T(a); }
 };
@@ -91,13 +94,18 @@ struct LogicalOps {
     return combine(a, nz);
   }
   acc_t combine(acc_t a, acc_t b) const {
-    if constexpr (kKind == Logical::All) return a & b;
-    else if constexpr (kKind == Logical::Any) return a | b;
-    else return a + b;
+    if constexpr (kKind == Logical::All)
+      return a & b;
+    else if constexpr (kKind == Logical::Any)
+      return a | b;
+    else
+      return a + b;
   }
   void store(acc_t a, char* o, char*) const {
-    if constexpr (kKind == Logical::Count) *reinterpret_cast<int64_t*>(o) = a;
-    else *reinterpret_cast<uint8_t*>(o) = a;
+    if constexpr (kKind == Logical::Count)
+      *reinterpret_cast<int64_t*>(o) = a;
+    else
+      *reinterpret_cast<uint8_t*>(o) = a;
   }
 };
 

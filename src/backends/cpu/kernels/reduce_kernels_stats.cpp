@@ -15,18 +15,22 @@ using ops::ReduceParams;
 
 template <typename T>
 constexpr opmath_t<T> lowest_or_neg_inf() {
-  if constexpr (std::is_floating_point_v<opmath_t<T>>) return -std::numeric_limits<opmath_t<T>>::infinity();
-  else return std::numeric_limits<T>::lowest();
+  if constexpr (std::is_floating_point_v<opmath_t<T>>)
+    return -std::numeric_limits<opmath_t<T>>::infinity();
+  else
+    return std::numeric_limits<T>::lowest();
 }
 template <typename T>
 constexpr opmath_t<T> max_or_inf() {
-  if constexpr (std::is_floating_point_v<opmath_t<T>>) return std::numeric_limits<opmath_t<T>>::infinity();
-  else return std::numeric_limits<T>::max();
+  if constexpr (std::is_floating_point_v<opmath_t<T>>)
+    return std::numeric_limits<opmath_t<T>>::infinity();
+  else
+    return std::numeric_limits<T>::max();
 }
 
-// Value and index of the max (or min). The first NaN wins; ties keep the smaller index. The identity
-// carries index 0: it can only survive when every element equals the extreme value, and then index
-// 0 is the right answer.
+// Value and index of the max (or min). The first NaN wins; ties keep the smaller index. The
+// identity carries index 0: it can only survive when every element equals the extreme value, and
+// then index 0 is the right answer.
 template <typename T, bool kMax, bool kValues>
 struct ArgOps {
   using in_t = T;
@@ -102,11 +106,16 @@ struct NormOps {
   acc_t identity() const { return kKind == NormKind::Other && is_min() ? -p : acc_t(0); }
   acc_t reduce(acc_t a, T xt, int64_t) const {
     acc_t v = std::abs(static_cast<acc_t>(xt));
-    if constexpr (kKind == NormKind::Two) return a + v * v;
-    else if constexpr (kKind == NormKind::One) return a + v;
-    else if (is_max() || is_min()) return combine(a, v);
-    else if (p == 0) return a + acc_t(v != 0);
-    else return a + std::pow(v, p);
+    if constexpr (kKind == NormKind::Two)
+      return a + v * v;
+    else if constexpr (kKind == NormKind::One)
+      return a + v;
+    else if (is_max() || is_min())
+      return combine(a, v);
+    else if (p == 0)
+      return a + acc_t(v != 0);
+    else
+      return a + std::pow(v, p);
   }
   acc_t combine(acc_t a, acc_t b) const {
     if constexpr (kKind == NormKind::Other) {
@@ -117,7 +126,8 @@ struct NormOps {
   }
   void store(acc_t a, char* o, char*) const {
     acc_t r = a;
-    if constexpr (kKind == NormKind::Two) r = std::sqrt(a);
+    if constexpr (kKind == NormKind::Two)
+      r = std::sqrt(a);
     else if constexpr (kKind == NormKind::Other)
       if (!is_max() && !is_min() && p != 0) r = std::pow(a, acc_t(1) / p);
     *reinterpret_cast<T*>(o) = T(r);
@@ -154,10 +164,12 @@ struct LogSumExpOps {
 };
 
 void max_dim_kernel(const ReduceIter& it, const ReduceParams&) {
-  BRASA_DISPATCH_ALL_TYPES(it.in_dtype(), "max", [&] { run_reduce(ArgOps<scalar_t, true, true>{}, it); });
+  BRASA_DISPATCH_ALL_TYPES(it.in_dtype(), "max",
+                           [&] { run_reduce(ArgOps<scalar_t, true, true>{}, it); });
 }
 void min_dim_kernel(const ReduceIter& it, const ReduceParams&) {
-  BRASA_DISPATCH_ALL_TYPES(it.in_dtype(), "min", [&] { run_reduce(ArgOps<scalar_t, false, true>{}, it); });
+  BRASA_DISPATCH_ALL_TYPES(it.in_dtype(), "min",
+                           [&] { run_reduce(ArgOps<scalar_t, false, true>{}, it); });
 }
 void argmax_kernel(const ReduceIter& it, const ReduceParams&) {
   BRASA_DISPATCH_NUMERIC_TYPES(it.in_dtype(), "argmax",

@@ -35,7 +35,8 @@ void scan_lines(T* out, const T* in, ops::LineShape s) {
   // Rows along dim are contiguous runs of `inner`: update a block of column accumulators per row.
   constexpr int64_t kBlock = 1024;
   const int64_t nblocks = (s.inner + kBlock - 1) / kBlock;
-  parallel_for(0, s.outer * nblocks, std::max<int64_t>(1, 32768 / std::max<int64_t>(s.n * kBlock, 1)),
+  parallel_for(0, s.outer * nblocks,
+               std::max<int64_t>(1, 32768 / std::max<int64_t>(s.n * kBlock, 1)),
                [&](int64_t b, int64_t e) {
                  std::unique_ptr<acc_t[]> acc(new acc_t[kBlock]);
                  for (int64_t u = b; u < e; ++u) {
@@ -57,8 +58,10 @@ void scan_lines(T* out, const T* in, ops::LineShape s) {
 void scan_kernel(const Tensor& out, const Tensor& in, ops::LineShape s, bool prod) {
   BRASA_DISPATCH_ALL_TYPES(in.dtype(), prod ? "cumprod" : "cumsum", [&] {
     using T = scalar_t;
-    if (prod) scan_lines<T, true>(out.data_ptr<T>(), in.data_ptr<T>(), s);
-    else scan_lines<T, false>(out.data_ptr<T>(), in.data_ptr<T>(), s);
+    if (prod)
+      scan_lines<T, true>(out.data_ptr<T>(), in.data_ptr<T>(), s);
+    else
+      scan_lines<T, false>(out.data_ptr<T>(), in.data_ptr<T>(), s);
   });
 }
 

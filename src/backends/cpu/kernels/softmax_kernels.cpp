@@ -130,7 +130,8 @@ void softmax_typed(T* out, const T* in, ops::LineShape s) {
   }
   constexpr int64_t kBlock = 512;
   const int64_t nblocks = (s.inner + kBlock - 1) / kBlock;
-  parallel_for(0, s.outer * nblocks, std::max<int64_t>(1, 16384 / std::max<int64_t>(s.n * kBlock, 1)),
+  parallel_for(0, s.outer * nblocks,
+               std::max<int64_t>(1, 16384 / std::max<int64_t>(s.n * kBlock, 1)),
                [&](int64_t b, int64_t e) {
                  std::unique_ptr<acc_t<T>[]> buf(new acc_t<T>[2 * kBlock]);
                  for (int64_t u = b; u < e; ++u) {
@@ -144,8 +145,10 @@ void softmax_typed(T* out, const T* in, ops::LineShape s) {
 
 void softmax_kernel(const Tensor& out, const Tensor& in, ops::LineShape s, bool log) {
   BRASA_DISPATCH_FLOATING_TYPES(in.dtype(), log ? "log_softmax" : "softmax", [&] {
-    if (log) softmax_typed<scalar_t, true>(out.data_ptr<scalar_t>(), in.data_ptr<scalar_t>(), s);
-    else softmax_typed<scalar_t, false>(out.data_ptr<scalar_t>(), in.data_ptr<scalar_t>(), s);
+    if (log)
+      softmax_typed<scalar_t, true>(out.data_ptr<scalar_t>(), in.data_ptr<scalar_t>(), s);
+    else
+      softmax_typed<scalar_t, false>(out.data_ptr<scalar_t>(), in.data_ptr<scalar_t>(), s);
   });
 }
 

@@ -41,8 +41,10 @@ void sort_typed(T* values, int64_t* indices, const T* in, ops::LineShape s, int6
                    int64_t o = line / s.inner, j = line % s.inner;
                    const T* src = in + o * s.n * s.inner + j;
                    for (int64_t i = 0; i < s.n; ++i) buf[i] = {K(src[i * s.inner]), i};
-                   if (k == s.n) std::sort(buf.begin(), buf.end(), cmp);
-                   else std::partial_sort(buf.begin(), buf.begin() + k, buf.end(), cmp);
+                   if (k == s.n)
+                     std::sort(buf.begin(), buf.end(), cmp);
+                   else
+                     std::partial_sort(buf.begin(), buf.begin() + k, buf.end(), cmp);
                    T* vdst = values + o * k * s.inner + j;
                    int64_t* idst = indices + o * k * s.inner + j;
                    for (int64_t i = 0; i < k; ++i) {

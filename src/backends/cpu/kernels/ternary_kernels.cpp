@@ -13,8 +13,8 @@ namespace brasa::cpu {
 namespace {
 
 template <typename T>
-constexpr bool is_float_v = std::is_floating_point_v<T> || std::is_same_v<T, Half> ||
-                            std::is_same_v<T, BFloat16>;
+constexpr bool is_float_v =
+    std::is_floating_point_v<T> || std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
 
 // Selection ops only move bytes: they run on unsigned integers of the dtype's size.
 template <typename F>
@@ -46,9 +46,11 @@ void clamp_scalar_kernel(TensorIterator& it, const std::optional<Scalar>& min,
       run_unary<scalar_t, scalar_t>(
           it, [lo, hi](scalar_t a) { return scalar_t(std::min(std::max(opm(a), lo), hi)); });
     } else if (min) {
-      run_unary<scalar_t, scalar_t>(it, [lo](scalar_t a) { return scalar_t(std::max(opm(a), lo)); });
+      run_unary<scalar_t, scalar_t>(it,
+                                    [lo](scalar_t a) { return scalar_t(std::max(opm(a), lo)); });
     } else if (max) {
-      run_unary<scalar_t, scalar_t>(it, [hi](scalar_t a) { return scalar_t(std::min(opm(a), hi)); });
+      run_unary<scalar_t, scalar_t>(it,
+                                    [hi](scalar_t a) { return scalar_t(std::min(opm(a), hi)); });
     } else {
       run_unary<scalar_t, scalar_t>(it, [](scalar_t a) { return a; });
     }
@@ -57,9 +59,13 @@ void clamp_scalar_kernel(TensorIterator& it, const std::optional<Scalar>& min,
 
 // NaN-propagating max/min (a NaN input or bound gives NaN).
 template <typename T>
-inline T max_nan(T x, T lo) { return (x != x || x > lo) ? x : lo; }
+inline T max_nan(T x, T lo) {
+  return (x != x || x > lo) ? x : lo;
+}
 template <typename T>
-inline T min_nan(T x, T hi) { return (x != x || x < hi) ? x : hi; }
+inline T min_nan(T x, T hi) {
+  return (x != x || x < hi) ? x : hi;
+}
 
 void clamp_tensor_kernel(TensorIterator& it, bool has_min, bool has_max) {
   BRASA_DISPATCH_ALL_TYPES(it.common_dtype(), "clamp", [&] {

@@ -1,6 +1,6 @@
 // Loops of the dtype-keeping and predicate unary ops (neg, abs, floor, round, isnan, ...), compiled
-// once per CPU capability. Rounding of float/double uses the vector round instructions; the rest are
-// plain loops the compiler vectorises.
+// once per CPU capability. Rounding of float/double uses the vector round instructions; the rest
+// are plain loops the compiler vectorises.
 #include <cmath>
 #include <type_traits>
 
@@ -15,19 +15,23 @@ namespace {
 using namespace vec;
 
 template <typename T>
-constexpr bool is_float_v = std::is_floating_point_v<T> || std::is_same_v<T, Half> ||
-                            std::is_same_v<T, BFloat16>;
+constexpr bool is_float_v =
+    std::is_floating_point_v<T> || std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
 
 // Signed overflow wraps like PyTorch's (-INT_MIN == INT_MIN) without undefined behaviour.
 template <typename T>
 inline T wrapping_neg(T x) {
-  if constexpr (std::is_integral_v<T>) return T(std::make_unsigned_t<T>(0) - std::make_unsigned_t<T>(x));
-  else return -x;
+  if constexpr (std::is_integral_v<T>)
+    return T(std::make_unsigned_t<T>(0) - std::make_unsigned_t<T>(x));
+  else
+    return -x;
 }
 template <typename T>
 inline T wrapping_mul(T a, T b) {
-  if constexpr (std::is_integral_v<T>) return T(std::make_unsigned_t<T>(a) * std::make_unsigned_t<T>(b));
-  else return a * b;
+  if constexpr (std::is_integral_v<T>)
+    return T(std::make_unsigned_t<T>(a) * std::make_unsigned_t<T>(b));
+  else
+    return a * b;
 }
 
 // Same-dtype op over all numeric dtypes; Half/BFloat16 compute in float.
@@ -45,9 +49,12 @@ void neg_kernel(TensorIterator& it) {
 void abs_kernel(TensorIterator& it) {
   numeric_kernel(it, "abs", [](auto a) {
     using T = decltype(a);
-    if constexpr (std::is_unsigned_v<T>) return a;
-    else if constexpr (std::is_integral_v<T>) return a < 0 ? wrapping_neg(a) : a;
-    else return std::fabs(a);
+    if constexpr (std::is_unsigned_v<T>)
+      return a;
+    else if constexpr (std::is_integral_v<T>)
+      return a < 0 ? wrapping_neg(a) : a;
+    else
+      return std::fabs(a);
   });
 }
 void sign_kernel(TensorIterator& it) {
@@ -71,8 +78,10 @@ void relu_kernel(TensorIterator& it) {
 }
 template <typename T>
 inline T bit_not(T a) {
-  if constexpr (std::is_same_v<T, bool>) return !a;
-  else return T(~a);
+  if constexpr (std::is_same_v<T, bool>)
+    return !a;
+  else
+    return T(~a);
 }
 void bitwise_not_kernel(TensorIterator& it) {
   BRASA_DISPATCH_INTEGRAL_AND_BOOL_TYPES(it.common_dtype(), "bitwise_not", [&] {
@@ -82,10 +91,12 @@ void bitwise_not_kernel(TensorIterator& it) {
 
 // floor/ceil/round/trunc/frac: vector rounding for floating dtypes; integral dtypes are their own
 // result (frac refuses them).
-#define BRASA_ROUND_OP(name, vfn, expr)             \
-  struct name##_fn {                                \
-    template <typename T>                           \
-    static T scalar(T x) { return expr; }           \
+#define BRASA_ROUND_OP(name, vfn, expr)                     \
+  struct name##_fn {                                        \
+    template <typename T>                                   \
+    static T scalar(T x) {                                  \
+      return expr;                                          \
+    }                                                       \
     BRASA_VEC_FORM(static auto vec(auto x) { return vfn; }) \
   };
 #if BRASA_HAS_VEC
@@ -109,9 +120,8 @@ void rounding_kernel(TensorIterator& it, const char* name, bool integral_ok) {
     return;
   }
   BRASA_CHECK_TYPE(integral_ok, name, ": not implemented for dtype ", dt);
-  BRASA_DISPATCH_NUMERIC_TYPES(dt, name, [&] {
-    run_unary<scalar_t, scalar_t>(it, [](scalar_t a) { return a; });
-  });
+  BRASA_DISPATCH_NUMERIC_TYPES(
+      dt, name, [&] { run_unary<scalar_t, scalar_t>(it, [](scalar_t a) { return a; }); });
 }
 void floor_kernel(TensorIterator& it) { rounding_kernel<floor_fn>(it, "floor", true); }
 void ceil_kernel(TensorIterator& it) { rounding_kernel<ceil_fn>(it, "ceil", true); }
@@ -132,20 +142,26 @@ void logical_not_kernel(TensorIterator& it) {
 }
 void isnan_kernel(TensorIterator& it) {
   predicate_kernel(it, "isnan", [](auto a) {
-    if constexpr (is_float_v<decltype(a)>) return a != a;
-    else return false;
+    if constexpr (is_float_v<decltype(a)>)
+      return a != a;
+    else
+      return false;
   });
 }
 void isinf_kernel(TensorIterator& it) {
   predicate_kernel(it, "isinf", [](auto a) {
-    if constexpr (is_float_v<decltype(a)>) return std::isinf(a);
-    else return false;
+    if constexpr (is_float_v<decltype(a)>)
+      return std::isinf(a);
+    else
+      return false;
   });
 }
 void isfinite_kernel(TensorIterator& it) {
   predicate_kernel(it, "isfinite", [](auto a) {
-    if constexpr (is_float_v<decltype(a)>) return std::isfinite(a);
-    else return true;
+    if constexpr (is_float_v<decltype(a)>)
+      return std::isfinite(a);
+    else
+      return true;
   });
 }
 
@@ -153,7 +169,8 @@ void isfinite_kernel(TensorIterator& it) {
 }  // namespace brasa::cpu
 
 namespace brasa::ops {
-#define BRASA_REGISTER_UNARY(name, kind) BRASA_REGISTER_STUB(name##_stub, ::brasa::cpu::name##_kernel);
+#define BRASA_REGISTER_UNARY(name, kind) \
+  BRASA_REGISTER_STUB(name##_stub, ::brasa::cpu::name##_kernel);
 BRASA_FORALL_UNARY_OTHER_OPS(BRASA_REGISTER_UNARY)
 #undef BRASA_REGISTER_UNARY
 }  // namespace brasa::ops

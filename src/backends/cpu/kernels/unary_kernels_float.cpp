@@ -19,10 +19,12 @@ void float_kernel(TensorIterator& it, const char* name) {
 }
 
 // One struct per op: scalar form, and the vector form where there is one.
-#define BRASA_SLEEF_OP(name)                                      \
-  struct name##_fn {                                              \
-    template <typename T>                                         \
-    static T scalar(T x) { return std::name(x); }                 \
+#define BRASA_SLEEF_OP(name)                                       \
+  struct name##_fn {                                               \
+    template <typename T>                                          \
+    static T scalar(T x) {                                         \
+      return std::name(x);                                         \
+    }                                                              \
     BRASA_VEC_FORM(static auto vec(auto x) { return v##name(x); }) \
   };
 #if BRASA_HAS_VEC
@@ -51,29 +53,37 @@ BRASA_SLEEF_OP(erf)
 
 struct sqrt_fn {
   template <typename T>
-  static T scalar(T x) { return std::sqrt(x); }
+  static T scalar(T x) {
+    return std::sqrt(x);
+  }
   BRASA_VEC_FORM(static auto vec(auto x) { return vsqrt(x); })
 };
 struct rsqrt_fn {
   template <typename T>
-  static T scalar(T x) { return T(1) / std::sqrt(x); }
+  static T scalar(T x) {
+    return T(1) / std::sqrt(x);
+  }
   BRASA_VEC_FORM(static auto vec(auto x) { return 1 / vsqrt(x); })
 };
 struct reciprocal_fn {
   template <typename T>
-  static T scalar(T x) { return T(1) / x; }
+  static T scalar(T x) {
+    return T(1) / x;
+  }
   BRASA_VEC_FORM(static auto vec(auto x) { return 1 / x; })
 };
 struct sigmoid_fn {
   template <typename T>
-  static T scalar(T x) { return T(1) / (T(1) + std::exp(-x)); }
+  static T scalar(T x) {
+    return T(1) / (T(1) + std::exp(-x));
+  }
   BRASA_VEC_FORM(static auto vec(auto x) { return 1 / (1 + vexp(-x)); })
 };
 
 // erfinv: an initial guess from M. Giles, "Approximating the erfinv function", GPU Computing Gems
-// Jade Edition (2011), single-precision polynomials (about 1e-7 relative error), refined in double by
-// Newton steps on erf(x) = y (on log(erfc(x)) = log(1 - |y|) in the tails, where 1 - |y| is exact),
-// usually two, to full double precision.
+// Jade Edition (2011), single-precision polynomials (about 1e-7 relative error), refined in double
+// by Newton steps on erf(x) = y (on log(erfc(x)) = log(1 - |y|) in the tails, where 1 - |y| is
+// exact), usually two, to full double precision.
 double erfinv_guess(double y) {
   double w = -std::log((1.0 - y) * (1.0 + y)), p;
   if (w < 5.0) {
@@ -141,7 +151,8 @@ BRASA_FORALL_UNARY_FLOAT_OPS(BRASA_FLOAT_KERNEL)
 }  // namespace brasa::cpu
 
 namespace brasa::ops {
-#define BRASA_REGISTER_UNARY(name, kind) BRASA_REGISTER_STUB(name##_stub, ::brasa::cpu::name##_kernel);
+#define BRASA_REGISTER_UNARY(name, kind) \
+  BRASA_REGISTER_STUB(name##_stub, ::brasa::cpu::name##_kernel);
 BRASA_FORALL_UNARY_FLOAT_OPS(BRASA_REGISTER_UNARY)
 #undef BRASA_REGISTER_UNARY
 }  // namespace brasa::ops
