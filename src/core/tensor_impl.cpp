@@ -15,6 +15,17 @@ TensorImpl::TensorImpl(Storage storage, ScalarType dtype, Device device)
 TensorImpl::~TensorImpl() = default;
 
 void TensorImpl::set_sizes_contiguous(IntArrayRef sizes) {
+  if (sizes.size() <= 1) {  // the common small case, without the general loops
+    sizes_.resize(sizes.size());
+    strides_.resize(sizes.size());
+    numel_ = 1;
+    if (!sizes.empty()) {
+      sizes_[0] = numel_ = sizes[0];
+      strides_[0] = 1;
+    }
+    is_contiguous_ = true;
+    return;
+  }
   sizes_ = sizes;
   strides_.resize(sizes.size());
   int64_t stride = 1;

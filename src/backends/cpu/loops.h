@@ -60,16 +60,19 @@ BRASA_ALWAYS_INLINE void ternary_loop(char** d, const int64_t* s, int64_t n, con
 }
 
 /// Runs a unary functor over the iterator; out and in of the given types.
-template <typename out_t, typename in_t, typename F>
-void run_unary(const TensorIterator& it, const F& f) {
+/// Works with any iterator type offering for_each (TensorIterator, FlatIterator).
+template <typename out_t, typename in_t, typename It, typename F>
+void run_unary(const It& it, const F& f) {
   it.for_each([&](char** d, const int64_t* s, int64_t n) { unary_loop<out_t, in_t>(d, s, n, f); });
 }
-template <typename out_t, typename in_t, typename F>
-void run_binary(const TensorIterator& it, const F& f) {
+/// Works with any iterator type offering for_each (TensorIterator, FlatIterator).
+template <typename out_t, typename in_t, typename It, typename F>
+void run_binary(const It& it, const F& f) {
   it.for_each([&](char** d, const int64_t* s, int64_t n) { binary_loop<out_t, in_t>(d, s, n, f); });
 }
-template <typename out_t, typename in_t, typename F>
-void run_ternary(const TensorIterator& it, const F& f) {
+/// Works with any iterator type offering for_each (TensorIterator, FlatIterator).
+template <typename out_t, typename in_t, typename It, typename F>
+void run_ternary(const It& it, const F& f) {
   it.for_each(
       [&](char** d, const int64_t* s, int64_t n) { ternary_loop<out_t, in_t>(d, s, n, f); });
 }

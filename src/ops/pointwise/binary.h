@@ -4,6 +4,7 @@
 // in-place forms pass out = self. The CPU and Meta kernels are the same function: the iterator
 // computes shapes and dtypes for both and only CPU runs the loop.
 
+#include "backends/cpu/flat_iterator.h"
 #include "backends/cpu/stub.h"
 #include "backends/cpu/tensor_iterator.h"
 #include "brasa/dispatch/dispatcher.h"
@@ -11,6 +12,7 @@
 namespace brasa::ops {
 
 using BinaryKernel = void (*)(cpu::TensorIterator& it, const Scalar& alpha);
+using FlatBinaryKernel = void (*)(cpu::FlatIterator& it, const Scalar& alpha);
 using BinaryOp = Op<Tensor(const Tensor&, const Tensor&, const Scalar&, const Tensor&)>;
 
 enum class BinaryKind : uint8_t {
@@ -25,6 +27,13 @@ enum class BinaryKind : uint8_t {
 };
 
 /// Builds the iterator for a binary op (shape, dtype and device checks included).
+/// The result dtype when (a, b, out) can take the flat fast path (Note [Flat fast path]): both
+/// contiguous CPU tensors of one shape and dtype, no out=, and arguments the op accepts as they
+/// are.
+BRASA_API std::optional<ScalarType> flat_binary_dtype(BinaryKind kind, const Tensor& a,
+                                                      const Tensor& b, const Scalar& alpha,
+                                                      const Tensor& out);
+
 /// `alpha` is checked against the result dtype (a floating alpha needs a floating result).
 BRASA_API cpu::TensorIterator make_binary_iterator(const char* name, BinaryKind kind,
                                                    const Tensor& a, const Tensor& b,

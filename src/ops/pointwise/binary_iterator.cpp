@@ -3,6 +3,32 @@
 
 namespace brasa::ops {
 
+std::optional<ScalarType> flat_binary_dtype(BinaryKind kind, const Tensor& a, const Tensor& b,
+                                            const Scalar& alpha, const Tensor& out) {
+  if (out.defined() || !a.defined() || !b.defined()) return std::nullopt;
+  const TensorImpl* ia = a.unsafeGetTensorImpl();
+  const TensorImpl* ib = b.unsafeGetTensorImpl();
+  const ScalarType dt = ia->dtype();
+  if (ib->dtype() != dt || !ia->is_contiguous() || !ib->is_contiguous() || !ia->device().is_cpu() ||
+      !ib->device().is_cpu() || !ia->sizes().equals(ib->sizes()))
+    return std::nullopt;
+  // Anything the full path would refuse or convert goes there (it also raises the errors).
+  const bool floating = is_floating_type(dt);
+  if ((alpha.isFloatingPoint() && !floating) || (alpha.isBoolean() && dt != kBool))
+    return std::nullopt;
+  switch (kind) {
+    case BinaryKind::Arith: return dt;
+    case BinaryKind::Subtract: return dt == kBool ? std::nullopt : std::optional(dt);
+    case BinaryKind::TrueDivide:
+    case BinaryKind::Float:
+    case BinaryKind::FloatOnly: return floating ? std::optional(dt) : std::nullopt;
+    case BinaryKind::Compare:
+    case BinaryKind::Logical: return kBool;
+    case BinaryKind::Bitwise: return is_integral_type(dt, true) ? std::optional(dt) : std::nullopt;
+  }
+  return std::nullopt;
+}
+
 cpu::TensorIterator make_binary_iterator(const char* name, BinaryKind kind, const Tensor& a,
                                          const Tensor& b, const Scalar& alpha, const Tensor& out) {
   BRASA_CHECK(a.defined() && b.defined(), name, ": got an undefined tensor");

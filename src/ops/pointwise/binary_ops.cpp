@@ -6,14 +6,32 @@
 #include "brasa/ops/pointwise.h"
 
 namespace brasa::ops {
+namespace {
+// Runs the flat copy of a kernel (Note [Flat fast path]) writing r = op(a, b).
+void run_flat(cpu::DispatchStub<FlatBinaryKernel>& stub, const Tensor& r, const Tensor& a,
+              const Tensor& b, const Scalar& alpha) {
+  char* data[3] = {static_cast<char*>(r.data_ptr()), static_cast<char*>(a.data_ptr()),
+                   static_cast<char*>(b.data_ptr())};
+  const int64_t items[3] = {static_cast<int64_t>(r.itemsize()), static_cast<int64_t>(a.itemsize()),
+                            static_cast<int64_t>(b.itemsize())};
+  cpu::FlatIterator it(3, data, items, a.numel(), a.dtype(), r.dtype());
+  stub(it, alpha);
+}
+}  // namespace
 
 #define BRASA_DEFINE_BINARY(name, kind)                                                       \
   BRASA_DEFINE_STUB(name##_stub, BinaryKernel);                                               \
+  BRASA_DEFINE_STUB(name##_flat_stub, FlatBinaryKernel);                                      \
   BRASA_DEFINE_OP(name##_op, #name,                                                           \
                   #name "(Tensor self, Tensor other, Scalar alpha, Tensor? out) -> Tensor",   \
                   Tensor(const Tensor&, const Tensor&, const Scalar&, const Tensor&))         \
   static Tensor name##_kernel(const Tensor& a, const Tensor& b, const Scalar& alpha,          \
                               const Tensor& out) {                                            \
+    if (auto dt = flat_binary_dtype(BinaryKind::kind, a, b, alpha, out)) {                    \
+      Tensor r = detail::empty_generic(a.sizes(), *dt, a.device());                           \
+      run_flat(name##_flat_stub, r, a, b, alpha);                                             \
+      return r;                                                                               \
+    }                                                                                         \
     cpu::TensorIterator it = make_binary_iterator(#name, BinaryKind::kind, a, b, alpha, out); \
     if (!it.is_meta()) name##_stub(it, alpha);                                                \
     it.finish();                                                                              \

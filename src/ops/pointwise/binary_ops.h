@@ -33,8 +33,9 @@
   _(bitwise_xor, Bitwise)
 
 namespace brasa::ops {
-#define BRASA_DECLARE_BINARY(name, kind)         \
-  BRASA_DECLARE_STUB(name##_stub, BinaryKernel); \
+#define BRASA_DECLARE_BINARY(name, kind)                  \
+  BRASA_DECLARE_STUB(name##_stub, BinaryKernel);          \
+  BRASA_DECLARE_STUB(name##_flat_stub, FlatBinaryKernel); \
   BRASA_API BinaryOp& name##_op();
 BRASA_FORALL_BINARY_OPS(BRASA_DECLARE_BINARY)
 #undef BRASA_DECLARE_BINARY

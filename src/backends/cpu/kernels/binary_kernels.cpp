@@ -2,6 +2,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "backends/cpu/flat_iterator.h"
 #include "backends/cpu/loops.h"
 #include "brasa/core/dispatch_type.h"
 #include "ops/pointwise/binary_ops.h"
@@ -16,8 +17,8 @@ constexpr bool is_float_v =
     std::is_floating_point_v<T> || std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
 
 // Same-dtype arithmetic: the functor gets operands in opmath (float for Half/BFloat16).
-template <typename F>
-void arith_all(TensorIterator& it, const char* name, F make) {
+template <class It, typename F>
+void arith_all(It& it, const char* name, F make) {
   BRASA_DISPATCH_ALL_TYPES(it.common_dtype(), name, [&] {
     using opm = opmath_t<scalar_t>;
     auto f = make(static_cast<scalar_t*>(nullptr));
@@ -25,8 +26,8 @@ void arith_all(TensorIterator& it, const char* name, F make) {
         it, [f](scalar_t a, scalar_t b) -> scalar_t { return scalar_t(f(opm(a), opm(b))); });
   });
 }
-template <typename F>
-void arith_numeric(TensorIterator& it, const char* name, F make) {
+template <class It, typename F>
+void arith_numeric(It& it, const char* name, F make) {
   BRASA_DISPATCH_NUMERIC_TYPES(it.common_dtype(), name, [&] {
     using opm = opmath_t<scalar_t>;
     auto f = make(static_cast<scalar_t*>(nullptr));
@@ -34,16 +35,16 @@ void arith_numeric(TensorIterator& it, const char* name, F make) {
         it, [f](scalar_t a, scalar_t b) -> scalar_t { return scalar_t(f(opm(a), opm(b))); });
   });
 }
-template <typename F>
-void arith_float(TensorIterator& it, const char* name, F f) {
+template <class It, typename F>
+void arith_float(It& it, const char* name, F f) {
   BRASA_DISPATCH_FLOATING_TYPES(it.common_dtype(), name, [&] {
     using opm = opmath_t<scalar_t>;
     run_binary<scalar_t, scalar_t>(
         it, [f](scalar_t a, scalar_t b) -> scalar_t { return scalar_t(f(opm(a), opm(b))); });
   });
 }
-template <typename F>
-void compare(TensorIterator& it, const char* name, F f) {
+template <class It, typename F>
+void compare(It& it, const char* name, F f) {
   BRASA_DISPATCH_ALL_TYPES(it.common_dtype(), name, [&] {
     using opm = opmath_t<scalar_t>;
     run_binary<bool, scalar_t>(it,
@@ -51,7 +52,8 @@ void compare(TensorIterator& it, const char* name, F f) {
   });
 }
 
-void add_kernel(TensorIterator& it, const Scalar& alpha) {
+template <class It>
+void add_kernel(It& it, const Scalar& alpha) {
   BRASA_DISPATCH_ALL_TYPES(it.common_dtype(), "add", [&] {
     using opm = opmath_t<scalar_t>;
     const opm al = alpha.to<opm>();
@@ -64,7 +66,8 @@ void add_kernel(TensorIterator& it, const Scalar& alpha) {
     }
   });
 }
-void sub_kernel(TensorIterator& it, const Scalar& alpha) {
+template <class It>
+void sub_kernel(It& it, const Scalar& alpha) {
   BRASA_DISPATCH_NUMERIC_TYPES(it.common_dtype(), "sub", [&] {
     using opm = opmath_t<scalar_t>;
     const opm al = alpha.to<opm>();
@@ -72,14 +75,16 @@ void sub_kernel(TensorIterator& it, const Scalar& alpha) {
         it, [al](scalar_t a, scalar_t b) -> scalar_t { return scalar_t(opm(a) - al * opm(b)); });
   });
 }
-void mul_kernel(TensorIterator& it, const Scalar&) {
+template <class It>
+void mul_kernel(It& it, const Scalar&) {
   if (it.common_dtype() == kBool) {
     run_binary<bool, bool>(it, [](bool a, bool b) { return a && b; });
     return;
   }
   arith_numeric(it, "mul", [](auto*) { return [](auto a, auto b) { return a * b; }; });
 }
-void div_kernel(TensorIterator& it, const Scalar&) {
+template <class It>
+void div_kernel(It& it, const Scalar&) {
   arith_float(it, "div", [](auto a, auto b) { return a / b; });
 }
 
@@ -89,7 +94,8 @@ inline void check_int_divisor(T b, const char* name) {
     BRASA_CHECK(b != T(0), name, ": ZeroDivisionError (integer division by zero)");
 }
 
-void div_trunc_kernel(TensorIterator& it, const Scalar&) {
+template <class It>
+void div_trunc_kernel(It& it, const Scalar&) {
   arith_numeric(it, "div", [](auto* p) {
     using T = opmath_t<std::remove_pointer_t<decltype(p)>>;
     return [](T a, T b) -> T {
@@ -124,13 +130,15 @@ inline T floor_div(T a, T b) {
     }
   }
 }
-void floor_divide_kernel(TensorIterator& it, const Scalar&) {
+template <class It>
+void floor_divide_kernel(It& it, const Scalar&) {
   arith_numeric(it, "floor_divide", [](auto* p) {
     using T = opmath_t<std::remove_pointer_t<decltype(p)>>;
     return [](T a, T b) -> T { return floor_div(a, b); };
   });
 }
-void remainder_kernel(TensorIterator& it, const Scalar&) {
+template <class It>
+void remainder_kernel(It& it, const Scalar&) {
   arith_numeric(it, "remainder", [](auto* p) {
     using T = opmath_t<std::remove_pointer_t<decltype(p)>>;
     return [](T a, T b) -> T {
@@ -148,7 +156,8 @@ void remainder_kernel(TensorIterator& it, const Scalar&) {
     };
   });
 }
-void fmod_kernel(TensorIterator& it, const Scalar&) {
+template <class It>
+void fmod_kernel(It& it, const Scalar&) {
   arith_numeric(it, "fmod", [](auto* p) {
     using T = opmath_t<std::remove_pointer_t<decltype(p)>>;
     return [](T a, T b) -> T {
@@ -178,7 +187,8 @@ inline T int_pow(T base, T exp) {
   }
   return result;
 }
-void pow_kernel(TensorIterator& it, const Scalar&) {
+template <class It>
+void pow_kernel(It& it, const Scalar&) {
   arith_numeric(it, "pow", [](auto* p) {
     using T = opmath_t<std::remove_pointer_t<decltype(p)>>;
     return [](T a, T b) -> T {
@@ -189,13 +199,16 @@ void pow_kernel(TensorIterator& it, const Scalar&) {
     };
   });
 }
-void atan2_kernel(TensorIterator& it, const Scalar&) {
+template <class It>
+void atan2_kernel(It& it, const Scalar&) {
   arith_float(it, "atan2", [](auto a, auto b) { return std::atan2(a, b); });
 }
-void hypot_kernel(TensorIterator& it, const Scalar&) {
+template <class It>
+void hypot_kernel(It& it, const Scalar&) {
   arith_float(it, "hypot", [](auto a, auto b) { return std::hypot(a, b); });
 }
-void maximum_kernel(TensorIterator& it, const Scalar&) {
+template <class It>
+void maximum_kernel(It& it, const Scalar&) {
   arith_all(it, "maximum", [](auto* p) {
     using T = opmath_t<std::remove_pointer_t<decltype(p)>>;
     return [](T a, T b) -> T {
@@ -205,7 +218,8 @@ void maximum_kernel(TensorIterator& it, const Scalar&) {
     };
   });
 }
-void minimum_kernel(TensorIterator& it, const Scalar&) {
+template <class It>
+void minimum_kernel(It& it, const Scalar&) {
   arith_all(it, "minimum", [](auto* p) {
     using T = opmath_t<std::remove_pointer_t<decltype(p)>>;
     return [](T a, T b) -> T {
@@ -215,46 +229,58 @@ void minimum_kernel(TensorIterator& it, const Scalar&) {
     };
   });
 }
-void eq_kernel(TensorIterator& it, const Scalar&) {
+template <class It>
+void eq_kernel(It& it, const Scalar&) {
   compare(it, "eq", [](auto a, auto b) { return a == b; });
 }
-void ne_kernel(TensorIterator& it, const Scalar&) {
+template <class It>
+void ne_kernel(It& it, const Scalar&) {
   compare(it, "ne", [](auto a, auto b) { return a != b; });
 }
-void lt_kernel(TensorIterator& it, const Scalar&) {
+template <class It>
+void lt_kernel(It& it, const Scalar&) {
   compare(it, "lt", [](auto a, auto b) { return a < b; });
 }
-void le_kernel(TensorIterator& it, const Scalar&) {
+template <class It>
+void le_kernel(It& it, const Scalar&) {
   compare(it, "le", [](auto a, auto b) { return a <= b; });
 }
-void gt_kernel(TensorIterator& it, const Scalar&) {
+template <class It>
+void gt_kernel(It& it, const Scalar&) {
   compare(it, "gt", [](auto a, auto b) { return a > b; });
 }
-void ge_kernel(TensorIterator& it, const Scalar&) {
+template <class It>
+void ge_kernel(It& it, const Scalar&) {
   compare(it, "ge", [](auto a, auto b) { return a >= b; });
 }
-void logical_and_kernel(TensorIterator& it, const Scalar&) {
+template <class It>
+void logical_and_kernel(It& it, const Scalar&) {
   compare(it, "logical_and", [](auto a, auto b) { return bool(a) && bool(b); });
 }
-void logical_or_kernel(TensorIterator& it, const Scalar&) {
+template <class It>
+void logical_or_kernel(It& it, const Scalar&) {
   compare(it, "logical_or", [](auto a, auto b) { return bool(a) || bool(b); });
 }
-void logical_xor_kernel(TensorIterator& it, const Scalar&) {
+template <class It>
+void logical_xor_kernel(It& it, const Scalar&) {
   compare(it, "logical_xor", [](auto a, auto b) { return bool(a) != bool(b); });
 }
-template <typename F>
-void bitwise(TensorIterator& it, const char* name, F f) {
+template <class It, typename F>
+void bitwise(It& it, const char* name, F f) {
   BRASA_DISPATCH_INTEGRAL_AND_BOOL_TYPES(it.common_dtype(), name, [&] {
     run_binary<scalar_t, scalar_t>(it, [f](scalar_t a, scalar_t b) -> scalar_t { return f(a, b); });
   });
 }
-void bitwise_and_kernel(TensorIterator& it, const Scalar&) {
+template <class It>
+void bitwise_and_kernel(It& it, const Scalar&) {
   bitwise(it, "bitwise_and", [](auto a, auto b) { return a & b; });
 }
-void bitwise_or_kernel(TensorIterator& it, const Scalar&) {
+template <class It>
+void bitwise_or_kernel(It& it, const Scalar&) {
   bitwise(it, "bitwise_or", [](auto a, auto b) { return a | b; });
 }
-void bitwise_xor_kernel(TensorIterator& it, const Scalar&) {
+template <class It>
+void bitwise_xor_kernel(It& it, const Scalar&) {
   bitwise(it, "bitwise_xor", [](auto a, auto b) { return a ^ b; });
 }
 
@@ -262,8 +288,9 @@ void bitwise_xor_kernel(TensorIterator& it, const Scalar&) {
 }  // namespace brasa::cpu
 
 namespace brasa::ops {
-#define BRASA_REGISTER_BINARY(name, kind) \
-  BRASA_REGISTER_STUB(name##_stub, ::brasa::cpu::name##_kernel);
+#define BRASA_REGISTER_BINARY(name, kind)                                                      \
+  BRASA_REGISTER_STUB(name##_stub, ::brasa::cpu::name##_kernel<::brasa::cpu::TensorIterator>); \
+  BRASA_REGISTER_STUB(name##_flat_stub, ::brasa::cpu::name##_kernel<::brasa::cpu::FlatIterator>);
 BRASA_FORALL_BINARY_OPS(BRASA_REGISTER_BINARY)
 #undef BRASA_REGISTER_BINARY
 }  // namespace brasa::ops
