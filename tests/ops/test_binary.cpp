@@ -49,3 +49,20 @@ TEST(Binary, MetaComputesShapeOnly) {
 TEST(Binary, IntegerDivisionByZeroThrows) {
   EXPECT_THROW(floor_divide(ones({2}, kInt), zeros({2}, kInt)), ValueError);
 }
+
+TEST(Binary, LargeResultsUseStreamingStoresCorrectly) {
+  // Above the streaming threshold (8 MiB per call), with an output that starts off a cache line.
+  const int64_t n = (3 << 20) + 5;
+  Tensor a = arange(n, kFloat), b = full({n}, 0.5);
+  Tensor fresh = a + b;
+  Tensor base = empty({n + 1});
+  Tensor out = base.narrow(0, 1, n);
+  add_out(out, a, b);
+  Tensor scaled = a * 2.0;  // scalar-broadcast loop
+  for (int64_t i : {int64_t(0), int64_t(1), int64_t(17), n / 2, n - 2, n - 1}) {
+    EXPECT_FLOAT_EQ(fresh.data_ptr<float>()[i], float(i) + 0.5f) << i;
+    EXPECT_FLOAT_EQ(out.data_ptr<float>()[i], float(i) + 0.5f) << i;
+    EXPECT_FLOAT_EQ(scaled.data_ptr<float>()[i], 2.0f * float(i)) << i;
+  }
+  EXPECT_TRUE(fresh.equal(out));
+}

@@ -1,6 +1,6 @@
 #pragma once
-// FlatIterator: the TensorIterator interface (common_dtype, for_each) over operands that are already
-// contiguous, of one shape and one dtype, with an output allocated by the caller.
+// FlatIterator: the TensorIterator interface (common_dtype, for_each) over operands that are
+// already contiguous, of one shape and one dtype, with an output allocated by the caller.
 //
 // Note [Flat fast path]
 // Most elementwise calls are exactly that case, and for small tensors building a TensorIterator

@@ -4,17 +4,65 @@
 // written as plain indexed loops so the compiler vectorises them for the capability's vector width.
 
 #include <cstdint>
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
 
 #include "backends/cpu/tensor_iterator.h"
 
 namespace brasa::cpu {
+
+// Note [Streaming stores]
+// A large contiguous result that will not be read again soon is written with non-temporal stores:
+// a normal store first reads the destination line into the cache (read-for-ownership), so x + y
+// moves four arrays through memory instead of three. Results are computed into a small buffer
+// that stays in L1 (so the loop still vectorises as written) and then streamed out. Only above
+// kStreamMinBytes per call, well past the L2 size, where the data could not stay cached anyway.
+constexpr int64_t kStreamMinBytes = int64_t(8) << 20;
+
+#if defined(__AVX2__)
+inline void stream_copy_aligned(void* dst, const void* src, int64_t bytes) {
+  char* d = static_cast<char*>(dst);
+  const char* s = static_cast<const char*>(src);
+#if defined(__AVX512F__)
+  for (int64_t k = 0; k < bytes; k += 64)
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(d + k),
+                        _mm512_load_si512(reinterpret_cast<const __m512i*>(s + k)));
+#else
+  for (int64_t k = 0; k < bytes; k += 32)
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(d + k),
+                        _mm256_load_si256(reinterpret_cast<const __m256i*>(s + k)));
+#endif
+}
+#endif
+
+/// o[i] = g(i) for i in [0, n), streaming large outputs (Note [Streaming stores]).
+template <typename out_t, typename G>
+BRASA_ALWAYS_INLINE void write_contiguous(out_t* o, int64_t n, const G& g) {
+#if defined(__AVX2__)
+  if (n * int64_t(sizeof(out_t)) >= kStreamMinBytes && 64 % sizeof(out_t) == 0) {
+    int64_t i = 0;
+    for (; i < n && (reinterpret_cast<uintptr_t>(o + i) & 63) != 0; ++i) o[i] = g(i);
+    constexpr int64_t kBlock = 4096 / int64_t(sizeof(out_t));
+    alignas(64) out_t buf[kBlock];
+    for (; i + kBlock <= n; i += kBlock) {
+      for (int64_t j = 0; j < kBlock; ++j) buf[j] = g(i + j);
+      stream_copy_aligned(o + i, buf, sizeof(buf));
+    }
+    for (; i < n; ++i) o[i] = g(i);
+    _mm_sfence();
+    return;
+  }
+#endif
+  for (int64_t i = 0; i < n; ++i) o[i] = g(i);
+}
 
 template <typename out_t, typename in_t, typename F>
 BRASA_ALWAYS_INLINE void unary_loop(char** d, const int64_t* s, int64_t n, const F& f) {
   out_t* o = reinterpret_cast<out_t*>(d[0]);
   const in_t* a = reinterpret_cast<const in_t*>(d[1]);
   if (s[0] == sizeof(out_t) && s[1] == sizeof(in_t)) {
-    for (int64_t i = 0; i < n; ++i) o[i] = f(a[i]);
+    write_contiguous(o, n, [&](int64_t i) { return f(a[i]); });
   } else if (s[0] == sizeof(out_t) && s[1] == 0) {
     out_t v = f(*a);
     for (int64_t i = 0; i < n; ++i) o[i] = v;
@@ -33,13 +81,13 @@ BRASA_ALWAYS_INLINE void binary_loop(char** d, const int64_t* s, int64_t n, cons
   const in_t* b = reinterpret_cast<const in_t*>(d[2]);
   constexpr int64_t so = sizeof(out_t), si = sizeof(in_t);
   if (s[0] == so && s[1] == si && s[2] == si) {
-    for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], b[i]);
+    write_contiguous(o, n, [&](int64_t i) { return f(a[i], b[i]); });
   } else if (s[0] == so && s[1] == si && s[2] == 0) {
     const in_t bv = *b;
-    for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], bv);
+    write_contiguous(o, n, [&](int64_t i) { return f(a[i], bv); });
   } else if (s[0] == so && s[1] == 0 && s[2] == si) {
     const in_t av = *a;
-    for (int64_t i = 0; i < n; ++i) o[i] = f(av, b[i]);
+    write_contiguous(o, n, [&](int64_t i) { return f(av, b[i]); });
   } else {
     char* po = d[0];
     const char *pa = d[1], *pb = d[2];
