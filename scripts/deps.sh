@@ -5,6 +5,7 @@ set -euo pipefail
 
 BRASA_PACKAGES=(
   build-essential cmake ninja-build ccache          # toolchain
+  clang-format                                      # formatting check in scripts/test.sh
   libgtest-dev libgmock-dev libbenchmark-dev        # tests and benchmarks
   libsleef-dev libdnnl-dev                          # vector math, oneDNN
   python3-torch python3-numpy libtorch-dev          # PyTorch as the test oracle; libtorch to compare

@@ -23,6 +23,9 @@ done
 source scripts/deps.sh
 brasa_install_deps
 
+# Formatting is part of the checks (STYLE.md: .clang-format, checked in CI).
+scripts/format.sh --check
+
 jobs="$(brasa_jobs)"
 cmake --preset "$preset" -DBRASA_WERROR=ON
 cmake --build --preset "$preset" -j "$jobs"
