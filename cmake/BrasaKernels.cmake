@@ -3,9 +3,10 @@
 # capability's flags; each copy registers its kernels into dispatch stubs under its capability, and the
 # best one the running CPU supports is chosen at first use (see src/backends/cpu/stub.h).
 set(BRASA_CPU_CAPABILITIES DEFAULT AVX2 AVX512)
-set(BRASA_FLAGS_DEFAULT "")
-set(BRASA_FLAGS_AVX2 -mavx2 -mfma -mf16c -mbmi2)
-set(BRASA_FLAGS_AVX512 -mavx512f -mavx512bw -mavx512vl -mavx512dq -mavx2 -mfma -mf16c -mbmi2
+# DEFAULT is the fallback for CPUs without AVX2: optimised for size (-O2), the others for speed.
+set(BRASA_FLAGS_DEFAULT -O2)
+set(BRASA_FLAGS_AVX2 -O3 -mavx2 -mfma -mf16c -mbmi2)
+set(BRASA_FLAGS_AVX512 -O3 -mavx512f -mavx512bw -mavx512vl -mavx512dq -mavx2 -mfma -mf16c -mbmi2
     -mprefer-vector-width=512)
 
 function(brasa_add_kernel_objects target)
@@ -14,7 +15,7 @@ function(brasa_add_kernel_objects target)
     add_library(${target}_${cap} OBJECT ${ARGN})
     target_compile_definitions(${target}_${cap} PRIVATE BRASA_CPU_CAPABILITY=${cap}
                                BRASA_CPU_CAPABILITY_${cap}=1 BRASA_BUILDING_LIBRARY)
-    target_compile_options(${target}_${cap} PRIVATE ${BRASA_FLAGS_${cap}} -O3)
+    target_compile_options(${target}_${cap} PRIVATE ${BRASA_FLAGS_${cap}})
     target_include_directories(${target}_${cap} PRIVATE ${PROJECT_SOURCE_DIR}/include
                                ${PROJECT_SOURCE_DIR}/src)
     target_link_libraries(${target}_${cap} PRIVATE brasa_warnings OpenMP::OpenMP_CXX)

@@ -18,6 +18,7 @@ namespace brasa::cpu {
 class FlatIterator {
  public:
   static constexpr int kMaxOperands = 4;
+  static constexpr bool kAlwaysContiguous = true;
   /// data[0] is the output; all operands hold n contiguous elements of the given item sizes.
   FlatIterator(int ntensors, char* const* data, const int64_t* itemsizes, int64_t n,
                ScalarType common_dtype, ScalarType output_dtype)

@@ -113,10 +113,21 @@ template <typename out_t, typename in_t, typename It, typename F>
 void run_unary(const It& it, const F& f) {
   it.for_each([&](char** d, const int64_t* s, int64_t n) { unary_loop<out_t, in_t>(d, s, n, f); });
 }
-/// Works with any iterator type offering for_each (TensorIterator, FlatIterator).
+/// Works with any iterator type offering for_each. A FlatIterator's operands are contiguous by
+/// construction, so only that loop is compiled for it (keeps the library small).
 template <typename out_t, typename in_t, typename It, typename F>
 void run_binary(const It& it, const F& f) {
-  it.for_each([&](char** d, const int64_t* s, int64_t n) { binary_loop<out_t, in_t>(d, s, n, f); });
+  if constexpr (It::kAlwaysContiguous) {
+    it.for_each([&](char** d, const int64_t*, int64_t n) {
+      out_t* o = reinterpret_cast<out_t*>(d[0]);
+      const in_t* a = reinterpret_cast<const in_t*>(d[1]);
+      const in_t* b = reinterpret_cast<const in_t*>(d[2]);
+      write_contiguous(o, n, [&](int64_t i) { return f(a[i], b[i]); });
+    });
+  } else {
+    it.for_each(
+        [&](char** d, const int64_t* s, int64_t n) { binary_loop<out_t, in_t>(d, s, n, f); });
+  }
 }
 /// Works with any iterator type offering for_each (TensorIterator, FlatIterator).
 template <typename out_t, typename in_t, typename It, typename F>

@@ -120,6 +120,7 @@ class BRASA_API TensorIterator {
  public:
   explicit TensorIterator(TensorIteratorConfig& config) { build(config); }
   static constexpr int kMaxOperands = 8;
+  static constexpr bool kAlwaysContiguous = false;
   int ntensors() const { return ntensors_; }
   int noutputs() const { return noutputs_; }
   int ninputs() const { return ntensors() - noutputs_; }
