@@ -45,7 +45,7 @@ def _activation_cases():
 
 def _norm_cases():
     out = []
-    for d in (torch.float32, torch.float64):
+    for d in FLOATS:
         tag = SHORT[d]
         x3 = torch.randn(2, 6, 5, dtype=d)
         xt = torch.randn(2, 5, 6, dtype=d).transpose(1, 2)
@@ -94,15 +94,15 @@ REDUCTIONS = ["none", "mean", "sum"]
 
 def _loss_cases():
     out = []
-    for d in (torch.float32, torch.float64):
+    for d in FLOATS:
         tag = SHORT[d]
         x, y = torch.randn(3, 4, dtype=d), torch.randn(4, 3, dtype=d).t()
-        logp = torch.log_softmax(torch.randn(5, 4, dtype=d), 1)
+        logp = torch.log_softmax(torch.randn(5, 4, dtype=torch.float64), 1).to(d)
         logits = torch.randn(5, 4, dtype=d)
         tgt = torch.tensor([0, 3, -100, 1, 3])
         w = torch.rand(4, dtype=d) + 0.5
         x3, t3 = torch.randn(2, 4, 3, dtype=d), torch.randint(0, 4, (2, 3))
-        probs = torch.softmax(torch.randn(5, 4, dtype=d), 1)
+        probs = torch.softmax(torch.randn(5, 4, dtype=torch.float64), 1).to(d)
         for r in REDUCTIONS:
             t = f"{tag} {r}"
             kw = {"reduction": r}
@@ -127,7 +127,7 @@ def _loss_cases():
                 out.append(make_case("nn.cross_entropy", tl + " probs", F.cross_entropy, [logits, probs], lkw, k=8))
                 out.append(make_case("nn.cross_entropy", tl + " probs weight", F.cross_entropy, [logits, probs],
                                      {**lkw, "weight": w}, k=8))
-            pin, ptg = torch.sigmoid(x), torch.rand(3, 4, dtype=d)
+            pin, ptg = torch.sigmoid(x.double()).to(d), torch.rand(3, 4, dtype=d)
             out.append(make_case("nn.binary_cross_entropy", t, F.binary_cross_entropy, [pin, ptg], kw, k=8))
             out.append(make_case("nn.binary_cross_entropy", t + " weight", F.binary_cross_entropy, [pin, ptg],
                                  {**kw, "weight": w}, k=8))
@@ -143,7 +143,7 @@ def _loss_cases():
                                  [x, y, torch.tensor([1.0, -1.0, -1.0], dtype=d)], {**kw, "margin": 0.2}, k=8))
         for r in REDUCTIONS + ["batchmean"]:
             for lt in (False, True):
-                tt = probs.log() if lt else torch.cat([probs[:, :3], torch.zeros(5, 1, dtype=d)], 1)
+                tt = probs.double().log().to(d) if lt else torch.cat([probs[:, :3], torch.zeros(5, 1, dtype=d)], 1)
                 out.append(make_case("nn.kl_div", f"{tag} {r} log_target={lt}", F.kl_div, [logp, tt],
                                      {"reduction": r, "log_target": lt}, k=8))
         out.append(make_case("nn.nll_loss", f"{tag} class out of range", F.nll_loss,

@@ -11,6 +11,7 @@
 #include "brasa/ops/factory.h"
 #include "brasa/ops/pointwise.h"
 #include "brasa/ops/reduce.h"
+#include "nn/functional/opmath.h"
 
 namespace brasa::nn::functional {
 namespace {
@@ -96,19 +97,21 @@ Tensor nll_from(const Tensor& input, const ClassTargets& ct, const reduction_t& 
 
 }  // namespace
 
-Tensor mse_loss(const Tensor& input, const Tensor& target, const MSELossFuncOptions& options) {
+static Tensor mse_loss_impl(const Tensor& input, const Tensor& target,
+                            const MSELossFuncOptions& options) {
   check_pair(input, target, "mse_loss");
   Tensor d = input - target;
   return reduce(d * d, options.reduction());
 }
 
-Tensor l1_loss(const Tensor& input, const Tensor& target, const L1LossFuncOptions& options) {
+static Tensor l1_loss_impl(const Tensor& input, const Tensor& target,
+                           const L1LossFuncOptions& options) {
   check_pair(input, target, "l1_loss");
   return reduce((input - target).abs(), options.reduction());
 }
 
-Tensor smooth_l1_loss(const Tensor& input, const Tensor& target,
-                      const SmoothL1LossFuncOptions& options) {
+static Tensor smooth_l1_loss_impl(const Tensor& input, const Tensor& target,
+                                  const SmoothL1LossFuncOptions& options) {
   check_pair(input, target, "smooth_l1_loss");
   const double beta = options.beta();
   BRASA_CHECK(beta >= 0, "smooth_l1_loss: beta must be non-negative, got ", beta);
@@ -117,7 +120,8 @@ Tensor smooth_l1_loss(const Tensor& input, const Tensor& target,
   return reduce(where(d.lt(beta), d * d * (0.5 / beta), d - 0.5 * beta), options.reduction());
 }
 
-Tensor huber_loss(const Tensor& input, const Tensor& target, const HuberLossFuncOptions& options) {
+static Tensor huber_loss_impl(const Tensor& input, const Tensor& target,
+                              const HuberLossFuncOptions& options) {
   check_pair(input, target, "huber_loss");
   const double delta = options.delta();
   BRASA_CHECK(delta > 0, "huber_loss: delta must be positive, got ", delta);
@@ -125,14 +129,15 @@ Tensor huber_loss(const Tensor& input, const Tensor& target, const HuberLossFunc
   return reduce(where(d.lt(delta), d * d * 0.5, (d - 0.5 * delta) * delta), options.reduction());
 }
 
-Tensor nll_loss(const Tensor& input, const Tensor& target, const NLLLossFuncOptions& options) {
+static Tensor nll_loss_impl(const Tensor& input, const Tensor& target,
+                            const NLLLossFuncOptions& options) {
   const auto ct =
       class_targets(input, target, options.weight(), options.ignore_index(), "nll_loss");
   return nll_from(input, ct, options.reduction());
 }
 
-Tensor cross_entropy(const Tensor& input, const Tensor& target,
-                     const CrossEntropyFuncOptions& options) {
+static Tensor cross_entropy_impl(const Tensor& input, const Tensor& target,
+                                 const CrossEntropyFuncOptions& options) {
   const double ls = options.label_smoothing();
   BRASA_CHECK(ls >= 0 && ls <= 1, "cross_entropy: label_smoothing must be in [0, 1], got ", ls);
   check_floating(input, "cross_entropy", "input");
@@ -173,8 +178,8 @@ Tensor cross_entropy(const Tensor& input, const Tensor& target,
   return nll * (1 - ls) + smooth_red * (ls / static_cast<double>(c));
 }
 
-Tensor binary_cross_entropy(const Tensor& input, const Tensor& target,
-                            const BinaryCrossEntropyFuncOptions& options) {
+static Tensor binary_cross_entropy_impl(const Tensor& input, const Tensor& target,
+                                        const BinaryCrossEntropyFuncOptions& options) {
   check_pair(input, target, "binary_cross_entropy");
   BRASA_CHECK(target.sizes() == input.sizes(), "binary_cross_entropy: using a target size (",
               target.sizes(), ") that is different to the input size (", input.sizes(),
@@ -188,8 +193,9 @@ Tensor binary_cross_entropy(const Tensor& input, const Tensor& target,
   return reduce(loss, options.reduction());
 }
 
-Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& target,
-                                        const BinaryCrossEntropyWithLogitsFuncOptions& options) {
+static Tensor binary_cross_entropy_with_logits_impl(
+    const Tensor& input, const Tensor& target,
+    const BinaryCrossEntropyWithLogitsFuncOptions& options) {
   check_pair(input, target, "binary_cross_entropy_with_logits");
   BRASA_CHECK(target.sizes() == input.sizes(), "binary_cross_entropy_with_logits: target size (",
               target.sizes(), ") must be the same as input size (", input.sizes(), ")");
@@ -206,7 +212,8 @@ Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& targe
   return reduce(loss, options.reduction());
 }
 
-Tensor kl_div(const Tensor& input, const Tensor& target, const KLDivFuncOptions& options) {
+static Tensor kl_div_impl(const Tensor& input, const Tensor& target,
+                          const KLDivFuncOptions& options) {
   check_pair(input, target, "kl_div");
   Tensor loss;
   if (options.log_target()) {
@@ -223,8 +230,9 @@ Tensor kl_div(const Tensor& input, const Tensor& target, const KLDivFuncOptions&
   return loss.sum() / static_cast<double>(input.size(0));
 }
 
-Tensor margin_ranking_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
-                           const MarginRankingLossFuncOptions& options) {
+static Tensor margin_ranking_loss_impl(const Tensor& input1, const Tensor& input2,
+                                       const Tensor& target,
+                                       const MarginRankingLossFuncOptions& options) {
   check_pair(input1, input2, "margin_ranking_loss");
   BRASA_CHECK(input1.dim() == input2.dim() && input1.dim() == target.dim(),
               "margin_ranking_loss: all input tensors should have the same number of dims, got ",
@@ -233,8 +241,9 @@ Tensor margin_ranking_loss(const Tensor& input1, const Tensor& input2, const Ten
   return reduce(loss, options.reduction());
 }
 
-Tensor cosine_embedding_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
-                             const CosineEmbeddingLossFuncOptions& options) {
+static Tensor cosine_embedding_loss_impl(const Tensor& input1, const Tensor& input2,
+                                         const Tensor& target,
+                                         const CosineEmbeddingLossFuncOptions& options) {
   check_pair(input1, input2, "cosine_embedding_loss");
   BRASA_CHECK(input1.sizes() == input2.sizes() && (input1.dim() == 1 || input1.dim() == 2) &&
                   target.dim() == input1.dim() - 1 &&
@@ -250,6 +259,76 @@ Tensor cosine_embedding_loss(const Tensor& input1, const Tensor& input2, const T
   Tensor loss = where(target.eq(1), cos.neg() + 1,
                       where(target.eq(-1), (cos - options.margin()).clamp_min(0), 0));
   return reduce(loss, options.reduction());
+}
+
+Tensor mse_loss(const Tensor& input, const Tensor& target, const MSELossFuncOptions& options) {
+  return detail::in_opmath2(input, target, [&](const Tensor& x, const Tensor& y) {
+    return mse_loss_impl(x, y, options);
+  });
+}
+
+Tensor l1_loss(const Tensor& input, const Tensor& target, const L1LossFuncOptions& options) {
+  return detail::in_opmath2(
+      input, target, [&](const Tensor& x, const Tensor& y) { return l1_loss_impl(x, y, options); });
+}
+
+Tensor smooth_l1_loss(const Tensor& input, const Tensor& target,
+                      const SmoothL1LossFuncOptions& options) {
+  return detail::in_opmath2(input, target, [&](const Tensor& x, const Tensor& y) {
+    return smooth_l1_loss_impl(x, y, options);
+  });
+}
+
+Tensor huber_loss(const Tensor& input, const Tensor& target, const HuberLossFuncOptions& options) {
+  return detail::in_opmath2(input, target, [&](const Tensor& x, const Tensor& y) {
+    return huber_loss_impl(x, y, options);
+  });
+}
+
+Tensor nll_loss(const Tensor& input, const Tensor& target, const NLLLossFuncOptions& options) {
+  return detail::in_opmath2(input, target, [&](const Tensor& x, const Tensor& y) {
+    return nll_loss_impl(x, y, options);
+  });
+}
+
+Tensor cross_entropy(const Tensor& input, const Tensor& target,
+                     const CrossEntropyFuncOptions& options) {
+  return detail::in_opmath2(input, target, [&](const Tensor& x, const Tensor& y) {
+    return cross_entropy_impl(x, y, options);
+  });
+}
+
+Tensor binary_cross_entropy(const Tensor& input, const Tensor& target,
+                            const BinaryCrossEntropyFuncOptions& options) {
+  return detail::in_opmath2(input, target, [&](const Tensor& x, const Tensor& y) {
+    return binary_cross_entropy_impl(x, y, options);
+  });
+}
+
+Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& target,
+                                        const BinaryCrossEntropyWithLogitsFuncOptions& options) {
+  return detail::in_opmath2(input, target, [&](const Tensor& x, const Tensor& y) {
+    return binary_cross_entropy_with_logits_impl(x, y, options);
+  });
+}
+
+Tensor kl_div(const Tensor& input, const Tensor& target, const KLDivFuncOptions& options) {
+  return detail::in_opmath2(
+      input, target, [&](const Tensor& x, const Tensor& y) { return kl_div_impl(x, y, options); });
+}
+
+Tensor margin_ranking_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
+                           const MarginRankingLossFuncOptions& options) {
+  return detail::in_opmath2(input1, input2, [&](const Tensor& x, const Tensor& y) {
+    return margin_ranking_loss_impl(x, y, target, options);
+  });
+}
+
+Tensor cosine_embedding_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
+                             const CosineEmbeddingLossFuncOptions& options) {
+  return detail::in_opmath2(input1, input2, [&](const Tensor& x, const Tensor& y) {
+    return cosine_embedding_loss_impl(x, y, target, options);
+  });
 }
 
 }  // namespace brasa::nn::functional

@@ -10,6 +10,7 @@
 #include "brasa/ops/factory.h"
 #include "brasa/ops/pointwise.h"
 #include "brasa/ops/reduce.h"
+#include "nn/functional/opmath.h"
 
 namespace brasa::nn::functional {
 namespace {
@@ -52,7 +53,7 @@ void check_batch_input(const Tensor& input, const char* op) {
 
 }  // namespace
 
-Tensor layer_norm(const Tensor& input, const LayerNormFuncOptions& options) {
+static Tensor layer_norm_impl(const Tensor& input, const LayerNormFuncOptions& options) {
   check_floating(input, "layer_norm", "input");
   const auto& shape = options.normalized_shape();
   const auto nd = static_cast<int64_t>(shape.size());
@@ -69,7 +70,7 @@ Tensor layer_norm(const Tensor& input, const LayerNormFuncOptions& options) {
   return affine(x, options.weight(), options.bias(), shape);
 }
 
-Tensor rms_norm(const Tensor& input, const RMSNormFuncOptions& options) {
+static Tensor rms_norm_impl(const Tensor& input, const RMSNormFuncOptions& options) {
   check_floating(input, "rms_norm", "input");
   const auto& shape = options.normalized_shape();
   const auto nd = static_cast<int64_t>(shape.size());
@@ -94,7 +95,7 @@ Tensor rms_norm(const Tensor& input, const RMSNormFuncOptions& options) {
   return affine(x, options.weight(), Tensor(), shape);
 }
 
-Tensor group_norm(const Tensor& input, const GroupNormFuncOptions& options) {
+static Tensor group_norm_impl(const Tensor& input, const GroupNormFuncOptions& options) {
   check_batch_input(input, "group_norm");
   const int64_t n = input.size(0), c = input.size(1), g = options.num_groups();
   BRASA_CHECK(g > 0 && c % g == 0, "group_norm: expected the number of channels of input ",
@@ -108,8 +109,8 @@ Tensor group_norm(const Tensor& input, const GroupNormFuncOptions& options) {
   return affine(x, options.weight(), options.bias(), channel_shape(input));
 }
 
-Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
-                  const BatchNormFuncOptions& options) {
+static Tensor batch_norm_impl(const Tensor& input, const Tensor& running_mean,
+                              const Tensor& running_var, const BatchNormFuncOptions& options) {
   check_batch_input(input, "batch_norm");
   const int64_t c = input.size(1);
   check_param(running_mean, {c}, "batch_norm", "running_mean");
@@ -148,7 +149,7 @@ Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor&
   return affine(x, options.weight(), options.bias(), shape);
 }
 
-Tensor instance_norm(const Tensor& input, const InstanceNormFuncOptions& options) {
+static Tensor instance_norm_impl(const Tensor& input, const InstanceNormFuncOptions& options) {
   check_batch_input(input, "instance_norm");
   const int64_t c = input.size(1);
   const Tensor& rm = options.running_mean();
@@ -183,7 +184,7 @@ Tensor instance_norm(const Tensor& input, const InstanceNormFuncOptions& options
   return affine(x, options.weight(), options.bias(), shape);
 }
 
-Tensor normalize(const Tensor& input, NormalizeFuncOptions options) {
+static Tensor normalize_impl(const Tensor& input, NormalizeFuncOptions options) {
   check_floating(input, "normalize", "input");
   const int64_t dim =
       brasa::detail::wrap_dim(options.dim(), std::max<int64_t>(input.dim(), 1), "normalize");
@@ -197,7 +198,8 @@ Tensor normalize(const Tensor& input, NormalizeFuncOptions options) {
   return r;
 }
 
-Tensor local_response_norm(const Tensor& input, const LocalResponseNormFuncOptions& options) {
+static Tensor local_response_norm_impl(const Tensor& input,
+                                       const LocalResponseNormFuncOptions& options) {
   check_floating(input, "local_response_norm", "input");
   BRASA_CHECK(input.dim() >= 3, "local_response_norm: expected an input of 3 or more dims, got ",
               input.sizes());
@@ -219,8 +221,8 @@ Tensor local_response_norm(const Tensor& input, const LocalResponseNormFuncOptio
   return input / div;
 }
 
-Tensor cosine_similarity(const Tensor& x1, const Tensor& x2,
-                         const CosineSimilarityFuncOptions& options) {
+static Tensor cosine_similarity_impl(const Tensor& x1, const Tensor& x2,
+                                     const CosineSimilarityFuncOptions& options) {
   check_floating(x1, "cosine_similarity", "x1");
   check_floating(x2, "cosine_similarity", "x2");
   const auto shape = (x1 * x2).sizes().vec();  // broadcast first, like PyTorch
@@ -232,14 +234,60 @@ Tensor cosine_similarity(const Tensor& x1, const Tensor& x2,
   return (na * nb).sum({dim});
 }
 
-Tensor pairwise_distance(const Tensor& x1, const Tensor& x2,
-                         const PairwiseDistanceFuncOptions& options) {
+static Tensor pairwise_distance_impl(const Tensor& x1, const Tensor& x2,
+                                     const PairwiseDistanceFuncOptions& options) {
   check_floating(x1, "pairwise_distance", "x1");
   check_floating(x2, "pairwise_distance", "x2");
   Tensor diff = x1 - x2 + options.eps();
   const int64_t nd = std::max(x1.dim(), x2.dim());
   if (nd == 0) return diff.abs();
   return diff.norm(options.p(), {-1}, options.keepdim());
+}
+
+Tensor layer_norm(const Tensor& input, const LayerNormFuncOptions& options) {
+  return detail::in_opmath(input, [&](const Tensor& x) { return layer_norm_impl(x, options); });
+}
+
+Tensor rms_norm(const Tensor& input, const RMSNormFuncOptions& options) {
+  return detail::in_opmath(input, [&](const Tensor& x) { return rms_norm_impl(x, options); });
+}
+
+Tensor group_norm(const Tensor& input, const GroupNormFuncOptions& options) {
+  return detail::in_opmath(input, [&](const Tensor& x) { return group_norm_impl(x, options); });
+}
+
+Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
+                  const BatchNormFuncOptions& options) {
+  return detail::in_opmath(input, [&](const Tensor& x) {
+    return batch_norm_impl(x, running_mean, running_var, options);
+  });
+}
+
+Tensor instance_norm(const Tensor& input, const InstanceNormFuncOptions& options) {
+  return detail::in_opmath(input, [&](const Tensor& x) { return instance_norm_impl(x, options); });
+}
+
+Tensor normalize(const Tensor& input, NormalizeFuncOptions options) {
+  return detail::in_opmath(input, [&](const Tensor& x) { return normalize_impl(x, options); });
+}
+
+Tensor local_response_norm(const Tensor& input, const LocalResponseNormFuncOptions& options) {
+  return detail::in_opmath(input,
+                           [&](const Tensor& x) { return local_response_norm_impl(x, options); });
+}
+
+Tensor cosine_similarity(const Tensor& x1, const Tensor& x2,
+                         const CosineSimilarityFuncOptions& options) {
+  return detail::in_opmath2(x1, x2, [&](const Tensor& x, const Tensor& y) {
+    return cosine_similarity_impl(x, y, options);
+  });
+}
+
+Tensor pairwise_distance(const Tensor& x1, const Tensor& x2,
+                         const PairwiseDistanceFuncOptions& options) {
+  return detail::in_opmath2(x1, x2, [&](const Tensor& x, const Tensor& y) {
+    return pairwise_distance_impl(x, y, options);
+  });
 }
 
 }  // namespace brasa::nn::functional
