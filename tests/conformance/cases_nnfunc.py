@@ -153,6 +153,17 @@ def _loss_cases():
         out.append(make_case("nn.nll_loss", f"{tag} batch mismatch", F.nll_loss, [logp, tgt[:3]], {}))
         out.append(make_case("nn.binary_cross_entropy", f"{tag} input > 1", F.binary_cross_entropy,
                              [x.abs() + 1, x.abs()], {}))
+        for r in REDUCTIONS:
+            e, et = torch.zeros(0, 4, dtype=d), torch.zeros(0, dtype=torch.long)
+            out.append(make_case("nn.nll_loss", f"{tag} {r} empty batch", F.nll_loss, [e, et], {"reduction": r}))
+            out.append(make_case("nn.cross_entropy", f"{tag} {r} empty batch", F.cross_entropy, [e, et],
+                                 {"reduction": r}))
+            out.append(make_case("nn.cross_entropy", f"{tag} {r} empty probs", F.cross_entropy, [e, e],
+                                 {"reduction": r}))
+            out.append(make_case("nn.mse_loss", f"{tag} {r} 0-d", F.mse_loss, [x[0, 0], y[0, 0]], {"reduction": r}))
+            out.append(make_case("nn.l1_loss", f"{tag} {r} broadcast", F.l1_loss, [x, y[0]], {"reduction": r}))
+            out.append(make_case("nn.nll_loss", f"{tag} {r} no classes", F.nll_loss,
+                                 [torch.zeros(2, 0, dtype=d), torch.zeros(2, dtype=torch.long)], {"reduction": r}))
         out.append(make_case("nn.mse_loss", f"{tag} not broadcastable", F.mse_loss, [x, torch.randn(5, dtype=d)], {}))
     return out
 

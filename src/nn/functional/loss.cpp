@@ -71,11 +71,13 @@ ClassTargets class_targets(const Tensor& input, const Tensor& target, const Tens
     BRASA_CHECK(weight.dim() == 1 && weight.size(0) == c, op, ": expected a weight of shape [", c,
                 "], got ", weight.sizes());
   }
-  const Tensor t = target.contiguous();
-  const int64_t* p = t.data_ptr<int64_t>();
-  for (int64_t i = 0, n = t.numel(); i < n; ++i) {
-    BRASA_CHECK_INDEX(p[i] == ignore_index || (p[i] >= 0 && p[i] < c), op, ": target ", p[i],
-                      " is out of bounds for ", c, " classes");
+  if (!target.is_meta()) {
+    const Tensor t = target.contiguous();
+    const int64_t* p = t.data_ptr<int64_t>();
+    for (int64_t i = 0, n = t.numel(); i < n; ++i) {
+      BRASA_CHECK_INDEX(p[i] == ignore_index || (p[i] >= 0 && p[i] < c), op, ": target ", p[i],
+                        " is out of bounds for ", c, " classes");
+    }
   }
   const auto view = class_view(input, cd);
   ClassTargets r;
