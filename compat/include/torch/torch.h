@@ -4,3 +4,4 @@
 #include <iostream>  // libtorch programs use std::cout after including only <torch/torch.h>
 
 #include "torch/all.h"
+#include "torch/nn/functional.h"

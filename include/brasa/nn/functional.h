@@ -1,0 +1,9 @@
+#pragma once
+// torch::nn::functional: activations, normalisation, losses and dropout, with libtorch's option
+// structs (`F::leaky_relu(x, F::LeakyReLUFuncOptions().negative_slope(0.2))`).
+
+#include "brasa/nn/functional/activation.h"
+#include "brasa/nn/functional/dropout.h"
+#include "brasa/nn/functional/loss.h"
+#include "brasa/nn/functional/normalization.h"
+#include "brasa/nn/reduction.h"

@@ -1,0 +1,169 @@
+// Activation functionals, composed from pointwise ops.
+
+#include "brasa/nn/functional/activation.h"
+
+#include <cmath>
+
+#include "brasa/core/empty.h"
+#include "brasa/core/error.h"
+#include "brasa/ops/pointwise.h"
+#include "brasa/ops/reduce.h"
+#include "nn/functional/opmath.h"
+
+namespace brasa::nn::functional {
+namespace {
+
+using detail::in_opmath;
+
+void check_floating(const Tensor& input, const char* op) {
+  BRASA_CHECK_TYPE(is_floating_type(input.scalar_type()), op, ": expected a floating input, got ",
+                   input.scalar_type());
+}
+
+Tensor finish(const Tensor& input, const Tensor& result, bool inplace) {
+  if (!inplace) return result;
+  input.copy_(result);
+  return input;
+}
+
+}  // namespace
+
+Tensor relu(const Tensor& input, const ReLUFuncOptions& options) {
+  return options.inplace() ? input.relu_() : input.relu();
+}
+
+Tensor relu6(const Tensor& input, const ReLU6FuncOptions& options) {
+  return hardtanh(input, HardtanhFuncOptions().min_val(0).max_val(6).inplace(options.inplace()));
+}
+
+Tensor leaky_relu(const Tensor& input, const LeakyReLUFuncOptions& options) {
+  check_floating(input, "leaky_relu");
+  return finish(
+      input,
+      in_opmath(input,
+                [&](const Tensor& x) { return where(x.gt(0), x, x * options.negative_slope()); }),
+      options.inplace());
+}
+
+Tensor elu(const Tensor& input, const ELUFuncOptions& options) {
+  check_floating(input, "elu");
+  return finish(
+      input,
+      in_opmath(input,
+                [&](const Tensor& x) { return where(x.gt(0), x, x.expm1() * options.alpha()); }),
+      options.inplace());
+}
+
+Tensor selu(const Tensor& input, const SELUFuncOptions& options) {
+  check_floating(input, "selu");
+  constexpr double kAlpha = 1.6732632423543772848170429916717;
+  constexpr double kScale = 1.0507009873554804934193349852946;
+  Tensor r = in_opmath(input, [&](const Tensor& x) {
+    return where(x.gt(0), x * kScale, x.expm1() * (kAlpha * kScale));
+  });
+  return finish(input, r, options.inplace());
+}
+
+Tensor celu(const Tensor& input, const CELUFuncOptions& options) {
+  check_floating(input, "celu");
+  const double alpha = options.alpha();
+  BRASA_CHECK(alpha != 0, "celu: alpha must not be 0");
+  Tensor r = in_opmath(
+      input, [&](const Tensor& x) { return where(x.gt(0), x, (x / alpha).expm1() * alpha); });
+  return finish(input, r, options.inplace());
+}
+
+Tensor gelu(const Tensor& input, const GELUFuncOptions& options) {
+  check_floating(input, "gelu");
+  const std::string& mode = options.approximate();
+  BRASA_CHECK(mode == "none" || mode == "tanh", "gelu: approximate must be 'none' or 'tanh', got '",
+              mode, "'");
+  return in_opmath(input, [&](const Tensor& x) {
+    if (mode == "none") return x * ((x * M_SQRT1_2).erf() + 1) * 0.5;
+    Tensor inner = (x + x * x * x * 0.044715) * std::sqrt(2.0 / M_PI);
+    return x * (inner.tanh() + 1) * 0.5;
+  });
+}
+
+Tensor silu(const Tensor& input) {
+  check_floating(input, "silu");
+  return in_opmath(input, [](const Tensor& x) { return x * x.sigmoid(); });
+}
+
+namespace {
+Tensor softplus_impl(const Tensor& x, double beta, double threshold) {
+  Tensor scaled = x * beta;
+  return where(scaled.gt(threshold), x, scaled.exp().log1p() / beta);
+}
+}  // namespace
+
+Tensor softplus(const Tensor& input, const SoftplusFuncOptions& options) {
+  check_floating(input, "softplus");
+  return in_opmath(input, [&](const Tensor& x) {
+    return softplus_impl(x, options.beta(), options.threshold());
+  });
+}
+
+Tensor mish(const Tensor& input) {
+  check_floating(input, "mish");
+  return in_opmath(input, [](const Tensor& x) { return x * softplus_impl(x, 1.0, 20.0).tanh(); });
+}
+
+Tensor softsign(const Tensor& input) {
+  return in_opmath(input, [](const Tensor& x) { return x / (x.abs() + 1); });
+}
+
+Tensor hardtanh(const Tensor& input, const HardtanhFuncOptions& options) {
+  BRASA_CHECK_TYPE(input.scalar_type() != kBool, "hardtanh: not implemented for Bool");
+  BRASA_CHECK(input.scalar_type() != kByte || (options.min_val() >= 0 && options.max_val() >= 0),
+              "hardtanh: cannot do hardtanh on an unsigned type with negative limits");
+  Scalar lo = options.min_val(), hi = options.max_val();
+  if (!is_floating_type(input.scalar_type())) {  // keeps the integral dtype, like PyTorch
+    lo = static_cast<int64_t>(options.min_val());
+    hi = static_cast<int64_t>(options.max_val());
+  }
+  if (options.inplace()) return input.clamp_(lo, hi);
+  return input.clamp(lo, hi);
+}
+
+Tensor hardsigmoid(const Tensor& input, bool inplace) {
+  check_floating(input, "hardsigmoid");
+  Tensor r = in_opmath(input, [](const Tensor& x) { return (x + 3).clamp(0, 6) / 6; });
+  return finish(input, r, inplace);
+}
+
+Tensor hardswish(const Tensor& input, bool inplace) {
+  check_floating(input, "hardswish");
+  Tensor r = in_opmath(input, [](const Tensor& x) { return x * (x + 3).clamp(0, 6) / 6; });
+  return finish(input, r, inplace);
+}
+
+Tensor logsigmoid(const Tensor& input) {
+  check_floating(input, "logsigmoid");
+  return in_opmath(input,
+                   [](const Tensor& x) { return x.clamp_max(0) - x.abs().neg().exp().log1p(); });
+}
+
+Tensor glu(const Tensor& input, const GLUFuncOptions& options) {
+  check_floating(input, "glu");
+  BRASA_CHECK(input.dim() > 0, "glu: does not support 0-d tensors");
+  const int64_t dim = brasa::detail::wrap_dim(options.dim(), input.dim(), "glu");
+  const int64_t n = input.size(dim);
+  BRASA_CHECK(n % 2 == 0, "glu: halving dimension must be even, but dimension ", dim, " is size ",
+              n);
+  return in_opmath(input, [&](const Tensor& x) {
+    return x.narrow(dim, 0, n / 2) * x.narrow(dim, n / 2, n / 2).sigmoid();
+  });
+}
+
+Tensor softmax(const Tensor& input, const SoftmaxFuncOptions& options) {
+  if (input.numel() == 0 && !options.dtype()) return input.clone();  // any dtype, like PyTorch
+  return brasa::softmax(input, options.dim(), options.dtype());
+}
+
+Tensor log_softmax(const Tensor& input, const LogSoftmaxFuncOptions& options) {
+  if (input.numel() == 0 && !options.dtype()) return input.clone();  // any dtype, like PyTorch
+  return brasa::log_softmax(input, options.dim(), options.dtype());
+}
+
+}  // namespace brasa::nn::functional
