@@ -17,3 +17,4 @@
 #include "brasa/ops/pointwise.h"
 #include "brasa/ops/reduce.h"
 #include "brasa/ops/view.h"
+#include "brasa/nn/functional.h"
