@@ -36,7 +36,19 @@ constexpr Workload kWorkloads[] = {
     {"sum_16M", 2, 2, 9},            // x.sum()
     {"softmax_4096x1024", 2, 2, 9},  // x.softmax(1)
     {"gelu_16M", 1, 1, 5},           // 0.5*x*(1+tanh(0.7978845608*(x+0.044715*x*x*x)))
+    {"matmul_64", 2000, 1, 7},       // a.matmul(b), [n,n] x [n,n] floats
+    {"matmul_256", 50, 1, 7},       {"matmul_1024", 1, 1, 5}, {"matmul_2048", 1, 1, 3},
 };
+
+/// The matmul workloads' sizes n (workload "matmul_<n>").
+constexpr int64_t kMatmulSizes[] = {64, 256, 1024, 2048};
+
+/// Floating-point operations per run of a workload, 0 when not meaningful (non-matmul).
+inline double workload_flops(std::string_view name) {
+  for (int64_t n : kMatmulSizes)
+    if (name == "matmul_" + std::to_string(n)) return 2.0 * double(n) * double(n) * double(n);
+  return 0.0;
+}
 
 struct Result {
   std::string workload;
@@ -110,8 +122,11 @@ inline bool write_json(const std::string& path, const std::string& impl, const s
 }
 
 inline void print_result(const std::string& impl, const Result& r) {
-  std::printf("%-9s %-18s threads=%d median %.3f us  min %.3f us\n", impl.c_str(),
-              r.workload.c_str(), r.threads, r.median_s * 1e6, r.min_s * 1e6);
+  std::printf("%-9s %-18s threads=%d median %.3f us  min %.3f us", impl.c_str(), r.workload.c_str(),
+              r.threads, r.median_s * 1e6, r.min_s * 1e6);
+  if (double f = workload_flops(r.workload); f > 0)
+    std::printf("  %.1f GFLOP/s", f / r.median_s * 1e-9);
+  std::printf("\n");
   std::fflush(stdout);
 }
 

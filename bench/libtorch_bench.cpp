@@ -36,6 +36,11 @@ std::vector<bench::Result> run_all(int threads) {
   record(bench::time_workload(workload("gelu_16M"), threads, [&] {
     torch::Tensor g = 0.5 * x * (1 + (0.7978845608 * (x + 0.044715 * x * x * x)).tanh());
   }));
+  for (int64_t n : bench::kMatmulSizes) {
+    torch::Tensor a = uniform({n, n}), b = uniform({n, n});
+    record(bench::time_workload(workload("matmul_" + std::to_string(n)), threads,
+                                [&] { torch::Tensor c = a.matmul(b); }));
+  }
   return out;
 }
 

@@ -23,7 +23,12 @@ WORKLOADS = [
     ("sum_16M", 2, 2, 9),
     ("softmax_4096x1024", 2, 2, 9),
     ("gelu_16M", 1, 1, 5),
+    ("matmul_64", 2000, 1, 7),
+    ("matmul_256", 50, 1, 7),
+    ("matmul_1024", 1, 1, 5),
+    ("matmul_2048", 1, 1, 3),
 ]
+MATMUL_SIZES = [64, 256, 1024, 2048]
 
 
 def time_workload(spec, threads, run):
@@ -39,8 +44,12 @@ def time_workload(spec, threads, run):
         per_op.append((time.perf_counter() - t0) / inner)
     result = {"workload": name, "threads": threads, "inner": inner, "warmup": warmup, "reps": reps,
               "median_s": statistics.median(per_op), "min_s": min(per_op)}
-    print(f"{'pytorch':<9} {name:<18} threads={threads} median {result['median_s'] * 1e6:.3f} us"
-          f"  min {result['min_s'] * 1e6:.3f} us", flush=True)
+    line = (f"{'pytorch':<9} {name:<18} threads={threads} median {result['median_s'] * 1e6:.3f} us"
+            f"  min {result['min_s'] * 1e6:.3f} us")
+    if name.startswith("matmul_"):
+        n = int(name.split("_")[1])
+        line += f"  {2 * n ** 3 / result['median_s'] * 1e-9:.1f} GFLOP/s"
+    print(line, flush=True)
     return result
 
 
@@ -78,6 +87,9 @@ def run_all(threads):
 
     runs = [("add_1", add_1), ("add_16M", add_16m), ("chain_16M", chain), ("sum_16M", sum_16m),
             ("softmax_4096x1024", softmax), ("gelu_16M", gelu)]
+    for n in MATMUL_SIZES:
+        a, b = uniform(n, n), uniform(n, n)
+        runs.append((f"matmul_{n}", lambda a=a, b=b: a.matmul(b)))
     return [time_workload(spec[name], threads, fn) for name, fn in runs]
 
 
