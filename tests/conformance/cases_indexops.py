@@ -156,6 +156,17 @@ def _int_extra_cases():
                        [torch.tensor([[0, 4], [2, 2]]), w]))
     c.append(make_case("embedding", "out of range", lambda i, w: torch.nn.functional.embedding(i, w),
                        [torch.tensor([5]), w]))
+    import torch.nn.functional as F
+    idx, off = torch.tensor([0, 4, 1, 3, 3, 2]), torch.tensor([0, 2, 2, 5])
+    for mode in ("sum", "mean", "max"):
+        for wd in (torch.float32, torch.float64):
+            wt = make_tensor((5, 3), wd, layout="transposed")
+            c.append(make_case("embedding_bag", f"{SHORT[wd]} {mode}",
+                               lambda w, i, o, m: F.embedding_bag(i, w, o, mode=m), [wt, idx, off, mode]))
+        c.append(make_case("embedding_bag", f"{mode} 2-d", lambda w, i, m: F.embedding_bag(i, w, mode=m),
+                           [w, torch.tensor([[0, 1], [4, 4]]), mode]))
+        c.append(make_case("embedding_bag", f"{mode} padding_idx", lambda w, i, o, m, p: F.embedding_bag(i, w, o, mode=m, padding_idx=p),
+                           [w, idx, off, mode, 3]))
     c.append(make_case("repeat_interleave", "counts", lambda r: torch.repeat_interleave(r), [torch.tensor([2, 0, 3])]))
     return c
 

@@ -128,6 +128,14 @@ const OpTable kIndexOps(
            return Value::of_tensors({u, inverse, counts});
          }},
         {"embedding", [](const Args& a) -> Value { return embedding(a.tensor(1), a.tensor(0)); }},
+        {"embedding_bag",
+         [](const Args& a) -> Value {
+           if (a.size() == 3) return embedding_bag(a.tensor(0), a.tensor(1), {}, a.at(2).s);
+           std::optional<int64_t> padding;
+           if (a.size() == 5) padding = a.integer(4);
+           return embedding_bag(a.tensor(0), a.tensor(1), a.tensor(2), a.at(3).s, {}, false,
+                                padding);
+         }},
     });
 
 }  // namespace

@@ -92,3 +92,23 @@ TEST(MaskedScatter, FillsInOrder) {
   EXPECT_THROW(masked_scatter(zeros({2, 2}), tensor({true, true}), arange(3, kFloat)), ValueError);
   EXPECT_THROW(masked_scatter(zeros({2, 2}), m, arange(5, kLong)), TypeError);
 }
+
+TEST(EmbeddingBag, ModesOffsetsAndOptions) {
+  Tensor w = arange(12, kFloat).view({4, 3});
+  Tensor i = longs({0, 2, 1, 3, 3});
+  Tensor o = longs({0, 2, 2});
+  EXPECT_EQ(values(embedding_bag(w, i, o, "sum")), V({6, 8, 10, 0, 0, 0, 21, 24, 27}));
+  EXPECT_EQ(values(embedding_bag(w, i, o, "mean")), V({3, 4, 5, 0, 0, 0, 7, 8, 9}));
+  EXPECT_EQ(values(embedding_bag(w, i, o, "max")), V({6, 7, 8, 0, 0, 0, 9, 10, 11}));
+  EXPECT_EQ(values(embedding_bag(w, i, longs({0, 2, 4}), "sum", {}, true)),
+            V({6, 8, 10, 12, 14, 16}));
+  EXPECT_EQ(values(embedding_bag(w, i, o, "mean", {}, false, 3)), V({3, 4, 5, 0, 0, 0, 3, 4, 5}));
+  Tensor psw = tensor(std::vector<float>{1, 2, 1, 1, 0.5});
+  EXPECT_EQ(values(embedding_bag(w, i, o, "sum", psw)), V({12, 15, 18, 0, 0, 0, 16.5, 19, 21.5}));
+  EXPECT_EQ(values(embedding_bag(w, longs({0, 1, 2, 3}).view({2, 2}), {}, "max")),
+            V({3, 4, 5, 9, 10, 11}));
+  EXPECT_THROW(embedding_bag(w, i, longs({1, 2})), ValueError);
+  EXPECT_THROW(embedding_bag(w, i, o, "max", ones({5})), ValueError);
+  EXPECT_THROW(embedding_bag(w, i, o, "median"), ValueError);
+  EXPECT_THROW(embedding_bag(w, longs({4}), longs({0})), IndexError);
+}

@@ -104,6 +104,15 @@ BRASA_API std::tuple<Tensor, Tensor, Tensor> unique(const Tensor& self, bool sor
 /// padding_idx only matters for gradients; max_norm renormalisation is not supported yet.
 BRASA_API Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx = -1,
                            bool scale_grad_by_freq = false, bool sparse = false);
+/// Per-bag "sum", "mean" or "max" of embedding rows: indices 2-d (one bag per row, offsets
+/// absent) or 1-d with int64 offsets giving each bag's start (offsets[0] == 0); empty bags give
+/// zeros; per_sample_weights (sum only) scale each row; padding_idx rows are skipped. Returns
+/// [bags, weight.size(1)] (the output of torch.nn.functional.embedding_bag).
+BRASA_API Tensor embedding_bag(const Tensor& weight, const Tensor& indices,
+                               const Tensor& offsets = {}, std::string_view mode = "mean",
+                               const Tensor& per_sample_weights = {},
+                               bool include_last_offset = false,
+                               std::optional<int64_t> padding_idx = std::nullopt);
 /// self with the positions where mask (Bool, broadcast to self) is true filled from source's
 /// elements in order.
 BRASA_API Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& source);
