@@ -37,6 +37,13 @@ using ScatterGatherKernel = void (*)(ScatterMode mode, const Tensor& data, int64
 
 BRASA_DECLARE_STUB(scatter_gather_stub, ScatterGatherKernel);
 
+/// index_select of contiguous tensors: out[o][k][:] = self[o][index[k]][:], rows of row_bytes
+/// bytes; index values must already be checked to lie in [0, size).
+using IndexSelectRowsKernel = void (*)(char* out, const char* self, const int64_t* index,
+                                       int64_t count, int64_t outer, int64_t size,
+                                       int64_t row_bytes);
+BRASA_DECLARE_STUB(index_select_rows_stub, IndexSelectRowsKernel);
+
 /// Counts the non-zero elements of a contiguous tensor; with `coords` non-null also writes their
 /// row-major coordinates (count x max(dim, 0) int64).
 using NonzeroKernel = int64_t (*)(const Tensor& self, int64_t* coords);

@@ -15,6 +15,7 @@
 namespace brasa::ops {
 
 BRASA_DEFINE_STUB(scatter_gather_stub, ScatterGatherKernel);
+BRASA_DEFINE_STUB(index_select_rows_stub, IndexSelectRowsKernel);
 
 namespace {
 
@@ -180,7 +181,27 @@ Tensor index_select_kernel(const Tensor& self, int64_t dim, const Tensor& index)
   int64_t d = detail::wrap_dim(dim, ndim1(self), "index_select");
   DimVector sizes = replace_dim(self, d, index.numel());
   Tensor out = detail::empty_generic(sizes, self.dtype(), self.device());
-  if (index.is_meta()) return out;
+  if (index.is_meta() || self.is_meta()) return out;
+  if (self.is_contiguous() && self.dim() > 0) {
+    // Whole rows are copied: the embedding-lookup path.
+    Tensor idx = index.to(kLong).contiguous();
+    const int64_t size = self.sizes()[d];
+    const int64_t* p = idx.data_ptr<int64_t>();
+    for (int64_t k = 0; k < idx.numel(); ++k) {
+      BRASA_CHECK_INDEX(p[k] >= 0 && p[k] < size, "index_select: index ", p[k],
+                        " is out of bounds for dimension ", d, " with size ", size);
+    }
+    int64_t outer = 1, inner = 1;
+    for (int64_t k = 0; k < d; ++k) outer *= self.sizes()[k];
+    for (int64_t k = d + 1; k < self.dim(); ++k) inner *= self.sizes()[k];
+    const int64_t row_bytes = static_cast<int64_t>(self.itemsize()) * inner;
+    if (out.numel() > 0) {
+      index_select_rows_stub(static_cast<char*>(out.data_ptr()),
+                             static_cast<const char*>(self.data_ptr()), p, idx.numel(), outer, size,
+                             row_bytes);
+    }
+    return out;
+  }
   run(ScatterMode::Gather, self, d, expand_index(index, d, sizes), out, 0, false, "index_select");
   return out;
 }

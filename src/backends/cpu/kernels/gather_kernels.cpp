@@ -3,12 +3,14 @@
 // so that a bad index throws before anything is written.
 #include "ops/gather/gather_kernels.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <type_traits>
 
 #include "brasa/core/dispatch_type.h"
 #include "brasa/core/error.h"
+#include "brasa/core/parallel.h"
 
 namespace brasa::cpu {
 namespace {
@@ -119,6 +121,18 @@ void scatter_gather_kernel(ScatterMode mode, const Tensor& data, int64_t dim, co
   });
 }
 
+void index_select_rows_kernel(char* out, const char* self, const int64_t* index, int64_t count,
+                              int64_t outer, int64_t size, int64_t row_bytes) {
+  const int64_t grain = std::max<int64_t>(1, 32768 / std::max<int64_t>(row_bytes, 1));
+  parallel_for(0, outer * count, grain, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {
+      const int64_t o = r / count, k = r % count;
+      std::memcpy(out + r * row_bytes, self + (o * size + index[k]) * row_bytes,
+                  static_cast<size_t>(row_bytes));
+    }
+  });
+}
+
 int64_t nonzero_kernel(const Tensor& self, int64_t* coords) {
   int64_t count = 0;
   BRASA_DISPATCH_ALL_TYPES(self.dtype(), "nonzero", [&] {
@@ -151,4 +165,5 @@ int64_t nonzero_kernel(const Tensor& self, int64_t* coords) {
 namespace brasa::ops {
 BRASA_REGISTER_STUB(scatter_gather_stub, cpu::scatter_gather_kernel);
 BRASA_REGISTER_STUB(nonzero_stub, cpu::nonzero_kernel);
+BRASA_REGISTER_STUB(index_select_rows_stub, cpu::index_select_rows_kernel);
 }  // namespace brasa::ops
