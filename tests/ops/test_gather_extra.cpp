@@ -112,3 +112,12 @@ TEST(EmbeddingBag, ModesOffsetsAndOptions) {
   EXPECT_THROW(embedding_bag(w, i, o, "median"), ValueError);
   EXPECT_THROW(embedding_bag(w, longs({4}), longs({0})), IndexError);
 }
+
+TEST(Embedding, RenormRowsAboveMaxNorm) {
+  Tensor w = arange(12, kFloat).view({4, 3});
+  embedding_renorm_(w, longs({1, 3, 3}), 5.0, 2.0);
+  V got = values(w);
+  V want = {0, 1, 2, 2.1213202, 2.8284271, 3.5355339, 6, 7, 8, 2.5894589, 2.8771768, 3.1648943};
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t k = 0; k < got.size(); ++k) EXPECT_NEAR(got[k], want[k], 1e-5) << k;
+}

@@ -101,9 +101,13 @@ BRASA_API std::tuple<Tensor, Tensor, Tensor> unique(const Tensor& self, bool sor
                                                     bool return_inverse = false,
                                                     bool return_counts = false);
 /// Rows of the 2-d weight at indices (int64/int32): shape indices.sizes() + [weight.size(1)].
-/// padding_idx only matters for gradients; max_norm renormalisation is not supported yet.
+/// padding_idx only matters for gradients; for max_norm call embedding_renorm_ first.
 BRASA_API Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx = -1,
                            bool scale_grad_by_freq = false, bool sparse = false);
+/// In place: rows of weight named by indices whose norm_type-norm exceeds max_norm are scaled to
+/// norm max_norm (torch.nn.functional.embedding's max_norm, applied before the lookup).
+BRASA_API const Tensor& embedding_renorm_(const Tensor& weight, const Tensor& indices,
+                                          double max_norm, double norm_type = 2.0);
 /// Per-bag "sum", "mean" or "max" of embedding rows: indices 2-d (one bag per row, offsets
 /// absent) or 1-d with int64 offsets giving each bag's start (offsets[0] == 0); empty bags give
 /// zeros; per_sample_weights (sum only) scale each row; padding_idx rows are skipped. Returns

@@ -8,6 +8,7 @@
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/indexing_ops.h"
+#include "brasa/ops/pointwise.h"
 #include "brasa/ops/reduce.h"
 
 namespace brasa::ops {
@@ -112,6 +113,19 @@ Tensor embedding_kernel(const Tensor& weight, const Tensor& indices, int64_t, bo
   return weight.index_select(0, indices.reshape({-1})).view(shape);
 }
 
+Tensor embedding_renorm_kernel(const Tensor& weight, const Tensor& indices, double max_norm,
+                               double norm_type) {
+  BRASA_CHECK(weight.dim() == 2, "embedding_renorm_: weight must be 2-d, got shape ",
+              weight.sizes());
+  Tensor rows_index = std::get<0>(unique(indices.to(kLong)));
+  Tensor rows = weight.index_select(0, rows_index);
+  Tensor norms = rows.norm(norm_type, {1}, false);
+  Tensor scale =
+      where(norms.gt(max_norm), norms.add(1e-7).reciprocal().mul(max_norm), ones_like(norms));
+  weight.index_copy_(0, rows_index, rows.mul(scale.unsqueeze(1)).to(weight.dtype()));
+  return weight;
+}
+
 Tensor masked_scatter_kernel(const Tensor& self, const Tensor& mask, const Tensor& source) {
   BRASA_CHECK_TYPE(mask.dtype() == kBool, "masked_scatter: expected a Bool mask, got ",
                    mask.dtype());
@@ -156,6 +170,11 @@ BRASA_REGISTER_KERNEL(one_hot_op, one_hot_kernel, CPU)
 BRASA_REGISTER_KERNEL(searchsorted_op, searchsorted_kernel, CPU, Meta)
 BRASA_REGISTER_KERNEL(unique_op, unique_kernel, CPU)
 BRASA_REGISTER_KERNEL(embedding_op, embedding_kernel, CPU, Meta)
+BRASA_DEFINE_OP(embedding_renorm_op, "embedding_renorm_",
+                "embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float "
+                "norm_type) -> Tensor(a!)",
+                Tensor(const Tensor&, const Tensor&, double, double))
+BRASA_REGISTER_KERNEL(embedding_renorm_op, embedding_renorm_kernel, CPU)
 BRASA_REGISTER_KERNEL(masked_scatter_op, masked_scatter_kernel, CPU)
 
 }  // namespace brasa::ops
@@ -198,6 +217,11 @@ std::tuple<Tensor, Tensor, Tensor> unique(const Tensor& self, bool sorted, bool 
 Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx,
                  bool scale_grad_by_freq, bool sparse) {
   return ops::embedding_op().call(weight, indices, padding_idx, scale_grad_by_freq, sparse);
+}
+const Tensor& embedding_renorm_(const Tensor& weight, const Tensor& indices, double max_norm,
+                                double norm_type) {
+  ops::embedding_renorm_op().call(weight, indices, max_norm, norm_type);
+  return weight;
 }
 Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& source) {
   return ops::masked_scatter_op().call(self, mask, source);
