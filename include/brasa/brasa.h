@@ -15,6 +15,7 @@
 #include "brasa/core/type_promotion.h"
 #include "brasa/nn/functional.h"
 #include "brasa/ops/factory.h"
+#include "brasa/ops/indexing_ops.h"
 #include "brasa/ops/linalg.h"
 #include "brasa/ops/pointwise.h"
 #include "brasa/ops/reduce.h"

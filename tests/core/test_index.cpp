@@ -92,8 +92,9 @@ TEST(Index, Errors) {
   EXPECT_THROW(Slice(0, 2, 0), ValueError);
   EXPECT_THROW(x.index({Slice(None, None, -1)}), ValueError);
   EXPECT_THROW(TensorIndex("..x"), ValueError);
-  EXPECT_THROW(x.index({ones({2}, kLong)}), NotImplementedError);
-  EXPECT_THROW(x.index_put_({ones({2}, kBool)}, 1.0), NotImplementedError);
+  EXPECT_THROW(x.index({full({1}, 2, kLong)}), IndexError);
+  EXPECT_THROW(x.index_put_({ones({3}, kBool)}, 1.0), IndexError);
+  EXPECT_THROW(x.index({ones({2}, kFloat)}), IndexError);
   EXPECT_THROW(Tensor().index({0}), ValueError);
 }
 

@@ -368,6 +368,35 @@ class BRASA_API Tensor {
 
   void print() const;
 
+  // ---- indexing and shaping ops (include/brasa/ops/indexing_ops.h) ----
+  Tensor flip(IntArrayRef dims) const;
+  Tensor roll(IntArrayRef shifts, IntArrayRef dims = {}) const;
+  Tensor tril(int64_t diagonal = 0) const;
+  Tensor triu(int64_t diagonal = 0) const;
+  const Tensor& tril_(int64_t diagonal = 0) const;
+  const Tensor& triu_(int64_t diagonal = 0) const;
+  Tensor repeat(IntArrayRef repeats) const;
+  Tensor tile(IntArrayRef reps) const;
+  Tensor gather(int64_t dim, const Tensor& index, bool sparse_grad = false) const;
+  Tensor scatter(int64_t dim, const Tensor& index, const Tensor& src) const;
+  Tensor scatter(int64_t dim, const Tensor& index, const Scalar& value) const;
+  const Tensor& scatter_(int64_t dim, const Tensor& index, const Tensor& src) const;
+  const Tensor& scatter_(int64_t dim, const Tensor& index, const Scalar& value) const;
+  Tensor scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const;
+  const Tensor& scatter_add_(int64_t dim, const Tensor& index, const Tensor& src) const;
+  Tensor index_select(int64_t dim, const Tensor& index) const;
+  Tensor index_add(int64_t dim, const Tensor& index, const Tensor& source,
+                   const Scalar& alpha = 1) const;
+  const Tensor& index_add_(int64_t dim, const Tensor& index, const Tensor& source,
+                           const Scalar& alpha = 1) const;
+  Tensor index_copy(int64_t dim, const Tensor& index, const Tensor& source) const;
+  const Tensor& index_copy_(int64_t dim, const Tensor& index, const Tensor& source) const;
+  Tensor index_fill(int64_t dim, const Tensor& index, const Scalar& value) const;
+  const Tensor& index_fill_(int64_t dim, const Tensor& index, const Scalar& value) const;
+  Tensor take(const Tensor& index) const;
+  Tensor masked_select(const Tensor& mask) const;
+  Tensor nonzero() const;
+
  private:
   IntrusivePtr<TensorImpl> impl_;
 };

@@ -12,7 +12,9 @@
 
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
+#include "brasa/ops/indexing_ops.h"
 #include "brasa/ops/view.h"
+#include "ops/gather/advanced_index.h"
 
 namespace brasa::indexing {
 
@@ -50,17 +52,24 @@ namespace {
 
 using indexing::TensorIndex;
 
-struct Indexed {
-  Tensor view;
-  bool is_copy = false;  // PyTorch returns a copy (a bool index took part)
-};
-
 /// A 0-d integer or bool tensor index behaves like the corresponding scalar index.
 std::optional<TensorIndex> scalar_of(const Tensor& t) {
   if (!t.defined() || t.dim() != 0 || t.is_floating_point()) return std::nullopt;
   if (t.dtype() == kBool) return TensorIndex(t.item<bool>());
   if (t.dtype() == kByte) return std::nullopt;
   return TensorIndex(t.item<int64_t>());
+}
+
+using Advanced = ops::AdvancedIndex;
+
+struct Indexed {
+  Tensor view;
+  bool is_copy = false;  // PyTorch returns a copy (a bool index took part)
+  std::vector<Advanced> advanced;
+};
+
+bool is_advanced(const TensorIndex& i) {
+  return i.is_tensor() && !scalar_of(i.tensor()).has_value();
 }
 
 Tensor merge_bool_dims(const Tensor& v, const DimVector& bool_dims, bool all_true) {
@@ -88,12 +97,14 @@ Indexed apply_indices(const Tensor& self, ArrayRef<TensorIndex> indices, const c
   for (const TensorIndex& i : indices) {
     if (i.is_integer() || i.is_slice()) ++specified;
     if (i.is_ellipsis()) ++ellipses;
-    if (i.is_tensor()) {
-      std::optional<TensorIndex> s = scalar_of(i.tensor());
-      BRASA_CHECK_NOT_IMPLEMENTED(
-          s.has_value(), op, ": tensor indices (advanced indexing) are not ",
-          "supported yet; got a ", i.tensor().toString(), " index of shape ", i.tensor().sizes());
-      if (s->is_integer()) ++specified;
+    if (is_advanced(i)) {
+      const Tensor& t = i.tensor();
+      BRASA_CHECK_INDEX(t.dtype() == kLong || t.dtype() == kBool || t.dtype() == kByte, op,
+                        ": tensors used as indices must be long, byte or bool tensors, got ",
+                        t.dtype());
+      specified += t.dtype() == kLong ? 1 : t.dim();
+    } else if (i.is_tensor() && scalar_of(i.tensor())->is_integer()) {
+      ++specified;
     }
   }
   BRASA_CHECK_INDEX(ellipses <= 1, op, ": an index can only have a single ellipsis ('...')");
@@ -108,7 +119,14 @@ Indexed apply_indices(const Tensor& self, ArrayRef<TensorIndex> indices, const c
   int64_t dim = 0;
   DimVector bool_dims;
   bool all_true = true;
+  std::vector<Advanced> advanced;
   for (const TensorIndex& given : indices) {
+    if (is_advanced(given)) {
+      const Tensor& t = given.tensor();
+      advanced.push_back({dim, t});
+      dim += t.dtype() == kLong ? 1 : t.dim();
+      continue;
+    }
     TensorIndex index = given.is_tensor() ? *scalar_of(given.tensor()) : given;
     if (index.is_none()) {
       v = v.unsqueeze(dim++);
@@ -129,9 +147,14 @@ Indexed apply_indices(const Tensor& self, ArrayRef<TensorIndex> indices, const c
       v = v.unsqueeze(dim++);
     }
   }
-  if (!bool_dims.empty()) return {merge_bool_dims(v, bool_dims, all_true), true};
+  if (!advanced.empty()) {
+    BRASA_CHECK_NOT_IMPLEMENTED(
+        bool_dims.empty(), op, ": bool scalar indices mixed with tensor indices are not supported");
+    return {v, true, std::move(advanced)};
+  }
+  if (!bool_dims.empty()) return {merge_bool_dims(v, bool_dims, all_true), true, {}};
   if (v.is_same(self)) v = self.alias();
-  return {v, false};
+  return {v, false, {}};
 }
 
 /// libtorch's setitem: leading size-1 dims of value are dropped, the rest broadcasts into dst.
@@ -153,6 +176,7 @@ void assign(const Tensor& dst, const Tensor& value) {
 
 Tensor Tensor::index(ArrayRef<indexing::TensorIndex> indices) const {
   Indexed r = apply_indices(*this, indices, "index");
+  if (!r.advanced.empty()) return ops::advanced_index(r.view, r.advanced);
   return r.is_copy ? r.view.clone() : r.view;
 }
 Tensor Tensor::index(std::initializer_list<indexing::TensorIndex> indices) const {
@@ -162,12 +186,22 @@ Tensor Tensor::index(std::initializer_list<indexing::TensorIndex> indices) const
 const Tensor& Tensor::index_put_(ArrayRef<indexing::TensorIndex> indices,
                                  const Tensor& value) const {
   BRASA_CHECK(value.defined(), "index_put_: the value is an undefined tensor");
-  assign(apply_indices(*this, indices, "index_put_").view, value);
+  Indexed r = apply_indices(*this, indices, "index_put_");
+  if (!r.advanced.empty()) {
+    ops::advanced_index_put(r.view, r.advanced, value, false);
+  } else {
+    assign(r.view, value);
+  }
   return *this;
 }
 const Tensor& Tensor::index_put_(ArrayRef<indexing::TensorIndex> indices,
                                  const Scalar& value) const {
-  apply_indices(*this, indices, "index_put_").view.fill_(value);
+  Indexed r = apply_indices(*this, indices, "index_put_");
+  if (!r.advanced.empty()) {
+    ops::advanced_index_fill(r.view, r.advanced, value);
+  } else {
+    r.view.fill_(value);
+  }
   return *this;
 }
 const Tensor& Tensor::index_put_(std::initializer_list<indexing::TensorIndex> indices,
@@ -177,6 +211,43 @@ const Tensor& Tensor::index_put_(std::initializer_list<indexing::TensorIndex> in
 const Tensor& Tensor::index_put_(std::initializer_list<indexing::TensorIndex> indices,
                                  const Scalar& value) const {
   return index_put_(ArrayRef<indexing::TensorIndex>(indices), value);
+}
+
+namespace {
+std::vector<indexing::TensorIndex> to_tensor_indices(const std::vector<std::optional<Tensor>>& l) {
+  std::vector<indexing::TensorIndex> out;
+  for (const std::optional<Tensor>& t : l) {
+    if (t.has_value() && t->defined()) {
+      out.emplace_back(*t);
+    } else {
+      out.emplace_back(indexing::Slice());
+    }
+  }
+  return out;
+}
+}  // namespace
+
+Tensor index(const Tensor& self, const std::vector<std::optional<Tensor>>& indices) {
+  return self.index(to_tensor_indices(indices));
+}
+
+const Tensor& index_put_(const Tensor& self, const std::vector<std::optional<Tensor>>& indices,
+                         const Tensor& values, bool accumulate) {
+  std::vector<indexing::TensorIndex> list = to_tensor_indices(indices);
+  if (!accumulate) return self.index_put_(list, values);
+  Indexed r = apply_indices(self, list, "index_put_");
+  if (!r.advanced.empty()) {
+    ops::advanced_index_put(r.view, r.advanced, values, true);
+  } else {
+    r.view.add_(values);
+  }
+  return self;
+}
+Tensor index_put(const Tensor& self, const std::vector<std::optional<Tensor>>& indices,
+                 const Tensor& values, bool accumulate) {
+  Tensor out = self.clone();
+  index_put_(out, indices, values, accumulate);
+  return out;
 }
 
 }  // namespace brasa

@@ -1,0 +1,145 @@
+// Advanced indexing: each tensor index becomes int64 positions along one dim (a mask contributes
+// one per dim it covers, from nonzero()); these broadcast together and, combined with the strides
+// of the view, give the storage offset of every result element. index() is then a take() from the
+// view's storage and index_put_() a scatter into it.
+#include "ops/gather/advanced_index.h"
+
+#include "brasa/core/empty.h"
+#include "brasa/core/error.h"
+#include "brasa/ops/factory.h"
+#include "brasa/ops/indexing_ops.h"
+
+namespace brasa::ops {
+namespace {
+
+struct DimIndex {
+  int64_t dim;
+  Tensor positions;  // int64
+};
+
+std::vector<DimIndex> to_positions(const Tensor& view, const std::vector<AdvancedIndex>& indices) {
+  std::vector<DimIndex> out;
+  for (const AdvancedIndex& a : indices) {
+    if (a.index.dtype() == kLong) {
+      out.push_back({a.dim, a.index});
+      continue;
+    }
+    BRASA_CHECK_NOT_IMPLEMENTED(a.index.dim() > 0, "index: 0-dim uint8 mask indices are not ",
+                                "supported");
+    for (int64_t k = 0; k < a.index.dim(); ++k) {
+      BRASA_CHECK_INDEX(a.dim + k < view.dim() && a.index.sizes()[k] == view.sizes()[a.dim + k],
+                        "index: the shape of the mask ", a.index.sizes(), " at index ", k,
+                        " does not match the shape of the indexed tensor ", view.sizes(),
+                        " at index ", a.dim + k);
+    }
+    Tensor mask = a.index.dtype() == kBool ? a.index : a.index.ne(0);
+    Tensor nz = nonzero(mask);
+    for (int64_t k = 0; k < a.index.dim(); ++k) out.push_back({a.dim + k, nz.select(1, k)});
+  }
+  return out;
+}
+
+DimVector broadcast_index_shape(const std::vector<DimIndex>& idx) {
+  DimVector shape;
+  for (const DimIndex& i : idx) {
+    IntArrayRef s = i.positions.sizes();
+    DimVector next(std::max(shape.size(), s.size()), 1);
+    for (size_t k = 0; k < next.size(); ++k) {
+      int64_t a = k < shape.size() ? shape[shape.size() - 1 - k] : 1;
+      int64_t b = k < s.size() ? s[s.size() - 1 - k] : 1;
+      BRASA_CHECK_INDEX(a == b || a == 1 || b == 1, "index: shape mismatch: indexing tensors ",
+                        "could not be broadcast together (shape ", s, " against ",
+                        IntArrayRef(shape), ")");
+      next[next.size() - 1 - k] = a == 1 ? b : a;
+    }
+    shape = next;
+  }
+  return shape;
+}
+
+/// Positions checked against the dim's size and wrapped to [0, size).
+Tensor checked_positions(const Tensor& p, int64_t size, int64_t dim) {
+  if (p.numel() == 0) return p;
+  Tensor bad = p.lt(-size).logical_or(p.ge(size));
+  if (bad.any().item<bool>()) {
+    int64_t v = masked_select(p, bad).reshape({-1})[0].item<int64_t>();
+    BRASA_THROW(IndexError, "index: index ", v, " is out of bounds for dimension ", dim,
+                " with size ", size);
+  }
+  return p.remainder(size);
+}
+
+/// Storage offsets (int64) of view[indices], in the result's shape.
+Tensor element_offsets(const Tensor& view, const std::vector<AdvancedIndex>& indices) {
+  BRASA_CHECK_NOT_IMPLEMENTED(!view.is_meta(), "index: tensor indices of a meta tensor");
+  std::vector<DimIndex> idx = to_positions(view, indices);
+  const DimVector b = broadcast_index_shape(idx);
+  const int64_t nb = static_cast<int64_t>(b.size());
+  bool adjacent = true;
+  for (size_t i = 1; i < idx.size(); ++i) adjacent = adjacent && idx[i].dim == idx[i - 1].dim + 1;
+  std::vector<bool> indexed(static_cast<size_t>(view.dim()), false);
+  for (const DimIndex& i : idx) indexed[i.dim] = true;
+  const int64_t before = adjacent ? idx[0].dim : 0;  // rest dims placed before the index dims
+  const int64_t rank = nb + view.dim() - static_cast<int64_t>(idx.size());
+
+  Tensor adv = zeros(b, kLong);
+  for (const DimIndex& i : idx) {
+    Tensor p = checked_positions(i.positions, view.sizes()[i.dim], i.dim);
+    adv = adv.add(p.mul(view.strides()[i.dim]));
+  }
+  DimVector adv_shape(static_cast<size_t>(rank), 1);
+  for (int64_t k = 0; k < nb; ++k) adv_shape[before + k] = b[k];
+  Tensor offsets = adv.reshape(adv_shape).add(view.storage_offset());
+  int64_t q = 0;
+  for (int64_t d = 0; d < view.dim(); ++d) {
+    if (indexed[d]) continue;
+    int64_t pos = q < before ? q : q + nb;
+    ++q;
+    DimVector shape(static_cast<size_t>(rank), 1);
+    shape[pos] = view.sizes()[d];
+    offsets = offsets.add(arange(view.sizes()[d], kLong).mul(view.strides()[d]).reshape(shape));
+  }
+  return offsets.contiguous();
+}
+
+/// A 1-d view of view's storage covering every offset in `offsets` (non-empty).
+Tensor storage_view(const Tensor& view, const Tensor& offsets) {
+  int64_t extent = offsets.max().item<int64_t>() + 1;
+  return detail::make_view(view, {extent}, {1}, 0);
+}
+
+}  // namespace
+
+Tensor advanced_index(const Tensor& view, const std::vector<AdvancedIndex>& indices) {
+  Tensor offsets = element_offsets(view, indices);
+  if (offsets.numel() == 0)
+    return detail::empty_generic(offsets.sizes(), view.dtype(), view.device());
+  return take(storage_view(view, offsets), offsets);
+}
+
+void advanced_index_put(const Tensor& view, const std::vector<AdvancedIndex>& indices,
+                        const Tensor& value, bool accumulate) {
+  BRASA_CHECK_TYPE(value.dtype() == view.dtype(), "index_put_: the source and destination dtypes ",
+                   "must match, got ", view.dtype(), " for the destination and ", value.dtype(),
+                   " for the source");
+  Tensor offsets = element_offsets(view, indices);
+  Tensor v = value;
+  while (v.dim() > offsets.dim() && v.sizes()[0] == 1) v = v.squeeze(0);
+  v = v.expand(offsets.sizes()).contiguous();
+  if (offsets.numel() == 0) return;
+  Tensor flat = storage_view(view, offsets);
+  if (accumulate) {
+    flat.scatter_add_(0, offsets.view({-1}), v.view({-1}));
+  } else {
+    flat.scatter_(0, offsets.view({-1}), v.view({-1}));
+  }
+}
+
+void advanced_index_fill(const Tensor& view, const std::vector<AdvancedIndex>& indices,
+                         const Scalar& value) {
+  Tensor offsets = element_offsets(view, indices);
+  if (offsets.numel() == 0) return;
+  storage_view(view, offsets).scatter_(0, offsets.view({-1}), value);
+}
+
+}  // namespace brasa::ops
