@@ -37,13 +37,13 @@ class FlatIterator {
   void for_each(const F& f, int64_t grain_size = 32768) const {
     if (n_ == 0) return;
     if (n_ < grain_size) {
-      char* ptrs[kMaxOperands];
+      char* ptrs[kMaxOperands] = {};
       for (int i = 0; i < ntensors_; ++i) ptrs[i] = data_[i];
       f(ptrs, strides_, n_);
       return;
     }
     parallel_for(0, n_, grain_size, [&](int64_t b, int64_t e) {
-      char* ptrs[kMaxOperands];
+      char* ptrs[kMaxOperands] = {};
       for (int i = 0; i < ntensors_; ++i) ptrs[i] = data_[i] + b * strides_[i];
       f(ptrs, strides_, e - b);
     });

@@ -40,18 +40,22 @@ inline void stream_copy_aligned(void* dst, const void* src, int64_t bytes) {
 template <typename out_t, typename G>
 BRASA_ALWAYS_INLINE void write_contiguous(out_t* o, int64_t n, const G& g) {
 #if defined(__AVX2__)
-  if (n * int64_t(sizeof(out_t)) >= kStreamMinBytes && 64 % sizeof(out_t) == 0) {
-    int64_t i = 0;
-    for (; i < n && (reinterpret_cast<uintptr_t>(o + i) & 63) != 0; ++i) o[i] = g(i);
-    constexpr int64_t kBlock = 4096 / int64_t(sizeof(out_t));
-    alignas(64) out_t buf[kBlock];
-    for (; i + kBlock <= n; i += kBlock) {
-      for (int64_t j = 0; j < kBlock; ++j) buf[j] = g(i + j);
-      stream_copy_aligned(o + i, buf, sizeof(buf));
+  // Only 4- and 8-byte results stream (Bool/8-bit/16-bit results keep one plain loop: smaller
+  // code).
+  if constexpr (sizeof(out_t) >= 4) {
+    if (n * int64_t(sizeof(out_t)) >= kStreamMinBytes) {
+      int64_t i = 0;
+      for (; i < n && (reinterpret_cast<uintptr_t>(o + i) & 63) != 0; ++i) o[i] = g(i);
+      constexpr int64_t kBlock = 4096 / int64_t(sizeof(out_t));
+      alignas(64) out_t buf[kBlock];
+      for (; i + kBlock <= n; i += kBlock) {
+        for (int64_t j = 0; j < kBlock; ++j) buf[j] = g(i + j);
+        stream_copy_aligned(o + i, buf, sizeof(buf));
+      }
+      for (; i < n; ++i) o[i] = g(i);
+      _mm_sfence();
+      return;
     }
-    for (; i < n; ++i) o[i] = g(i);
-    _mm_sfence();
-    return;
   }
 #endif
   for (int64_t i = 0; i < n; ++i) o[i] = g(i);
