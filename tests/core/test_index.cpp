@@ -5,23 +5,15 @@
 #include <sstream>
 
 #include "brasa/brasa.h"
+#include "core/geometry.h"
 
 using namespace brasa;
 using namespace brasa::indexing;
 
 namespace {
 
-Tensor arange_f(int64_t n) {
-  Tensor t = empty({n});
-  for (int64_t i = 0; i < n; ++i) t.data_ptr<float>()[i] = static_cast<float>(i);
-  return t;
-}
-
-void expect_geometry(const Tensor& t, IntArrayRef sizes, IntArrayRef strides, int64_t offset) {
-  EXPECT_EQ(t.sizes(), sizes);
-  EXPECT_EQ(t.strides(), strides);
-  EXPECT_EQ(t.storage_offset(), offset);
-}
+// brasa::arange over float, the values the geometry checks read back.
+Tensor arange_f(int64_t n) { return arange(n, kFloat); }
 
 std::vector<float> values(const Tensor& t) {
   Tensor c = t.contiguous();
