@@ -1,6 +1,10 @@
 #pragma once
 // The native API in one include.
 
+#include "brasa/autograd/autograd.h"
+#include "brasa/autograd/custom_function.h"
+#include "brasa/autograd/grad_mode.h"
+#include "brasa/autograd/gradcheck.h"
 #include "brasa/core/accessor.h"
 #include "brasa/core/allocator.h"
 #include "brasa/core/device.h"

@@ -43,21 +43,6 @@ Scalar Tensor::item() const {
   });
 }
 
-bool Tensor::requires_grad() const {
-  auto* m = impl_->autograd_meta();
-  return m && m->requires_grad();
-}
-
-const Tensor& Tensor::set_requires_grad(bool r) const {
-  auto* m = impl_->autograd_meta();
-  if (m) {
-    m->set_requires_grad(r);
-    return *this;
-  }
-  BRASA_CHECK_NOT_IMPLEMENTED(!r, "requires_grad_: autograd is not available in this build yet");
-  return *this;
-}
-
 std::string Tensor::toString() const {
   if (!defined()) return "UndefinedType";
   std::string dev = device().is_cpu()    ? "CPU"

@@ -3,7 +3,7 @@
 
 import torch
 
-from fixture_format import Case, Expected
+from fixture_format import Case, Expected, GradCase
 
 BOOL = [torch.bool]
 UNSIGNED = [torch.uint8]
@@ -211,7 +211,7 @@ def _input_magnitude(args):
 
 
 def make_case(op, label, fn, args, kwargs=None, k=1.0, flags=0, upcast_reduced=True,
-              tol_dtypes=None, cache_errors=True):
+              tol_dtypes=None, cache_errors=True, grad=True):
     """Runs the reference on copies of the inputs (so in-place ops don't change the recorded inputs)
     and returns a Case. Tolerance follows the float dtypes among inputs and output."""
     kwargs = kwargs or {}
@@ -237,4 +237,50 @@ def make_case(op, label, fn, args, kwargs=None, k=1.0, flags=0, upcast_reduced=T
         # Note [Reduced-precision cancellation]: PyTorch may round an intermediate (alpha * other) to
         # Half/BFloat16 where brasa keeps float, so results that cancel differ by an ulp of the inputs.
         atol = max(atol, rtol * _input_magnitude(args))
-    return Case(op, label, args, kwargs, expected, rtol, atol, flags)
+    case = Case(op, label, args, kwargs, expected, rtol, atol, flags)
+    if expected.error is None and grad:
+        case.grad = gradient_reference(op, fn, args, kwargs, rtol)
+    return case
+
+
+# Note [Gradient conformance]: every case whose forward succeeds also records PyTorch's gradients
+# when the op is differentiable there: the float32/float64 tensor inputs become leaves that require
+# grad, the float outputs get seeded random grad_outputs, and torch.autograd.grad gives the input
+# gradients (None where an input is unused). The runner replays this through brasa's autograd.
+# In-place and out= forms are skipped (their inputs are not leaves that may be modified).
+GRAD_DTYPES = (torch.float32, torch.float64)
+GRAD_MAX_NUMEL = 4096
+
+
+def _float_outputs(v):
+    items = v if isinstance(v, (list, tuple)) else [v]
+    return [x for x in items if isinstance(x, torch.Tensor) and x.requires_grad]
+
+
+def gradient_reference(op, fn, args, kwargs, rtol):
+    if op.endswith("_") or op.endswith("_out") or "out" in kwargs:
+        return None
+    slots = [("arg", i, a) for i, a in enumerate(args)] + [("kw", n, v) for n, v in kwargs.items()]
+    slots = [s for s in slots if isinstance(s[2], torch.Tensor) and s[2].dtype in GRAD_DTYPES
+             and 0 < s[2].numel() <= GRAD_MAX_NUMEL]
+    if not slots:
+        return None
+    leaves = {(kind, key): clone_like_layout(t).requires_grad_() for kind, key, t in slots}
+    run_args = [leaves.get(("arg", i), clone_like_layout(a) if isinstance(a, torch.Tensor) else a)
+                for i, a in enumerate(args)]
+    run_kwargs = {n: leaves.get(("kw", n), clone_like_layout(v) if isinstance(v, torch.Tensor) else v)
+                  for n, v in kwargs.items()}
+    try:
+        outs = _float_outputs(fn(*run_args, **run_kwargs))
+        if not outs:
+            return None
+        grad_outputs = [torch.randn(o.shape, dtype=torch.float64).to(o.dtype) for o in outs]
+        inputs = [leaves[(kind, key)] for kind, key, _ in slots]
+        grads = torch.autograd.grad(outs, inputs, grad_outputs, allow_unused=True)
+    except Exception:  # noqa: BLE001 - not differentiable in PyTorch: nothing to compare
+        return None
+    scale = max([g.detach().abs().max().item() for g in grads if g is not None and g.numel()] + [1.0])
+    grtol = max(rtol * 8, 1e-6)
+    gatol = max(1e-5, grtol * scale)
+    return GradCase(grad_outputs, [(kind, key, None if g is None else g.detach())
+                                   for (kind, key, _), g in zip(slots, grads)], grtol, gatol)

@@ -157,7 +157,7 @@ std::vector<Case> read_fixture(const std::string& path) {
   std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   Reader r(std::move(bytes), path);
   if (std::string(r.raw(4), 4) != "BRCF") r.fail("bad magic");
-  if (r.pod<uint32_t>() != 1) r.fail("unsupported version");
+  if (r.pod<uint32_t>() != 2) r.fail("unsupported version (regenerate the fixtures)");
   auto count = r.pod<uint32_t>();
   std::vector<Case> cases(count);
   for (auto& c : cases) {
@@ -178,6 +178,25 @@ std::vector<Case> read_fixture(const std::string& path) {
       c.error = r.str();
     else
       c.expected = read_value(r);
+    if (r.pod<uint8_t>() != 0) {
+      GradCase& g = c.grad.emplace();
+      g.rtol = r.pod<double>();
+      g.atol = r.pod<double>();
+      auto nout = r.pod<uint32_t>();
+      for (uint32_t k = 0; k < nout; ++k) g.grad_outputs.push_back(read_value(r).tensor);
+      auto nin = r.pod<uint32_t>();
+      for (uint32_t k = 0; k < nin; ++k) {
+        GradInput in;
+        in.is_kwarg = r.pod<uint8_t>() != 0;
+        if (in.is_kwarg) {
+          in.name = r.str();
+        } else {
+          in.index = r.pod<uint32_t>();
+        }
+        in.expected = read_value(r);
+        g.inputs.push_back(std::move(in));
+      }
+    }
   }
   if (!r.done()) r.fail("trailing bytes");
   return cases;

@@ -4,6 +4,7 @@
 // PyTorch had) and PyTorch's result or the fact that PyTorch raised.
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -45,6 +46,22 @@ struct Value {
 constexpr uint32_t kCheckStrides = 1;
 constexpr uint32_t kSkipValues = 2;
 
+/// One differentiable input of a gradient case: positional index or keyword name, and PyTorch's
+/// gradient for it (Tag::None when the output does not depend on it).
+struct GradInput {
+  bool is_kwarg = false;
+  size_t index = 0;
+  std::string name;
+  Value expected;
+};
+
+/// PyTorch's gradients of a case (Note [Gradient conformance] in common.py).
+struct GradCase {
+  double rtol = 0, atol = 0;
+  std::vector<Tensor> grad_outputs;
+  std::vector<GradInput> inputs;
+};
+
 struct Case {
   std::string op, label;
   uint32_t flags = 0;
@@ -54,6 +71,7 @@ struct Case {
   bool expect_error = false;
   std::string error;  // PyTorch's message when expect_error
   Value expected;
+  std::optional<GradCase> grad;
 };
 
 /// Reads every case of a fixture file; throws HarnessError when it is missing or malformed.

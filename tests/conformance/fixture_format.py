@@ -15,7 +15,7 @@ import struct
 import torch
 
 MAGIC = b"BRCF"
-VERSION = 1
+VERSION = 2
 
 TAG_NONE, TAG_BOOL, TAG_INT, TAG_FLOAT, TAG_STR, TAG_DTYPE, TAG_TENSOR, TAG_LIST, TAG_ELLIPSIS, TAG_SLICE = range(10)
 
@@ -50,10 +50,19 @@ class Expected:
         self.value, self.error = value, error
 
 
+class GradCase:
+    """PyTorch's gradients for a case: grad_outputs (one per float output that requires grad) and,
+    per differentiable input slot ("arg", index) or ("kw", name), the expected gradient or None."""
+
+    def __init__(self, grad_outputs, inputs, rtol, atol):
+        self.grad_outputs, self.inputs, self.rtol, self.atol = grad_outputs, inputs, rtol, atol
+
+
 class Case:
     def __init__(self, op, label, args, kwargs, expected, rtol, atol, flags=0):
         self.op, self.label, self.args, self.kwargs = op, label, list(args), dict(kwargs)
         self.expected, self.rtol, self.atol, self.flags = expected, rtol, atol, flags
+        self.grad = None
 
 
 def _str(out, s):
@@ -109,6 +118,24 @@ def write_value(out, v):
         raise TypeError(f"fixture: cannot encode {type(v)}")
 
 
+def _grad(out, g):
+    if g is None:
+        out += bytes([0])
+        return
+    out += struct.pack("<Bdd", 1, g.rtol, g.atol)
+    out += struct.pack("<I", len(g.grad_outputs))
+    for t in g.grad_outputs:
+        write_value(out, t)
+    out += struct.pack("<I", len(g.inputs))
+    for kind, key, expected in g.inputs:
+        if kind == "arg":
+            out += struct.pack("<BI", 0, key)
+        else:
+            out += bytes([1])
+            _str(out, key)
+        write_value(out, expected)
+
+
 def write_fixture(path, cases):
     out = bytearray(MAGIC + struct.pack("<II", VERSION, len(cases)))
     for c in cases:
@@ -128,5 +155,6 @@ def write_fixture(path, cases):
         else:
             out += bytes([0])
             write_value(out, c.expected.value)
+        _grad(out, getattr(c, "grad", None))
     with open(path, "wb") as f:
         f.write(out)

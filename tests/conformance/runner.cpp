@@ -84,6 +84,60 @@ std::string describe_call(const Case& c) {
   return s + ")";
 }
 
+// The float outputs that require grad, in order (a list result contributes each of its tensors).
+std::vector<Tensor> differentiable_outputs(const Value& v) {
+  std::vector<Tensor> out;
+  if (v.tag == Tag::Tensor) {
+    if (v.tensor.defined() && v.tensor.requires_grad()) out.push_back(v.tensor);
+  } else if (v.tag == Tag::List) {
+    for (const Value& x : v.list)
+      if (x.tag == Tag::Tensor && x.tensor.defined() && x.tensor.requires_grad())
+        out.push_back(x.tensor);
+  }
+  return out;
+}
+
+/// Replays the case with its float inputs as leaves and compares brasa's gradients with PyTorch's
+/// (Note [Gradient conformance]); empty when they match.
+std::string run_grad_case(const Case& c, const OpFn& fn) {
+  const GradCase& g = *c.grad;
+  Case gc = c;
+  std::vector<Tensor> leaves;
+  for (const GradInput& in : g.inputs) {
+    Value& slot = in.is_kwarg ? [&]() -> Value& {
+      for (auto& [name, v] : gc.kwargs)
+        if (name == in.name) return v;
+      throw HarnessError("grad input names a missing keyword " + in.name);
+    }()
+        : gc.args.at(in.index);
+    slot.tensor = slot.tensor.detach().requires_grad_(true);
+    leaves.push_back(slot.tensor);
+  }
+  try {
+    Value actual = fn(Args(gc));
+    std::vector<Tensor> outs = differentiable_outputs(actual);
+    if (outs.size() != g.grad_outputs.size())
+      return "grad: " + std::to_string(outs.size()) + " outputs require grad, PyTorch has " +
+             std::to_string(g.grad_outputs.size());
+    auto grads = brasa::autograd::grad(outs, leaves, g.grad_outputs, std::nullopt, false, true);
+    for (size_t k = 0; k < grads.size(); ++k) {
+      const GradInput& in = g.inputs[k];
+      std::string where = in.is_kwarg ? in.name : "input " + std::to_string(in.index);
+      if (in.expected.tag == Tag::None) {
+        if (grads[k].defined() && grads[k].ne(0).any().item<bool>())
+          return "grad: " + where + " got a non-zero gradient where PyTorch has none";
+        continue;
+      }
+      if (!grads[k].defined()) return "grad: " + where + " got no gradient";
+      std::string why = compare_values(in.expected, Value(grads[k]), g.rtol, g.atol, 0);
+      if (!why.empty()) return "grad: " + where + ": " + why;
+    }
+    return "";
+  } catch (const brasa::Error& e) {
+    return std::string("grad: brasa threw: ") + e.what();
+  }
+}
+
 /// Empty when the case passes, else why it failed.
 std::string run_case(const Case& c) {
   const OpFn* fn = find_op(c.op);
@@ -93,7 +147,9 @@ std::string run_case(const Case& c) {
     Value actual = (*fn)(args);
     if (c.expect_error)
       return "expected an error like PyTorch's (" + c.error + "), got " + actual.describe();
-    return compare_values(c.expected, actual, c.rtol, c.atol, c.flags);
+    std::string why = compare_values(c.expected, actual, c.rtol, c.atol, c.flags);
+    if (!why.empty() || !c.grad) return why;
+    return run_grad_case(c, *fn);
   } catch (const brasa::Error& e) {
     if (c.expect_error) return "";
     return std::string("brasa threw: ") + e.what();

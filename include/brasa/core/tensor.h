@@ -2,11 +2,14 @@
 // Tensor: a refcounted handle to a TensorImpl. Methods mirror libtorch's at::Tensor; each is
 // defined next to its op in src/ops/<family>/ (one op, one place).
 
+#include <functional>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "brasa/core/generator.h"
@@ -17,6 +20,9 @@
 namespace brasa {
 
 class Tensor;
+namespace autograd {
+class Node;
+}
 using TensorList = ArrayRef<Tensor>;
 template <typename T, size_t N>
 class TensorAccessor;
@@ -96,10 +102,50 @@ class BRASA_API Tensor {
   template <typename T, size_t N>
   TensorAccessor<T, N> accessor() && = delete;
 
-  // ---- autograd surface (filled in by the autograd layer) ----
+  // ---- autograd (defined in src/autograd/tensor_autograd.cpp) ----
   bool requires_grad() const;
   const Tensor& set_requires_grad(bool r) const;
   const Tensor& requires_grad_(bool r = true) const { return set_requires_grad(r); }
+  /// The accumulated gradient (undefined until a backward reaches this leaf).
+  const Tensor& grad() const;
+  /// The gradient slot itself, for optimizers: `p.mutable_grad() = ...`, `.reset()`.
+  Tensor& mutable_grad() const;
+  /// The node that created this tensor (null for leaves); name() is e.g. "MulBackward0".
+  const std::shared_ptr<autograd::Node>& grad_fn() const;
+  bool is_leaf() const;
+  int64_t output_nr() const;
+  /// Backpropagates from this tensor; `gradient` may be omitted for one-element tensors.
+  void backward(const Tensor& gradient = {}, std::optional<bool> retain_graph = std::nullopt,
+                bool create_graph = false,
+                std::optional<std::vector<Tensor>> inputs = std::nullopt) const;
+  /// A tensor sharing this one's data with no history.
+  Tensor detach() const;
+  /// Removes this tensor's history in place.
+  const Tensor& detach_() const;
+  /// Makes a non-leaf keep its .grad after backward.
+  void retain_grad() const;
+  bool retains_grad() const;
+  /// Registers hook(grad) -> Tensor (replacement, or undefined to keep) or hook(grad) -> void.
+  template <typename F>
+  unsigned register_hook(F&& hook) const {
+    if constexpr (std::is_void_v<std::invoke_result_t<F&, Tensor>>) {
+      return register_hook_impl([h = std::forward<F>(hook)](const Tensor& g) mutable {
+        h(g);
+        return Tensor();
+      });
+    } else {
+      return register_hook_impl(std::function<Tensor(const Tensor&)>(std::forward<F>(hook)));
+    }
+  }
+  void remove_hook(unsigned id) const;
+  /// Calls hook(leaf) after each accumulation into this leaf's .grad.
+  void register_post_accumulate_grad_hook(std::function<void(const Tensor&)> hook) const;
+  /// A detached alias of the data (`x.data()` in libtorch).
+  Tensor data() const { return detach(); }
+  Tensor variable_data() const { return detach(); }
+  /// Makes this tensor use `new_data`'s storage and geometry, keeping its autograd state.
+  void set_data(const Tensor& new_data) const;
+  bool is_inference() const { return false; }
 
   // ---- conversion and copies ----
   Tensor contiguous(MemoryFormat = MemoryFormat::Contiguous) const;
@@ -398,6 +444,7 @@ class BRASA_API Tensor {
   Tensor nonzero() const;
 
  private:
+  unsigned register_hook_impl(std::function<Tensor(const Tensor&)> hook) const;
   IntrusivePtr<TensorImpl> impl_;
 };
 

@@ -1,0 +1,43 @@
+#pragma once
+// AutogradMeta: what autograd keeps on a tensor that takes part in it (internal).
+
+#include <memory>
+#include <vector>
+
+#include "brasa/autograd/node.h"
+
+namespace brasa::autograd {
+
+struct LeafHook {
+  unsigned id;
+  TensorPreHook fn;
+};
+
+struct AutogradMeta final : AutogradMetaInterface {
+  bool requires_grad() const override { return requires_grad_ || grad_fn_ != nullptr; }
+  void set_requires_grad(bool r) override { requires_grad_ = r; }
+
+  bool requires_grad_ = false;
+  bool retains_grad_ = false;
+  uint32_t output_nr_ = 0;
+  Tensor grad_;
+  std::shared_ptr<Node> grad_fn_;
+  std::weak_ptr<Node> grad_accumulator_;
+  std::vector<LeafHook> hooks_;  // leaves: run by AccumulateGrad before accumulating
+  std::vector<std::function<void(const Tensor&)>> post_accumulate_hooks_;
+  unsigned retain_grad_hook_ = 0;
+  std::shared_ptr<Tensor> retained_grad_;  // non-leaves after retain_grad()
+  // For views with history: the storage version when grad_fn_ was last set. A different version
+  // means the base was modified in place and grad_fn_ must be rebuilt from the base.
+  bool is_view_ = false;
+  uint32_t view_version_ = 0;
+};
+
+/// The tensor's meta, created if absent.
+AutogradMeta& materialize_meta(const Tensor& t);
+/// The tensor's meta or null.
+inline AutogradMeta* get_meta(const Tensor& t) {
+  return static_cast<AutogradMeta*>(t.unsafeGetTensorImpl()->autograd_meta());
+}
+
+}  // namespace brasa::autograd

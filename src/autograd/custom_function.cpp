@@ -1,0 +1,116 @@
+#include "brasa/autograd/custom_function.h"
+
+#include "brasa/ops/factory.h"
+
+namespace brasa::autograd {
+
+double SavedData::toDouble() const {
+  BRASA_CHECK_TYPE(kind_ == kDouble || kind_ == kInt, "saved_data: value is not a number");
+  return kind_ == kDouble ? d_ : static_cast<double>(i_);
+}
+int64_t SavedData::toInt() const {
+  BRASA_CHECK_TYPE(kind_ == kInt || kind_ == kBool, "saved_data: value is not an int");
+  return i_;
+}
+bool SavedData::toBool() const {
+  BRASA_CHECK_TYPE(kind_ == kBool, "saved_data: value is not a bool");
+  return i_ != 0;
+}
+const Tensor& SavedData::toTensor() const {
+  BRASA_CHECK_TYPE(kind_ == kTensor, "saved_data: value is not a tensor");
+  return tensor_;
+}
+const std::string& SavedData::toStringRef() const {
+  BRASA_CHECK_TYPE(kind_ == kString, "saved_data: value is not a string");
+  return s_;
+}
+
+void AutogradContext::save_for_backward(variable_list to_save) { to_save_ = std::move(to_save); }
+
+void AutogradContext::finish_saving(const variable_list& outputs) {
+  saved_.clear();
+  for (const Tensor& t : to_save_) {
+    bool is_output = false;
+    for (const Tensor& o : outputs) is_output = is_output || (t.defined() && o.is_same(t));
+    saved_.emplace_back(t, is_output);
+  }
+  to_save_.clear();
+}
+
+variable_list AutogradContext::get_saved_variables() const {
+  BRASA_CHECK(!released_, "Trying to backward through the graph a second time (or directly "
+                          "access saved tensors after they have already been freed); pass "
+                          "retain_graph=true to the first backward");
+  variable_list out;
+  auto node = node_.lock();
+  for (const SavedVariable& s : saved_) out.push_back(s.unpack(node));
+  if (out.empty() && !to_save_.empty()) return to_save_;
+  return out;
+}
+
+void AutogradContext::mark_dirty(const variable_list& inputs) {
+  for (const Tensor& t : inputs) dirty_.insert(t.unsafeGetTensorImpl());
+}
+
+void AutogradContext::mark_non_differentiable(const variable_list& outputs) {
+  for (const Tensor& t : outputs) non_differentiable_.insert(t.unsafeGetTensorImpl());
+}
+
+bool AutogradContext::needs_input_grad(size_t i) const {
+  auto node = node_.lock();
+  if (!node) return false;
+  auto* custom = static_cast<CustomNodeBase*>(node.get());
+  for (size_t e = 0; e < custom->tensor_arg_positions.size(); ++e)
+    if (static_cast<size_t>(custom->tensor_arg_positions[e]) == i)
+      return custom->should_compute_output(e);
+  return false;
+}
+
+variable_list CustomNodeBase::apply(variable_list&& grads) {
+  if (ctx.materialize_grads()) {
+    for (size_t i = 0; i < grads.size() && i < num_inputs(); ++i) {
+      if (grads[i].defined()) continue;
+      const InputMetadata& m = input_metadata(i);
+      grads[i] = zeros(m.sizes, TensorOptions(m.dtype).device(m.device));
+    }
+  }
+  variable_list got = call_backward(std::move(grads));
+  size_t n_tensors = tensor_arg_positions.size();
+  // Either one gradient per forward argument, or one per tensor argument.
+  BRASA_CHECK(got.size() == num_forward_args || got.size() == n_tensors || got.size() >= n_tensors,
+              name(), ": backward returned an incorrect number of gradients (expected ",
+              num_forward_args, ", got ", got.size(), ")");
+  variable_list out(n_tensors);
+  bool per_arg = got.size() == num_forward_args;
+  for (size_t e = 0; e < n_tensors; ++e) {
+    size_t src = per_arg ? static_cast<size_t>(tensor_arg_positions[e]) : e;
+    if (src < got.size()) out[e] = got[src];
+  }
+  return out;
+}
+
+namespace detail {
+
+void wrap_outputs(CustomNodeBase& node, const std::shared_ptr<Node>& self,
+                  const variable_list& inputs, variable_list& outputs, bool needs_grad) {
+  for (Tensor& out : outputs) {
+    if (!out.defined()) continue;
+    bool is_input = false;
+    for (const Tensor& in : inputs) is_input = is_input || in.is_same(out);
+    if (!needs_grad || node.ctx.is_non_differentiable(out) || !out.is_floating_point()) {
+      node.add_input_metadata(out);  // keeps output numbering aligned with the grads
+      continue;
+    }
+    if (node.ctx.is_dirty(out)) {
+      check_inplace(out, node.name().c_str());
+      rebase_history(out, self);
+    } else {
+      if (is_input) out = out.detach();  // a returned input gets a fresh identity
+      set_history(out, self);
+    }
+  }
+  node.ctx.finish_saving(outputs);
+}
+
+}  // namespace detail
+}  // namespace brasa::autograd

@@ -1,0 +1,198 @@
+// Note [Autograd engine]
+// backward() and grad() both come here with the edges of the roots and their gradients.
+//  1. A GraphRoot node feeds the root gradients along the root edges.
+//  2. A walk from the root counts, for every reachable node, how many edges point at it.
+//  3. When grad()/backward(inputs=) asks for specific edges ("targets"), a node runs only if
+//     some target lies below it (or it is a target accumulator and .grad is being written);
+//     gradients arriving at a target edge are captured.
+//  4. Ready nodes (all dependencies delivered) run latest-created first, on this thread, with
+//     grad mode = create_graph. Each result is checked against the metadata of the node it goes
+//     to (broadcast gradients are summed back to the input's shape, dtypes cast), summed into
+//     that node's input buffer, and the node becomes ready when its count reaches zero.
+//  5. Without retain_graph each node frees its saved tensors after it runs, so a second backward
+//     through it fails with a clear message.
+
+#include "autograd/engine.h"
+
+#include <queue>
+#include <unordered_map>
+
+#include "brasa/autograd/grad_mode.h"
+#include "brasa/core/error.h"
+#include "brasa/ops/pointwise.h"
+#include "brasa/ops/reduce.h"
+
+namespace brasa::autograd {
+namespace {
+
+class GraphRoot final : public Node {
+ public:
+  explicit GraphRoot(variable_list grads) : grads_(std::move(grads)) {}
+  std::string name() const override { return "GraphRoot"; }
+  variable_list apply(variable_list&&) override { return std::move(grads_); }
+
+ private:
+  variable_list grads_;
+};
+
+struct NodeTask {
+  int dependencies = 0;
+  bool runs = true;
+  bool is_target = false;
+  variable_list buffer;
+};
+
+struct ReadyOrder {
+  bool operator()(const std::shared_ptr<Node>& a, const std::shared_ptr<Node>& b) const {
+    return a->sequence_nr() < b->sequence_nr();
+  }
+};
+
+// Sums `g` over the dims where it was broadcast against `sizes`; false if it can't be.
+bool reduce_to(Tensor& g, IntArrayRef sizes) {
+  int64_t lead = g.dim() - static_cast<int64_t>(sizes.size());
+  if (lead < 0) return false;
+  DimVector dims;
+  for (int64_t d = 0; d < g.dim(); ++d) {
+    if (d < lead) {
+      dims.push_back(d);
+    } else if (sizes[d - lead] != g.size(d)) {
+      if (sizes[d - lead] != 1) return false;
+      dims.push_back(d);
+    }
+  }
+  if (!dims.empty()) g = g.sum(dims, true);
+  if (lead > 0 || g.sizes() != sizes) g = g.view(sizes);
+  return true;
+}
+
+void validate(const Node& fn, size_t i, Tensor& g, const InputMetadata& meta) {
+  if (g.sizes() != IntArrayRef(meta.sizes) && !reduce_to(g, meta.sizes)) {
+    BRASA_THROW(InternalError, "Function ", fn.name(), " returned an invalid gradient at index ",
+                i, ": got shape ", g.sizes(), " but expected a shape compatible with ",
+                IntArrayRef(meta.sizes));
+  }
+  if (g.dtype() != meta.dtype) g = g.to(meta.dtype);
+}
+
+void check_anomaly(const Node& fn, const variable_list& out) {
+  for (size_t i = 0; i < out.size(); ++i) {
+    const Tensor& g = out[i];
+    if (!g.defined() || !g.is_floating_point()) continue;
+    NoGradGuard no_grad;
+    bool nan = g.isnan().any().item<bool>();
+    if (nan || g.isinf().any().item<bool>()) {
+      BRASA_THROW(ValueError, "Function '", fn.name(), "' returned ", nan ? "nan" : "inf",
+                  " values in its ", i, "th output; it was created in the forward pass by '",
+                  fn.forward_op(), "' (anomaly mode)");
+    }
+  }
+}
+
+void add_into(Tensor& slot, Tensor&& g) {
+  if (!slot.defined()) {
+    slot = std::move(g);
+  } else if (!GradMode::is_enabled() && slot.use_count() == 1 && !slot.is_view() &&
+             slot.sizes() == g.sizes() && slot.dtype() == g.dtype()) {
+    slot.add_(g);
+  } else {
+    slot = slot + g;
+  }
+}
+
+}  // namespace
+
+variable_list run_backward(EngineRequest req) {
+  auto root = std::make_shared<GraphRoot>(std::move(req.root_grads));
+  root->set_next_edges(std::move(req.roots));
+
+  std::unordered_map<Node*, NodeTask> tasks;
+  std::vector<Node*> order{root.get()};  // discovery order, parents before children
+  tasks[root.get()];
+  for (size_t k = 0; k < order.size(); ++k) {
+    for (const Edge& e : order[k]->next_edges()) {
+      if (!e.is_valid()) continue;
+      auto [it, fresh] = tasks.try_emplace(e.function.get());
+      ++it->second.dependencies;
+      if (fresh) order.push_back(e.function.get());
+    }
+  }
+
+  const bool selective = !req.outputs.empty();
+  std::unordered_map<Node*, std::vector<std::pair<uint32_t, size_t>>> captures;
+  variable_list captured(req.outputs.size());
+  if (selective) {
+    for (size_t i = 0; i < req.outputs.size(); ++i) {
+      const Edge& e = req.outputs[i];
+      if (!e.is_valid()) continue;
+      captures[e.function.get()].emplace_back(e.input_nr, i);
+      auto it = tasks.find(e.function.get());
+      if (it != tasks.end()) it->second.is_target = true;
+    }
+    // A node runs if a target lies below it. Reverse discovery order sees most children before
+    // their parents; repeating until nothing changes settles the rest.
+    std::unordered_map<Node*, bool> leads;
+    bool changed = true;
+    for (Node* n : order) leads[n] = false;
+    while (changed) {
+      changed = false;
+      for (auto it = order.rbegin(); it != order.rend(); ++it) {
+        if (leads[*it]) continue;
+        for (const Edge& e : (*it)->next_edges()) {
+          if (!e.is_valid()) continue;
+          if (tasks[e.function.get()].is_target || leads[e.function.get()]) {
+            leads[*it] = changed = true;
+            break;
+          }
+        }
+      }
+    }
+    for (Node* n : order) {
+      NodeTask& t = tasks[n];
+      t.runs = leads[n] || (req.accumulate_grad && t.is_target && n->next_edges().empty());
+    }
+    tasks[root.get()].runs = true;
+  }
+
+  AutoGradMode grad_mode(req.create_graph);
+  std::priority_queue<std::shared_ptr<Node>, std::vector<std::shared_ptr<Node>>, ReadyOrder> ready;
+  ready.push(root);
+  while (!ready.empty()) {
+    std::shared_ptr<Node> fn = ready.top();
+    ready.pop();
+    NodeTask& task = tasks[fn.get()];
+    variable_list inputs = std::move(task.buffer);
+    if (task.is_target) {
+      for (auto [nr, slot] : captures[fn.get()])
+        if (nr < inputs.size()) captured[slot] = inputs[nr];
+    }
+    if (!task.runs) continue;
+    variable_list outputs = (*fn)(std::move(inputs));
+    if (!req.keep_graph) fn->release_variables();
+    if (AnomalyMode::is_enabled()) check_anomaly(*fn, outputs);
+    const edge_list& edges = fn->next_edges();
+    if (outputs.size() != edges.size()) {
+      BRASA_THROW(InternalError, "Function ", fn->name(), " returned ", outputs.size(),
+                  " gradients but has ", edges.size(), " inputs");
+    }
+    for (size_t i = 0; i < edges.size(); ++i) {
+      const Edge& e = edges[i];
+      if (!e.is_valid()) continue;
+      NodeTask& next = tasks[e.function.get()];
+      if (!next.runs && !next.is_target) continue;
+      Tensor& g = outputs[i];
+      if (g.defined()) {
+        validate(*fn, i, g, e.function->input_metadata(e.input_nr));
+        if (next.buffer.size() < e.function->num_inputs()) next.buffer.resize(e.function->num_inputs());
+        add_into(next.buffer[e.input_nr], std::move(g));
+      }
+      if (--next.dependencies == 0) {
+        if (next.buffer.size() < e.function->num_inputs()) next.buffer.resize(e.function->num_inputs());
+        ready.push(e.function);
+      }
+    }
+  }
+  return captured;
+}
+
+}  // namespace brasa::autograd

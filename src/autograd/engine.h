@@ -1,0 +1,21 @@
+#pragma once
+// The backward engine (internal): runs the graph behind `roots` (Note [Autograd engine]).
+
+#include "brasa/autograd/node.h"
+
+namespace brasa::autograd {
+
+struct EngineRequest {
+  edge_list roots;
+  variable_list root_grads;
+  bool keep_graph = false;
+  bool create_graph = false;
+  bool accumulate_grad = true;
+  /// When non-empty, only what reaches these edges runs, and the gradients arriving at them are
+  /// returned (in order; undefined where nothing arrived).
+  edge_list outputs;
+};
+
+variable_list run_backward(EngineRequest req);
+
+}  // namespace brasa::autograd

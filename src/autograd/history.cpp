@@ -1,0 +1,161 @@
+// Edges, grad_fn recording, leaf accumulation and in-place rebasing (views included).
+
+#include "brasa/autograd/history.h"
+
+#include "autograd/autograd_meta.h"
+#include "autograd/view_nodes.h"
+#include "brasa/core/error.h"
+#include "brasa/ops/pointwise.h"
+
+namespace brasa::autograd {
+
+AutogradMeta& materialize_meta(const Tensor& t) {
+  TensorImpl* impl = t.unsafeGetTensorImpl();
+  if (!impl->autograd_meta()) impl->set_autograd_meta(std::make_unique<AutogradMeta>());
+  return *static_cast<AutogradMeta*>(impl->autograd_meta());
+}
+
+namespace {
+
+/// Accumulates the incoming gradient into a leaf's .grad (Note [Autograd engine]).
+class AccumulateGrad final : public Node {
+ public:
+  explicit AccumulateGrad(Tensor leaf) : leaf_(std::move(leaf)) {
+    add_input_metadata(leaf_);
+  }
+  std::string name() const override { return "AccumulateGrad"; }
+
+  variable_list apply(variable_list&& grads) override {
+    Tensor g = std::move(grads[0]);
+    if (!g.defined()) return {};
+    AutogradMeta& m = materialize_meta(leaf_);
+    for (const LeafHook& h : m.hooks_) {
+      Tensor r = h.fn(g);
+      if (r.defined()) g = std::move(r);
+    }
+    if (!m.grad_.defined()) {
+      bool stealable = !GradMode::is_enabled() && g.use_count() == 1 && g.is_contiguous() &&
+                       !g.is_view() && !g.requires_grad();
+      m.grad_ = stealable || GradMode::is_enabled() ? g : g.clone();
+    } else if (GradMode::is_enabled()) {
+      m.grad_ = m.grad_ + g;
+    } else {
+      m.grad_.add_(g);
+    }
+    for (const auto& h : m.post_accumulate_hooks_) h(leaf_);
+    return {};
+  }
+
+ private:
+  Tensor leaf_;
+};
+
+}  // namespace
+
+std::shared_ptr<Node> grad_accumulator(const Tensor& leaf) {
+  AutogradMeta& m = materialize_meta(leaf);
+  if (auto acc = m.grad_accumulator_.lock()) return acc;
+  auto acc = std::make_shared<AccumulateGrad>(leaf);
+  m.grad_accumulator_ = acc;
+  return acc;
+}
+
+// A view whose storage changed version since its grad_fn was set gets a grad_fn that reads its
+// region of the base's (possibly rebased) history.
+static void refresh_view_grad_fn(const Tensor& t, AutogradMeta& m) {
+  if (!m.is_view_ || m.view_version_ == t._version()) return;
+  Tensor base(t.unsafeGetTensorImpl()->view_base());
+  m.view_version_ = t._version();
+  if (!base.defined() || !base.requires_grad()) return;
+  auto fn = make_view_of_base_node(base, t);
+  fn->set_next_edges({gradient_edge(base)});
+  m.grad_fn_ = fn;
+  m.output_nr_ = fn->add_input_metadata(t);
+}
+
+Edge gradient_edge(const Tensor& t) {
+  AutogradMeta* m = get_meta(t);
+  if (!m) return Edge();
+  refresh_view_grad_fn(t, *m);
+  if (m->grad_fn_) return Edge(m->grad_fn_, m->output_nr_);
+  if (m->requires_grad_) return Edge(grad_accumulator(t), 0);
+  return Edge();
+}
+
+edge_list collect_next_edges(std::initializer_list<const Tensor*> ts) {
+  edge_list edges;
+  edges.reserve(ts.size());
+  for (const Tensor* t : ts) edges.push_back(t->defined() ? gradient_edge(*t) : Edge());
+  return edges;
+}
+
+edge_list collect_next_edges(ArrayRef<Tensor> ts) {
+  edge_list edges;
+  edges.reserve(ts.size());
+  for (const Tensor& t : ts) edges.push_back(t.defined() ? gradient_edge(t) : Edge());
+  return edges;
+}
+
+void set_history(const Tensor& t, const std::shared_ptr<Node>& fn) {
+  AutogradMeta& m = materialize_meta(t);
+  m.grad_fn_ = fn;
+  m.output_nr_ = fn->add_input_metadata(t);
+  TensorImpl* impl = t.unsafeGetTensorImpl();
+  impl->add_key(DispatchKey::Autograd);
+  if (impl->view_base()) {
+    m.is_view_ = true;
+    m.view_version_ = t._version();
+  }
+}
+
+void rebase_history(const Tensor& t, const std::shared_ptr<Node>& fn) {
+  TensorImpl* impl = t.unsafeGetTensorImpl();
+  if (!impl->view_base()) {
+    set_history(t, fn);
+    return;
+  }
+  Tensor base(impl->view_base());
+  auto copy_slices = make_copy_slices_node(base, t, fn);
+  edge_list edges = fn->next_edges();
+  edges[0] = gradient_edge(base);
+  fn->set_next_edge(0, edges[0]);
+  copy_slices->set_next_edges(std::move(edges));
+  fn->add_input_metadata(t);
+  AutogradMeta& bm = materialize_meta(base);
+  bm.grad_fn_ = copy_slices;
+  bm.output_nr_ = copy_slices->add_input_metadata(base);
+  base.unsafeGetTensorImpl()->add_key(DispatchKey::Autograd);
+  AutogradMeta& m = materialize_meta(t);
+  m.is_view_ = true;
+  m.view_version_ = t._version() - 1;  // forces refresh_view_grad_fn below
+  m.grad_fn_.reset();
+  impl->add_key(DispatchKey::Autograd);
+  refresh_view_grad_fn(t, m);
+}
+
+void check_inplace(const Tensor& t, const char* op) {
+  if (!GradMode::is_enabled()) return;
+  AutogradMeta* m = get_meta(t);
+  if (m && m->requires_grad_ && !m->grad_fn_ && !m->is_view_) {
+    BRASA_THROW(ValueError, op,
+                ": a leaf Variable that requires grad is being used in an in-place operation");
+  }
+  if (TensorImpl* base = t.unsafeGetTensorImpl()->view_base().get()) {
+    auto* bm = static_cast<AutogradMeta*>(base->autograd_meta());
+    if (bm && bm->requires_grad_ && !bm->grad_fn_) {
+      BRASA_THROW(ValueError, op,
+                  ": a view of a leaf Variable that requires grad is being used in an in-place "
+                  "operation");
+    }
+  }
+}
+
+Tensor shallow_alias(const Tensor& t) {
+  TensorImpl* src = t.unsafeGetTensorImpl();
+  auto impl = make_intrusive<TensorImpl>(src->storage(), src->dtype(), src->device());
+  impl->set_sizes_and_strides(src->sizes(), src->strides(), src->storage_offset());
+  impl->set_wrapped_number(src->is_wrapped_number());
+  return Tensor(std::move(impl));
+}
+
+}  // namespace brasa::autograd

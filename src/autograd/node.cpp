@@ -1,0 +1,57 @@
+#include "brasa/autograd/node.h"
+
+#include <atomic>
+
+#include "brasa/core/error.h"
+
+namespace brasa::autograd {
+namespace {
+std::atomic<uint64_t> g_sequence_nr{0};
+std::atomic<unsigned> g_hook_id{0};
+}  // namespace
+
+unsigned next_hook_id() { return ++g_hook_id; }
+
+Node::Node() : sequence_nr_(g_sequence_nr.fetch_add(1, std::memory_order_relaxed)) {}
+Node::~Node() = default;
+
+uint32_t Node::add_input_metadata(const Tensor& t) {
+  input_metadata_.push_back(InputMetadata{DimVector(t.sizes()), t.dtype(), t.device()});
+  return static_cast<uint32_t>(input_metadata_.size() - 1);
+}
+
+unsigned Node::add_tensor_pre_hook(uint32_t output_nr, TensorPreHook hook) {
+  unsigned id = next_hook_id();
+  pre_hooks_.push_back(PreHook{id, output_nr, std::move(hook)});
+  return id;
+}
+
+bool Node::remove_tensor_pre_hook(unsigned id) {
+  for (auto it = pre_hooks_.begin(); it != pre_hooks_.end(); ++it) {
+    if (it->id == id) {
+      pre_hooks_.erase(it);
+      return true;
+    }
+  }
+  return false;
+}
+
+variable_list Node::operator()(variable_list&& grads) {
+  for (const PreHook& h : pre_hooks_) {
+    if (h.output_nr >= grads.size() || !grads[h.output_nr].defined()) continue;
+    Tensor r = h.fn(grads[h.output_nr]);
+    if (r.defined()) grads[h.output_nr] = std::move(r);
+  }
+  if (post_hooks_.empty()) return apply(std::move(grads));
+  variable_list grad_outputs = grads;
+  variable_list out = apply(std::move(grads));
+  for (const PostHook& h : post_hooks_) h(out, grad_outputs);
+  return out;
+}
+
+variable_list NotImplementedNode::apply(variable_list&&) {
+  BRASA_THROW(NotImplementedError, "the derivative for '", op_,
+              "' is not implemented (reached in backward)");
+}
+
+}  // namespace brasa::autograd

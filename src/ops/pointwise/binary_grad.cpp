@@ -1,0 +1,159 @@
+// Derivatives of the binary pointwise family (autograd kernels of the ops in binary_ops.h).
+// Comparison, logical and bitwise ops have bool/integral results and need none.
+
+#include <cmath>
+
+#include "autograd/function_node.h"
+#include "brasa/ops/factory.h"
+#include "brasa/ops/pointwise.h"
+#include "ops/pointwise/binary_ops.h"
+
+namespace brasa::ops {
+namespace {
+
+using autograd::BackwardContext;
+using autograd::BelowAutograd;
+using autograd::SavedVariable;
+using autograd::variable_list;
+
+struct Inputs {
+  const Tensor& g;
+  Tensor a, b, result;
+  const Scalar& alpha;
+  bool need_a, need_b;
+};
+using Grads = std::pair<Tensor, Tensor>;
+using Formula = Grads (*)(const Inputs&);
+
+enum Saves : uint8_t { kNone = 0, kA = 1, kB = 2, kResult = 4 };
+
+struct Derivative {
+  const char* node;
+  uint8_t saves;
+  Formula formula;
+};
+
+struct Closure {
+  SavedVariable a, b, result;
+  Scalar alpha;
+  Formula formula;
+  variable_list operator()(BackwardContext& ctx) const {
+    Inputs in{ctx.grad(0), ctx.unpack(a),   ctx.unpack(b),  ctx.unpack(result),
+              alpha,       ctx.needs(0), ctx.needs(1)};
+    auto [ga, gb] = formula(in);
+    return {ga, gb};
+  }
+};
+
+// Inputs' storage overlapping the in-place target must be copied before the op overwrites it.
+Tensor save_input(const Tensor& t, const Tensor& target) {
+  if (target.defined() && t.defined() && t.storage().get() == target.storage().get())
+    return autograd::clone_for_save(t);
+  return t;
+}
+
+Tensor run(BinaryOp& op, const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& out) {
+  BelowAutograd below;
+  return op.call(a, b, alpha, out);
+}
+
+Tensor differentiate(BinaryOp& op, const Derivative& d, const Tensor& a, const Tensor& b,
+                     const Scalar& alpha, const Tensor& out) {
+  if (!autograd::any_requires_grad({&a, &b})) return run(op, a, b, alpha, out);
+  const bool inplace = out.defined();
+  if (inplace && !out.is_same(a)) autograd::throw_out_with_grad(op.name().c_str());
+  if (inplace) autograd::check_inplace(a, op.name().c_str());
+  Closure c{(d.saves & kA) ? SavedVariable(save_input(a, out)) : SavedVariable(),
+            (d.saves & kB) ? SavedVariable(save_input(b, out)) : SavedVariable(), SavedVariable(),
+            alpha, d.formula};
+  auto node = autograd::make_function_node(d.node, op.name().c_str(), {&a, &b}, std::move(c),
+                                           d.saves != kNone);
+  Tensor r = run(op, a, b, alpha, out);
+  if (inplace) {
+    autograd::rebase_history(r, node);
+  } else {
+    autograd::set_history(r, node);
+  }
+  if (d.saves & kResult) node->closure().result = SavedVariable(r, true);
+  return r;
+}
+
+Tensor unless(bool need, Tensor t) { return need ? std::move(t) : Tensor(); }
+bool is_one(const Scalar& s) { return s.toDouble() == 1.0; }
+
+Grads add_grad(const Inputs& in) {
+  return {in.g, in.need_b ? (is_one(in.alpha) ? in.g : in.g * in.alpha) : Tensor()};
+}
+Grads sub_grad(const Inputs& in) {
+  return {in.g, in.need_b ? (is_one(in.alpha) ? -in.g : in.g * (-in.alpha.toDouble())) : Tensor()};
+}
+Grads mul_grad(const Inputs& in) {
+  return {unless(in.need_a, in.g * in.b), unless(in.need_b, in.g * in.a)};
+}
+Grads div_grad(const Inputs& in) {
+  return {unless(in.need_a, in.g / in.b), unless(in.need_b, -in.g * in.a / (in.b * in.b))};
+}
+Grads zero_grad(const Inputs& in) {
+  return {unless(in.need_a, zeros_like(in.g)), unless(in.need_b, zeros_like(in.g))};
+}
+Grads pow_grad(const Inputs& in) {
+  Tensor ga, gb;
+  if (in.need_a) {
+    Tensor d = in.b * in.a.pow(in.b - 1);
+    ga = in.g * where(in.b.eq(0), zeros_like(d), d);
+  }
+  if (in.need_b) {
+    Tensor d = in.result * in.a.log();
+    gb = in.g * where(in.a.eq(0).logical_and(in.b.ge(0)), zeros_like(d), d);
+  }
+  return {ga, gb};
+}
+Grads atan2_grad(const Inputs& in) {
+  Tensor denom = in.a * in.a + in.b * in.b;
+  return {unless(in.need_a, in.g * in.b / denom), unless(in.need_b, in.g * -in.a / denom)};
+}
+Grads hypot_grad(const Inputs& in) {
+  return {unless(in.need_a, in.g * in.a / in.result),
+          unless(in.need_b, in.g * in.b / in.result)};
+}
+// maximum/minimum: the gradient goes to the selected input, split evenly on ties.
+Grads select_grad(const Inputs& in, const Tensor& a_wins) {
+  Tensor tie = in.a.eq(in.b);
+  Tensor half = in.g / 2;
+  Tensor za = zeros_like(in.g);
+  return {unless(in.need_a, where(tie, half, where(a_wins, in.g, za))),
+          unless(in.need_b, where(tie, half, where(a_wins, za, in.g)))};
+}
+Grads maximum_grad(const Inputs& in) { return select_grad(in, in.a.gt(in.b)); }
+Grads minimum_grad(const Inputs& in) { return select_grad(in, in.a.lt(in.b)); }
+Grads remainder_grad(const Inputs& in) {
+  return {in.g, unless(in.need_b, -in.g * floor_divide(in.a, in.b))};
+}
+Grads fmod_grad(const Inputs& in) {
+  return {in.g, unless(in.need_b, -in.g * div(in.a, in.b, std::string_view("trunc")))};
+}
+
+#define BRASA_BINARY_DERIVATIVE(name, node, saves, formula)                                   \
+  Tensor name##_autograd(const Tensor& a, const Tensor& b, const Scalar& alpha,               \
+                         const Tensor& out) {                                                 \
+    static constexpr Derivative kDerivative{node, saves, formula};                            \
+    return differentiate(name##_op(), kDerivative, a, b, alpha, out);                         \
+  }                                                                                           \
+  BRASA_REGISTER_KERNEL(name##_op, name##_autograd, Autograd)
+
+BRASA_BINARY_DERIVATIVE(add, "AddBackward0", kNone, add_grad)
+BRASA_BINARY_DERIVATIVE(sub, "SubBackward0", kNone, sub_grad)
+BRASA_BINARY_DERIVATIVE(mul, "MulBackward0", kA | kB, mul_grad)
+BRASA_BINARY_DERIVATIVE(div, "DivBackward0", kA | kB, div_grad)
+BRASA_BINARY_DERIVATIVE(div_trunc, "DivBackward1", kNone, zero_grad)
+BRASA_BINARY_DERIVATIVE(floor_divide, "DivBackward1", kNone, zero_grad)
+BRASA_BINARY_DERIVATIVE(pow, "PowBackward1", kA | kB | kResult, pow_grad)
+BRASA_BINARY_DERIVATIVE(atan2, "Atan2Backward0", kA | kB, atan2_grad)
+BRASA_BINARY_DERIVATIVE(hypot, "HypotBackward0", kA | kB | kResult, hypot_grad)
+BRASA_BINARY_DERIVATIVE(maximum, "MaximumBackward0", kA | kB, maximum_grad)
+BRASA_BINARY_DERIVATIVE(minimum, "MinimumBackward0", kA | kB, minimum_grad)
+BRASA_BINARY_DERIVATIVE(remainder, "RemainderBackward0", kA | kB, remainder_grad)
+BRASA_BINARY_DERIVATIVE(fmod, "FmodBackward0", kA | kB, fmod_grad)
+
+}  // namespace
+}  // namespace brasa::ops
