@@ -41,6 +41,19 @@ struct AdaptivePoolOptions {
   BRASA_ARG(OutputSize, output_size);
 };
 
+using MaxPool1dOptions = MaxPoolOptions<1>;
+using MaxPool2dOptions = MaxPoolOptions<2>;
+using MaxPool3dOptions = MaxPoolOptions<3>;
+using AvgPool1dOptions = AvgPoolOptions<1>;
+using AvgPool2dOptions = AvgPoolOptions<2>;
+using AvgPool3dOptions = AvgPoolOptions<3>;
+using AdaptiveAvgPool1dOptions = AdaptivePoolOptions<ExpandingArray<1>>;
+using AdaptiveAvgPool2dOptions = AdaptivePoolOptions<ExpandingArrayWithOptionalElem<2>>;
+using AdaptiveAvgPool3dOptions = AdaptivePoolOptions<ExpandingArrayWithOptionalElem<3>>;
+using AdaptiveMaxPool1dOptions = AdaptivePoolOptions<ExpandingArray<1>>;
+using AdaptiveMaxPool2dOptions = AdaptivePoolOptions<ExpandingArrayWithOptionalElem<2>>;
+using AdaptiveMaxPool3dOptions = AdaptivePoolOptions<ExpandingArrayWithOptionalElem<3>>;
+
 namespace functional {
 
 using MaxPool1dFuncOptions = MaxPoolOptions<1>;
