@@ -37,7 +37,10 @@ constexpr Workload kWorkloads[] = {
     {"softmax_4096x1024", 2, 2, 9},  // x.softmax(1)
     {"gelu_16M", 1, 1, 5},           // 0.5*x*(1+tanh(0.7978845608*(x+0.044715*x*x*x)))
     {"matmul_64", 2000, 1, 7},       // a.matmul(b), [n,n] x [n,n] floats
-    {"matmul_256", 50, 1, 7},       {"matmul_1024", 1, 1, 5}, {"matmul_2048", 1, 1, 3},
+    {"matmul_256", 50, 1, 7},
+    {"matmul_1024", 1, 1, 5},
+    {"matmul_2048", 1, 1, 3},
+    {"max_pool2d_16x64x56x56", 2, 1, 7},  // max_pool2d(x, 3, stride 2, padding 1)
 };
 
 /// The matmul workloads' sizes n (workload "matmul_<n>").

@@ -49,6 +49,10 @@ std::vector<bench::Result> run_all(int threads) {
     record(bench::time_workload(workload("matmul_" + std::to_string(n)), threads,
                                 [&] { brasa::Tensor c = a.matmul(b); }));
   }
+  brasa::Tensor img = uniform({16, 64, 56, 56}, 8);
+  record(bench::time_workload(workload("max_pool2d_16x64x56x56"), threads, [&] {
+    brasa::Tensor p = brasa::max_pool2d(img, {3, 3}, {2, 2}, 1);
+  }));
   return out;
 }
 

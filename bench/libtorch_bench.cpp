@@ -41,6 +41,10 @@ std::vector<bench::Result> run_all(int threads) {
     record(bench::time_workload(workload("matmul_" + std::to_string(n)), threads,
                                 [&] { torch::Tensor c = a.matmul(b); }));
   }
+  torch::Tensor img = uniform({16, 64, 56, 56});
+  record(bench::time_workload(workload("max_pool2d_16x64x56x56"), threads, [&] {
+    torch::Tensor p = torch::max_pool2d(img, {3, 3}, {2, 2}, 1);
+  }));
   return out;
 }
 

@@ -27,6 +27,7 @@ WORKLOADS = [
     ("matmul_256", 50, 1, 7),
     ("matmul_1024", 1, 1, 5),
     ("matmul_2048", 1, 1, 3),
+    ("max_pool2d_16x64x56x56", 2, 1, 7),
 ]
 MATMUL_SIZES = [64, 256, 1024, 2048]
 
@@ -90,6 +91,8 @@ def run_all(threads):
     for n in MATMUL_SIZES:
         a, b = uniform(n, n), uniform(n, n)
         runs.append((f"matmul_{n}", lambda a=a, b=b: a.matmul(b)))
+    img = uniform(16, 64, 56, 56)
+    runs.append(("max_pool2d_16x64x56x56", lambda: torch.nn.functional.max_pool2d(img, 3, 2, 1)))
     return [time_workload(spec[name], threads, fn) for name, fn in runs]
 
 

@@ -22,5 +22,6 @@
 #include "brasa/ops/indexing_ops.h"
 #include "brasa/ops/linalg.h"
 #include "brasa/ops/pointwise.h"
+#include "brasa/ops/pool.h"
 #include "brasa/ops/reduce.h"
 #include "brasa/ops/view.h"

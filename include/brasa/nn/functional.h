@@ -1,9 +1,15 @@
 #pragma once
-// torch::nn::functional: activations, normalisation, losses and dropout, with libtorch's option
-// structs (`F::leaky_relu(x, F::LeakyReLUFuncOptions().negative_slope(0.2))`).
+// torch::nn::functional: activations, normalisation, losses, dropout, pooling and resampling,
+// with libtorch's option structs (`F::leaky_relu(x,
+// F::LeakyReLUFuncOptions().negative_slope(0.2))`).
 
 #include "brasa/nn/functional/activation.h"
 #include "brasa/nn/functional/dropout.h"
+#include "brasa/nn/functional/fold.h"
 #include "brasa/nn/functional/loss.h"
 #include "brasa/nn/functional/normalization.h"
+#include "brasa/nn/functional/padding.h"
+#include "brasa/nn/functional/pixelshuffle.h"
+#include "brasa/nn/functional/pooling.h"
+#include "brasa/nn/functional/upsampling.h"
 #include "brasa/nn/reduction.h"

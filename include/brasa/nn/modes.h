@@ -1,0 +1,30 @@
+#pragma once
+// Mode tags of padding and interpolation in libtorch's spelling (`torch::kReflect`,
+// `torch::kBilinear`), used as std::variant alternatives in the option structs.
+
+namespace brasa {
+namespace enumtype {
+struct kConstant {};
+struct kReflect {};
+struct kReplicate {};
+struct kCircular {};
+struct kNearest {};
+struct kNearestExact {};
+struct kLinear {};
+struct kBilinear {};
+struct kBicubic {};
+struct kTrilinear {};
+struct kArea {};
+}  // namespace enumtype
+inline constexpr enumtype::kConstant kConstant{};
+inline constexpr enumtype::kReflect kReflect{};
+inline constexpr enumtype::kReplicate kReplicate{};
+inline constexpr enumtype::kCircular kCircular{};
+inline constexpr enumtype::kNearest kNearest{};
+inline constexpr enumtype::kNearestExact kNearestExact{};
+inline constexpr enumtype::kLinear kLinear{};
+inline constexpr enumtype::kBilinear kBilinear{};
+inline constexpr enumtype::kBicubic kBicubic{};
+inline constexpr enumtype::kTrilinear kTrilinear{};
+inline constexpr enumtype::kArea kArea{};
+}  // namespace brasa

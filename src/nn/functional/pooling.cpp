@@ -1,0 +1,84 @@
+// Pooling functionals: option structs unpacked into the pooling ops.
+#include "brasa/nn/functional/pooling.h"
+
+#include "brasa/core/error.h"
+#include "brasa/ops/pool.h"
+
+namespace brasa::nn::functional {
+namespace {
+
+/// Output sizes with nullopt entries replaced by the input's own sizes.
+template <size_t D>
+std::vector<int64_t> adaptive_size(const Tensor& input,
+                                   const ExpandingArrayWithOptionalElem<D>& s) {
+  BRASA_CHECK(input.dim() >= static_cast<int64_t>(D),
+              "adaptive pooling: expected an input with at "
+              "least ",
+              D, " dims, got ", input.dim());
+  std::vector<int64_t> r;
+  for (size_t i = 0; i < D; ++i)
+    r.push_back((*s)[i] ? *(*s)[i] : input.size(input.dim() - static_cast<int64_t>(D - i)));
+  return r;
+}
+
+}  // namespace
+
+#define BRASA_MAX_POOL_F(N)                                                                     \
+  Tensor max_pool##N##d(const Tensor& input, const MaxPool##N##dFuncOptions& o) {               \
+    return brasa::max_pool##N##d(input, o.kernel_size(), o.stride(), o.padding(), o.dilation(), \
+                                 o.ceil_mode());                                                \
+  }                                                                                             \
+  std::tuple<Tensor, Tensor> max_pool##N##d_with_indices(const Tensor& input,                   \
+                                                         const MaxPool##N##dFuncOptions& o) {   \
+    return brasa::max_pool##N##d_with_indices(input, o.kernel_size(), o.stride(), o.padding(),  \
+                                              o.dilation(), o.ceil_mode());                     \
+  }
+BRASA_MAX_POOL_F(1)
+BRASA_MAX_POOL_F(2)
+BRASA_MAX_POOL_F(3)
+
+Tensor avg_pool1d(const Tensor& input, const AvgPool1dFuncOptions& o) {
+  return brasa::avg_pool1d(input, o.kernel_size(), o.stride(), o.padding(), o.ceil_mode(),
+                           o.count_include_pad());
+}
+Tensor avg_pool2d(const Tensor& input, const AvgPool2dFuncOptions& o) {
+  return brasa::avg_pool2d(input, o.kernel_size(), o.stride(), o.padding(), o.ceil_mode(),
+                           o.count_include_pad(), o.divisor_override());
+}
+Tensor avg_pool3d(const Tensor& input, const AvgPool3dFuncOptions& o) {
+  return brasa::avg_pool3d(input, o.kernel_size(), o.stride(), o.padding(), o.ceil_mode(),
+                           o.count_include_pad(), o.divisor_override());
+}
+
+Tensor adaptive_avg_pool1d(const Tensor& input, const AdaptiveAvgPool1dFuncOptions& o) {
+  return brasa::adaptive_avg_pool1d(input, o.output_size());
+}
+Tensor adaptive_avg_pool2d(const Tensor& input, const AdaptiveAvgPool2dFuncOptions& o) {
+  return brasa::adaptive_avg_pool2d(input, adaptive_size(input, o.output_size()));
+}
+Tensor adaptive_avg_pool3d(const Tensor& input, const AdaptiveAvgPool3dFuncOptions& o) {
+  return brasa::adaptive_avg_pool3d(input, adaptive_size(input, o.output_size()));
+}
+std::tuple<Tensor, Tensor> adaptive_max_pool1d_with_indices(const Tensor& input,
+                                                            const AdaptiveMaxPool1dFuncOptions& o) {
+  return brasa::adaptive_max_pool1d(input, o.output_size());
+}
+std::tuple<Tensor, Tensor> adaptive_max_pool2d_with_indices(const Tensor& input,
+                                                            const AdaptiveMaxPool2dFuncOptions& o) {
+  return brasa::adaptive_max_pool2d(input, adaptive_size(input, o.output_size()));
+}
+std::tuple<Tensor, Tensor> adaptive_max_pool3d_with_indices(const Tensor& input,
+                                                            const AdaptiveMaxPool3dFuncOptions& o) {
+  return brasa::adaptive_max_pool3d(input, adaptive_size(input, o.output_size()));
+}
+Tensor adaptive_max_pool1d(const Tensor& input, const AdaptiveMaxPool1dFuncOptions& o) {
+  return std::get<0>(adaptive_max_pool1d_with_indices(input, o));
+}
+Tensor adaptive_max_pool2d(const Tensor& input, const AdaptiveMaxPool2dFuncOptions& o) {
+  return std::get<0>(adaptive_max_pool2d_with_indices(input, o));
+}
+Tensor adaptive_max_pool3d(const Tensor& input, const AdaptiveMaxPool3dFuncOptions& o) {
+  return std::get<0>(adaptive_max_pool3d_with_indices(input, o));
+}
+
+}  // namespace brasa::nn::functional

@@ -1,0 +1,173 @@
+// avg_pool{1,2,3}d and avg_pool{2,3}d_backward: window sums over the unpadded part divided by the
+// window size (count_include_pad: padding counted, clipped to input + padding), or by
+// divisor_override.
+#include <optional>
+
+#include "brasa/dispatch/dispatcher.h"
+#include "brasa/ops/pool.h"
+#include "ops/pool/pool_common.h"
+
+namespace brasa::ops {
+namespace {
+using pool::Geometry;
+
+/// Calls f(plane, output offset, input window [lo, hi) per dim, divisor) for every output element.
+template <typename F>
+void for_windows(int64_t planes, const Geometry& g, bool count_include_pad,
+                 std::optional<int64_t> divisor_override, const F& f) {
+  pool::for_planes(planes, g.out_plane() * g.kernel[0] * g.kernel[1] * g.kernel[2], [&](int64_t p) {
+    int64_t o = 0;
+    int64_t pos[3];
+    for (pos[0] = 0; pos[0] < g.out[0]; ++pos[0])
+      for (pos[1] = 0; pos[1] < g.out[1]; ++pos[1])
+        for (pos[2] = 0; pos[2] < g.out[2]; ++pos[2], ++o) {
+          int64_t lo[3], hi[3], padded = 1, inside = 1;
+          for (int j = 0; j < 3; ++j) {
+            lo[j] = pos[j] * g.stride[j] - g.pad[j];
+            hi[j] = std::min(lo[j] + g.kernel[j], g.in[j] + g.pad[j]);
+            padded *= hi[j] - lo[j];
+            lo[j] = std::max<int64_t>(lo[j], 0);
+            hi[j] = std::min(hi[j], g.in[j]);
+            inside *= std::max<int64_t>(hi[j] - lo[j], 0);
+          }
+          const int64_t divisor =
+              divisor_override ? *divisor_override : (count_include_pad ? padded : inside);
+          f(p, o, lo, hi, divisor);
+        }
+  });
+}
+
+template <int64_t N>
+Geometry avg_geometry(const Tensor& self, IntArrayRef kernel, IntArrayRef stride,
+                      IntArrayRef padding, bool ceil_mode, std::optional<int64_t> divisor_override,
+                      const char* op) {
+  pool::check_pool_input(self, N, op);
+  BRASA_CHECK(!divisor_override || *divisor_override != 0, op, ": divisor must be not zero");
+  Geometry g;
+  pool::pooling_geometry(g, self, N, kernel, stride, padding, IntArrayRef{1}, ceil_mode, op);
+  return g;
+}
+
+template <int64_t N>
+Tensor avg_pool_kernel(const Tensor& self, IntArrayRef kernel, IntArrayRef stride,
+                       IntArrayRef padding, bool ceil_mode, bool count_include_pad,
+                       std::optional<int64_t> divisor_override) {
+  static const std::string name = "avg_pool" + std::to_string(N) + "d";
+  const Geometry g =
+      avg_geometry<N>(self, kernel, stride, padding, ceil_mode, divisor_override, name.c_str());
+  const DimVector shape = pool::out_shape(self, g, N);
+  if (self.is_meta()) return detail::empty_generic(shape, self.scalar_type(), self.device());
+  const Tensor x = pool::compute_input(self);
+  Tensor out = pool::compute_output(shape, self);
+  pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
+    using scalar_t = decltype(tag);
+    {
+      const scalar_t* in = x.data_ptr<scalar_t>();
+      scalar_t* y = out.data_ptr<scalar_t>();
+      for_windows(pool::planes_of(self, N), g, count_include_pad, divisor_override,
+                  [&](int64_t p, int64_t o, const int64_t* lo, const int64_t* hi, int64_t div) {
+                    const scalar_t* xp = in + p * g.in_plane();
+                    scalar_t sum = 0;
+                    for (int64_t d = lo[0]; d < hi[0]; ++d)
+                      for (int64_t h = lo[1]; h < hi[1]; ++h)
+                        for (int64_t w = lo[2]; w < hi[2]; ++w)
+                          sum += xp[(d * g.in[1] + h) * g.in[2] + w];
+                    y[p * g.out_plane() + o] = sum / static_cast<scalar_t>(div);
+                  });
+    }
+  });
+  return pool::finish(out, self.scalar_type());
+}
+
+template <int64_t N>
+Tensor avg_pool_backward_kernel(const Tensor& grad_output, const Tensor& self, IntArrayRef kernel,
+                                IntArrayRef stride, IntArrayRef padding, bool ceil_mode,
+                                bool count_include_pad, std::optional<int64_t> divisor_override) {
+  static const std::string name = "avg_pool" + std::to_string(N) + "d_backward";
+  const Geometry g =
+      avg_geometry<N>(self, kernel, stride, padding, ceil_mode, divisor_override, name.c_str());
+  pool::check_floating(grad_output, name.c_str());
+  const DimVector shape = pool::out_shape(self, g, N);
+  BRASA_CHECK(grad_output.sizes() == IntArrayRef(shape), name, ": expected grad_output of shape ",
+              pool::shape_str(shape), ", got ", pool::shape_str(grad_output.sizes()));
+  if (self.is_meta()) return detail::empty_generic(self.sizes(), self.scalar_type(), self.device());
+  const Tensor go = pool::compute_input(grad_output);
+  Tensor gi = pool::compute_output(self.sizes(), self);
+  gi.zero_();
+  pool::dispatch_compute(go.scalar_type(), [&](auto tag) {
+    using scalar_t = decltype(tag);
+    {
+      const scalar_t* gop = go.data_ptr<scalar_t>();
+      scalar_t* gip = gi.data_ptr<scalar_t>();
+      for_windows(pool::planes_of(self, N), g, count_include_pad, divisor_override,
+                  [&](int64_t p, int64_t o, const int64_t* lo, const int64_t* hi, int64_t div) {
+                    scalar_t* xp = gip + p * g.in_plane();
+                    const scalar_t v = gop[p * g.out_plane() + o] / static_cast<scalar_t>(div);
+                    for (int64_t d = lo[0]; d < hi[0]; ++d)
+                      for (int64_t h = lo[1]; h < hi[1]; ++h)
+                        for (int64_t w = lo[2]; w < hi[2]; ++w)
+                          xp[(d * g.in[1] + h) * g.in[2] + w] += v;
+                  });
+    }
+  });
+  return pool::finish(gi, self.scalar_type());
+}
+
+}  // namespace
+
+#define BRASA_AVG_POOL_OPS(N)                                                                  \
+  BRASA_DEFINE_OP(avg_pool##N##d_op, "avg_pool" #N "d",                                        \
+                  "avg_pool" #N                                                                \
+                  "d(Tensor self, int[] kernel_size, int[] stride, int[] padding, "            \
+                  "bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor",  \
+                  Tensor(const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef, bool, bool,     \
+                         std::optional<int64_t>))                                              \
+  BRASA_REGISTER_KERNEL(avg_pool##N##d_op, avg_pool_kernel<N>, CPU, Meta)                      \
+  BRASA_DEFINE_OP(avg_pool##N##d_backward_op, "avg_pool" #N "d_backward",                      \
+                  "avg_pool" #N                                                                \
+                  "d_backward(Tensor grad_output, Tensor self, int[] kernel_size, "            \
+                  "int[] stride, int[] padding, bool ceil_mode, bool count_include_pad, int? " \
+                  "divisor_override) -> Tensor",                                               \
+                  Tensor(const Tensor&, const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef,  \
+                         bool, bool, std::optional<int64_t>))                                  \
+  BRASA_REGISTER_KERNEL(avg_pool##N##d_backward_op, avg_pool_backward_kernel<N>, CPU, Meta)
+
+BRASA_AVG_POOL_OPS(1)
+BRASA_AVG_POOL_OPS(2)
+BRASA_AVG_POOL_OPS(3)
+
+}  // namespace brasa::ops
+
+namespace brasa {
+
+Tensor avg_pool1d(const Tensor& self, IntArrayRef kernel, IntArrayRef stride, IntArrayRef padding,
+                  bool ceil_mode, bool count_include_pad) {
+  return ops::avg_pool1d_op().call(self, kernel, stride, padding, ceil_mode, count_include_pad,
+                                   std::nullopt);
+}
+Tensor avg_pool1d_backward(const Tensor& grad_output, const Tensor& self, IntArrayRef kernel,
+                           IntArrayRef stride, IntArrayRef padding, bool ceil_mode,
+                           bool count_include_pad) {
+  return ops::avg_pool1d_backward_op().call(grad_output, self, kernel, stride, padding, ceil_mode,
+                                            count_include_pad, std::nullopt);
+}
+
+#define BRASA_AVG_POOL_API(N)                                                                      \
+  Tensor avg_pool##N##d(const Tensor& self, IntArrayRef kernel, IntArrayRef stride,                \
+                        IntArrayRef padding, bool ceil_mode, bool count_include_pad,               \
+                        std::optional<int64_t> divisor_override) {                                 \
+    return ops::avg_pool##N##d_op().call(self, kernel, stride, padding, ceil_mode,                 \
+                                         count_include_pad, divisor_override);                     \
+  }                                                                                                \
+  Tensor avg_pool##N##d_backward(const Tensor& grad_output, const Tensor& self,                    \
+                                 IntArrayRef kernel, IntArrayRef stride, IntArrayRef padding,      \
+                                 bool ceil_mode, bool count_include_pad,                           \
+                                 std::optional<int64_t> divisor_override) {                        \
+    return ops::avg_pool##N##d_backward_op().call(grad_output, self, kernel, stride, padding,      \
+                                                  ceil_mode, count_include_pad, divisor_override); \
+  }
+
+BRASA_AVG_POOL_API(2)
+BRASA_AVG_POOL_API(3)
+
+}  // namespace brasa

@@ -1,0 +1,151 @@
+// im2col (F::unfold) and col2im (F::fold): sliding 2-D blocks of [N, C, H, W] as columns
+// [N, C * kh * kw, L], and the summing inverse. Each is the other's gradient.
+#include "brasa/dispatch/dispatcher.h"
+#include "brasa/ops/pool.h"
+#include "ops/pool/pool_common.h"
+
+namespace brasa::ops {
+namespace {
+
+struct Blocks {
+  int64_t k[2], d[2], p[2], s[2], in[2], out[2];
+  int64_t kernel_numel() const { return k[0] * k[1]; }
+  int64_t count() const { return out[0] * out[1]; }
+};
+
+Blocks blocks_of(int64_t h, int64_t w, IntArrayRef kernel, IntArrayRef dilation,
+                 IntArrayRef padding, IntArrayRef stride, const char* op) {
+  const DimVector k = pool::expand_param(kernel, 2, {}, op, "kernel_size");
+  const DimVector d = pool::expand_param(dilation, 2, {}, op, "dilation");
+  const DimVector p = pool::expand_param(padding, 2, {}, op, "padding");
+  const DimVector s = pool::expand_param(stride, 2, {}, op, "stride");
+  Blocks b{};
+  b.in[0] = h, b.in[1] = w;
+  for (int i = 0; i < 2; ++i) {
+    b.k[i] = k[i], b.d[i] = d[i], b.p[i] = p[i], b.s[i] = s[i];
+    BRASA_CHECK(k[i] > 0 && d[i] > 0 && s[i] > 0 && p[i] >= 0, op,
+                ": expected positive kernel_size, dilation and stride and non-negative padding, "
+                "got kernel_size=",
+                pool::shape_str(k), ", dilation=", pool::shape_str(d),
+                ", padding=", pool::shape_str(p), ", stride=", pool::shape_str(s));
+    b.out[i] = (b.in[i] + 2 * p[i] - d[i] * (k[i] - 1) - 1) / s[i] + 1;
+    if (b.in[i] + 2 * p[i] - d[i] * (k[i] - 1) - 1 < 0) b.out[i] = 0;
+  }
+  BRASA_CHECK(b.out[0] >= 1 && b.out[1] >= 1, op, ": given spatial size [", h, ", ", w,
+              "], kernel_size=", pool::shape_str(k), ", dilation=", pool::shape_str(d),
+              ", padding=", pool::shape_str(p), ", the calculated array of sliding blocks [",
+              b.out[0], ", ", b.out[1], "] is too small (non-positive)");
+  return b;
+}
+
+/// Calls f(offset in the plane, offset in the plane's column block) for every in-bounds tap.
+template <typename F>
+void for_taps(const Blocks& b, const F& f) {
+  const int64_t L = b.count();
+  for (int64_t ki = 0; ki < b.k[0]; ++ki)
+    for (int64_t kj = 0; kj < b.k[1]; ++kj) {
+      const int64_t row = (ki * b.k[1] + kj) * L;
+      for (int64_t oh = 0; oh < b.out[0]; ++oh) {
+        const int64_t ih = oh * b.s[0] - b.p[0] + ki * b.d[0];
+        if (ih < 0 || ih >= b.in[0]) continue;
+        for (int64_t ow = 0; ow < b.out[1]; ++ow) {
+          const int64_t iw = ow * b.s[1] - b.p[1] + kj * b.d[1];
+          if (iw >= 0 && iw < b.in[1]) f(ih * b.in[1] + iw, row + oh * b.out[1] + ow);
+        }
+      }
+    }
+}
+
+Tensor im2col_kernel(const Tensor& self, IntArrayRef kernel, IntArrayRef dilation,
+                     IntArrayRef padding, IntArrayRef stride) {
+  const char* op = "im2col";
+  pool::check_pool_input(self, 2, op);
+  const Blocks b = blocks_of(self.size(-2), self.size(-1), kernel, dilation, padding, stride, op);
+  DimVector shape(self.sizes().slice(0, static_cast<size_t>(self.dim() - 2)));
+  shape.back() *= b.kernel_numel();
+  shape.push_back(b.count());
+  if (self.is_meta()) return detail::empty_generic(shape, self.scalar_type(), self.device());
+  const Tensor x = pool::compute_input(self);
+  Tensor out = pool::compute_output(shape, self);
+  out.zero_();
+  const int64_t in_plane = b.in[0] * b.in[1], col_plane = b.kernel_numel() * b.count();
+  pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
+    using scalar_t = decltype(tag);
+    {
+      const scalar_t* in = x.data_ptr<scalar_t>();
+      scalar_t* y = out.data_ptr<scalar_t>();
+      pool::for_planes(pool::planes_of(self, 2), col_plane, [&](int64_t p) {
+        for_taps(b, [&](int64_t i, int64_t c) { y[p * col_plane + c] = in[p * in_plane + i]; });
+      });
+    }
+  });
+  return pool::finish(out, self.scalar_type());
+}
+
+Tensor col2im_kernel(const Tensor& self, IntArrayRef output_size, IntArrayRef kernel,
+                     IntArrayRef dilation, IntArrayRef padding, IntArrayRef stride) {
+  const char* op = "col2im";
+  pool::check_floating(self, op);
+  BRASA_CHECK((self.dim() == 2 || self.dim() == 3) && self.size(-1) > 0 && self.size(-2) > 0, op,
+              ": expected a non-empty 2-D or 3-D (batch mode) input, got shape ",
+              pool::shape_str(self.sizes()));
+  const DimVector out_hw = pool::expand_param(output_size, 2, {}, op, "output_size");
+  const Blocks b = blocks_of(out_hw[0], out_hw[1], kernel, dilation, padding, stride, op);
+  const int64_t rows = self.size(-2), L = self.size(-1);
+  BRASA_CHECK(rows % b.kernel_numel() == 0, op, ": expected size of input's dimension ",
+              self.dim() - 2, " (", rows, ") to be divisible by the product of kernel_size (",
+              b.kernel_numel(), "), input shape ", pool::shape_str(self.sizes()));
+  BRASA_CHECK(L == b.count(), op, ": given output_size=", pool::shape_str(out_hw),
+              " and kernel_size=", pool::shape_str(IntArrayRef(b.k, 2)), ", expected ", b.count(),
+              " blocks in input's last dimension, got ", L, " (input shape ",
+              pool::shape_str(self.sizes()), ")");
+  DimVector shape(self.sizes().slice(0, static_cast<size_t>(self.dim() - 2)));
+  shape.push_back(rows / b.kernel_numel());
+  shape.push_back(out_hw[0]);
+  shape.push_back(out_hw[1]);
+  if (self.is_meta()) return detail::empty_generic(shape, self.scalar_type(), self.device());
+  const Tensor x = pool::compute_input(self);
+  Tensor out = pool::compute_output(shape, self);
+  out.zero_();
+  const int64_t out_plane = b.in[0] * b.in[1], col_plane = b.kernel_numel() * b.count();
+  pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
+    using scalar_t = decltype(tag);
+    {
+      const scalar_t* in = x.data_ptr<scalar_t>();
+      scalar_t* y = out.data_ptr<scalar_t>();
+      pool::for_planes(pool::planes_of(out, 2), col_plane, [&](int64_t p) {
+        for_taps(b, [&](int64_t i, int64_t c) { y[p * out_plane + i] += in[p * col_plane + c]; });
+      });
+    }
+  });
+  return pool::finish(out, self.scalar_type());
+}
+
+}  // namespace
+
+BRASA_DEFINE_OP(im2col_op, "im2col",
+                "im2col(Tensor self, int[] kernel_size, int[] dilation, int[] padding, int[] "
+                "stride) -> Tensor",
+                Tensor(const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef, IntArrayRef))
+BRASA_REGISTER_KERNEL(im2col_op, im2col_kernel, CPU, Meta)
+BRASA_DEFINE_OP(col2im_op, "col2im",
+                "col2im(Tensor self, int[] output_size, int[] kernel_size, int[] dilation, int[] "
+                "padding, int[] stride) -> Tensor",
+                Tensor(const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef, IntArrayRef,
+                       IntArrayRef))
+BRASA_REGISTER_KERNEL(col2im_op, col2im_kernel, CPU, Meta)
+
+}  // namespace brasa::ops
+
+namespace brasa {
+
+Tensor im2col(const Tensor& self, IntArrayRef kernel_size, IntArrayRef dilation,
+              IntArrayRef padding, IntArrayRef stride) {
+  return ops::im2col_op().call(self, kernel_size, dilation, padding, stride);
+}
+Tensor col2im(const Tensor& self, IntArrayRef output_size, IntArrayRef kernel_size,
+              IntArrayRef dilation, IntArrayRef padding, IntArrayRef stride) {
+  return ops::col2im_op().call(self, output_size, kernel_size, dilation, padding, stride);
+}
+
+}  // namespace brasa

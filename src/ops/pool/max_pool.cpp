@@ -1,0 +1,163 @@
+// max_pool{1,2,3}d_with_indices and their backward ops. Indices are flat offsets within each
+// input plane (d * H * W + h * W + w); NaN wins over any number, as in PyTorch.
+#include <cmath>
+#include <limits>
+#include <tuple>
+
+#include "brasa/dispatch/dispatcher.h"
+#include "brasa/ops/pool.h"
+#include "ops/pool/pool_common.h"
+
+namespace brasa::ops {
+namespace {
+using pool::Geometry;
+
+template <typename T>
+void max_pool_loop(const T* in, T* out, int64_t* idx, int64_t planes, const Geometry& g) {
+  pool::for_planes(planes, g.out_plane() * g.kernel[0] * g.kernel[1] * g.kernel[2], [&](int64_t p) {
+    const T* x = in + p * g.in_plane();
+    T* y = out + p * g.out_plane();
+    int64_t* yi = idx + p * g.out_plane();
+    int64_t o = 0;
+    for (int64_t od = 0; od < g.out[0]; ++od)
+      for (int64_t oh = 0; oh < g.out[1]; ++oh)
+        for (int64_t ow = 0; ow < g.out[2]; ++ow, ++o) {
+          T best = -std::numeric_limits<T>::infinity();
+          int64_t best_i = -1;
+          for (int64_t kd = 0; kd < g.kernel[0]; ++kd) {
+            const int64_t id = od * g.stride[0] - g.pad[0] + kd * g.dilation[0];
+            if (id < 0 || id >= g.in[0]) continue;
+            for (int64_t kh = 0; kh < g.kernel[1]; ++kh) {
+              const int64_t ih = oh * g.stride[1] - g.pad[1] + kh * g.dilation[1];
+              if (ih < 0 || ih >= g.in[1]) continue;
+              for (int64_t kw = 0; kw < g.kernel[2]; ++kw) {
+                const int64_t iw = ow * g.stride[2] - g.pad[2] + kw * g.dilation[2];
+                if (iw < 0 || iw >= g.in[2]) continue;
+                const int64_t i = (id * g.in[1] + ih) * g.in[2] + iw;
+                const T v = x[i];
+                if (best_i < 0 || v > best || std::isnan(v)) best = v, best_i = i;
+              }
+            }
+          }
+          y[o] = best;
+          yi[o] = best_i;
+        }
+  });
+}
+
+template <int64_t N>
+std::tuple<Tensor, Tensor> max_pool_kernel(const Tensor& self, IntArrayRef kernel,
+                                           IntArrayRef stride, IntArrayRef padding,
+                                           IntArrayRef dilation, bool ceil_mode) {
+  static const std::string name = "max_pool" + std::to_string(N) + "d";
+  pool::check_pool_input(self, N, name.c_str());
+  Geometry g;
+  pool::pooling_geometry(g, self, N, kernel, stride, padding, dilation, ceil_mode, name.c_str());
+  const DimVector shape = pool::out_shape(self, g, N);
+  Tensor indices = detail::empty_generic(shape, kLong, self.device());
+  if (self.is_meta())
+    return {detail::empty_generic(shape, self.scalar_type(), self.device()), indices};
+  const Tensor x = pool::compute_input(self);
+  Tensor out = pool::compute_output(shape, self);
+  const int64_t planes = pool::planes_of(self, N);
+  pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
+    using scalar_t = decltype(tag);
+    max_pool_loop(x.data_ptr<scalar_t>(), out.data_ptr<scalar_t>(), indices.data_ptr<int64_t>(),
+                  planes, g);
+  });
+  return {pool::finish(out, self.scalar_type()), indices};
+}
+
+/// Scatter-adds grad_output into a zero grad_input at `indices` (flat offsets within each plane).
+template <int64_t N>
+Tensor max_pool_backward_kernel(const Tensor& grad_output, const Tensor& self, IntArrayRef kernel,
+                                IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
+                                bool ceil_mode, const Tensor& indices) {
+  static const std::string name = "max_pool" + std::to_string(N) + "d_with_indices_backward";
+  pool::check_pool_input(self, N, name.c_str());
+  pool::check_floating(grad_output, name.c_str());
+  Geometry g;
+  pool::pooling_geometry(g, self, N, kernel, stride, padding, dilation, ceil_mode, name.c_str());
+  const DimVector shape = pool::out_shape(self, g, N);
+  BRASA_CHECK(grad_output.sizes() == IntArrayRef(shape) && indices.defined() &&
+                  indices.sizes() == IntArrayRef(shape) && indices.scalar_type() == kLong,
+              name, ": expected grad_output and int64 indices of shape ", pool::shape_str(shape),
+              ", got ", pool::shape_str(grad_output.sizes()), " and ",
+              indices.defined() ? pool::shape_str(indices.sizes()) : std::string("undefined"));
+  if (self.is_meta()) return detail::empty_generic(self.sizes(), self.scalar_type(), self.device());
+  const Tensor go = pool::compute_input(grad_output);
+  const Tensor ix = indices.contiguous();
+  Tensor gi = pool::compute_output(self.sizes(), self);
+  gi.zero_();
+  const int64_t planes = pool::planes_of(self, N), in_plane = g.in_plane(),
+                out_plane = g.out_plane();
+  pool::dispatch_compute(go.scalar_type(), [&](auto tag) {
+    using scalar_t = decltype(tag);
+    {
+      const scalar_t* gop = go.data_ptr<scalar_t>();
+      const int64_t* ip = ix.data_ptr<int64_t>();
+      scalar_t* gip = gi.data_ptr<scalar_t>();
+      pool::for_planes(planes, out_plane, [&](int64_t p) {
+        for (int64_t o = 0; o < out_plane; ++o) {
+          const int64_t i = ip[p * out_plane + o];
+          if (i >= 0 && i < in_plane) gip[p * in_plane + i] += gop[p * out_plane + o];
+        }
+      });
+    }
+  });
+  return pool::finish(gi, self.scalar_type());
+}
+
+}  // namespace
+
+#define BRASA_MAX_POOL_OPS(N)                                                                      \
+  BRASA_DEFINE_OP(max_pool##N##d_with_indices_op, "max_pool" #N "d_with_indices",                  \
+                  "max_pool" #N                                                                    \
+                  "d_with_indices(Tensor self, int[] kernel_size, int[] stride, "                  \
+                  "int[] padding, int[] dilation, bool ceil_mode) -> (Tensor, Tensor)",            \
+                  std::tuple<Tensor, Tensor>(const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef, \
+                                             IntArrayRef, bool))                                   \
+  BRASA_REGISTER_KERNEL(max_pool##N##d_with_indices_op, max_pool_kernel<N>, CPU, Meta)             \
+  BRASA_DEFINE_OP(max_pool##N##d_with_indices_backward_op,                                         \
+                  "max_pool" #N "d_with_indices_backward",                                         \
+                  "max_pool" #N                                                                    \
+                  "d_with_indices_backward(Tensor grad_output, Tensor self, int[] "                \
+                  "kernel_size, int[] stride, int[] padding, int[] dilation, bool ceil_mode, "     \
+                  "Tensor indices) -> Tensor",                                                     \
+                  Tensor(const Tensor&, const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef,      \
+                         IntArrayRef, bool, const Tensor&))                                        \
+  BRASA_REGISTER_KERNEL(max_pool##N##d_with_indices_backward_op, max_pool_backward_kernel<N>, CPU, \
+                        Meta)
+
+BRASA_MAX_POOL_OPS(1)
+BRASA_MAX_POOL_OPS(2)
+BRASA_MAX_POOL_OPS(3)
+
+}  // namespace brasa::ops
+
+namespace brasa {
+
+#define BRASA_MAX_POOL_API(N)                                                                     \
+  std::tuple<Tensor, Tensor> max_pool##N##d_with_indices(const Tensor& self, IntArrayRef kernel,  \
+                                                         IntArrayRef stride, IntArrayRef padding, \
+                                                         IntArrayRef dilation, bool ceil_mode) {  \
+    return ops::max_pool##N##d_with_indices_op().call(self, kernel, stride, padding, dilation,    \
+                                                      ceil_mode);                                 \
+  }                                                                                               \
+  Tensor max_pool##N##d(const Tensor& self, IntArrayRef kernel, IntArrayRef stride,               \
+                        IntArrayRef padding, IntArrayRef dilation, bool ceil_mode) {              \
+    return std::get<0>(                                                                           \
+        max_pool##N##d_with_indices(self, kernel, stride, padding, dilation, ceil_mode));         \
+  }                                                                                               \
+  Tensor max_pool##N##d_with_indices_backward(                                                    \
+      const Tensor& grad_output, const Tensor& self, IntArrayRef kernel, IntArrayRef stride,      \
+      IntArrayRef padding, IntArrayRef dilation, bool ceil_mode, const Tensor& indices) {         \
+    return ops::max_pool##N##d_with_indices_backward_op().call(                                   \
+        grad_output, self, kernel, stride, padding, dilation, ceil_mode, indices);                \
+  }
+
+BRASA_MAX_POOL_API(1)
+BRASA_MAX_POOL_API(2)
+BRASA_MAX_POOL_API(3)
+
+}  // namespace brasa

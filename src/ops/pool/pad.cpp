@@ -1,0 +1,207 @@
+// Padding: constant_pad_nd (composite over narrow + copy_, any number of dims, negative pads crop),
+// and reflection/replication/circular padding of the last 1-3 dims with their backward ops.
+// `pad` lists (left, right) pairs starting from the last dim, as torch's F.pad does.
+#include <vector>
+
+#include "brasa/dispatch/dispatcher.h"
+#include "brasa/ops/factory.h"
+#include "brasa/ops/pool.h"
+#include "ops/pool/pool_common.h"
+
+namespace brasa::ops {
+namespace {
+using pool::Geometry;
+
+enum class PadMode { reflect, replicate, circular };
+
+const char* mode_name(PadMode m) {
+  return m == PadMode::reflect     ? "reflection_pad"
+         : m == PadMode::replicate ? "replication_pad"
+                                   : "circular_pad";
+}
+
+/// Source index of each output index of one dim. Circular padding (as PyTorch's) crops negative
+/// pads first, then wraps around what is left.
+std::vector<int64_t> pad_map(PadMode mode, int64_t in, int64_t left, int64_t out) {
+  std::vector<int64_t> m(static_cast<size_t>(out));
+  const int64_t crop_l = std::max<int64_t>(-left, 0),
+                kept = out - std::max<int64_t>(left, 0) - std::max<int64_t>(out - in - left, 0);
+  for (int64_t o = 0; o < out; ++o) {
+    int64_t i = o - left;
+    if (mode == PadMode::reflect) {
+      if (i < 0) i = -i;
+      if (i >= in) i = 2 * (in - 1) - i;
+    } else if (mode == PadMode::replicate) {
+      i = std::min(std::max<int64_t>(i, 0), in - 1);
+    } else {
+      i = o - std::max<int64_t>(left, 0);
+      i = ((i % kept) + kept) % kept + crop_l;
+    }
+    m[static_cast<size_t>(o)] = i;
+  }
+  return m;
+}
+
+Geometry pad_geometry(const Tensor& self, IntArrayRef pad, PadMode mode, int64_t n,
+                      const std::string& op) {
+  pool::check_pool_input(self, n, op.c_str(), true);
+  BRASA_CHECK(static_cast<int64_t>(pad.size()) == 2 * n, op, ": padding must have ", 2 * n,
+              " elements, got ", pool::shape_str(pad));
+  Geometry g;
+  pool::set_in(g, self, n);
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t j = 2 - i, left = pad[2 * i], right = pad[2 * i + 1];
+    if (mode == PadMode::reflect)
+      BRASA_CHECK(left < g.in[j] && right < g.in[j], op,
+                  ": padding size should be less than the corresponding input dimension, but got "
+                  "padding (",
+                  left, ", ", right, ") at dimension ", self.dim() - 1 - i, " of input ",
+                  pool::shape_str(self.sizes()));
+    if (mode == PadMode::circular)
+      BRASA_CHECK(left <= g.in[j] && right <= g.in[j], op, ": padding (", left, ", ", right,
+                  ") at dimension ", self.dim() - 1 - i, " wraps around more than once for input ",
+                  pool::shape_str(self.sizes()));
+    g.pad[j] = left;
+    g.out[j] = g.in[j] + left + right;
+    BRASA_CHECK(g.out[j] >= 1, op, ": input of shape ", pool::shape_str(self.sizes()),
+                " with padding ", pool::shape_str(pad), " gives an output size ", g.out[j],
+                " at dimension ", self.dim() - 1 - i);
+  }
+  return g;
+}
+
+/// Runs f(plane, in offset, out offset) over every output element.
+template <typename F>
+void for_padded(int64_t planes, const Geometry& g, PadMode mode, const F& f) {
+  std::vector<int64_t> m[3];
+  for (int j = 0; j < 3; ++j) m[j] = pad_map(mode, g.in[j], g.pad[j], g.out[j]);
+  pool::for_planes(planes, g.out_plane(), [&](int64_t p) {
+    int64_t o = 0;
+    for (int64_t d = 0; d < g.out[0]; ++d)
+      for (int64_t h = 0; h < g.out[1]; ++h)
+        for (int64_t w = 0; w < g.out[2]; ++w, ++o)
+          f(p, (m[0][d] * g.in[1] + m[1][h]) * g.in[2] + m[2][w], o);
+  });
+}
+
+template <PadMode M, int64_t N>
+Tensor pad_kernel(const Tensor& self, IntArrayRef pad) {
+  static const std::string name = mode_name(M) + std::to_string(N) + "d";
+  const Geometry g = pad_geometry(self, pad, M, N, name);
+  const DimVector shape = pool::out_shape(self, g, N);
+  if (self.is_meta()) return detail::empty_generic(shape, self.scalar_type(), self.device());
+  const Tensor x = pool::compute_input(self);
+  Tensor out = pool::compute_output(shape, self);
+  pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
+    using scalar_t = decltype(tag);
+    {
+      const scalar_t* in = x.data_ptr<scalar_t>();
+      scalar_t* y = out.data_ptr<scalar_t>();
+      for_padded(pool::planes_of(self, N), g, M, [&](int64_t p, int64_t i, int64_t o) {
+        y[p * g.out_plane() + o] = in[p * g.in_plane() + i];
+      });
+    }
+  });
+  return pool::finish(out, self.scalar_type());
+}
+
+template <PadMode M, int64_t N>
+Tensor pad_backward_kernel(const Tensor& grad_output, const Tensor& self, IntArrayRef pad) {
+  static const std::string name = mode_name(M) + std::to_string(N) + "d_backward";
+  pool::check_floating(grad_output, name.c_str());
+  const Geometry g = pad_geometry(self, pad, M, N, name);
+  const DimVector shape = pool::out_shape(self, g, N);
+  BRASA_CHECK(grad_output.sizes() == IntArrayRef(shape), name, ": expected grad_output of shape ",
+              pool::shape_str(shape), ", got ", pool::shape_str(grad_output.sizes()));
+  if (self.is_meta()) return detail::empty_generic(self.sizes(), self.scalar_type(), self.device());
+  const Tensor go = pool::compute_input(grad_output);
+  Tensor gi = pool::compute_output(self.sizes(), self);
+  gi.zero_();
+  pool::dispatch_compute(go.scalar_type(), [&](auto tag) {
+    using scalar_t = decltype(tag);
+    {
+      const scalar_t* gop = go.data_ptr<scalar_t>();
+      scalar_t* gip = gi.data_ptr<scalar_t>();
+      for_padded(pool::planes_of(self, N), g, M, [&](int64_t p, int64_t i, int64_t o) {
+        gip[p * g.in_plane() + i] += gop[p * g.out_plane() + o];
+      });
+    }
+  });
+  return pool::finish(gi, self.scalar_type());
+}
+
+}  // namespace
+
+#define BRASA_PAD_OPS(prefix, M, N)                                                       \
+  BRASA_DEFINE_OP(prefix##N##d_op, #prefix #N "d",                                        \
+                  #prefix #N "d(Tensor self, int[] padding) -> Tensor",                   \
+                  Tensor(const Tensor&, IntArrayRef))                                     \
+  BRASA_REGISTER_KERNEL(prefix##N##d_op, (pad_kernel<M, N>), CPU, Meta)                   \
+  BRASA_DEFINE_OP(prefix##N##d_backward_op, #prefix #N "d_backward",                      \
+                  #prefix #N                                                              \
+                  "d_backward(Tensor grad_output, Tensor self, int[] padding) -> Tensor", \
+                  Tensor(const Tensor&, const Tensor&, IntArrayRef))                      \
+  BRASA_REGISTER_KERNEL(prefix##N##d_backward_op, (pad_backward_kernel<M, N>), CPU, Meta)
+
+BRASA_PAD_OPS(reflection_pad, PadMode::reflect, 1)
+BRASA_PAD_OPS(reflection_pad, PadMode::reflect, 2)
+BRASA_PAD_OPS(reflection_pad, PadMode::reflect, 3)
+BRASA_PAD_OPS(replication_pad, PadMode::replicate, 1)
+BRASA_PAD_OPS(replication_pad, PadMode::replicate, 2)
+BRASA_PAD_OPS(replication_pad, PadMode::replicate, 3)
+BRASA_PAD_OPS(circular_pad, PadMode::circular, 1)
+BRASA_PAD_OPS(circular_pad, PadMode::circular, 2)
+BRASA_PAD_OPS(circular_pad, PadMode::circular, 3)
+
+}  // namespace brasa::ops
+
+namespace brasa {
+
+#define BRASA_PAD_API(prefix, N)                                              \
+  Tensor prefix##N##d(const Tensor& self, IntArrayRef padding) {              \
+    return ops::prefix##N##d_op().call(self, padding);                        \
+  }                                                                           \
+  Tensor prefix##N##d_backward(const Tensor& grad_output, const Tensor& self, \
+                               IntArrayRef padding) {                         \
+    return ops::prefix##N##d_backward_op().call(grad_output, self, padding);  \
+  }
+
+BRASA_PAD_API(reflection_pad, 1)
+BRASA_PAD_API(reflection_pad, 2)
+BRASA_PAD_API(reflection_pad, 3)
+BRASA_PAD_API(replication_pad, 1)
+BRASA_PAD_API(replication_pad, 2)
+BRASA_PAD_API(replication_pad, 3)
+BRASA_PAD_API(circular_pad, 1)
+BRASA_PAD_API(circular_pad, 2)
+BRASA_PAD_API(circular_pad, 3)
+
+Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value) {
+  BRASA_CHECK(self.defined(), "constant_pad_nd: got an undefined tensor");
+  BRASA_CHECK(pad.size() % 2 == 0, "constant_pad_nd: padding length must be divisible by 2, got ",
+              ops::pool::shape_str(pad));
+  const int64_t n = static_cast<int64_t>(pad.size()) / 2;
+  BRASA_CHECK(n <= self.dim(), "constant_pad_nd: padding length ", pad.size(),
+              " is too large for an input of shape ", ops::pool::shape_str(self.sizes()));
+  DimVector shape(self.sizes());
+  Tensor src = self;
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t dim = self.dim() - 1 - i, left = pad[2 * i], right = pad[2 * i + 1];
+    shape[dim] += left + right;
+    BRASA_CHECK(shape[dim] >= 0, "constant_pad_nd: input of shape ",
+                ops::pool::shape_str(self.sizes()), " with padding ", ops::pool::shape_str(pad),
+                " gives a negative size ", shape[dim], " at dimension ", dim);
+    const int64_t crop_l = std::max<int64_t>(-left, 0), crop_r = std::max<int64_t>(-right, 0);
+    src = src.narrow(dim, crop_l, std::max<int64_t>(self.size(dim) - crop_l - crop_r, 0));
+  }
+  Tensor out = full(shape, value, TensorOptions().dtype(self.scalar_type()).device(self.device()));
+  Tensor dst = out;
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t dim = self.dim() - 1 - i;
+    dst = dst.narrow(dim, std::max<int64_t>(pad[2 * i], 0), src.size(dim));
+  }
+  if (dst.numel() > 0) dst.copy_(src);
+  return out;
+}
+
+}  // namespace brasa

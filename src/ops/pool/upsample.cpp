@@ -1,0 +1,330 @@
+// upsample_nearest{1,2,3}d, upsample_bilinear2d and their backward ops over [N, C, *spatial].
+// A given scale s maps output index o to source o / s; without one the map is in_size / out_size
+// (align_corners: (in - 1) / (out - 1), sampling corner pixel centres).
+#include <array>
+#include <cmath>
+#include <optional>
+
+#include "brasa/dispatch/dispatcher.h"
+#include "brasa/ops/pool.h"
+#include "ops/pool/pool_common.h"
+
+namespace brasa::ops {
+namespace {
+using pool::Geometry;
+using Scales = std::array<std::optional<double>, 3>;
+
+Geometry upsample_geometry(IntArrayRef input_size, IntArrayRef output_size, int64_t spatial,
+                           const char* op) {
+  BRASA_CHECK(static_cast<int64_t>(output_size.size()) == spatial, op, ": output_size must have ",
+              spatial, " elements, got ", pool::shape_str(output_size));
+  BRASA_CHECK(static_cast<int64_t>(input_size.size()) == spatial + 2, op, ": expected a ",
+              spatial + 2, "-D input [N, C, *], got shape ", pool::shape_str(input_size));
+  Geometry g;
+  bool ok = input_size[1] > 0;
+  for (int64_t i = 0; i < spatial; ++i) {
+    g.in[3 - spatial + i] = input_size[static_cast<size_t>(2 + i)];
+    g.out[3 - spatial + i] = output_size[i];
+    ok = ok && input_size[static_cast<size_t>(2 + i)] > 0 && output_size[i] > 0;
+  }
+  BRASA_CHECK(ok, op,
+              ": input and output sizes should be greater than 0 (batch excepted), got input ",
+              pool::shape_str(input_size), " and output_size ", pool::shape_str(output_size));
+  return g;
+}
+
+/// Source coordinate scale of one dim (PyTorch's area_pixel_compute_scale).
+double coordinate_scale(int64_t in, int64_t out, bool align_corners, std::optional<double> s) {
+  if (align_corners)
+    return out > 1 ? static_cast<double>(in - 1) / static_cast<double>(out - 1) : 0;
+  return s && *s > 0 ? 1.0 / *s : static_cast<double>(in) / static_cast<double>(out);
+}
+
+/// Source index of every output index of one dim, for nearest.
+std::vector<int64_t> nearest_map(int64_t in, int64_t out, std::optional<double> s) {
+  const float scale = static_cast<float>(coordinate_scale(in, out, false, s));
+  std::vector<int64_t> m(static_cast<size_t>(out));
+  for (int64_t o = 0; o < out; ++o)
+    m[static_cast<size_t>(o)] =
+        std::min(static_cast<int64_t>(std::floor(static_cast<float>(o) * scale)), in - 1);
+  return m;
+}
+
+/// Runs f(plane, in offset, out offset) over each (output element, its nearest source).
+template <typename F>
+void for_nearest(int64_t planes, const Geometry& g, const Scales& scales, const F& f) {
+  std::array<std::vector<int64_t>, 3> m;
+  for (int j = 0; j < 3; ++j) m[j] = nearest_map(g.in[j], g.out[j], scales[j]);
+  pool::for_planes(planes, g.out_plane(), [&](int64_t p) {
+    int64_t o = 0;
+    for (int64_t d = 0; d < g.out[0]; ++d)
+      for (int64_t h = 0; h < g.out[1]; ++h)
+        for (int64_t w = 0; w < g.out[2]; ++w, ++o)
+          f(p, (m[0][d] * g.in[1] + m[1][h]) * g.in[2] + m[2][w], o);
+  });
+}
+
+Scales scales_of(int64_t spatial, std::optional<double> a, std::optional<double> b,
+                 std::optional<double> c) {
+  Scales s;
+  const std::optional<double> given[3] = {a, b, c};
+  for (int64_t i = 0; i < spatial; ++i) s[3 - spatial + i] = given[i];
+  return s;
+}
+
+Tensor nearest_forward(const Tensor& self, IntArrayRef output_size, const Scales& scales,
+                       int64_t spatial, const char* op) {
+  pool::check_floating(self, op);
+  const Geometry g = upsample_geometry(self.sizes(), output_size, spatial, op);
+  const DimVector shape = pool::out_shape(self, g, spatial);
+  if (self.is_meta()) return detail::empty_generic(shape, self.scalar_type(), self.device());
+  const Tensor x = pool::compute_input(self);
+  Tensor out = pool::compute_output(shape, self);
+  pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
+    using scalar_t = decltype(tag);
+    {
+      const scalar_t* in = x.data_ptr<scalar_t>();
+      scalar_t* y = out.data_ptr<scalar_t>();
+      for_nearest(pool::planes_of(self, spatial), g, scales, [&](int64_t p, int64_t i, int64_t o) {
+        y[p * g.out_plane() + o] = in[p * g.in_plane() + i];
+      });
+    }
+  });
+  return pool::finish(out, self.scalar_type());
+}
+
+Tensor nearest_backward(const Tensor& grad_output, IntArrayRef output_size, IntArrayRef input_size,
+                        const Scales& scales, int64_t spatial, const char* op) {
+  pool::check_floating(grad_output, op);
+  const Geometry g = upsample_geometry(input_size, output_size, spatial, op);
+  DimVector expect(input_size.slice(0, 2));
+  for (int64_t s : output_size) expect.push_back(s);
+  BRASA_CHECK(grad_output.sizes() == IntArrayRef(expect), op, ": expected grad_output of shape ",
+              pool::shape_str(expect), ", got ", pool::shape_str(grad_output.sizes()));
+  if (grad_output.is_meta())
+    return detail::empty_generic(input_size, grad_output.scalar_type(), grad_output.device());
+  const Tensor go = pool::compute_input(grad_output);
+  Tensor gi = pool::compute_output(input_size, grad_output);
+  gi.zero_();
+  pool::dispatch_compute(go.scalar_type(), [&](auto tag) {
+    using scalar_t = decltype(tag);
+    {
+      const scalar_t* gop = go.data_ptr<scalar_t>();
+      scalar_t* gip = gi.data_ptr<scalar_t>();
+      for_nearest(input_size[0] * input_size[1], g, scales, [&](int64_t p, int64_t i, int64_t o) {
+        gip[p * g.in_plane() + i] += gop[p * g.out_plane() + o];
+      });
+    }
+  });
+  return pool::finish(gi, grad_output.scalar_type());
+}
+
+/// Linear interpolation taps of one dim: out index -> (i0, i1, w0, w1).
+struct Taps {
+  std::vector<int64_t> i0, i1;
+  std::vector<double> w0, w1;
+};
+Taps linear_taps(int64_t in, int64_t out, bool align_corners, std::optional<double> s) {
+  const double scale = coordinate_scale(in, out, align_corners, s);
+  Taps t;
+  for (int64_t o = 0; o < out; ++o) {
+    const double src = align_corners ? scale * static_cast<double>(o)
+                                     : std::max(scale * (static_cast<double>(o) + 0.5) - 0.5, 0.0);
+    const int64_t i0 = std::min(static_cast<int64_t>(src), in - 1);
+    const double l1 = std::min(src - static_cast<double>(i0), 1.0);
+    t.i0.push_back(i0);
+    t.i1.push_back(i0 + (i0 < in - 1 ? 1 : 0));
+    t.w0.push_back(1.0 - l1);
+    t.w1.push_back(l1);
+  }
+  return t;
+}
+
+/// Runs f(plane, in offset, out offset, weight) over the four taps of each output element.
+template <typename F>
+void for_bilinear(int64_t planes, const Geometry& g, bool align_corners, const Scales& s,
+                  const F& f) {
+  const Taps th = linear_taps(g.in[1], g.out[1], align_corners, s[1]);
+  const Taps tw = linear_taps(g.in[2], g.out[2], align_corners, s[2]);
+  pool::for_planes(planes, 4 * g.out_plane(), [&](int64_t p) {
+    int64_t o = 0;
+    for (size_t h = 0; h < th.i0.size(); ++h)
+      for (size_t w = 0; w < tw.i0.size(); ++w, ++o) {
+        f(p, th.i0[h] * g.in[2] + tw.i0[w], o, th.w0[h] * tw.w0[w]);
+        f(p, th.i0[h] * g.in[2] + tw.i1[w], o, th.w0[h] * tw.w1[w]);
+        f(p, th.i1[h] * g.in[2] + tw.i0[w], o, th.w1[h] * tw.w0[w]);
+        f(p, th.i1[h] * g.in[2] + tw.i1[w], o, th.w1[h] * tw.w1[w]);
+      }
+  });
+}
+
+Tensor bilinear_kernel(const Tensor& self, IntArrayRef output_size, bool align_corners,
+                       std::optional<double> scales_h, std::optional<double> scales_w) {
+  const char* op = "upsample_bilinear2d";
+  pool::check_floating(self, op);
+  const Geometry g = upsample_geometry(self.sizes(), output_size, 2, op);
+  const DimVector shape = pool::out_shape(self, g, 2);
+  if (self.is_meta()) return detail::empty_generic(shape, self.scalar_type(), self.device());
+  const Tensor x = pool::compute_input(self);
+  Tensor out = pool::compute_output(shape, self);
+  out.zero_();
+  pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
+    using scalar_t = decltype(tag);
+    {
+      const scalar_t* in = x.data_ptr<scalar_t>();
+      scalar_t* y = out.data_ptr<scalar_t>();
+      for_bilinear(pool::planes_of(self, 2), g, align_corners,
+                   scales_of(2, scales_h, scales_w, std::nullopt),
+                   [&](int64_t p, int64_t i, int64_t o, double w) {
+                     y[p * g.out_plane() + o] +=
+                         static_cast<scalar_t>(w) * in[p * g.in_plane() + i];
+                   });
+    }
+  });
+  return pool::finish(out, self.scalar_type());
+}
+
+Tensor bilinear_backward_kernel(const Tensor& grad_output, IntArrayRef output_size,
+                                IntArrayRef input_size, bool align_corners,
+                                std::optional<double> scales_h, std::optional<double> scales_w) {
+  const char* op = "upsample_bilinear2d_backward";
+  pool::check_floating(grad_output, op);
+  const Geometry g = upsample_geometry(input_size, output_size, 2, op);
+  const DimVector expect{input_size[0], input_size[1], output_size[0], output_size[1]};
+  BRASA_CHECK(grad_output.sizes() == IntArrayRef(expect), op, ": expected grad_output of shape ",
+              pool::shape_str(expect), ", got ", pool::shape_str(grad_output.sizes()));
+  if (grad_output.is_meta())
+    return detail::empty_generic(input_size, grad_output.scalar_type(), grad_output.device());
+  const Tensor go = pool::compute_input(grad_output);
+  Tensor gi = pool::compute_output(input_size, grad_output);
+  gi.zero_();
+  pool::dispatch_compute(go.scalar_type(), [&](auto tag) {
+    using scalar_t = decltype(tag);
+    {
+      const scalar_t* gop = go.data_ptr<scalar_t>();
+      scalar_t* gip = gi.data_ptr<scalar_t>();
+      for_bilinear(input_size[0] * input_size[1], g, align_corners,
+                   scales_of(2, scales_h, scales_w, std::nullopt),
+                   [&](int64_t p, int64_t i, int64_t o, double w) {
+                     gip[p * g.in_plane() + i] +=
+                         static_cast<scalar_t>(w) * gop[p * g.out_plane() + o];
+                   });
+    }
+  });
+  return pool::finish(gi, grad_output.scalar_type());
+}
+
+Tensor nearest1d_kernel(const Tensor& self, IntArrayRef output_size, std::optional<double> s) {
+  return nearest_forward(self, output_size, scales_of(1, s, {}, {}), 1, "upsample_nearest1d");
+}
+Tensor nearest2d_kernel(const Tensor& self, IntArrayRef output_size, std::optional<double> h,
+                        std::optional<double> w) {
+  return nearest_forward(self, output_size, scales_of(2, h, w, {}), 2, "upsample_nearest2d");
+}
+Tensor nearest3d_kernel(const Tensor& self, IntArrayRef output_size, std::optional<double> d,
+                        std::optional<double> h, std::optional<double> w) {
+  return nearest_forward(self, output_size, scales_of(3, d, h, w), 3, "upsample_nearest3d");
+}
+Tensor nearest1d_backward_kernel(const Tensor& g, IntArrayRef output_size, IntArrayRef input_size,
+                                 std::optional<double> s) {
+  return nearest_backward(g, output_size, input_size, scales_of(1, s, {}, {}), 1,
+                          "upsample_nearest1d_backward");
+}
+Tensor nearest2d_backward_kernel(const Tensor& g, IntArrayRef output_size, IntArrayRef input_size,
+                                 std::optional<double> h, std::optional<double> w) {
+  return nearest_backward(g, output_size, input_size, scales_of(2, h, w, {}), 2,
+                          "upsample_nearest2d_backward");
+}
+Tensor nearest3d_backward_kernel(const Tensor& g, IntArrayRef output_size, IntArrayRef input_size,
+                                 std::optional<double> d, std::optional<double> h,
+                                 std::optional<double> w) {
+  return nearest_backward(g, output_size, input_size, scales_of(3, d, h, w), 3,
+                          "upsample_nearest3d_backward");
+}
+
+}  // namespace
+
+using OptD = std::optional<double>;
+BRASA_DEFINE_OP(upsample_nearest1d_op, "upsample_nearest1d",
+                "upsample_nearest1d(Tensor self, int[] output_size, float? scales) -> Tensor",
+                Tensor(const Tensor&, IntArrayRef, OptD))
+BRASA_REGISTER_KERNEL(upsample_nearest1d_op, nearest1d_kernel, CPU, Meta)
+BRASA_DEFINE_OP(upsample_nearest2d_op, "upsample_nearest2d",
+                "upsample_nearest2d(Tensor self, int[] output_size, float? scales_h, float? "
+                "scales_w) -> Tensor",
+                Tensor(const Tensor&, IntArrayRef, OptD, OptD))
+BRASA_REGISTER_KERNEL(upsample_nearest2d_op, nearest2d_kernel, CPU, Meta)
+BRASA_DEFINE_OP(upsample_nearest3d_op, "upsample_nearest3d",
+                "upsample_nearest3d(Tensor self, int[] output_size, float? scales_d, float? "
+                "scales_h, float? scales_w) -> Tensor",
+                Tensor(const Tensor&, IntArrayRef, OptD, OptD, OptD))
+BRASA_REGISTER_KERNEL(upsample_nearest3d_op, nearest3d_kernel, CPU, Meta)
+BRASA_DEFINE_OP(upsample_nearest1d_backward_op, "upsample_nearest1d_backward",
+                "upsample_nearest1d_backward(Tensor grad_output, int[] output_size, int[] "
+                "input_size, float? scales) -> Tensor",
+                Tensor(const Tensor&, IntArrayRef, IntArrayRef, OptD))
+BRASA_REGISTER_KERNEL(upsample_nearest1d_backward_op, nearest1d_backward_kernel, CPU, Meta)
+BRASA_DEFINE_OP(upsample_nearest2d_backward_op, "upsample_nearest2d_backward",
+                "upsample_nearest2d_backward(Tensor grad_output, int[] output_size, int[] "
+                "input_size, float? scales_h, float? scales_w) -> Tensor",
+                Tensor(const Tensor&, IntArrayRef, IntArrayRef, OptD, OptD))
+BRASA_REGISTER_KERNEL(upsample_nearest2d_backward_op, nearest2d_backward_kernel, CPU, Meta)
+BRASA_DEFINE_OP(upsample_nearest3d_backward_op, "upsample_nearest3d_backward",
+                "upsample_nearest3d_backward(Tensor grad_output, int[] output_size, int[] "
+                "input_size, float? scales_d, float? scales_h, float? scales_w) -> Tensor",
+                Tensor(const Tensor&, IntArrayRef, IntArrayRef, OptD, OptD, OptD))
+BRASA_REGISTER_KERNEL(upsample_nearest3d_backward_op, nearest3d_backward_kernel, CPU, Meta)
+BRASA_DEFINE_OP(upsample_bilinear2d_op, "upsample_bilinear2d",
+                "upsample_bilinear2d(Tensor self, int[] output_size, bool align_corners, float? "
+                "scales_h, float? scales_w) -> Tensor",
+                Tensor(const Tensor&, IntArrayRef, bool, OptD, OptD))
+BRASA_REGISTER_KERNEL(upsample_bilinear2d_op, bilinear_kernel, CPU, Meta)
+BRASA_DEFINE_OP(upsample_bilinear2d_backward_op, "upsample_bilinear2d_backward",
+                "upsample_bilinear2d_backward(Tensor grad_output, int[] output_size, int[] "
+                "input_size, bool align_corners, float? scales_h, float? scales_w) -> Tensor",
+                Tensor(const Tensor&, IntArrayRef, IntArrayRef, bool, OptD, OptD))
+BRASA_REGISTER_KERNEL(upsample_bilinear2d_backward_op, bilinear_backward_kernel, CPU, Meta)
+
+}  // namespace brasa::ops
+
+namespace brasa {
+using OptD = std::optional<double>;
+
+Tensor upsample_nearest1d(const Tensor& self, IntArrayRef output_size, OptD scales) {
+  return ops::upsample_nearest1d_op().call(self, output_size, scales);
+}
+Tensor upsample_nearest2d(const Tensor& self, IntArrayRef output_size, OptD scales_h,
+                          OptD scales_w) {
+  return ops::upsample_nearest2d_op().call(self, output_size, scales_h, scales_w);
+}
+Tensor upsample_nearest3d(const Tensor& self, IntArrayRef output_size, OptD scales_d, OptD scales_h,
+                          OptD scales_w) {
+  return ops::upsample_nearest3d_op().call(self, output_size, scales_d, scales_h, scales_w);
+}
+Tensor upsample_nearest1d_backward(const Tensor& grad_output, IntArrayRef output_size,
+                                   IntArrayRef input_size, OptD scales) {
+  return ops::upsample_nearest1d_backward_op().call(grad_output, output_size, input_size, scales);
+}
+Tensor upsample_nearest2d_backward(const Tensor& grad_output, IntArrayRef output_size,
+                                   IntArrayRef input_size, OptD scales_h, OptD scales_w) {
+  return ops::upsample_nearest2d_backward_op().call(grad_output, output_size, input_size, scales_h,
+                                                    scales_w);
+}
+Tensor upsample_nearest3d_backward(const Tensor& grad_output, IntArrayRef output_size,
+                                   IntArrayRef input_size, OptD scales_d, OptD scales_h,
+                                   OptD scales_w) {
+  return ops::upsample_nearest3d_backward_op().call(grad_output, output_size, input_size, scales_d,
+                                                    scales_h, scales_w);
+}
+Tensor upsample_bilinear2d(const Tensor& self, IntArrayRef output_size, bool align_corners,
+                           OptD scales_h, OptD scales_w) {
+  return ops::upsample_bilinear2d_op().call(self, output_size, align_corners, scales_h, scales_w);
+}
+Tensor upsample_bilinear2d_backward(const Tensor& grad_output, IntArrayRef output_size,
+                                    IntArrayRef input_size, bool align_corners, OptD scales_h,
+                                    OptD scales_w) {
+  return ops::upsample_bilinear2d_backward_op().call(grad_output, output_size, input_size,
+                                                     align_corners, scales_h, scales_w);
+}
+
+}  // namespace brasa
