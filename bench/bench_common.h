@@ -38,10 +38,14 @@ constexpr Workload kWorkloads[] = {
     {"gelu_16M", 1, 1, 5},           // 0.5*x*(1+tanh(0.7978845608*(x+0.044715*x*x*x)))
     {"matmul_64", 2000, 1, 7},       // a.matmul(b), [n,n] x [n,n] floats
     {"matmul_256", 50, 1, 7},       {"matmul_1024", 1, 1, 5}, {"matmul_2048", 1, 1, 3},
+    {"sdpa_causal", 1, 1, 5},  // causal attention, q/k/v [8, 8, 1024, 64] floats
 };
 
 /// The matmul workloads' sizes n (workload "matmul_<n>").
 constexpr int64_t kMatmulSizes[] = {64, 256, 1024, 2048};
+
+/// sdpa_causal: [B, H, T, d] queries, keys and values.
+constexpr int64_t kSdpaB = 8, kSdpaH = 8, kSdpaT = 1024, kSdpaD = 64;
 
 /// Floating-point operations per run of a workload, 0 when not meaningful (non-matmul).
 inline double workload_flops(std::string_view name) {

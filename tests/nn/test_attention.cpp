@@ -2,11 +2,10 @@
 // the composite formula on many tiles, memory, dropout (statistics, reproducibility, thread count,
 // gradients by finite differences) and the backward op's shapes and errors.
 #include <gtest/gtest.h>
+#include <torch/torch.h>
 
 #include <cmath>
 #include <limits>
-
-#include <torch/torch.h>
 
 #include "brasa/brasa.h"
 
