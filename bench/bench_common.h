@@ -41,10 +41,14 @@ constexpr Workload kWorkloads[] = {
     {"matmul_1024", 1, 1, 5},
     {"matmul_2048", 1, 1, 3},
     {"max_pool2d_16x64x56x56", 2, 1, 7},  // max_pool2d(x, 3, stride 2, padding 1)
+    {"sdpa_causal", 1, 1, 5},  // causal attention, q/k/v [8, 8, 1024, 64] floats
 };
 
 /// The matmul workloads' sizes n (workload "matmul_<n>").
 constexpr int64_t kMatmulSizes[] = {64, 256, 1024, 2048};
+
+/// sdpa_causal: [B, H, T, d] queries, keys and values.
+constexpr int64_t kSdpaB = 8, kSdpaH = 8, kSdpaT = 1024, kSdpaD = 64;
 
 /// Floating-point operations per run of a workload, 0 when not meaningful (non-matmul).
 inline double workload_flops(std::string_view name) {

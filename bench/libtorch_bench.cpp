@@ -2,6 +2,7 @@
 // Built by scripts/bench.sh with g++ against Debian's libtorch-dev (not part of the CMake build).
 #include <torch/torch.h>
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -45,6 +46,18 @@ std::vector<bench::Result> run_all(int threads) {
   record(bench::time_workload(workload("max_pool2d_16x64x56x56"), threads, [&] {
     torch::Tensor p = torch::max_pool2d(img, {3, 3}, {2, 2}, 1);
   }));
+  {  // libtorch 1.13 has no scaled_dot_product_attention: its defining formula
+    using bench::kSdpaB, bench::kSdpaH, bench::kSdpaT, bench::kSdpaD;
+    torch::Tensor q = uniform({kSdpaB, kSdpaH, kSdpaT, kSdpaD});
+    torch::Tensor k = uniform({kSdpaB, kSdpaH, kSdpaT, kSdpaD});
+    torch::Tensor v = uniform({kSdpaB, kSdpaH, kSdpaT, kSdpaD});
+    torch::Tensor mask =
+        torch::full({kSdpaT, kSdpaT}, -INFINITY).triu(1);  // 0 on and below the diagonal
+    record(bench::time_workload(workload("sdpa_causal"), threads, [&] {
+      torch::Tensor s = q.matmul(k.transpose(-2, -1)) / std::sqrt(double(kSdpaD)) + mask;
+      torch::Tensor r = s.softmax(-1).matmul(v);
+    }));
+  }
   return out;
 }
 

@@ -28,7 +28,9 @@ WORKLOADS = [
     ("matmul_1024", 1, 1, 5),
     ("matmul_2048", 1, 1, 3),
     ("max_pool2d_16x64x56x56", 2, 1, 7),
+    ("sdpa_causal", 1, 1, 5),
 ]
+SDPA_B, SDPA_H, SDPA_T, SDPA_D = 8, 8, 1024, 64
 MATMUL_SIZES = [64, 256, 1024, 2048]
 
 
@@ -93,6 +95,10 @@ def run_all(threads):
         runs.append((f"matmul_{n}", lambda a=a, b=b: a.matmul(b)))
     img = uniform(16, 64, 56, 56)
     runs.append(("max_pool2d_16x64x56x56", lambda: torch.nn.functional.max_pool2d(img, 3, 2, 1)))
+    # PyTorch 1.13 has no scaled_dot_product_attention: its defining formula.
+    q, k, v = (uniform(SDPA_B, SDPA_H, SDPA_T, SDPA_D) for _ in range(3))
+    causal = torch.full((SDPA_T, SDPA_T), float("-inf")).triu(1)
+    runs.append(("sdpa_causal", lambda: ((q @ k.transpose(-2, -1)) / SDPA_D ** 0.5 + causal).softmax(-1) @ v))
     return [time_workload(spec[name], threads, fn) for name, fn in runs]
 
 

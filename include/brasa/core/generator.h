@@ -11,6 +11,8 @@
 
 namespace brasa {
 
+class Tensor;
+
 class BRASA_API GeneratorImpl : public RefCounted {
  public:
   explicit GeneratorImpl(uint64_t seed) { set_current_seed(seed); }
@@ -55,6 +57,11 @@ class BRASA_API Generator {
   /// Philox counters consumed so far (128-bit blocks); set_offset rewinds or skips ahead.
   uint64_t get_offset() const { return impl_->offset(); }
   void set_offset(uint64_t offset) { impl_->set_offset(offset); }
+  /// The state as a uint8 tensor [16]: seed then offset, little-endian (libtorch's CPU state is
+  /// mt19937's; brasa's Philox needs only these two words). set_state(get_state()) replays the
+  /// stream; throws ValueError for a tensor that is not uint8 [16].
+  Tensor get_state() const;
+  void set_state(const Tensor& state);
   /// An independent generator in the same state.
   Generator clone() const {
     std::lock_guard<std::mutex> lock(impl_->mutex());
@@ -71,6 +78,9 @@ BRASA_API Generator make_generator(uint64_t seed = 67280421310721ull);
 BRASA_API Generator& default_generator();
 /// Seeds the default generator (torch::manual_seed).
 BRASA_API void manual_seed(uint64_t seed);
+/// The default generator's state (Generator::get_state) and its restoration.
+BRASA_API Tensor get_rng_state();
+BRASA_API void set_rng_state(const Tensor& state);
 
 /// Philox4x32-10 block: four 32-bit random words for (seed, counter).
 struct Philox4x32 {

@@ -1,0 +1,20 @@
+#pragma once
+// Sampling from distributions given as tensors (the in-place draws exponential_ and geometric_ are
+// Tensor methods; generator state: Generator::get_state, get_rng_state).
+
+#include <optional>
+
+#include "brasa/core/generator.h"
+#include "brasa/core/tensor.h"
+
+namespace brasa {
+
+/// Indices of num_samples draws from the categorical distribution(s) given by the rows of self
+/// ([k] or [rows, k], non-negative floating weights, not necessarily normalised) -> int64 [n] or
+/// [rows, n]. Without replacement each row's samples are distinct. Throws ValueError for negative
+/// or non-finite weights, an all-zero row, num_samples <= 0, or num_samples > k without
+/// replacement; TypeError for integral input.
+BRASA_API Tensor multinomial(const Tensor& self, int64_t num_samples, bool replacement = false,
+                             std::optional<Generator> generator = std::nullopt);
+
+}  // namespace brasa

@@ -1,0 +1,269 @@
+// scaled_dot_product_attention: forward and backward as dispatched ops over the blockwise kernels
+// (Note [Blockwise attention] in attention.h); this file checks shapes, broadcasts the batch dims
+// and converts masks and reduced-precision inputs.
+#include "nn/functional/attention.h"
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "brasa/core/empty.h"
+#include "brasa/core/error.h"
+#include "brasa/dispatch/dispatcher.h"
+#include "brasa/ops/attention.h"
+#include "brasa/ops/factory.h"
+#include "brasa/ops/pointwise.h"
+
+namespace brasa::ops {
+
+BRASA_DEFINE_STUB(attention_forward_stub, AttentionForwardKernel);
+BRASA_DEFINE_STUB(attention_backward_stub, AttentionBackwardKernel);
+
+using Triple = std::tuple<Tensor, Tensor, Tensor>;
+
+BRASA_DEFINE_OP(sdpa_forward_op, "_scaled_dot_product_attention_forward",
+                "_scaled_dot_product_attention_forward(Tensor query, Tensor key, Tensor value, "
+                "Tensor? attn_mask, float dropout_p, bool is_causal, float? scale, Generator? "
+                "generator) -> (Tensor output, Tensor logsumexp, Tensor philox)",
+                Triple(const Tensor&, const Tensor&, const Tensor&, const Tensor&, double, bool,
+                       std::optional<double>, std::optional<Generator>))
+BRASA_DEFINE_OP(sdpa_backward_op, "scaled_dot_product_attention_backward",
+                "scaled_dot_product_attention_backward(Tensor grad_out, Tensor query, Tensor key, "
+                "Tensor value, Tensor? attn_mask, Tensor out, Tensor logsumexp, Tensor philox, "
+                "float dropout_p, bool is_causal, float? scale) -> (Tensor grad_query, Tensor "
+                "grad_key, Tensor grad_value)",
+                Triple(const Tensor&, const Tensor&, const Tensor&, const Tensor&, const Tensor&,
+                       const Tensor&, const Tensor&, const Tensor&, double, bool,
+                       std::optional<double>))
+
+namespace {
+
+constexpr const char* kOp = "scaled_dot_product_attention";
+
+std::vector<int64_t> broadcast_batch(std::vector<int64_t> a, IntArrayRef b, const char* what) {
+  if (a.size() < b.size()) a.insert(a.begin(), b.size() - a.size(), 1);
+  const size_t off = a.size() - b.size();
+  for (size_t i = 0; i < b.size(); ++i) {
+    int64_t& x = a[off + i];
+    BRASA_CHECK(x == b[i] || x == 1 || b[i] == 1, kOp, ": the batch dims of ", what, " (", b,
+                ") do not broadcast with ", IntArrayRef(a));
+    if (x == 1) x = b[i];
+  }
+  return a;
+}
+
+IntArrayRef batch_of(const Tensor& t) { return t.sizes().slice(0, size_t(t.dim() - 2)); }
+
+struct Prepared {
+  ScalarType compute;
+  std::vector<int64_t> batch;
+  int64_t N, L, S, E, Ev;
+  Tensor q, k, v, mask;  // expanded to batch + [rows, cols], unit last stride, compute dtype
+  std::vector<int64_t> q_off, k_off, v_off, mask_off;
+  double scale;
+};
+
+std::vector<int64_t> batch_offsets(const Tensor& t, const std::vector<int64_t>& batch) {
+  int64_t n = 1;
+  for (int64_t b : batch) n *= b;
+  std::vector<int64_t> off(size_t(n), t.storage_offset());
+  const int64_t nd = int64_t(batch.size());
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t rem = i, o = t.storage_offset();
+    for (int64_t d = nd - 1; d >= 0; --d) {
+      o += (rem % batch[size_t(d)]) * t.stride(d);
+      rem /= batch[size_t(d)];
+    }
+    off[size_t(i)] = o;
+  }
+  return off;
+}
+
+Tensor to_compute(const Tensor& t, ScalarType dt, const std::vector<int64_t>& batch) {
+  Tensor r = t.scalar_type() == dt ? t : t.to(dt);
+  if (r.dim() > 0 && r.stride(-1) != 1 && r.size(-1) > 1) r = r.contiguous();
+  std::vector<int64_t> shape = batch;
+  shape.push_back(r.size(-2));
+  shape.push_back(r.size(-1));
+  return r.expand(shape);
+}
+
+Prepared prepare(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask,
+                 double dropout_p, bool is_causal, std::optional<double> scale) {
+  BRASA_CHECK(q.dim() >= 2 && k.dim() >= 2 && v.dim() >= 2, kOp,
+              ": expected query, key and value of at least 2 dims, got ", q.sizes(), ", ",
+              k.sizes(), ", ", v.sizes());
+  BRASA_CHECK_TYPE(is_floating_type(q.scalar_type()) && q.scalar_type() == k.scalar_type() &&
+                       q.scalar_type() == v.scalar_type(),
+                   kOp, ": expected query, key and value of one floating dtype, got ",
+                   q.scalar_type(), ", ", k.scalar_type(), ", ", v.scalar_type());
+  BRASA_CHECK(q.size(-1) == k.size(-1), kOp, ": query ", q.sizes(), " and key ", k.sizes(),
+              " differ in their last dim");
+  BRASA_CHECK(k.size(-2) == v.size(-2), kOp, ": key ", k.sizes(), " and value ", v.sizes(),
+              " differ in their sequence dim");
+  BRASA_CHECK(dropout_p >= 0 && dropout_p <= 1, kOp, ": dropout_p must be in [0, 1], got ",
+              dropout_p);
+  BRASA_CHECK(!(is_causal && mask.defined()), kOp,
+              ": explicit attn_mask should not be set when is_causal=True");
+  Prepared p;
+  p.compute = q.scalar_type() == kDouble ? kDouble : kFloat;
+  p.L = q.size(-2), p.S = k.size(-2), p.E = q.size(-1), p.Ev = v.size(-1);
+  p.batch =
+      broadcast_batch(broadcast_batch(std::vector<int64_t>(batch_of(q).begin(), batch_of(q).end()),
+                                      batch_of(k), "key"),
+                      batch_of(v), "value");
+  if (mask.defined()) {
+    BRASA_CHECK_TYPE(mask.scalar_type() == kBool || mask.scalar_type() == q.scalar_type(), kOp,
+                     ": expected a bool attn_mask or one of the query's dtype ", q.scalar_type(),
+                     ", got ", mask.scalar_type());
+    Tensor m = mask;
+    while (m.dim() < 2) m = m.unsqueeze(0);
+    BRASA_CHECK((m.size(-2) == p.L || m.size(-2) == 1) && (m.size(-1) == p.S || m.size(-1) == 1),
+                kOp, ": attn_mask ", mask.sizes(), " does not broadcast to [", p.L, ", ", p.S, "]");
+    p.batch = broadcast_batch(p.batch, batch_of(m), "attn_mask");
+    if (m.scalar_type() == kBool)
+      m = where(m, scalar_tensor(0.0, p.compute),
+                scalar_tensor(-std::numeric_limits<double>::infinity(), p.compute));
+    else if (m.scalar_type() != p.compute)
+      m = m.to(p.compute);
+    std::vector<int64_t> shape = p.batch;
+    shape.push_back(p.L);
+    shape.push_back(p.S);
+    p.mask = m.expand(shape);
+  }
+  p.N = 1;
+  for (int64_t b : p.batch) p.N *= b;
+  p.scale = scale ? *scale : 1.0 / std::sqrt(double(p.E));
+  p.q = to_compute(q, p.compute, p.batch);
+  p.k = to_compute(k, p.compute, p.batch);
+  p.v = to_compute(v, p.compute, p.batch);
+  return p;
+}
+
+AttentionGeometry geometry(Prepared& p, bool is_causal, double dropout_p, PhiloxRange rng) {
+  p.q_off = batch_offsets(p.q, p.batch);
+  p.k_off = batch_offsets(p.k, p.batch);
+  p.v_off = batch_offsets(p.v, p.batch);
+  if (p.mask.defined()) p.mask_off = batch_offsets(p.mask, p.batch);
+  const int64_t nd = int64_t(p.batch.size());
+  AttentionGeometry g{};
+  g.batch = p.N, g.L = p.L, g.S = p.S, g.E = p.E, g.Ev = p.Ev;
+  g.q_off = p.q_off.data(), g.k_off = p.k_off.data(), g.v_off = p.v_off.data();
+  g.mask_off = p.mask.defined() ? p.mask_off.data() : nullptr;
+  g.q_row = p.q.stride(nd), g.k_row = p.k.stride(nd), g.v_row = p.v.stride(nd);
+  if (p.mask.defined()) g.mask_row = p.mask.stride(nd), g.mask_col = p.mask.stride(nd + 1);
+  g.causal = is_causal;
+  g.scale = p.scale;
+  g.dropout_p = dropout_p;
+  g.rng = rng;
+  return g;
+}
+
+std::vector<int64_t> with(std::vector<int64_t> shape, std::initializer_list<int64_t> tail) {
+  shape.insert(shape.end(), tail);
+  return shape;
+}
+
+const void* base(const Tensor& t) {
+  return t.defined() ? t.unsafeGetTensorImpl()->storage()->data() : nullptr;
+}
+
+Triple forward_kernel(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask,
+                      double dropout_p, bool is_causal, std::optional<double> scale,
+                      std::optional<Generator> gen) {
+  Prepared p = prepare(q, k, v, mask, dropout_p, is_causal, scale);
+  Tensor out = detail::empty_generic(with(p.batch, {p.L, p.Ev}), p.compute, q.device());
+  Tensor lse = detail::empty_generic(with(p.batch, {p.L}), p.compute, q.device());
+  Tensor philox = detail::empty_generic({2}, kLong, q.device());
+  if (q.is_meta())
+    return {q.scalar_type() == p.compute ? out : out.to(q.scalar_type()), lse, philox};
+  PhiloxRange rng{0, 0};
+  if (dropout_p > 0 && p.N * p.L * p.S > 0)
+    rng = reserve_philox(gen, uint64_t((p.N * p.L * p.S + 3) / 4));
+  philox.data_ptr<int64_t>()[0] = int64_t(rng.seed);
+  philox.data_ptr<int64_t>()[1] = int64_t(rng.offset);
+  if (p.S == 0) {
+    out.zero_();
+    lse.fill_(-std::numeric_limits<double>::infinity());
+  } else if (out.numel() > 0 || lse.numel() > 0) {
+    AttentionGeometry g = geometry(p, is_causal, dropout_p, rng);
+    attention_forward_stub(p.compute, g, base(p.q), base(p.k), base(p.v), base(p.mask),
+                           out.data_ptr(), lse.data_ptr());
+  }
+  if (q.scalar_type() != p.compute) out = out.to(q.scalar_type());
+  return {out, lse, philox};
+}
+
+// grad of a broadcast input: summed over the batch dims the input was expanded along.
+Tensor reduce_to(const Tensor& g, const Tensor& like) {
+  const int64_t lead = g.dim() - like.dim();
+  std::vector<int64_t> dims;
+  for (int64_t d = 0; d < g.dim() - 2; ++d)
+    if (d < lead || like.size(d - lead) == 1) dims.push_back(d);
+  Tensor r = dims.empty() ? g : g.sum(dims, true);
+  if (lead > 0) r = r.reshape(like.sizes());
+  return r.scalar_type() == like.scalar_type() ? r : r.to(like.scalar_type());
+}
+
+Triple backward_kernel(const Tensor& grad_out, const Tensor& q, const Tensor& k, const Tensor& v,
+                       const Tensor& mask, const Tensor& out, const Tensor& lse,
+                       const Tensor& philox, double dropout_p, bool is_causal,
+                       std::optional<double> scale) {
+  Prepared p = prepare(q, k, v, mask, dropout_p, is_causal, scale);
+  const std::vector<int64_t> out_shape = with(p.batch, {p.L, p.Ev});
+  BRASA_CHECK(grad_out.sizes() == IntArrayRef(out_shape) && out.sizes() == grad_out.sizes(),
+              "scaled_dot_product_attention_backward: expected grad_out and out of shape ",
+              IntArrayRef(out_shape), ", got ", grad_out.sizes(), " and ", out.sizes());
+  Tensor gq = detail::empty_generic(with(p.batch, {p.L, p.E}), p.compute, q.device());
+  Tensor gk = detail::empty_generic(with(p.batch, {p.S, p.E}), p.compute, q.device());
+  Tensor gv = detail::empty_generic(with(p.batch, {p.S, p.Ev}), p.compute, q.device());
+  if (!q.is_meta()) {
+    gq.zero_(), gk.zero_(), gv.zero_();
+    if (p.N * p.L * p.S > 0) {
+      Tensor go = grad_out.to(p.compute).contiguous(), o = out.to(p.compute).contiguous();
+      Tensor l = lse.to(p.compute).contiguous();
+      Tensor ph = philox.contiguous();
+      PhiloxRange rng{uint64_t(ph.data_ptr<int64_t>()[0]), uint64_t(ph.data_ptr<int64_t>()[1])};
+      AttentionGeometry g = geometry(p, is_causal, dropout_p, rng);
+      attention_backward_stub(p.compute, g, base(p.q), base(p.k), base(p.v), base(p.mask),
+                              o.data_ptr(), go.data_ptr(), l.data_ptr(), gq.data_ptr(),
+                              gk.data_ptr(), gv.data_ptr());
+    }
+  }
+  return {reduce_to(gq, q), reduce_to(gk, k), reduce_to(gv, v)};
+}
+
+}  // namespace
+
+BRASA_REGISTER_KERNEL(sdpa_forward_op, forward_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(sdpa_backward_op, backward_kernel, CPU, Meta)
+
+}  // namespace brasa::ops
+
+namespace brasa {
+
+Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, const Tensor& value,
+                                    const Tensor& attn_mask, double dropout_p, bool is_causal,
+                                    std::optional<double> scale,
+                                    std::optional<Generator> generator) {
+  return std::get<0>(ops::sdpa_forward_op().call(query, key, value, attn_mask, dropout_p, is_causal,
+                                                 scale, std::move(generator)));
+}
+
+std::tuple<Tensor, Tensor, Tensor> _scaled_dot_product_attention_forward(
+    const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& attn_mask,
+    double dropout_p, bool is_causal, std::optional<double> scale,
+    std::optional<Generator> generator) {
+  return ops::sdpa_forward_op().call(query, key, value, attn_mask, dropout_p, is_causal, scale,
+                                     std::move(generator));
+}
+
+std::tuple<Tensor, Tensor, Tensor> scaled_dot_product_attention_backward(
+    const Tensor& grad_out, const Tensor& query, const Tensor& key, const Tensor& value,
+    const Tensor& attn_mask, const Tensor& out, const Tensor& logsumexp, const Tensor& philox,
+    double dropout_p, bool is_causal, std::optional<double> scale) {
+  return ops::sdpa_backward_op().call(grad_out, query, key, value, attn_mask, out, logsumexp,
+                                      philox, dropout_p, is_causal, scale);
+}
+
+}  // namespace brasa

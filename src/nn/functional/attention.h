@@ -1,0 +1,53 @@
+#pragma once
+// The kernel interface of scaled_dot_product_attention (blockwise, flash-attention style).
+//
+// Note [Blockwise attention]
+// Queries are cut into tiles of kQueryTile rows and keys into tiles of kKeyTile rows. A query tile
+// walks the key tiles keeping, per row, the running max m and running sum l of exp(s - m) and an
+// unnormalised output that is rescaled by exp(m_old - m_new) whenever the max grows (online
+// softmax). Extra memory is one score tile and one output tile per thread, never an L x S matrix.
+// The forward also returns logsumexp(s) per query row (m + log l) so the backward recomputes the
+// probabilities tile by tile: one pass over (batch, key tile) gives grad_k and grad_v, a second
+// over (batch, query tile) gives grad_q; no atomics, so results do not depend on the thread count.
+// Causal masks are top-left aligned (key j is kept for query i when j <= i); key tiles that are
+// wholly masked are skipped. Dropout element (n, i, j) keeps with probability 1 - p by Philox block
+// offset + ((n * L + i) * S + j) / 4, lane ((n * L + i) * S + j) % 4, so the backward replays it.
+#include <cstdint>
+
+#include "backends/cpu/stub.h"
+#include "brasa/core/dtype.h"
+#include "ops/random/random.h"
+
+namespace brasa::ops {
+
+constexpr int64_t kQueryTile = 64;
+constexpr int64_t kKeyTile = 64;
+
+/// Geometry of a batched attention problem. q: [N, L, E], k: [N, S, E], v: [N, S, Ev], mask
+/// (additive, of the compute dtype): [N, L, S]. Batch n starts at element offsets q_off[n] etc.;
+/// the last dim of q, k, v has stride 1, rows have strides q_row, k_row, v_row.
+struct AttentionGeometry {
+  int64_t batch, L, S, E, Ev;
+  const int64_t *q_off, *k_off, *v_off, *mask_off;  // mask_off null: no mask
+  int64_t q_row, k_row, v_row, mask_row, mask_col;
+  bool causal;
+  double scale;
+  double dropout_p;
+  PhiloxRange rng;
+};
+
+/// out: contiguous [N, L, Ev]; lse: contiguous [N, L]; all of dtype dt (Float or Double).
+using AttentionForwardKernel = void (*)(ScalarType dt, const AttentionGeometry& g, const void* q,
+                                        const void* k, const void* v, const void* mask, void* out,
+                                        void* lse);
+/// out, grad_out: contiguous [N, L, Ev]; lse [N, L]; writes contiguous grad_q [N, L, E],
+/// grad_k [N, S, E], grad_v [N, S, Ev].
+using AttentionBackwardKernel = void (*)(ScalarType dt, const AttentionGeometry& g, const void* q,
+                                         const void* k, const void* v, const void* mask,
+                                         const void* out, const void* grad_out, const void* lse,
+                                         void* grad_q, void* grad_k, void* grad_v);
+
+BRASA_DECLARE_STUB(attention_forward_stub, AttentionForwardKernel);
+BRASA_DECLARE_STUB(attention_backward_stub, AttentionBackwardKernel);
+
+}  // namespace brasa::ops

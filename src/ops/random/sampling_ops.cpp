@@ -1,0 +1,200 @@
+// exponential_, geometric_ and multinomial as dispatched ops, and the generator state round trip.
+//
+// Note [Sampling draws]
+// Like the fills of random_ops.cpp (Note [Random reproducibility]), element i of a call uses only
+// the 32-bit word i % 4 of Philox block offset + i / 4, so results never depend on the thread
+// count. exponential_: -log(1 - u) / lambda; geometric_: ceil(log(u') / log(1 - p)), u' in (0, 1].
+// multinomial draws a fixed number D of words per row (row r uses elements r * D .. r * D + D - 1):
+// with replacement D = num_samples, each sample a binary search of u * total in the row's running
+// sums; without replacement D = categories and the samples are the num_samples smallest keys
+// -log(u_j) / p_j (an exponential race, equivalent to drawing one by one without replacement);
+// zero-probability categories get key +inf and come last, in index order.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <vector>
+
+#include "brasa/core/dispatch_type.h"
+#include "brasa/core/empty.h"
+#include "brasa/core/error.h"
+#include "brasa/core/parallel.h"
+#include "brasa/dispatch/dispatcher.h"
+#include "brasa/ops/factory.h"
+#include "brasa/ops/sampling.h"
+#include "ops/random/random.h"
+
+namespace brasa::ops {
+
+BRASA_DEFINE_OP(exponential_op, "exponential_",
+                "exponential_(Tensor(a!) self, float lambd, Generator? generator) -> Tensor(a!)",
+                Tensor(const Tensor&, double, std::optional<Generator>))
+BRASA_DEFINE_OP(geometric_op, "geometric_",
+                "geometric_(Tensor(a!) self, float p, Generator? generator) -> Tensor(a!)",
+                Tensor(const Tensor&, double, std::optional<Generator>))
+BRASA_DEFINE_OP(multinomial_op, "multinomial",
+                "multinomial(Tensor self, int num_samples, bool replacement, Generator? "
+                "generator) -> Tensor",
+                Tensor(const Tensor&, int64_t, bool, std::optional<Generator>))
+
+namespace {
+
+// Word i of the range as a double in [0, 1).
+inline double unit(const PhiloxRange& r, uint64_t i) {
+  Philox4x32 b(r.seed, r.offset + i / 4);
+  return double(b.out[i % 4]) * (1.0 / 4294967296.0);
+}
+
+// Fills self (row-major order) with f(u_i), u_i in [0, 1), through a contiguous double buffer.
+template <typename F>
+void fill_draws(const Tensor& self, const std::optional<Generator>& gen, const F& f) {
+  if (self.is_meta() || self.numel() == 0) return;
+  const int64_t n = self.numel();
+  const PhiloxRange r = reserve_philox(gen, uint64_t((n + 3) / 4));
+  Tensor buf = detail::empty_generic(self.sizes(), kDouble, self.device());
+  double* out = buf.data_ptr<double>();
+  parallel_for(0, n, 4096, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) out[i] = f(unit(r, uint64_t(i)));
+  });
+  self.copy_(buf);
+}
+
+Tensor exponential_kernel(const Tensor& self, double lambd, std::optional<Generator> gen) {
+  BRASA_CHECK_TYPE(self.is_floating_point(), "exponential_: not implemented for dtype ",
+                   self.dtype());
+  BRASA_CHECK(lambd >= 0, "exponential_ expects lambda >= 0.0, but found lambda=", lambd);
+  fill_draws(self, gen, [lambd](double u) { return -std::log1p(-u) / lambd; });
+  return self;
+}
+
+Tensor geometric_kernel(const Tensor& self, double p, std::optional<Generator> gen) {
+  BRASA_CHECK(p > 0 && p < 1, "geometric_ expects p to be in (0, 1), but got p=", p);
+  BRASA_CHECK_TYPE(self.scalar_type() != kBool, "geometric_: not implemented for dtype Bool");
+  const double denom = std::log1p(-p);
+  fill_draws(self, gen, [denom](double u) { return std::ceil(std::log1p(-u) / denom); });
+  return self;
+}
+
+// Samples of one row: probs[0..k) (validated), writes n indices.
+void sample_row(const double* probs, int64_t k, int64_t n, bool replacement, const PhiloxRange& r,
+                uint64_t first, int64_t* out, std::vector<double>& scratch,
+                std::vector<int64_t>& order) {
+  if (replacement) {
+    scratch.resize(size_t(k));
+    std::partial_sum(probs, probs + k, scratch.begin());
+    const double total = scratch.back();
+    for (int64_t s = 0; s < n; ++s) {
+      const double target = unit(r, first + uint64_t(s)) * total;
+      auto it = std::upper_bound(scratch.begin(), scratch.end(), target);
+      int64_t j = std::min<int64_t>(int64_t(it - scratch.begin()), k - 1);
+      while (probs[j] == 0 && j > 0) --j;  // a rounding step onto a zero category
+      out[s] = j;
+    }
+    return;
+  }
+  scratch.resize(size_t(k));
+  order.resize(size_t(k));
+  for (int64_t j = 0; j < k; ++j) {
+    const double u = unit(r, first + uint64_t(j));
+    scratch[size_t(j)] = probs[j] > 0 ? -std::log1p(-u) / probs[j] : HUGE_VAL;
+    order[size_t(j)] = j;
+  }
+  std::partial_sort(order.begin(), order.begin() + n, order.end(), [&](int64_t a, int64_t b) {
+    return scratch[size_t(a)] < scratch[size_t(b)] ||
+           (scratch[size_t(a)] == scratch[size_t(b)] && a < b);
+  });
+  std::copy(order.begin(), order.begin() + n, out);
+}
+
+Tensor multinomial_kernel(const Tensor& self, int64_t n, bool replacement,
+                          std::optional<Generator> gen) {
+  BRASA_CHECK(self.dim() == 1 || self.dim() == 2, "prob_dist must be 1 or 2 dim, got ",
+              self.sizes());
+  BRASA_CHECK_TYPE(
+      self.is_floating_point(),
+      "multinomial only supports floating-point dtypes for input, got: ", self.scalar_type());
+  BRASA_CHECK(n > 0, "cannot sample n_sample <= 0 samples");
+  const int64_t k = self.size(-1), rows = self.dim() == 2 ? self.size(0) : 1;
+  BRASA_CHECK(replacement || n <= k,
+              "cannot sample n_sample > prob_dist.size(-1) samples without replacement");
+  Tensor result = detail::empty_generic(
+      self.dim() == 2 ? std::vector<int64_t>{rows, n} : std::vector<int64_t>{n}, kLong,
+      self.device());
+  if (self.is_meta() || rows == 0) return result;
+  Tensor probs = self.to(kDouble).contiguous().reshape({rows, k});
+  const double* p = probs.data_ptr<double>();
+  for (int64_t row = 0; row < rows; ++row) {
+    double total = 0;
+    for (int64_t j = 0; j < k; ++j) {
+      const double x = p[row * k + j];
+      BRASA_CHECK(std::isfinite(x) && x >= 0,
+                  "probability tensor contains either `inf`, `nan` or element < 0");
+      total += x;
+    }
+    BRASA_CHECK(total > 0, "invalid multinomial distribution (sum of probabilities <= 0)");
+  }
+  const int64_t per_row = replacement ? n : k;
+  const PhiloxRange r = reserve_philox(gen, uint64_t((rows * per_row + 3) / 4));
+  int64_t* out = result.data_ptr<int64_t>();
+  parallel_for(0, rows, 1, [&](int64_t b, int64_t e) {
+    std::vector<double> scratch;
+    std::vector<int64_t> order;
+    for (int64_t row = b; row < e; ++row)
+      sample_row(p + row * k, k, n, replacement, r, uint64_t(row * per_row), out + row * n, scratch,
+                 order);
+  });
+  return result;
+}
+
+}  // namespace
+
+BRASA_REGISTER_KERNEL(exponential_op, exponential_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(geometric_op, geometric_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(multinomial_op, multinomial_kernel, CPU, Meta)
+
+}  // namespace brasa::ops
+
+namespace brasa {
+
+const Tensor& Tensor::exponential_(double lambd, std::optional<Generator> gen) const {
+  ops::exponential_op().call(*this, lambd, std::move(gen));
+  return *this;
+}
+const Tensor& Tensor::geometric_(double p, std::optional<Generator> gen) const {
+  ops::geometric_op().call(*this, p, std::move(gen));
+  return *this;
+}
+Tensor Tensor::multinomial(int64_t num_samples, bool replacement,
+                           std::optional<Generator> gen) const {
+  return ops::multinomial_op().call(*this, num_samples, replacement, std::move(gen));
+}
+Tensor multinomial(const Tensor& self, int64_t num_samples, bool replacement,
+                   std::optional<Generator> generator) {
+  return self.multinomial(num_samples, replacement, std::move(generator));
+}
+
+Tensor Generator::get_state() const {
+  Tensor state = detail::empty_generic({16}, kByte, Device(kCPU));
+  std::lock_guard<std::mutex> lock(mutex());
+  const uint64_t words[2] = {impl_->current_seed(), impl_->offset()};
+  std::memcpy(state.data_ptr(), words, sizeof(words));
+  return state;
+}
+
+void Generator::set_state(const Tensor& state) {
+  BRASA_CHECK_TYPE(state.scalar_type() == kByte, "set_state: expected a uint8 state tensor, got ",
+                   state.scalar_type());
+  BRASA_CHECK(state.dim() == 1 && state.numel() == 16,
+              "set_state: expected a state tensor of 16 bytes (seed, offset), got ", state.sizes());
+  Tensor c = state.contiguous();
+  uint64_t words[2];
+  std::memcpy(words, c.data_ptr(), sizeof(words));
+  std::lock_guard<std::mutex> lock(mutex());
+  impl_->set_current_seed(words[0]);
+  impl_->set_offset(words[1]);
+}
+
+Tensor get_rng_state() { return default_generator().get_state(); }
+void set_rng_state(const Tensor& state) { default_generator().set_state(state); }
+
+}  // namespace brasa

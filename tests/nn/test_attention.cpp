@@ -1,0 +1,135 @@
+// scaled_dot_product_attention beyond the conformance family `attn`: the blockwise kernel against
+// the composite formula on many tiles, memory, dropout (statistics, reproducibility, thread count,
+// gradients by finite differences) and the backward op's shapes and errors.
+#include <gtest/gtest.h>
+#include <torch/torch.h>
+
+#include <cmath>
+#include <limits>
+
+#include "brasa/brasa.h"
+
+using namespace brasa;
+
+namespace {
+
+Tensor reference(const Tensor& q, const Tensor& k, const Tensor& v, bool causal, double scale) {
+  Tensor s = matmul(q, k.transpose(-2, -1)) * scale;
+  if (causal) {
+    const int64_t L = q.size(-2), S = k.size(-2);
+    Tensor keep = ones({L, S}).tril().to(kBool);
+    s = where(keep, s, scalar_tensor(-std::numeric_limits<double>::infinity(), s.scalar_type()));
+  }
+  return matmul(softmax(s, -1), v);
+}
+
+void expect_close(const Tensor& a, const Tensor& b, double tol) {
+  ASSERT_EQ(a.sizes(), b.sizes());
+  EXPECT_TRUE(allclose(a.to(kDouble), b.to(kDouble), tol, tol))
+      << "max diff " << (a.to(kDouble) - b.to(kDouble)).abs().max().item<double>();
+}
+
+struct ThreadCountGuard {
+  int saved = get_num_threads();
+  ~ThreadCountGuard() { set_num_threads(saved); }
+};
+
+}  // namespace
+
+TEST(Attention, ManyTilesMatchFormula) {
+  manual_seed(1);
+  for (bool causal : {false, true}) {
+    Tensor q = randn({2, 3, 200, 40}), k = randn({2, 3, 150, 40}), v = randn({2, 3, 150, 24});
+    expect_close(scaled_dot_product_attention(q, k, v, {}, 0.0, causal),
+                 reference(q, k, v, causal, 1.0 / std::sqrt(40.0)), 2e-5);
+    Tensor qd = q.to(kDouble), kd = k.to(kDouble), vd = v.to(kDouble);
+    expect_close(scaled_dot_product_attention(qd, kd, vd, {}, 0.0, causal, 0.7),
+                 reference(qd, kd, vd, causal, 0.7), 1e-12);
+  }
+}
+
+TEST(Attention, HalfAndMetaAndTorchSpelling) {
+  manual_seed(2);
+  Tensor q = randn({2, 9, 8}), k = randn({2, 11, 8}), v = randn({2, 11, 5});
+  Tensor h = torch::scaled_dot_product_attention(q.to(kHalf), k.to(kHalf), v.to(kHalf));
+  EXPECT_EQ(h.scalar_type(), kHalf);
+  expect_close(h, reference(q, k, v, false, 1.0 / std::sqrt(8.0)), 5e-3);
+  Tensor m = nn::functional::scaled_dot_product_attention(
+      empty({2, 9, 8}, kMeta), empty({2, 11, 8}, kMeta), empty({2, 11, 5}, kMeta));
+  EXPECT_EQ(m.sizes(), IntArrayRef({2, 9, 5}));
+  EXPECT_TRUE(m.is_meta());
+}
+
+TEST(Attention, CausalFullyMaskedRowIsNaNLikeSoftmax) {
+  Tensor q = randn({3, 4}), k = randn({5, 4}), v = randn({5, 2});
+  Tensor mask = ones({3, 5}).to(kBool);
+  mask.select(0, 1).fill_(false);
+  Tensor o = scaled_dot_product_attention(q, k, v, mask);
+  EXPECT_TRUE(std::isnan(o[1][0].item<float>()));
+  EXPECT_FALSE(std::isnan(o[0][0].item<float>()));
+}
+
+TEST(Attention, NoScoreMatrixAllocated) {
+  Tensor q = randn({1, 2, 2048, 64}), k = randn({1, 2, 2048, 64}), v = randn({1, 2, 2048, 64});
+  const int64_t before = memory_stats().allocated_bytes;
+  reset_peak_memory_stats();
+  Tensor o = scaled_dot_product_attention(q, k, v, {}, 0.0, true);
+  const int64_t extra = memory_stats().peak_allocated_bytes - before - int64_t(o.nbytes());
+  EXPECT_LT(extra, int64_t(2 * 2048 * 2048 * 4) / 16);  // far below one L x S score matrix
+}
+
+TEST(Attention, DropoutStatisticsAndReproducibility) {
+  ThreadCountGuard guard;
+  Tensor q = randn({4, 256, 16}), k = randn({4, 256, 16}), v = ones({4, 256, 1});
+  // With v = 1 each output is sum_j p_j keep_j / (1 - p): mean 1 over rows.
+  Generator g = make_generator(5);
+  Tensor o = scaled_dot_product_attention(q, k, v, {}, 0.4, false, std::nullopt, g);
+  EXPECT_NEAR(o.mean().item<float>(), 1.0, 0.03);
+  set_num_threads(1);
+  Tensor a = scaled_dot_product_attention(q, k, v, {}, 0.4, false, std::nullopt, make_generator(9));
+  set_num_threads(2);
+  Tensor b = scaled_dot_product_attention(q, k, v, {}, 0.4, false, std::nullopt, make_generator(9));
+  EXPECT_TRUE(equal(a, b));
+  Tensor zero = scaled_dot_product_attention(q, k, v, {}, 1.0);
+  EXPECT_EQ(zero.abs().sum().item<float>(), 0.0f);
+}
+
+TEST(Attention, DropoutGradientsByFiniteDifferences) {
+  manual_seed(3);
+  Tensor q = randn({2, 70, 6}, kDouble), k = randn({2, 67, 6}, kDouble),
+         v = randn({2, 67, 3}, kDouble), go = randn({2, 70, 3}, kDouble);
+  Generator g = make_generator(11);
+  auto loss = [&](const Tensor& qq, const Tensor& kk, const Tensor& vv) {
+    Tensor o = scaled_dot_product_attention(qq, kk, vv, {}, 0.3, true, std::nullopt, g.clone());
+    return (o * go).sum().item<double>();
+  };
+  auto [out, lse, philox] =
+      _scaled_dot_product_attention_forward(q, k, v, {}, 0.3, true, std::nullopt, g.clone());
+  auto [gq, gk, gv] =
+      scaled_dot_product_attention_backward(go, q, k, v, {}, out, lse, philox, 0.3, true, {});
+  const double eps = 1e-6;
+  for (auto [t, grad] : {std::pair{q, gq}, std::pair{k, gk}, std::pair{v, gv}}) {
+    for (int64_t i : {0L, 7L, 100L, t.numel() - 1}) {
+      Tensor flat = t.view({-1});
+      const double x = flat[i].item<double>();
+      flat[i].fill_(x + eps);
+      const double up = loss(q, k, v);
+      flat[i].fill_(x - eps);
+      const double down = loss(q, k, v);
+      flat[i].fill_(x);
+      EXPECT_NEAR(grad.reshape({-1})[i].item<double>(), (up - down) / (2 * eps), 1e-6);
+    }
+  }
+}
+
+TEST(Attention, Errors) {
+  Tensor q = randn({2, 4, 8}), k = randn({2, 6, 8}), v = randn({2, 6, 5});
+  EXPECT_THROW(scaled_dot_product_attention(q[0][0], k, v), ValueError);
+  EXPECT_THROW(scaled_dot_product_attention(q, randn({2, 6, 7}), v), ValueError);
+  EXPECT_THROW(scaled_dot_product_attention(q, k, v, ones({3, 6}).to(kBool)), ValueError);
+  EXPECT_THROW(scaled_dot_product_attention(q, k, v, ones({4, 6}).to(kBool), 0.0, true),
+               ValueError);
+  EXPECT_THROW(scaled_dot_product_attention(q, k, v, ones({4, 6}).to(kInt)), TypeError);
+  EXPECT_THROW(scaled_dot_product_attention(q, k, v, {}, 1.5), ValueError);
+  EXPECT_THROW(scaled_dot_product_attention(q.to(kInt), k.to(kInt), v.to(kInt)), TypeError);
+}
