@@ -14,6 +14,7 @@
 #include "brasa/core/tensor_options.h"
 #include "brasa/core/type_promotion.h"
 #include "brasa/nn/functional.h"
+#include "brasa/ops/conv.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/indexing_ops.h"
 #include "brasa/ops/linalg.h"

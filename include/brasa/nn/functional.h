@@ -3,6 +3,7 @@
 // structs (`F::leaky_relu(x, F::LeakyReLUFuncOptions().negative_slope(0.2))`).
 
 #include "brasa/nn/functional/activation.h"
+#include "brasa/nn/functional/conv.h"
 #include "brasa/nn/functional/dropout.h"
 #include "brasa/nn/functional/loss.h"
 #include "brasa/nn/functional/normalization.h"
