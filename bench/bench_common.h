@@ -38,7 +38,12 @@ constexpr Workload kWorkloads[] = {
     {"gelu_16M", 1, 1, 5},           // 0.5*x*(1+tanh(0.7978845608*(x+0.044715*x*x*x)))
     {"matmul_64", 2000, 1, 7},       // a.matmul(b), [n,n] x [n,n] floats
     {"matmul_256", 50, 1, 7},       {"matmul_1024", 1, 1, 5}, {"matmul_2048", 1, 1, 3},
+    {"conv2d_28", 2, 1, 7},  // conv2d [64,32,h,h] * [64,32,3,3] + bias, padding 1 (h = 28, 14)
+    {"conv2d_14", 8, 1, 7},
 };
+
+/// The conv2d workloads' spatial sizes h (workload "conv2d_<h>").
+constexpr int64_t kConvSizes[] = {28, 14};
 
 /// The matmul workloads' sizes n (workload "matmul_<n>").
 constexpr int64_t kMatmulSizes[] = {64, 256, 1024, 2048};

@@ -49,6 +49,12 @@ std::vector<bench::Result> run_all(int threads) {
     record(bench::time_workload(workload("matmul_" + std::to_string(n)), threads,
                                 [&] { brasa::Tensor c = a.matmul(b); }));
   }
+  for (int64_t h : bench::kConvSizes) {
+    brasa::Tensor in = uniform({64, 32, h, h}, 8), w = uniform({64, 32, 3, 3}, 9);
+    brasa::Tensor b = uniform({64}, 10);
+    record(bench::time_workload(workload("conv2d_" + std::to_string(h)), threads,
+                                [&] { brasa::Tensor c = brasa::conv2d(in, w, b, 1, 1); }));
+  }
   return out;
 }
 

@@ -27,8 +27,11 @@ WORKLOADS = [
     ("matmul_256", 50, 1, 7),
     ("matmul_1024", 1, 1, 5),
     ("matmul_2048", 1, 1, 3),
+    ("conv2d_28", 2, 1, 7),
+    ("conv2d_14", 8, 1, 7),
 ]
 MATMUL_SIZES = [64, 256, 1024, 2048]
+CONV_SIZES = [28, 14]
 
 
 def time_workload(spec, threads, run):
@@ -90,6 +93,9 @@ def run_all(threads):
     for n in MATMUL_SIZES:
         a, b = uniform(n, n), uniform(n, n)
         runs.append((f"matmul_{n}", lambda a=a, b=b: a.matmul(b)))
+    for h in CONV_SIZES:
+        inp, w, bias = uniform(64, 32, h, h), uniform(64, 32, 3, 3), uniform(64)
+        runs.append((f"conv2d_{h}", lambda i=inp, w=w, b=bias: torch.conv2d(i, w, b, 1, 1)))
     return [time_workload(spec[name], threads, fn) for name, fn in runs]
 
 
