@@ -2,9 +2,11 @@
 // Convolutions (libtorch spellings). input [N, C_in, *spatial] (conv wrappers also take an
 // unbatched [C_in, *spatial]), weight [C_out, C_in / groups, *kernel] (transposed:
 // [C_in, C_out / groups, *kernel]), optional bias [C_out]. stride/padding/dilation/output_padding
-// take one value per spatial dim or a single value for all. Float, Double and BFloat16 (TypeError
-// for other dtypes or mismatched dtypes); shapes or parameters that don't fit throw ValueError
-// naming the op and the shapes. Float runs on oneDNN, the others on a direct loop.
+// take one value per spatial dim or a single value for all. Floating and integral dtypes
+// (transposed: floating and Long, as in PyTorch); TypeError for Bool, other dtypes or mismatched
+// dtypes. Shapes or parameters that don't fit throw ValueError naming the op and the shapes. Float
+// runs on oneDNN (falling back to the direct loop for geometries it rejects), the others on a
+// direct loop that accumulates in float (Half/BFloat16), double or int64.
 
 #include <array>
 #include <string_view>

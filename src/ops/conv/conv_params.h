@@ -27,7 +27,7 @@ ConvParams check_conv(const char* op, const Tensor& input, const Tensor& weight,
 /// Output shape of the convolution (transposed or not).
 DimVector conv_output_shape(const ConvParams& p, IntArrayRef input, IntArrayRef weight);
 
-/// Regular convolution x [N, C, *in] * w [OC, C/g, *k] -> y [N, OC, *out]; out_sizes is y's shape.
+/// Regular convolution x [N, C, *in] * w [OC, C/g, *k] (+ bias) into y [N, OC, *out].
 void conv_forward(const Tensor& y, const Tensor& x, const Tensor& w, const Tensor& bias,
                   const ConvParams& p);
 /// Input gradient of the regular convolution: gx [N, C, *in] from gy [N, OC, *out] and w.
