@@ -42,7 +42,12 @@ constexpr Workload kWorkloads[] = {
     {"matmul_2048", 1, 1, 3},
     {"max_pool2d_16x64x56x56", 2, 1, 7},  // max_pool2d(x, 3, stride 2, padding 1)
     {"sdpa_causal", 1, 1, 5},  // causal attention, q/k/v [8, 8, 1024, 64] floats
+    {"conv2d_28", 2, 1, 7},  // conv2d [64,32,h,h] * [64,32,3,3] + bias, padding 1 (h = 28, 14)
+    {"conv2d_14", 8, 1, 7},
 };
+
+/// The conv2d workloads' spatial sizes h (workload "conv2d_<h>").
+constexpr int64_t kConvSizes[] = {28, 14};
 
 /// The matmul workloads' sizes n (workload "matmul_<n>").
 constexpr int64_t kMatmulSizes[] = {64, 256, 1024, 2048};

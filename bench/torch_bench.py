@@ -29,9 +29,12 @@ WORKLOADS = [
     ("matmul_2048", 1, 1, 3),
     ("max_pool2d_16x64x56x56", 2, 1, 7),
     ("sdpa_causal", 1, 1, 5),
+    ("conv2d_28", 2, 1, 7),
+    ("conv2d_14", 8, 1, 7),
 ]
 SDPA_B, SDPA_H, SDPA_T, SDPA_D = 8, 8, 1024, 64
 MATMUL_SIZES = [64, 256, 1024, 2048]
+CONV_SIZES = [28, 14]
 
 
 def time_workload(spec, threads, run):
@@ -99,6 +102,9 @@ def run_all(threads):
     q, k, v = (uniform(SDPA_B, SDPA_H, SDPA_T, SDPA_D) for _ in range(3))
     causal = torch.full((SDPA_T, SDPA_T), float("-inf")).triu(1)
     runs.append(("sdpa_causal", lambda: ((q @ k.transpose(-2, -1)) / SDPA_D ** 0.5 + causal).softmax(-1) @ v))
+    for h in CONV_SIZES:
+        inp, w, bias = uniform(64, 32, h, h), uniform(64, 32, 3, 3), uniform(64)
+        runs.append((f"conv2d_{h}", lambda i=inp, w=w, b=bias: torch.conv2d(i, w, b, 1, 1)))
     return [time_workload(spec[name], threads, fn) for name, fn in runs]
 
 

@@ -33,6 +33,8 @@ class ExpandingArray {
   operator ArrayRef<T>() const { return ArrayRef<T>(values_.data(), D); }  // NOLINT
   size_t size() const noexcept { return D; }
   T operator[](size_t i) const { return values_[i]; }
+  T* data() { return values_.data(); }
+  const T* data() const { return values_.data(); }
 
  private:
   std::array<T, D> values_;

@@ -4,6 +4,7 @@
 // F::LeakyReLUFuncOptions().negative_slope(0.2))`).
 
 #include "brasa/nn/functional/activation.h"
+#include "brasa/nn/functional/conv.h"
 #include "brasa/nn/functional/dropout.h"
 #include "brasa/nn/functional/fold.h"
 #include "brasa/nn/functional/loss.h"

@@ -1,0 +1,129 @@
+// The dispatched convolution and convolution_backward ops. A transposed convolution is computed
+// as the input gradient of the regular convolution it transposes, and its gradients as a regular
+// forward (input) and weight gradient with the roles of input and grad_output swapped.
+#include "brasa/core/empty.h"
+#include "brasa/core/error.h"
+#include "brasa/dispatch/dispatcher.h"
+#include "brasa/ops/conv.h"
+#include "ops/conv/conv_params.h"
+
+namespace brasa::ops {
+namespace {
+
+using conv::ConvParams;
+
+Tensor bias_view(const Tensor& bias, int64_t nsp) {
+  DimVector shape(static_cast<size_t>(nsp + 2), 1);
+  shape[1] = bias.size(0);
+  return bias.view(shape);
+}
+
+Tensor convolution_kernel(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                          IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
+                          bool transposed, IntArrayRef output_padding, int64_t groups) {
+  const ConvParams p = conv::check_conv("convolution", input, weight, bias, stride, padding,
+                                        dilation, transposed, output_padding, groups);
+  Tensor y = detail::empty_generic(conv::conv_output_shape(p, input.sizes(), weight.sizes()),
+                                   input.dtype(), input.device());
+  if (y.is_meta() || y.numel() == 0) return y;
+  if (!transposed) {
+    conv::conv_forward(y, input, weight, bias, p);
+  } else {
+    conv::conv_backward_data(y, input, weight, p);
+    if (bias.defined()) y.add_(bias_view(bias, p.nsp));
+  }
+  return y;
+}
+
+std::tuple<Tensor, Tensor, Tensor> convolution_backward_kernel(
+    const Tensor& grad_output, const Tensor& input, const Tensor& weight, IntArrayRef stride,
+    IntArrayRef padding, IntArrayRef dilation, bool transposed, IntArrayRef output_padding,
+    int64_t groups, bool need_input, bool need_weight, bool need_bias) {
+  const char* op = "convolution_backward";
+  ConvParams p = conv::check_conv(op, input, weight, Tensor(), stride, padding, dilation,
+                                  transposed, output_padding, groups);
+  BRASA_CHECK(grad_output.defined(), op, ": grad_output is undefined");
+  BRASA_CHECK_TYPE(grad_output.dtype() == input.dtype(), op, ": grad_output type (",
+                   grad_output.dtype(), ") and input type (", input.dtype(),
+                   ") should be the same");
+  const DimVector out_shape = conv::conv_output_shape(p, input.sizes(), weight.sizes());
+  BRASA_CHECK(grad_output.sizes() == IntArrayRef(out_shape), op, ": expected grad_output of size ",
+              conv::shape_str(out_shape), ", but got ", conv::shape_str(grad_output.sizes()));
+  const ScalarType dt = input.dtype();
+  const Device dev = input.device();
+  Tensor gi, gw, gb;
+  if (need_input) gi = detail::empty_generic(input.sizes(), dt, dev);
+  if (need_weight) gw = detail::empty_generic(weight.sizes(), dt, dev);
+  if (need_bias) gb = detail::empty_generic({out_shape[1]}, dt, dev);
+  if (input.is_meta()) return {gi, gw, gb};
+  if (need_bias) {
+    DimVector dims{0};
+    for (int64_t i = 0; i < p.nsp; ++i) dims.push_back(i + 2);
+    gb.copy_(grad_output.sum(dims));
+  }
+  if (!transposed) {
+    if (need_input) conv::conv_backward_data(gi, grad_output, weight, p);
+    if (need_weight) conv::conv_backward_weight(gw, grad_output, input, p);
+    return {gi, gw, gb};
+  }
+  ConvParams regular = p;
+  regular.transposed = false;
+  if (need_input && gi.numel() > 0) {
+    // With output_padding >= stride the regular convolution of grad_output is longer than input.
+    const DimVector full = conv::conv_output_shape(regular, grad_output.sizes(), weight.sizes());
+    if (IntArrayRef(full) == input.sizes()) {
+      conv::conv_forward(gi, grad_output, weight, Tensor(), regular);
+    } else {
+      Tensor tmp = detail::empty_generic(full, dt, dev);
+      conv::conv_forward(tmp, grad_output, weight, Tensor(), regular);
+      for (int64_t i = 0; i < p.nsp; ++i) tmp = tmp.narrow(i + 2, 0, input.size(i + 2));
+      gi.copy_(tmp);
+    }
+  }
+  if (need_weight) conv::conv_backward_weight(gw, input, grad_output, regular);
+  return {gi, gw, gb};
+}
+
+}  // namespace
+
+BRASA_DEFINE_OP(convolution_op, "convolution",
+                "convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, "
+                "int[] padding, int[] dilation, bool transposed, int[] output_padding, "
+                "int groups) -> Tensor",
+                Tensor(const Tensor&, const Tensor&, const Tensor&, IntArrayRef, IntArrayRef,
+                       IntArrayRef, bool, IntArrayRef, int64_t))
+BRASA_REGISTER_KERNEL(convolution_op, convolution_kernel, CPU, Meta)
+
+BRASA_DEFINE_OP(convolution_backward_op, "convolution_backward",
+                "convolution_backward(Tensor grad_output, Tensor input, Tensor weight, "
+                "int[] stride, int[] padding, int[] dilation, bool transposed, "
+                "int[] output_padding, int groups, bool mask_input, bool mask_weight, "
+                "bool mask_bias) -> (Tensor, Tensor, Tensor)",
+                std::tuple<Tensor, Tensor, Tensor>(const Tensor&, const Tensor&, const Tensor&,
+                                                   IntArrayRef, IntArrayRef, IntArrayRef, bool,
+                                                   IntArrayRef, int64_t, bool, bool, bool))
+BRASA_REGISTER_KERNEL(convolution_backward_op, convolution_backward_kernel, CPU, Meta)
+
+}  // namespace brasa::ops
+
+namespace brasa {
+
+Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                   IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, bool transposed,
+                   IntArrayRef output_padding, int64_t groups) {
+  return ops::convolution_op().call(input, weight, bias, stride, padding, dilation, transposed,
+                                    output_padding, groups);
+}
+
+std::tuple<Tensor, Tensor, Tensor> convolution_backward(const Tensor& grad_output,
+                                                        const Tensor& input, const Tensor& weight,
+                                                        IntArrayRef stride, IntArrayRef padding,
+                                                        IntArrayRef dilation, bool transposed,
+                                                        IntArrayRef output_padding, int64_t groups,
+                                                        std::array<bool, 3> output_mask) {
+  return ops::convolution_backward_op().call(grad_output, input, weight, stride, padding, dilation,
+                                             transposed, output_padding, groups, output_mask[0],
+                                             output_mask[1], output_mask[2]);
+}
+
+}  // namespace brasa
