@@ -68,6 +68,7 @@ std::vector<bench::Result> run_all(int threads) {
     record(bench::time_workload(workload("sdpa_causal"), threads, [&] {
       brasa::Tensor r = brasa::scaled_dot_product_attention(q, k, v, {}, 0.0, true);
     }));
+  }
   for (int64_t h : bench::kConvSizes) {
     brasa::Tensor in = uniform({64, 32, h, h}, 8), w = uniform({64, 32, 3, 3}, 9);
     brasa::Tensor b = uniform({64}, 10);

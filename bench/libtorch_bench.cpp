@@ -57,6 +57,7 @@ std::vector<bench::Result> run_all(int threads) {
       torch::Tensor s = q.matmul(k.transpose(-2, -1)) / std::sqrt(double(kSdpaD)) + mask;
       torch::Tensor r = s.softmax(-1).matmul(v);
     }));
+  }
   for (int64_t h : bench::kConvSizes) {
     torch::Tensor in = uniform({64, 32, h, h}), w = uniform({64, 32, 3, 3}), b = uniform({64});
     record(bench::time_workload(workload("conv2d_" + std::to_string(h)), threads,
