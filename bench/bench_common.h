@@ -41,10 +41,16 @@ constexpr Workload kWorkloads[] = {
     {"matmul_1024", 1, 1, 5},
     {"matmul_2048", 1, 1, 3},
     {"max_pool2d_16x64x56x56", 2, 1, 7},  // max_pool2d(x, 3, stride 2, padding 1)
-    {"sdpa_causal", 1, 1, 5},  // causal attention, q/k/v [8, 8, 1024, 64] floats
+    {"sdpa_causal", 1, 1, 5},             // causal attention, q/k/v [8, 8, 1024, 64] floats
     {"conv2d_28", 2, 1, 7},  // conv2d [64,32,h,h] * [64,32,3,3] + bias, padding 1 (h = 28, 14)
     {"conv2d_14", 8, 1, 7},
+    {"autograd_1", 20000, 1, 7},  // (x * 2 + 1).sum().backward() on a 1-element x
+    {"mlp_step", 5, 1, 7},        // 784-512-512-10 MLP, batch 128: forward, cross_entropy, backward
+    {"mlp_step_manual", 5, 1, 7},  // the same step's math written by hand, without autograd
 };
+
+/// MLP workloads: batch and layer widths.
+constexpr int64_t kMlpBatch = 128, kMlpIn = 784, kMlpHidden = 512, kMlpOut = 10;
 
 /// The conv2d workloads' spatial sizes h (workload "conv2d_<h>").
 constexpr int64_t kConvSizes[] = {28, 14};

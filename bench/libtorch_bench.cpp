@@ -13,6 +13,40 @@ namespace {
 
 torch::Tensor uniform(std::vector<int64_t> sizes) { return torch::rand(sizes) * 2 - 1; }
 
+template <class Record>
+void run_mlp(Record& record) {
+  using bench::kMlpBatch, bench::kMlpIn, bench::kMlpHidden, bench::kMlpOut;
+  namespace F = torch::nn::functional;
+  torch::Tensor X = uniform({kMlpBatch, kMlpIn});
+  torch::Tensor labels = torch::randint(0, kMlpOut, {kMlpBatch}, torch::kLong);
+  std::vector<torch::Tensor> params = {
+      uniform({kMlpHidden, kMlpIn}) * 0.05,     uniform({kMlpHidden}) * 0.05,
+      uniform({kMlpHidden, kMlpHidden}) * 0.05, uniform({kMlpHidden}) * 0.05,
+      uniform({kMlpOut, kMlpHidden}) * 0.05,    uniform({kMlpOut}) * 0.05};
+  for (auto& p : params) p.requires_grad_(true);
+  auto &W1 = params[0], &b1 = params[1], &W2 = params[2], &b2 = params[3], &W3 = params[4],
+       &b3 = params[5];
+  int threads = torch::get_num_threads();
+  record(bench::time_workload(bench::workload("mlp_step"), threads, [&] {
+    for (auto& p : params) p.mutable_grad().reset();
+    torch::Tensor h1 = torch::linear(X, W1, b1).relu();
+    torch::Tensor h2 = torch::linear(h1, W2, b2).relu();
+    F::cross_entropy(torch::linear(h2, W3, b3), labels).backward();
+  }));
+  torch::Tensor onehot = torch::one_hot(labels, kMlpOut).to(torch::kFloat);
+  record(bench::time_workload(bench::workload("mlp_step_manual"), threads, [&] {
+    torch::NoGradGuard no_grad;
+    torch::Tensor h1 = torch::linear(X, W1, b1).relu();
+    torch::Tensor h2 = torch::linear(h1, W2, b2).relu();
+    torch::Tensor g = (torch::linear(h2, W3, b3).softmax(1) - onehot) / double(kMlpBatch);
+    torch::Tensor dW3 = g.t().mm(h2), db3 = g.sum(0);
+    torch::Tensor d2 = g.mm(W3) * h2.gt(0);
+    torch::Tensor dW2 = d2.t().mm(h1), db2 = d2.sum(0);
+    torch::Tensor d1 = d2.mm(W2) * h1.gt(0);
+    torch::Tensor dW1 = d1.t().mm(X), db1 = d1.sum(0);
+  }));
+}
+
 std::vector<bench::Result> run_all(int threads) {
   using bench::workload;
   torch::set_num_threads(threads);
@@ -63,6 +97,12 @@ std::vector<bench::Result> run_all(int threads) {
     record(bench::time_workload(workload("conv2d_" + std::to_string(h)), threads,
                                 [&] { torch::Tensor c = torch::conv2d(in, w, b, 1, 1); }));
   }
+  {
+    torch::Tensor xg = uniform({1}).requires_grad_(true);
+    record(bench::time_workload(workload("autograd_1"), threads,
+                                [&] { (xg * 2 + 1).sum().backward(); }));
+  }
+  run_mlp(record);
   return out;
 }
 

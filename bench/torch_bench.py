@@ -31,6 +31,9 @@ WORKLOADS = [
     ("sdpa_causal", 1, 1, 5),
     ("conv2d_28", 2, 1, 7),
     ("conv2d_14", 8, 1, 7),
+    ("autograd_1", 20000, 1, 7),
+    ("mlp_step", 5, 1, 7),
+    ("mlp_step_manual", 5, 1, 7),
 ]
 SDPA_B, SDPA_H, SDPA_T, SDPA_D = 8, 8, 1024, 64
 MATMUL_SIZES = [64, 256, 1024, 2048]
@@ -61,6 +64,37 @@ def time_workload(spec, threads, run):
 
 def uniform(*sizes):
     return torch.rand(*sizes) * 2 - 1
+
+
+def mlp_runs():
+    """A 784-512-512-10 MLP training step with autograd, and the same math by hand."""
+    F = torch.nn.functional
+    X = uniform(128, 784)
+    labels = torch.randint(0, 10, (128,))
+    params = [(uniform(*s) * 0.05).requires_grad_() for s in ((512, 784), (512,), (512, 512), (512,),
+                                                              (10, 512), (10,))]
+    W1, b1, W2, b2, W3, b3 = params
+
+    def step():
+        for p in params:
+            p.grad = None
+        h1 = F.linear(X, W1, b1).relu()
+        h2 = F.linear(h1, W2, b2).relu()
+        F.cross_entropy(F.linear(h2, W3, b3), labels).backward()
+
+    onehot = F.one_hot(labels, 10).float()
+
+    def manual():
+        with torch.no_grad():
+            h1 = F.linear(X, W1, b1).relu()
+            h2 = F.linear(h1, W2, b2).relu()
+            g = (F.linear(h2, W3, b3).softmax(1) - onehot) / 128
+            g.t().mm(h2), g.sum(0)
+            d2 = g.mm(W3) * (h2 > 0)
+            d2.t().mm(h1), d2.sum(0)
+            d1 = d2.mm(W2) * (h1 > 0)
+            d1.t().mm(X), d1.sum(0)
+    return [("mlp_step", step), ("mlp_step_manual", manual)]
 
 
 def run_all(threads):
@@ -105,6 +139,9 @@ def run_all(threads):
     for h in CONV_SIZES:
         inp, w, bias = uniform(64, 32, h, h), uniform(64, 32, 3, 3), uniform(64)
         runs.append((f"conv2d_{h}", lambda i=inp, w=w, b=bias: torch.conv2d(i, w, b, 1, 1)))
+    xg = uniform(1).requires_grad_()
+    runs.append(("autograd_1", lambda: (xg * 2 + 1).sum().backward()))
+    runs += mlp_runs()
     return [time_workload(spec[name], threads, fn) for name, fn in runs]
 
 

@@ -73,8 +73,7 @@ variable_list grad(const variable_list& outputs, const variable_list& inputs,
   }
   variable_list got = run_backward(std::move(req));
   for (size_t i = 0; i < got.size(); ++i) {
-    BRASA_CHECK(got[i].defined() || allow_unused, "grad: input ", i,
-                " (shape ", inputs[i].sizes(),
+    BRASA_CHECK(got[i].defined() || allow_unused, "grad: input ", i, " (shape ", inputs[i].sizes(),
                 ") was not used in the graph; set allow_unused=true if this is intended");
     if (got[i].defined() && !create_graph) got[i] = got[i].detach();
   }

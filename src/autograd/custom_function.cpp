@@ -38,9 +38,10 @@ void AutogradContext::finish_saving(const variable_list& outputs) {
 }
 
 variable_list AutogradContext::get_saved_variables() const {
-  BRASA_CHECK(!released_, "Trying to backward through the graph a second time (or directly "
-                          "access saved tensors after they have already been freed); pass "
-                          "retain_graph=true to the first backward");
+  BRASA_CHECK(!released_,
+              "Trying to backward through the graph a second time (or directly "
+              "access saved tensors after they have already been freed); pass "
+              "retain_graph=true to the first backward");
   variable_list out;
   auto node = node_.lock();
   for (const SavedVariable& s : saved_) out.push_back(s.unpack(node));

@@ -68,8 +68,8 @@ bool reduce_to(Tensor& g, IntArrayRef sizes) {
 
 void validate(const Node& fn, size_t i, Tensor& g, const InputMetadata& meta) {
   if (g.sizes() != IntArrayRef(meta.sizes) && !reduce_to(g, meta.sizes)) {
-    BRASA_THROW(InternalError, "Function ", fn.name(), " returned an invalid gradient at index ",
-                i, ": got shape ", g.sizes(), " but expected a shape compatible with ",
+    BRASA_THROW(InternalError, "Function ", fn.name(), " returned an invalid gradient at index ", i,
+                ": got shape ", g.sizes(), " but expected a shape compatible with ",
                 IntArrayRef(meta.sizes));
   }
   if (g.dtype() != meta.dtype) g = g.to(meta.dtype);
@@ -183,11 +183,13 @@ variable_list run_backward(EngineRequest req) {
       Tensor& g = outputs[i];
       if (g.defined()) {
         validate(*fn, i, g, e.function->input_metadata(e.input_nr));
-        if (next.buffer.size() < e.function->num_inputs()) next.buffer.resize(e.function->num_inputs());
+        if (next.buffer.size() < e.function->num_inputs())
+          next.buffer.resize(e.function->num_inputs());
         add_into(next.buffer[e.input_nr], std::move(g));
       }
       if (--next.dependencies == 0) {
-        if (next.buffer.size() < e.function->num_inputs()) next.buffer.resize(e.function->num_inputs());
+        if (next.buffer.size() < e.function->num_inputs())
+          next.buffer.resize(e.function->num_inputs());
         ready.push(e.function);
       }
     }

@@ -13,7 +13,8 @@ void materialize_grads(const Node& node, variable_list& grads) {
 }
 
 void throw_released(const Node& node) {
-  BRASA_THROW(ValueError, "Trying to backward through the graph a second time (or directly access "
+  BRASA_THROW(ValueError,
+              "Trying to backward through the graph a second time (or directly access "
               "saved tensors after they have already been freed): the saved tensors of ",
               node.name(), " (forward op '", node.forward_op(),
               "') were freed by the previous backward; pass retain_graph=true to the first "
@@ -21,7 +22,8 @@ void throw_released(const Node& node) {
 }
 
 void throw_out_with_grad(const char* op) {
-  BRASA_THROW(ValueError, op, ": functions with out=... arguments don't support automatic "
+  BRASA_THROW(ValueError, op,
+              ": functions with out=... arguments don't support automatic "
               "differentiation, but one of the arguments requires grad");
 }
 

@@ -20,9 +20,7 @@ namespace {
 /// Accumulates the incoming gradient into a leaf's .grad (Note [Autograd engine]).
 class AccumulateGrad final : public Node {
  public:
-  explicit AccumulateGrad(Tensor leaf) : leaf_(std::move(leaf)) {
-    add_input_metadata(leaf_);
-  }
+  explicit AccumulateGrad(Tensor leaf) : leaf_(std::move(leaf)) { add_input_metadata(leaf_); }
   std::string name() const override { return "AccumulateGrad"; }
 
   variable_list apply(variable_list&& grads) override {

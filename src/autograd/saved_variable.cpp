@@ -30,8 +30,7 @@ Tensor SavedVariable::unpack(const std::shared_ptr<Node>& owner) const {
                 owner ? ", which is saved by " + owner->name() + " (forward op '" +
                             owner->forward_op() + "')"
                       : std::string(),
-                ", is at version ", data_._version(), "; expected version ", version_,
-                " instead");
+                ", is at version ", data_._version(), "; expected version ", version_, " instead");
   }
   if (!is_output_ || !requires_grad_ || !owner) return data_;
   Tensor t = shallow_alias(data_);

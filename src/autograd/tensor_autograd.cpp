@@ -19,8 +19,9 @@ bool Tensor::requires_grad() const {
 const Tensor& Tensor::set_requires_grad(bool r) const {
   AutogradMeta* m = get_meta(*this);
   if (m && m->grad_fn_) {
-    BRASA_CHECK(r, "requires_grad_: you can only change requires_grad flags of leaf variables; "
-                   "use detach() to get a tensor without history");
+    BRASA_CHECK(r,
+                "requires_grad_: you can only change requires_grad flags of leaf variables; "
+                "use detach() to get a tensor without history");
     return *this;
   }
   if (!r && !m) return *this;
@@ -91,8 +92,9 @@ const Tensor& Tensor::detach_() const {
 }
 
 void Tensor::retain_grad() const {
-  BRASA_CHECK(requires_grad(), "retain_grad: can't retain_grad on a tensor that has "
-                               "requires_grad=False");
+  BRASA_CHECK(requires_grad(),
+              "retain_grad: can't retain_grad on a tensor that has "
+              "requires_grad=False");
   if (is_leaf()) return;
   AutogradMeta& m = materialize_meta(*this);
   if (m.retains_grad_) return;
@@ -113,8 +115,9 @@ bool Tensor::retains_grad() const {
 }
 
 unsigned Tensor::register_hook_impl(std::function<Tensor(const Tensor&)> hook) const {
-  BRASA_CHECK(requires_grad(), "register_hook: cannot register a hook on a tensor that doesn't "
-                               "require gradient");
+  BRASA_CHECK(requires_grad(),
+              "register_hook: cannot register a hook on a tensor that doesn't "
+              "require gradient");
   AutogradMeta& m = materialize_meta(*this);
   if (m.grad_fn_) {
     return m.grad_fn_->add_tensor_pre_hook(static_cast<uint32_t>(m.output_nr_), std::move(hook));

@@ -1,6 +1,8 @@
 """Shared pieces of the case tables: dtypes, tolerances, input makers (layouts and value domains), and
 `reference`, which runs PyTorch and turns its result or its error into an Expected."""
 
+import zlib
+
 import torch
 
 from fixture_format import Case, Expected, GradCase
@@ -239,7 +241,7 @@ def make_case(op, label, fn, args, kwargs=None, k=1.0, flags=0, upcast_reduced=T
         atol = max(atol, rtol * _input_magnitude(args))
     case = Case(op, label, args, kwargs, expected, rtol, atol, flags)
     if expected.error is None and grad:
-        case.grad = gradient_reference(op, fn, args, kwargs, rtol)
+        case.grad = gradient_reference(op, label, fn, args, kwargs, rtol)
     return case
 
 
@@ -257,7 +259,7 @@ def _float_outputs(v):
     return [x for x in items if isinstance(x, torch.Tensor) and x.requires_grad]
 
 
-def gradient_reference(op, fn, args, kwargs, rtol):
+def gradient_reference(op, label, fn, args, kwargs, rtol):
     if op.endswith("_") or op.endswith("_out") or "out" in kwargs:
         return None
     slots = [("arg", i, a) for i, a in enumerate(args)] + [("kw", n, v) for n, v in kwargs.items()]
@@ -274,7 +276,10 @@ def gradient_reference(op, fn, args, kwargs, rtol):
         outs = _float_outputs(fn(*run_args, **run_kwargs))
         if not outs:
             return None
-        grad_outputs = [torch.randn(o.shape, dtype=torch.float64).to(o.dtype) for o in outs]
+        # Its own generator, so the inputs of later cases do not depend on whether this one had grads.
+        gen = torch.Generator().manual_seed(zlib.crc32((op + label).encode()))
+        grad_outputs = [torch.randn(o.shape, dtype=torch.float64, generator=gen).to(o.dtype)
+                        for o in outs]
         inputs = [leaves[(kind, key)] for kind, key, _ in slots]
         grads = torch.autograd.grad(outs, inputs, grad_outputs, allow_unused=True)
     except Exception:  # noqa: BLE001 - not differentiable in PyTorch: nothing to compare

@@ -13,8 +13,8 @@ namespace brasa::autograd {
 /// non-scalar roots need an explicit gradient (ValueError otherwise). The graph is freed unless
 /// retain_graph (default: create_graph); create_graph records the backward for higher orders.
 BRASA_API void backward(const variable_list& tensors, const variable_list& grad_tensors = {},
-                        std::optional<bool> retain_graph = std::nullopt,
-                        bool create_graph = false, const variable_list& inputs = {});
+                        std::optional<bool> retain_graph = std::nullopt, bool create_graph = false,
+                        const variable_list& inputs = {});
 
 /// Returns d(outputs)/d(inputs) contracted with grad_outputs, without touching .grad.
 /// An input that outputs do not depend on is an error unless allow_unused (then undefined).

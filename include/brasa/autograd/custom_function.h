@@ -30,14 +30,14 @@ namespace brasa::autograd {
 class BRASA_API SavedData {
  public:
   SavedData() = default;
-  SavedData(Tensor t) : tensor_(std::move(t)), kind_(kTensor) {}     // NOLINT
-  SavedData(double d) : d_(d), kind_(kDouble) {}                      // NOLINT
-  SavedData(float d) : d_(d), kind_(kDouble) {}                       // NOLINT
-  SavedData(int64_t i) : i_(i), kind_(kInt) {}                        // NOLINT
-  SavedData(int i) : i_(i), kind_(kInt) {}                            // NOLINT
-  SavedData(bool b) : i_(b), kind_(kBool) {}                          // NOLINT
-  SavedData(std::string s) : s_(std::move(s)), kind_(kString) {}      // NOLINT
-  SavedData(const char* s) : s_(s), kind_(kString) {}                 // NOLINT
+  SavedData(Tensor t) : tensor_(std::move(t)), kind_(kTensor) {}  // NOLINT
+  SavedData(double d) : d_(d), kind_(kDouble) {}                  // NOLINT
+  SavedData(float d) : d_(d), kind_(kDouble) {}                   // NOLINT
+  SavedData(int64_t i) : i_(i), kind_(kInt) {}                    // NOLINT
+  SavedData(int i) : i_(i), kind_(kInt) {}                        // NOLINT
+  SavedData(bool b) : i_(b), kind_(kBool) {}                      // NOLINT
+  SavedData(std::string s) : s_(std::move(s)), kind_(kString) {}  // NOLINT
+  SavedData(const char* s) : s_(s), kind_(kString) {}             // NOLINT
   double toDouble() const;
   int64_t toInt() const;
   bool toBool() const;

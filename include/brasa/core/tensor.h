@@ -219,8 +219,7 @@ class BRASA_API Tensor {
   const Tensor& bernoulli_(double p = 0.5, std::optional<Generator> gen = std::nullopt) const;
   const Tensor& random_(int64_t from, int64_t to,
                         std::optional<Generator> gen = std::nullopt) const;
-  const Tensor& exponential_(double lambd = 1,
-                             std::optional<Generator> gen = std::nullopt) const;
+  const Tensor& exponential_(double lambd = 1, std::optional<Generator> gen = std::nullopt) const;
   const Tensor& geometric_(double p, std::optional<Generator> gen = std::nullopt) const;
   Tensor multinomial(int64_t num_samples, bool replacement = false,
                      std::optional<Generator> gen = std::nullopt) const;

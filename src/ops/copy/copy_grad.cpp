@@ -26,7 +26,8 @@ Tensor copy_ag(const Tensor& self, const Tensor& src) {
   }
   autograd::check_inplace(self, "copy_");
   auto fn = autograd::make_function_node(
-      "CopyBackwards", "copy_", {&self, &src}, [](BackwardContext& ctx) -> variable_list {
+      "CopyBackwards", "copy_", {&self, &src},
+      [](BackwardContext& ctx) -> variable_list {
         return {zero_grad_like(ctx), ctx.needs(1) ? ctx.grad(0) : Tensor()};
       },
       false);

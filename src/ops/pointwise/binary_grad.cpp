@@ -38,8 +38,8 @@ struct Closure {
   Scalar alpha;
   Formula formula;
   variable_list operator()(BackwardContext& ctx) const {
-    Inputs in{ctx.grad(0), ctx.unpack(a),   ctx.unpack(b),  ctx.unpack(result),
-              alpha,       ctx.needs(0), ctx.needs(1)};
+    Inputs in{ctx.grad(0), ctx.unpack(a), ctx.unpack(b), ctx.unpack(result),
+              alpha,       ctx.needs(0),  ctx.needs(1)};
     auto [ga, gb] = formula(in);
     return {ga, gb};
   }
@@ -113,19 +113,17 @@ Grads atan2_grad(const Inputs& in) {
   return {unless(in.need_a, in.g * in.b / denom), unless(in.need_b, in.g * -in.a / denom)};
 }
 Grads hypot_grad(const Inputs& in) {
-  return {unless(in.need_a, in.g * in.a / in.result),
-          unless(in.need_b, in.g * in.b / in.result)};
+  return {unless(in.need_a, in.g * in.a / in.result), unless(in.need_b, in.g * in.b / in.result)};
 }
-// maximum/minimum: the gradient goes to the selected input, split evenly on ties.
-Grads select_grad(const Inputs& in, const Tensor& a_wins) {
-  Tensor tie = in.a.eq(in.b);
-  Tensor half = in.g / 2;
-  Tensor za = zeros_like(in.g);
-  return {unless(in.need_a, where(tie, half, where(a_wins, in.g, za))),
-          unless(in.need_b, where(tie, half, where(a_wins, za, in.g)))};
+// maximum/minimum: the gradient goes to the selected input, split evenly on ties; NaN
+// comparisons are false, so both inputs of a NaN pair get it (as in PyTorch).
+Grads select_grad(const Inputs& in, const Tensor& a_loses, const Tensor& b_loses) {
+  Tensor shared = where(in.a.eq(in.b), in.g / 2, in.g);
+  return {unless(in.need_a, shared.masked_fill(a_loses, 0)),
+          unless(in.need_b, shared.masked_fill(b_loses, 0))};
 }
-Grads maximum_grad(const Inputs& in) { return select_grad(in, in.a.gt(in.b)); }
-Grads minimum_grad(const Inputs& in) { return select_grad(in, in.a.lt(in.b)); }
+Grads maximum_grad(const Inputs& in) { return select_grad(in, in.a.lt(in.b), in.a.gt(in.b)); }
+Grads minimum_grad(const Inputs& in) { return select_grad(in, in.a.gt(in.b), in.a.lt(in.b)); }
 Grads remainder_grad(const Inputs& in) {
   return {in.g, unless(in.need_b, -in.g * floor_divide(in.a, in.b))};
 }
@@ -133,12 +131,12 @@ Grads fmod_grad(const Inputs& in) {
   return {in.g, unless(in.need_b, -in.g * div(in.a, in.b, std::string_view("trunc")))};
 }
 
-#define BRASA_BINARY_DERIVATIVE(name, node, saves, formula)                                   \
-  Tensor name##_autograd(const Tensor& a, const Tensor& b, const Scalar& alpha,               \
-                         const Tensor& out) {                                                 \
-    static constexpr Derivative kDerivative{node, saves, formula};                            \
-    return differentiate(name##_op(), kDerivative, a, b, alpha, out);                         \
-  }                                                                                           \
+#define BRASA_BINARY_DERIVATIVE(name, node, saves, formula)                     \
+  Tensor name##_autograd(const Tensor& a, const Tensor& b, const Scalar& alpha, \
+                         const Tensor& out) {                                   \
+    static constexpr Derivative kDerivative{node, saves, formula};              \
+    return differentiate(name##_op(), kDerivative, a, b, alpha, out);           \
+  }                                                                             \
   BRASA_REGISTER_KERNEL(name##_op, name##_autograd, Autograd)
 
 BRASA_BINARY_DERIVATIVE(add, "AddBackward0", kNone, add_grad)

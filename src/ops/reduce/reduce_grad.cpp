@@ -11,12 +11,12 @@ namespace brasa::ops {
 
 using ReduceOp =
     Op<Tensor(const Tensor&, IntArrayRef, bool, std::optional<ScalarType>, const Tensor&)>;
-BRASA_DECLARE_OP(sum_op, Tensor(const Tensor&, IntArrayRef, bool, std::optional<ScalarType>,
-                                const Tensor&))
-BRASA_DECLARE_OP(mean_op, Tensor(const Tensor&, IntArrayRef, bool, std::optional<ScalarType>,
-                                 const Tensor&))
-BRASA_DECLARE_OP(prod_op, Tensor(const Tensor&, IntArrayRef, bool, std::optional<ScalarType>,
-                                 const Tensor&))
+BRASA_DECLARE_OP(sum_op,
+                 Tensor(const Tensor&, IntArrayRef, bool, std::optional<ScalarType>, const Tensor&))
+BRASA_DECLARE_OP(mean_op,
+                 Tensor(const Tensor&, IntArrayRef, bool, std::optional<ScalarType>, const Tensor&))
+BRASA_DECLARE_OP(prod_op,
+                 Tensor(const Tensor&, IntArrayRef, bool, std::optional<ScalarType>, const Tensor&))
 
 Tensor unsqueeze_reduced(const Tensor& t, int64_t ndim, IntArrayRef dims, bool keepdim) {
   if (keepdim || ndim == 0) return t;
@@ -77,10 +77,10 @@ Tensor reduce_ag(ReduceOp& op, Kind kind, const char* node, const Tensor& self, 
         Tensor x = ctx.unpack(saved_self);
         Tensor is_zero = x.eq(0);
         Tensor x1 = where(is_zero, ones_like(x), x);
-        Tensor p1 = expand_reduced(dims.empty() ? x1.prod() : x1.prod(dims[0], true), sizes, {},
-                                   true);
-        Tensor zero_count = expand_reduced(
-            dims.empty() ? is_zero.sum() : is_zero.sum(dims, true), sizes, {}, true);
+        Tensor p1 =
+            expand_reduced(dims.empty() ? x1.prod() : x1.prod(dims[0], true), sizes, {}, true);
+        Tensor zero_count =
+            expand_reduced(dims.empty() ? is_zero.sum() : is_zero.sum(dims, true), sizes, {}, true);
         // no zeros: p1 / x; one zero: p1 at the zero, 0 elsewhere; more: 0.
         Tensor others = where(zero_count.eq(0), p1 / x1,
                               where(zero_count.eq(1).logical_and(is_zero), p1, zeros_like(p1)));
@@ -95,12 +95,12 @@ Tensor sum_ag(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<S
               const Tensor& out) {
   return reduce_ag(sum_op(), Kind::Sum, "SumBackward0", self, dim, keepdim, dtype, out);
 }
-Tensor mean_ag(const Tensor& self, IntArrayRef dim, bool keepdim,
-               std::optional<ScalarType> dtype, const Tensor& out) {
+Tensor mean_ag(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype,
+               const Tensor& out) {
   return reduce_ag(mean_op(), Kind::Mean, "MeanBackward0", self, dim, keepdim, dtype, out);
 }
-Tensor prod_ag(const Tensor& self, IntArrayRef dim, bool keepdim,
-               std::optional<ScalarType> dtype, const Tensor& out) {
+Tensor prod_ag(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype,
+               const Tensor& out) {
   return reduce_ag(prod_op(), Kind::Prod, "ProdBackward0", self, dim, keepdim, dtype, out);
 }
 

@@ -163,9 +163,7 @@ Tensor reshape(const Tensor& self, IntArrayRef shape) {
   DimVector sizes = ops::infer_size(shape, self.numel(), "reshape");
   if (ops::view_strides(self.sizes(), self.strides(), sizes))
     return ops::view_op().call(self, sizes);
-  Tensor out = self.clone(MemoryFormat::Contiguous);
-  out.unsafeGetTensorImpl()->set_sizes_contiguous(sizes);
-  return out;
+  return ops::view_op().call(self.clone(MemoryFormat::Contiguous), sizes);
 }
 
 Tensor flatten(const Tensor& self, int64_t start_dim, int64_t end_dim) {

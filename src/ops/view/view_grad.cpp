@@ -62,49 +62,56 @@ Tensor scatter_into_zeros(const Tensor& g, IntArrayRef sizes, Place place) {
 }
 
 Tensor view_ag(const Tensor& self, IntArrayRef size) {
-  return record_view("ViewBackward0", "view", self, [&] { return view_op().call(self, size); },
-                     reshape_back);
+  return record_view(
+      "ViewBackward0", "view", self, [&] { return view_op().call(self, size); }, reshape_back);
 }
 Tensor squeeze_ag(const Tensor& self) {
-  return record_view("SqueezeBackward0", "squeeze", self,
-                     [&] { return squeeze_op().call(self); }, reshape_back);
+  return record_view(
+      "SqueezeBackward0", "squeeze", self, [&] { return squeeze_op().call(self); }, reshape_back);
 }
 Tensor squeeze_dims_ag(const Tensor& self, IntArrayRef dims) {
-  return record_view("SqueezeBackward1", "squeeze", self,
-                     [&] { return squeeze_dims_op().call(self, dims); }, reshape_back);
+  return record_view(
+      "SqueezeBackward1", "squeeze", self, [&] { return squeeze_dims_op().call(self, dims); },
+      reshape_back);
 }
 Tensor unsqueeze_ag(const Tensor& self, int64_t dim) {
-  return record_view("UnsqueezeBackward0", "unsqueeze", self,
-                     [&] { return unsqueeze_op().call(self, dim); }, reshape_back);
+  return record_view(
+      "UnsqueezeBackward0", "unsqueeze", self, [&] { return unsqueeze_op().call(self, dim); },
+      reshape_back);
 }
 Tensor expand_ag(const Tensor& self, IntArrayRef size, bool implicit) {
   // The engine sums a broadcast gradient back to the input's shape.
-  return record_view("ExpandBackward0", "expand", self,
-                     [&] { return expand_op().call(self, size, implicit); },
-                     [](const Tensor& g, IntArrayRef) { return g; });
+  return record_view(
+      "ExpandBackward0", "expand", self, [&] { return expand_op().call(self, size, implicit); },
+      [](const Tensor& g, IntArrayRef) { return g; });
 }
 Tensor alias_ag(const Tensor& self) {
-  return record_view("AliasBackward0", "alias", self, [&] { return alias_op().call(self); },
-                     [](const Tensor& g, IntArrayRef) { return g; });
+  return record_view(
+      "AliasBackward0", "alias", self, [&] { return alias_op().call(self); },
+      [](const Tensor& g, IntArrayRef) { return g; });
 }
+// as_strided addresses the storage directly: the gradient is laid out over a zero copy of the
+// whole storage, then read back at self's own geometry.
 Tensor as_strided_ag(const Tensor& self, IntArrayRef size, IntArrayRef stride,
                      std::optional<int64_t> offset) {
-  DimVector self_strides(self.strides());
-  int64_t rel = offset.value_or(self.storage_offset()) - self.storage_offset();
-  DimVector sz(size), st(stride);
+  const int64_t storage_numel =
+      static_cast<int64_t>(self.storage()->nbytes() / std::max<size_t>(self.itemsize(), 1));
+  DimVector self_strides(self.strides()), sz(size), st(stride);
+  const int64_t self_offset = self.storage_offset();
+  const int64_t out_offset = offset.value_or(self_offset);
   return record_view(
       "AsStridedBackward0", "as_strided", self,
       [&] { return as_strided_op().call(self, size, stride, offset); },
-      [self_strides, rel, sz, st](const Tensor& g, IntArrayRef sizes) {
-        Tensor full = empty_strided(sizes, self_strides, g.options()).zero_();
-        full.as_strided(sz, st, full.storage_offset() + rel).copy_(g);
-        return full;
+      [=](const Tensor& g, IntArrayRef sizes) {
+        Tensor flat = zeros({storage_numel}, g.options());
+        flat.as_strided(sz, st, out_offset).copy_(g);
+        return flat.as_strided(sizes, self_strides, self_offset).clone();
       });
 }
 Tensor transpose_ag(const Tensor& self, int64_t d0, int64_t d1) {
-  return record_view("TransposeBackward0", "transpose", self,
-                     [&] { return transpose_op().call(self, d0, d1); },
-                     [d0, d1](const Tensor& g, IntArrayRef) { return g.transpose(d0, d1); });
+  return record_view(
+      "TransposeBackward0", "transpose", self, [&] { return transpose_op().call(self, d0, d1); },
+      [d0, d1](const Tensor& g, IntArrayRef) { return g.transpose(d0, d1); });
 }
 Tensor permute_ag(const Tensor& self, IntArrayRef dims) {
   DimVector inverse(dims.size());
@@ -112,36 +119,34 @@ Tensor permute_ag(const Tensor& self, IntArrayRef dims) {
     int64_t d = dims[i] < 0 ? dims[i] + static_cast<int64_t>(dims.size()) : dims[i];
     if (d >= 0 && d < static_cast<int64_t>(dims.size())) inverse[d] = static_cast<int64_t>(i);
   }
-  return record_view("PermuteBackward0", "permute", self,
-                     [&] { return permute_op().call(self, dims); },
-                     [inverse](const Tensor& g, IntArrayRef) { return g.permute(inverse); });
+  return record_view(
+      "PermuteBackward0", "permute", self, [&] { return permute_op().call(self, dims); },
+      [inverse](const Tensor& g, IntArrayRef) { return g.permute(inverse); });
 }
 Tensor diagonal_ag(const Tensor& self, int64_t offset, int64_t d1, int64_t d2) {
-  return record_view("DiagonalBackward0", "diagonal", self,
-                     [&] { return diagonal_op().call(self, offset, d1, d2); },
-                     [=](const Tensor& g, IntArrayRef sizes) {
-                       return scatter_into_zeros(g, sizes, [&](const Tensor& f) {
-                         return f.diagonal(offset, d1, d2);
-                       });
-                     });
+  return record_view(
+      "DiagonalBackward0", "diagonal", self,
+      [&] { return diagonal_op().call(self, offset, d1, d2); },
+      [=](const Tensor& g, IntArrayRef sizes) {
+        return scatter_into_zeros(g, sizes,
+                                  [&](const Tensor& f) { return f.diagonal(offset, d1, d2); });
+      });
 }
 Tensor select_ag(const Tensor& self, int64_t dim, int64_t index) {
-  return record_view("SelectBackward0", "select", self,
-                     [&] { return select_op().call(self, dim, index); },
-                     [=](const Tensor& g, IntArrayRef sizes) {
-                       return scatter_into_zeros(
-                           g, sizes, [&](const Tensor& f) { return f.select(dim, index); });
-                     });
+  return record_view(
+      "SelectBackward0", "select", self, [&] { return select_op().call(self, dim, index); },
+      [=](const Tensor& g, IntArrayRef sizes) {
+        return scatter_into_zeros(g, sizes, [&](const Tensor& f) { return f.select(dim, index); });
+      });
 }
 Tensor slice_ag(const Tensor& self, int64_t dim, std::optional<int64_t> start,
                 std::optional<int64_t> end, int64_t step) {
-  return record_view("SliceBackward0", "slice", self,
-                     [&] { return slice_op().call(self, dim, start, end, step); },
-                     [=](const Tensor& g, IntArrayRef sizes) {
-                       return scatter_into_zeros(g, sizes, [&](const Tensor& f) {
-                         return slice(f, dim, start, end, step);
-                       });
-                     });
+  return record_view(
+      "SliceBackward0", "slice", self, [&] { return slice_op().call(self, dim, start, end, step); },
+      [=](const Tensor& g, IntArrayRef sizes) {
+        return scatter_into_zeros(g, sizes,
+                                  [&](const Tensor& f) { return slice(f, dim, start, end, step); });
+      });
 }
 
 // Multi-output views: the gradient is the outputs' gradients joined back along `dim`.
@@ -149,7 +154,8 @@ std::vector<Tensor> record_split(const char* node, const char* op, const Tensor&
                                  std::vector<Tensor> outs, int64_t dim, bool stacked) {
   if (!autograd::any_requires_grad({&self})) return outs;
   auto fn = autograd::make_function_node(
-      node, op, {&self}, [dim, stacked](BackwardContext& ctx) -> variable_list {
+      node, op, {&self},
+      [dim, stacked](BackwardContext& ctx) -> variable_list {
         std::vector<Tensor> gs;
         for (size_t i = 0; i < ctx.num_grads(); ++i) gs.push_back(ctx.grad(i));
         return {stacked ? stack(gs, dim) : cat(gs, dim)};
@@ -164,8 +170,8 @@ std::vector<Tensor> split_with_sizes_ag(const Tensor& self, IntArrayRef sizes, i
     BelowAutograd below;
     outs = split_with_sizes_op().call(self, sizes, dim);
   }
-  return record_split("SplitWithSizesBackward0", "split_with_sizes", self, std::move(outs),
-                      dim, false);
+  return record_split("SplitWithSizesBackward0", "split_with_sizes", self, std::move(outs), dim,
+                      false);
 }
 std::vector<Tensor> unbind_ag(const Tensor& self, int64_t dim) {
   std::vector<Tensor> outs;
