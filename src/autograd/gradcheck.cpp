@@ -77,13 +77,15 @@ bool gradcheck(const DifferentiableFn& fn, const variable_list& inputs, double e
         }
         numeric_cols.push_back((plus - minus) / (2 * eps));
       }
+      // A fresh graph: the perturbations bumped the inputs' versions past what it saved.
+      const Tensor out = float_outputs(fn(inputs))[o];
       for (int64_t j = 0; j < n_out; ++j) {
-        Tensor seed = zeros_like(outs[o]).reshape({-1});
+        Tensor seed = zeros_like(out).reshape({-1});
         {
           NoGradGuard g;
           seed[j].fill_(1);
         }
-        variable_list g = grad({outs[o]}, wrt, {seed.view(outs[o].sizes())}, true, false, true);
+        variable_list g = grad({out}, wrt, {seed.view(out.sizes())}, true, false, true);
         Tensor analytic = g[w].defined() ? g[w].to(kDouble).reshape({-1})
                                          : zeros({x.numel()}, TensorOptions(kDouble));
         for (int64_t k = 0; k < x.numel(); ++k) {
@@ -116,6 +118,7 @@ bool gradgradcheck(const DifferentiableFn& fn, const variable_list& inputs,
     if (inputs[i].defined() && inputs[i].requires_grad()) diff.push_back(i);
   const size_t n_in = inputs.size();
   auto first_grads = [&](const variable_list& all) {
+    AutoGradMode enable(true);  // gradcheck evaluates under no_grad; the first grads need a graph
     variable_list in(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(n_in));
     variable_list go(all.begin() + static_cast<std::ptrdiff_t>(n_in), all.end());
     variable_list wrt;
