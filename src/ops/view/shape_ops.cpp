@@ -2,6 +2,7 @@
 // alias, as_strided; and resize_ (which changes the tensor itself).
 #include <cstring>
 
+#include "brasa/autograd/history.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
@@ -164,6 +165,8 @@ Tensor reshape(const Tensor& self, IntArrayRef shape) {
   if (ops::view_strides(self.sizes(), self.strides(), sizes))
     return ops::view_op().call(self, sizes);
   Tensor out = self.clone(MemoryFormat::Contiguous);
+  // With grad the copy's recorded shape must stay: a view of it (PyTorch's _unsafe_view).
+  if (autograd::any_requires_grad({&self})) return ops::view_op().call(out, sizes);
   out.unsafeGetTensorImpl()->set_sizes_contiguous(sizes);
   return out;
 }
