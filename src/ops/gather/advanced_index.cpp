@@ -4,10 +4,12 @@
 // view's storage and index_put_() a scatter into it.
 #include "ops/gather/advanced_index.h"
 
+#include "brasa/autograd/history.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/indexing_ops.h"
+#include "brasa/ops/pointwise.h"
 
 namespace brasa::ops {
 namespace {
@@ -69,9 +71,21 @@ Tensor checked_positions(const Tensor& p, int64_t size, int64_t dim) {
   return p.remainder(size);
 }
 
-/// Storage offsets (int64) of view[indices], in the result's shape.
-Tensor element_offsets(const Tensor& view, const std::vector<AdvancedIndex>& indices) {
+/// Storage offsets (int64) of view[indices], in the result's shape; with `logical`, offsets into
+/// view's elements in row-major order instead (what take() on the view itself reads).
+Tensor element_offsets(const Tensor& view, const std::vector<AdvancedIndex>& indices,
+                       bool logical = false) {
   BRASA_CHECK_NOT_IMPLEMENTED(!view.is_meta(), "index: tensor indices of a meta tensor");
+  DimVector strides(view.strides());
+  int64_t base = view.storage_offset();
+  if (logical) {
+    int64_t step = 1;
+    for (int64_t d = view.dim() - 1; d >= 0; --d) {
+      strides[d] = step;
+      step *= view.sizes()[d];
+    }
+    base = 0;
+  }
   std::vector<DimIndex> idx = to_positions(view, indices);
   const DimVector b = broadcast_index_shape(idx);
   const int64_t nb = static_cast<int64_t>(b.size());
@@ -85,11 +99,11 @@ Tensor element_offsets(const Tensor& view, const std::vector<AdvancedIndex>& ind
   Tensor adv = zeros(b, kLong);
   for (const DimIndex& i : idx) {
     Tensor p = checked_positions(i.positions, view.sizes()[i.dim], i.dim);
-    adv = adv.add(p.mul(view.strides()[i.dim]));
+    adv = adv.add(p.mul(strides[i.dim]));
   }
   DimVector adv_shape(static_cast<size_t>(rank), 1);
   for (int64_t k = 0; k < nb; ++k) adv_shape[before + k] = b[k];
-  Tensor offsets = adv.reshape(adv_shape).add(view.storage_offset());
+  Tensor offsets = adv.reshape(adv_shape).add(base);
   int64_t q = 0;
   for (int64_t d = 0; d < view.dim(); ++d) {
     if (indexed[d]) continue;
@@ -97,7 +111,7 @@ Tensor element_offsets(const Tensor& view, const std::vector<AdvancedIndex>& ind
     ++q;
     DimVector shape(static_cast<size_t>(rank), 1);
     shape[pos] = view.sizes()[d];
-    offsets = offsets.add(arange(view.sizes()[d], kLong).mul(view.strides()[d]).reshape(shape));
+    offsets = offsets.add(arange(view.sizes()[d], kLong).mul(strides[d]).reshape(shape));
   }
   return offsets.contiguous();
 }
@@ -111,21 +125,54 @@ Tensor storage_view(const Tensor& view, const Tensor& offsets) {
 }  // namespace
 
 Tensor advanced_index(const Tensor& view, const std::vector<AdvancedIndex>& indices) {
+  if (autograd::any_requires_grad({&view})) return take(view, element_offsets(view, indices, true));
   Tensor offsets = element_offsets(view, indices);
   if (offsets.numel() == 0)
     return detail::empty_generic(offsets.sizes(), view.dtype(), view.device());
   return take(storage_view(view, offsets), offsets);
 }
 
+namespace {
+
+/// value with leading size-1 dims dropped, expanded to the index result's shape.
+Tensor expand_value(const Tensor& value, const Tensor& offsets) {
+  Tensor v = value;
+  while (v.dim() > offsets.dim() && v.sizes()[0] == 1) v = v.squeeze(0);
+  return v.expand(offsets.sizes());
+}
+
+/// Note [Differentiable index_put_]: with grad, the write is expressed in differentiable ops on
+/// view's elements: a scatter into a flat buffer, then add_ (accumulate) or a where() copied back,
+/// so view's history is rebased by those in-place ops.
+void differentiable_index_put(const Tensor& view, const Tensor& offsets, const Tensor& value,
+                              bool accumulate) {
+  const int64_t n = view.numel();
+  Tensor flat_offsets = offsets.reshape({-1});
+  Tensor v = expand_value(value, offsets).reshape({-1});
+  Tensor written = zeros({n}, view.options()).scatter_add(0, flat_offsets, v);
+  if (accumulate) {
+    view.add_(written.view(view.sizes()));
+    return;
+  }
+  Tensor values = zeros({n}, view.options()).scatter(0, flat_offsets, v).view(view.sizes());
+  Tensor mask = zeros({n}, kBool).scatter(0, flat_offsets, Scalar(true)).view(view.sizes());
+  view.copy_(where(mask, values, view));
+}
+
+}  // namespace
+
 void advanced_index_put(const Tensor& view, const std::vector<AdvancedIndex>& indices,
                         const Tensor& value, bool accumulate) {
   BRASA_CHECK_TYPE(value.dtype() == view.dtype(), "index_put_: the source and destination dtypes ",
                    "must match, got ", view.dtype(), " for the destination and ", value.dtype(),
                    " for the source");
+  if (autograd::any_requires_grad({&view, &value})) {
+    Tensor offsets = element_offsets(view, indices, true);
+    if (offsets.numel() > 0) differentiable_index_put(view, offsets, value, accumulate);
+    return;
+  }
   Tensor offsets = element_offsets(view, indices);
-  Tensor v = value;
-  while (v.dim() > offsets.dim() && v.sizes()[0] == 1) v = v.squeeze(0);
-  v = v.expand(offsets.sizes()).contiguous();
+  Tensor v = expand_value(value, offsets).contiguous();
   if (offsets.numel() == 0) return;
   Tensor flat = storage_view(view, offsets);
   if (accumulate) {
@@ -137,6 +184,13 @@ void advanced_index_put(const Tensor& view, const std::vector<AdvancedIndex>& in
 
 void advanced_index_fill(const Tensor& view, const std::vector<AdvancedIndex>& indices,
                          const Scalar& value) {
+  if (autograd::any_requires_grad({&view})) {
+    Tensor offsets = element_offsets(view, indices, true);
+    if (offsets.numel() == 0) return;
+    Tensor mask = zeros({view.numel()}, kBool).scatter(0, offsets.reshape({-1}), Scalar(true));
+    view.masked_fill_(mask.view(view.sizes()), value);
+    return;
+  }
   Tensor offsets = element_offsets(view, indices);
   if (offsets.numel() == 0) return;
   storage_view(view, offsets).scatter_(0, offsets.view({-1}), value);

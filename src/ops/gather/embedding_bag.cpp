@@ -88,7 +88,7 @@ BRASA_DEFINE_OP(embedding_bag_op, "embedding_bag",
                 "per_sample_weights, bool include_last_offset, int? padding_idx) -> Tensor",
                 Tensor(const Tensor&, const Tensor&, const Tensor&, std::string, const Tensor&,
                        bool, std::optional<int64_t>))
-BRASA_REGISTER_KERNEL(embedding_bag_op, embedding_bag_kernel, CPU)
+BRASA_REGISTER_KERNEL(embedding_bag_op, embedding_bag_kernel, CPU, Autograd)
 
 }  // namespace brasa::ops
 

@@ -165,7 +165,7 @@ BRASA_DEFINE_OP(masked_scatter_op, "masked_scatter",
                 "masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor",
                 Tensor(const Tensor&, const Tensor&, const Tensor&))
 BRASA_REGISTER_KERNEL(repeat_interleave_counts_op, repeat_interleave_counts_kernel, CPU)
-BRASA_REGISTER_KERNEL(repeat_interleave_op, repeat_interleave_kernel, CPU)
+BRASA_REGISTER_KERNEL(repeat_interleave_op, repeat_interleave_kernel, CPU, Autograd)
 BRASA_REGISTER_KERNEL(one_hot_op, one_hot_kernel, CPU)
 BRASA_REGISTER_KERNEL(searchsorted_op, searchsorted_kernel, CPU, Meta)
 BRASA_REGISTER_KERNEL(unique_op, unique_kernel, CPU)
@@ -175,7 +175,7 @@ BRASA_DEFINE_OP(embedding_renorm_op, "embedding_renorm_",
                 "norm_type) -> Tensor(a!)",
                 Tensor(const Tensor&, const Tensor&, double, double))
 BRASA_REGISTER_KERNEL(embedding_renorm_op, embedding_renorm_kernel, CPU)
-BRASA_REGISTER_KERNEL(masked_scatter_op, masked_scatter_kernel, CPU)
+BRASA_REGISTER_KERNEL(masked_scatter_op, masked_scatter_kernel, CPU, Autograd)
 
 }  // namespace brasa::ops
 

@@ -72,23 +72,16 @@ bool is_advanced(const TensorIndex& i) {
   return i.is_tensor() && !scalar_of(i.tensor()).has_value();
 }
 
+/// The size-1 dims that bools unsqueezed, merged into one (size 1 if all true, else 0), with
+/// view ops so that the result stays differentiable.
 Tensor merge_bool_dims(const Tensor& v, const DimVector& bool_dims, bool all_true) {
-  int64_t first = bool_dims[0];
-  bool adjacent = bool_dims.back() - first == static_cast<int64_t>(bool_dims.size()) - 1;
-  DimVector sizes, strides;
-  size_t next = 0;
-  for (int64_t d = 0; d < v.dim(); ++d) {
-    if (next < bool_dims.size() && bool_dims[next] == d) {
-      ++next;
-      continue;
-    }
-    sizes.push_back(v.sizes()[d]);
-    strides.push_back(v.strides()[d]);
-  }
-  int64_t at = adjacent ? first : 0;
-  sizes.insert(at, all_true ? 1 : 0);
-  strides.insert(at, v.strides()[first]);
-  return detail::make_view(v, sizes, strides, v.storage_offset());
+  const int64_t first = bool_dims[0];
+  const bool adjacent = bool_dims.back() - first == static_cast<int64_t>(bool_dims.size()) - 1;
+  Tensor r = v;
+  for (size_t k = bool_dims.size(); k-- > 0;) r = r.squeeze(bool_dims[k]);
+  const int64_t at = adjacent ? first : 0;
+  r = r.unsqueeze(at);
+  return all_true ? r : r.narrow(at, 0, 0);
 }
 
 Indexed apply_indices(const Tensor& self, ArrayRef<TensorIndex> indices, const char* op) {

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "brasa/autograd/history.h"
 #include "brasa/core/dispatch_type.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
@@ -113,7 +114,10 @@ Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) 
   return ops::masked_fill_op().call(self, mask, value, kNoOut);
 }
 Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value) {
-  return masked_fill(self, mask, masked_fill_value(value));
+  const Scalar v = masked_fill_value(value);
+  // A value that requires grad gets the sum of the filled positions' gradients (through where).
+  if (autograd::any_requires_grad({&value})) return where(mask, value.to(self.dtype()), self);
+  return masked_fill(self, mask, v);
 }
 Tensor Tensor::masked_fill(const Tensor& mask, const Scalar& value) const {
   return brasa::masked_fill(*this, mask, value);
@@ -126,7 +130,9 @@ const Tensor& Tensor::masked_fill_(const Tensor& mask, const Scalar& value) cons
   return *this;
 }
 const Tensor& Tensor::masked_fill_(const Tensor& mask, const Tensor& value) const {
-  return masked_fill_(mask, masked_fill_value(value));
+  const Scalar v = masked_fill_value(value);
+  if (autograd::any_requires_grad({&value})) return copy_(brasa::masked_fill(*this, mask, value));
+  return masked_fill_(mask, v);
 }
 
 }  // namespace brasa

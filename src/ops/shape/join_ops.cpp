@@ -112,8 +112,8 @@ BRASA_DEFINE_OP(meshgrid_op, "meshgrid.indexing",
                 "meshgrid.indexing(Tensor[] tensors, str indexing) -> Tensor[]",
                 std::vector<Tensor>(TensorList, std::string))
 BRASA_REGISTER_KERNEL(cat_op, cat_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(stack_op, stack_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(meshgrid_op, meshgrid_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(stack_op, stack_kernel, CPU, Meta, Autograd)
+BRASA_REGISTER_KERNEL(meshgrid_op, meshgrid_kernel, CPU, Meta, Autograd)
 
 }  // namespace brasa::ops
 
