@@ -164,6 +164,8 @@ Tensor reshape(const Tensor& self, IntArrayRef shape) {
   if (ops::view_strides(self.sizes(), self.strides(), sizes))
     return ops::view_op().call(self, sizes);
   Tensor out = self.clone(MemoryFormat::Contiguous);
+  // With history, a view of the copy: resizing it in place would leave autograd the old shape.
+  if (out.requires_grad()) return ops::view_op().call(out, sizes);
   out.unsafeGetTensorImpl()->set_sizes_contiguous(sizes);
   return out;
 }
