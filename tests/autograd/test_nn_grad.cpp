@@ -81,6 +81,20 @@ TEST(NnGrad, Convolution) {
   EXPECT_EQ(y.grad_fn()->name(), "ConvolutionBackward0");
 }
 
+TEST(NnGrad, ConvolutionDifferentiatesTwice) {
+  manual_seed(8);
+  EXPECT_TRUE(gradgradcheck(
+      [](const variable_list& x) {
+        return variable_list{conv2d(x[0], x[1], x[2], /*stride=*/{2, 1}, /*padding=*/1, 1, 2)};
+      },
+      {leaf({1, 4, 4, 3}), leaf({2, 2, 2, 2}), leaf({2})}));
+  EXPECT_TRUE(gradgradcheck(
+      [](const variable_list& x) {
+        return variable_list{conv_transpose1d(x[0], x[1], x[2], 2, 1, 1)};
+      },
+      {leaf({1, 2, 3}), leaf({2, 3, 2}), leaf({3})}));
+}
+
 TEST(NnGrad, Pooling) {
   manual_seed(5);
   Tensor x = leaf({2, 3, 6, 5});
