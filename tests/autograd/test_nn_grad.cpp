@@ -149,6 +149,24 @@ TEST(NnGrad, ResamplingPaddingFold) {
                 {leaf({1, 8, 2, 3})}));
 }
 
+TEST(NnGrad, PoolingAndResamplingDifferentiateTwice) {
+  manual_seed(9);
+  EXPECT_TRUE(gradgradcheck(
+      [](const variable_list& in) {
+        return variable_list{max_pool2d(in[0], {2, 2}, {1, 2}), avg_pool1d(in[0][0], {2}, {1}),
+                             std::get<0>(adaptive_max_pool2d(in[0], {2, 2})),
+                             adaptive_avg_pool2d(in[0], {2, 1})};
+      },
+      {leaf({1, 2, 3, 4})}));
+  EXPECT_TRUE(gradgradcheck(
+      [](const variable_list& in) {
+        return variable_list{
+            upsample_bilinear2d(in[0], {4, 5}, true), upsample_nearest2d(in[0], {3, 5}),
+            reflection_pad2d(in[0], {1, 2, 0, 1}), replication_pad2d(in[0], {0, 1, 1, 0})};
+      },
+      {leaf({1, 2, 2, 3})}));
+}
+
 TEST(NnGrad, ScaledDotProductAttention) {
   manual_seed(7);
   Tensor q = leaf({2, 3, 4}), k = leaf({2, 5, 4}), v = leaf({1, 5, 3});

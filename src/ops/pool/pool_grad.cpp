@@ -1,12 +1,20 @@
-// Derivatives of max_pool*_with_indices, avg_pool*, adaptive_avg_pool* and adaptive_max_pool*:
-// each the family's dispatched backward op (which has no derivative itself, except where noted).
-// Indices outputs get no history.
+// Derivatives of max_pool*_with_indices, avg_pool*, adaptive_avg_pool* and adaptive_max_pool*
+// (each the family's dispatched backward op; indices outputs get no history) and of those backward
+// ops (double backward): the forward pool of the incoming gradient, or for max pools its values
+// at the saved indices.
 
 #include "ops/pool/pool_grad.h"
 
 #include <tuple>
 
+#include "brasa/ops/indexing_ops.h"
+
 namespace brasa::ops {
+
+Tensor pool::gather_planes(const Tensor& gg, const Tensor& indices, int64_t n) {
+  Tensor flat = gg.flatten(gg.dim() - n);
+  return gather(flat, -1, indices.flatten(indices.dim() - n)).reshape(indices.sizes());
+}
 
 using IntArray = IntArrayRef;
 using OptInt = std::optional<int64_t>;
@@ -37,6 +45,7 @@ namespace {
 using autograd::BackwardContext;
 using autograd::BelowAutograd;
 using autograd::SavedVariable;
+using pool::Ints;
 using pool::to_vec;
 
 template <class Fwd, class Bwd>
@@ -135,6 +144,50 @@ BRASA_POOL_DERIVATIVES(1)
 BRASA_POOL_DERIVATIVES(2)
 BRASA_POOL_DERIVATIVES(3)
 
+Ints last(const Tensor& t, int64_t n) { return Ints(t.sizes().end() - n, t.sizes().end()); }
+
+#define BRASA_POOL_BACKWARD_DERIVATIVES(N)                                                         \
+  Tensor max_pool##N##d_backward_ag(const Tensor& go, const Tensor& self, IntArray k, IntArray s,  \
+                                    IntArray p, IntArray d, bool ceil_mode, const Tensor& ix) {    \
+    return pool::linear_backward(                                                                  \
+        "MaxPool" #N "DWithIndicesBackwardBackward0", "max_pool" #N "d_with_indices_backward", go, \
+        [&] {                                                                                      \
+          return max_pool##N##d_with_indices_backward_op().call(go, self, k, s, p, d, ceil_mode,   \
+                                                                ix);                               \
+        },                                                                                         \
+        [ix](const Tensor& gg) { return pool::gather_planes(gg, ix, N); });                        \
+  }                                                                                                \
+  Tensor avg_pool##N##d_backward_ag(const Tensor& go, const Tensor& self, IntArray k, IntArray s,  \
+                                    IntArray p, bool ceil_mode, bool cip, OptInt divisor) {        \
+    return pool::linear_backward(                                                                  \
+        "AvgPool" #N "DBackwardBackward0", "avg_pool" #N "d_backward", go,                         \
+        [&] {                                                                                      \
+          return avg_pool##N##d_backward_op().call(go, self, k, s, p, ceil_mode, cip, divisor);    \
+        },                                                                                         \
+        [k = to_vec(k), s = to_vec(s), p = to_vec(p), ceil_mode, cip, divisor](const Tensor& gg) { \
+          return avg_pool##N##d_op().call(gg, k, s, p, ceil_mode, cip, divisor);                   \
+        });                                                                                        \
+  }                                                                                                \
+  Tensor adaptive_avg_pool##N##d_backward_ag(const Tensor& go, const Tensor& self) {               \
+    return pool::linear_backward(                                                                  \
+        "AdaptiveAvgPool" #N "DBackwardBackward0", "adaptive_avg_pool" #N "d_backward", go,        \
+        [&] { return adaptive_avg_pool##N##d_backward_op().call(go, self); },                      \
+        [size = last(go, N)](const Tensor& gg) {                                                   \
+          return adaptive_avg_pool##N##d_op().call(gg, size);                                      \
+        });                                                                                        \
+  }                                                                                                \
+  Tensor adaptive_max_pool##N##d_backward_ag(const Tensor& go, const Tensor& self,                 \
+                                             const Tensor& ix) {                                   \
+    return pool::linear_backward(                                                                  \
+        "AdaptiveMaxPool" #N "DBackwardBackward0", "adaptive_max_pool" #N "d_backward", go,        \
+        [&] { return adaptive_max_pool##N##d_backward_op().call(go, self, ix); },                  \
+        [ix](const Tensor& gg) { return pool::gather_planes(gg, ix, N); });                        \
+  }
+
+BRASA_POOL_BACKWARD_DERIVATIVES(1)
+BRASA_POOL_BACKWARD_DERIVATIVES(2)
+BRASA_POOL_BACKWARD_DERIVATIVES(3)
+
 }  // namespace
 
 #define BRASA_REGISTER_POOL_DERIVATIVES(N)                                                \
@@ -146,5 +199,18 @@ BRASA_POOL_DERIVATIVES(3)
 BRASA_REGISTER_POOL_DERIVATIVES(1)
 BRASA_REGISTER_POOL_DERIVATIVES(2)
 BRASA_REGISTER_POOL_DERIVATIVES(3)
+
+#define BRASA_REGISTER_POOL_BACKWARD_DERIVATIVES(N)                                               \
+  BRASA_REGISTER_KERNEL(max_pool##N##d_with_indices_backward_op, max_pool##N##d_backward_ag,      \
+                        Autograd)                                                                 \
+  BRASA_REGISTER_KERNEL(avg_pool##N##d_backward_op, avg_pool##N##d_backward_ag, Autograd)         \
+  BRASA_REGISTER_KERNEL(adaptive_avg_pool##N##d_backward_op, adaptive_avg_pool##N##d_backward_ag, \
+                        Autograd)                                                                 \
+  BRASA_REGISTER_KERNEL(adaptive_max_pool##N##d_backward_op, adaptive_max_pool##N##d_backward_ag, \
+                        Autograd)
+
+BRASA_REGISTER_POOL_BACKWARD_DERIVATIVES(1)
+BRASA_REGISTER_POOL_BACKWARD_DERIVATIVES(2)
+BRASA_REGISTER_POOL_BACKWARD_DERIVATIVES(3)
 
 }  // namespace brasa::ops

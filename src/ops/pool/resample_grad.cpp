@@ -1,6 +1,7 @@
 // Derivatives of upsample_nearest{1,2,3}d, upsample_bilinear2d, the reflection / replication /
-// circular pads (their dispatched backward ops) and of im2col / col2im (each the other's gradient,
-// so these two differentiate to any order).
+// circular pads (their dispatched backward ops) and of those backward ops (the forward op applied
+// to the incoming gradient, so all of them differentiate to any order); im2col and col2im are each
+// other's gradient.
 
 #include <optional>
 
@@ -16,6 +17,13 @@ BRASA_DECLARE_OP(upsample_nearest1d_op, Tensor(const Tensor&, IntArray, OptD))
 BRASA_DECLARE_OP(upsample_nearest2d_op, Tensor(const Tensor&, IntArray, OptD, OptD))
 BRASA_DECLARE_OP(upsample_nearest3d_op, Tensor(const Tensor&, IntArray, OptD, OptD, OptD))
 BRASA_DECLARE_OP(upsample_bilinear2d_op, Tensor(const Tensor&, IntArray, bool, OptD, OptD))
+BRASA_DECLARE_OP(upsample_nearest1d_backward_op, Tensor(const Tensor&, IntArray, IntArray, OptD))
+BRASA_DECLARE_OP(upsample_nearest2d_backward_op,
+                 Tensor(const Tensor&, IntArray, IntArray, OptD, OptD))
+BRASA_DECLARE_OP(upsample_nearest3d_backward_op,
+                 Tensor(const Tensor&, IntArray, IntArray, OptD, OptD, OptD))
+BRASA_DECLARE_OP(upsample_bilinear2d_backward_op,
+                 Tensor(const Tensor&, IntArray, IntArray, bool, OptD, OptD))
 BRASA_DECLARE_OP(im2col_op, Tensor(const Tensor&, IntArray, IntArray, IntArray, IntArray))
 BRASA_DECLARE_OP(col2im_op, Tensor(const Tensor&, IntArray, IntArray, IntArray, IntArray, IntArray))
 
@@ -86,6 +94,36 @@ Tensor bilinear2d_ag(const Tensor& self, IntArray size, bool align_corners, OptD
                     size, align_corners, h, w);
 }
 
+Tensor nearest1d_backward_ag(const Tensor& go, IntArray out, IntArray in, OptD s) {
+  return pool::linear_backward(
+      "UpsampleNearest1DBackwardBackward0", "upsample_nearest1d_backward", go,
+      [&] { return upsample_nearest1d_backward_op().call(go, out, in, s); },
+      [out = to_vec(out), s](const Tensor& gg) { return upsample_nearest1d(gg, out, s); });
+}
+Tensor nearest2d_backward_ag(const Tensor& go, IntArray out, IntArray in, OptD h, OptD w) {
+  return pool::linear_backward(
+      "UpsampleNearest2DBackwardBackward0", "upsample_nearest2d_backward", go,
+      [&] { return upsample_nearest2d_backward_op().call(go, out, in, h, w); },
+      [out = to_vec(out), h, w](const Tensor& gg) { return upsample_nearest2d(gg, out, h, w); });
+}
+Tensor nearest3d_backward_ag(const Tensor& go, IntArray out, IntArray in, OptD d, OptD h, OptD w) {
+  return pool::linear_backward(
+      "UpsampleNearest3DBackwardBackward0", "upsample_nearest3d_backward", go,
+      [&] { return upsample_nearest3d_backward_op().call(go, out, in, d, h, w); },
+      [out = to_vec(out), d, h, w](const Tensor& gg) {
+        return upsample_nearest3d(gg, out, d, h, w);
+      });
+}
+Tensor bilinear2d_backward_ag(const Tensor& go, IntArray out, IntArray in, bool align_corners,
+                              OptD h, OptD w) {
+  return pool::linear_backward(
+      "UpsampleBilinear2DBackwardBackward0", "upsample_bilinear2d_backward", go,
+      [&] { return upsample_bilinear2d_backward_op().call(go, out, in, align_corners, h, w); },
+      [out = to_vec(out), align_corners, h, w](const Tensor& gg) {
+        return upsample_bilinear2d(gg, out, align_corners, h, w);
+      });
+}
+
 template <class Fwd, class Bwd>
 Tensor pad_ag(Fwd& fwd, Bwd& bwd, const char* node, const Tensor& self, IntArray padding) {
   Tensor r;
@@ -108,6 +146,15 @@ Tensor pad_ag(Fwd& fwd, Bwd& bwd, const char* node, const Tensor& self, IntArray
                   padding);                                                                     \
   }
 BRASA_ALL_PADS(BRASA_PAD_DERIVATIVE)
+
+#define BRASA_PAD_BACKWARD_DERIVATIVE(prefix, N)                                            \
+  Tensor prefix##N##d_backward_ag(const Tensor& go, const Tensor& self, IntArray padding) { \
+    return pool::linear_backward(                                                           \
+        #prefix #N "dBackwardBackward0", #prefix #N "d_backward", go,                       \
+        [&] { return prefix##N##d_backward_op().call(go, self, padding); },                 \
+        [p = to_vec(padding)](const Tensor& gg) { return prefix##N##d_op().call(gg, p); }); \
+  }
+BRASA_ALL_PADS(BRASA_PAD_BACKWARD_DERIVATIVE)
 
 Tensor im2col_ag(const Tensor& self, IntArray kernel, IntArray dilation, IntArray padding,
                  IntArray stride) {
@@ -132,11 +179,18 @@ BRASA_REGISTER_KERNEL(upsample_nearest1d_op, nearest1d_ag, Autograd)
 BRASA_REGISTER_KERNEL(upsample_nearest2d_op, nearest2d_ag, Autograd)
 BRASA_REGISTER_KERNEL(upsample_nearest3d_op, nearest3d_ag, Autograd)
 BRASA_REGISTER_KERNEL(upsample_bilinear2d_op, bilinear2d_ag, Autograd)
+BRASA_REGISTER_KERNEL(upsample_nearest1d_backward_op, nearest1d_backward_ag, Autograd)
+BRASA_REGISTER_KERNEL(upsample_nearest2d_backward_op, nearest2d_backward_ag, Autograd)
+BRASA_REGISTER_KERNEL(upsample_nearest3d_backward_op, nearest3d_backward_ag, Autograd)
+BRASA_REGISTER_KERNEL(upsample_bilinear2d_backward_op, bilinear2d_backward_ag, Autograd)
 BRASA_REGISTER_KERNEL(im2col_op, im2col_ag, Autograd)
 BRASA_REGISTER_KERNEL(col2im_op, col2im_ag, Autograd)
 
 #define BRASA_REGISTER_PAD_DERIVATIVE(prefix, N) \
   BRASA_REGISTER_KERNEL(prefix##N##d_op, prefix##N##d_ag, Autograd)
 BRASA_ALL_PADS(BRASA_REGISTER_PAD_DERIVATIVE)
+#define BRASA_REGISTER_PAD_BACKWARD_DERIVATIVE(prefix, N) \
+  BRASA_REGISTER_KERNEL(prefix##N##d_backward_op, prefix##N##d_backward_ag, Autograd)
+BRASA_ALL_PADS(BRASA_REGISTER_PAD_BACKWARD_DERIVATIVE)
 
 }  // namespace brasa::ops
