@@ -79,7 +79,7 @@ Tensor cdist(const Tensor& x1, const Tensor& x2, double p, std::optional<int64_t
   if (p == 2 && (mode == 1 || (mode == 0 && (P > 25 || R > 25)))) return euclidean_by_mm(x1, x2);
   Tensor diff = (x1.unsqueeze(-2) - x2.unsqueeze(-3)).abs();  // [..., P, R, M]
   if (x1.size(-1) == 0) return diff.sum({-1});
-  if (p == 0) return diff.ne(0.0).to(x1.scalar_type()).sum({-1});
+  if (p == 0) return diff.sign().sum({-1});  // sign: a zero gradient, as PyTorch's
   if (std::isinf(p)) return diff.amax({-1});
   if (p == 1) return diff.sum({-1});
   if (p == 2) return (diff * diff).sum({-1}).sqrt();

@@ -260,6 +260,7 @@ struct BackwardTile {
   const AttentionGeometry& g;
   ScoreTile<T> scores;
   std::vector<T> p, pd, dp, vt, d;
+  std::vector<char> dead;
   BackwardTile(const AttentionGeometry& geo)
       : g(geo),
         scores(geo),
@@ -267,7 +268,8 @@ struct BackwardTile {
         pd(size_t(kBQ * kBK)),
         dp(size_t(kBQ * kBK)),
         vt(size_t(geo.Ev * kBK)),
-        d(size_t(kBQ)) {}
+        d(size_t(kBQ)),
+        dead(size_t(kBQ)) {}
 
   // D_r = sum_c grad_out[r][c] * out[r][c] for the query tile.
   void load_queries(const T* q, const T* out, const T* gout, int64_t n, int64_t i0, int64_t iq) {
@@ -283,11 +285,15 @@ struct BackwardTile {
   void compute(const T* k, const T* v, const T* mask, const T* gout, const T* lse, int64_t n,
                int64_t i0, int64_t iq, int64_t j0, int64_t jk) {
     scores.compute(p.data(), k, mask, n, i0, iq, j0, jk);
+    // A row whose keys are all masked has NaN probabilities (as softmax gives, so grad_v is NaN)
+    // but, like a masked_fill, passes no gradient to its scores.
+    constexpr T kNegInf = -std::numeric_limits<T>::infinity();
     for (int64_t r = 0; r < iq; ++r) {
       const T ls = lse[n * g.L + i0 + r];
+      dead[size_t(r)] = ls == kNegInf;
       T* pr = p.data() + r * kBK;
       for (int64_t j = 0; j < jk; ++j)
-        pr[j] = pr[j] == -std::numeric_limits<T>::infinity() ? T(0) : exp_of(pr[j] - ls);
+        pr[j] = pr[j] == kNegInf ? (ls == kNegInf ? T(NAN) : T(0)) : exp_of(pr[j] - ls);
     }
     pd = p;
     transpose_rows(vt.data(), kBK, v + g.v_off[n] + j0 * g.v_row, g.v_row, jk, g.Ev);
@@ -300,7 +306,7 @@ struct BackwardTile {
     for (int64_t r = 0; r < iq; ++r)
       for (int64_t j = 0; j < jk; ++j) {
         const size_t x = size_t(r * kBK + j);
-        dp[x] = p[x] * (dp[x] - d[size_t(r)]);  // now ds
+        dp[x] = dead[size_t(r)] ? T(0) : p[x] * (dp[x] - d[size_t(r)]);  // now ds
       }
   }
 };

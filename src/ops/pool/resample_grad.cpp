@@ -1,0 +1,196 @@
+// Derivatives of upsample_nearest{1,2,3}d, upsample_bilinear2d, the reflection / replication /
+// circular pads (their dispatched backward ops) and of those backward ops (the forward op applied
+// to the incoming gradient, so all of them differentiate to any order); im2col and col2im are each
+// other's gradient.
+
+#include <optional>
+
+#include "brasa/ops/pool.h"
+#include "ops/pool/pool_grad.h"
+
+namespace brasa::ops {
+
+using IntArray = IntArrayRef;
+using OptD = std::optional<double>;
+
+BRASA_DECLARE_OP(upsample_nearest1d_op, Tensor(const Tensor&, IntArray, OptD))
+BRASA_DECLARE_OP(upsample_nearest2d_op, Tensor(const Tensor&, IntArray, OptD, OptD))
+BRASA_DECLARE_OP(upsample_nearest3d_op, Tensor(const Tensor&, IntArray, OptD, OptD, OptD))
+BRASA_DECLARE_OP(upsample_bilinear2d_op, Tensor(const Tensor&, IntArray, bool, OptD, OptD))
+BRASA_DECLARE_OP(upsample_nearest1d_backward_op, Tensor(const Tensor&, IntArray, IntArray, OptD))
+BRASA_DECLARE_OP(upsample_nearest2d_backward_op,
+                 Tensor(const Tensor&, IntArray, IntArray, OptD, OptD))
+BRASA_DECLARE_OP(upsample_nearest3d_backward_op,
+                 Tensor(const Tensor&, IntArray, IntArray, OptD, OptD, OptD))
+BRASA_DECLARE_OP(upsample_bilinear2d_backward_op,
+                 Tensor(const Tensor&, IntArray, IntArray, bool, OptD, OptD))
+BRASA_DECLARE_OP(im2col_op, Tensor(const Tensor&, IntArray, IntArray, IntArray, IntArray))
+BRASA_DECLARE_OP(col2im_op, Tensor(const Tensor&, IntArray, IntArray, IntArray, IntArray, IntArray))
+
+#define BRASA_DECLARE_PAD_OPS(prefix, N)                             \
+  BRASA_DECLARE_OP(prefix##N##d_op, Tensor(const Tensor&, IntArray)) \
+  BRASA_DECLARE_OP(prefix##N##d_backward_op, Tensor(const Tensor&, const Tensor&, IntArray))
+#define BRASA_PAD_FAMILY(X, prefix) X(prefix, 1) X(prefix, 2) X(prefix, 3)
+#define BRASA_ALL_PADS(X)             \
+  BRASA_PAD_FAMILY(X, reflection_pad) \
+  BRASA_PAD_FAMILY(X, replication_pad) BRASA_PAD_FAMILY(X, circular_pad)
+
+BRASA_ALL_PADS(BRASA_DECLARE_PAD_OPS)
+
+namespace {
+
+using autograd::BackwardContext;
+using autograd::BelowAutograd;
+using autograd::SavedVariable;
+using pool::Ints;
+using pool::to_vec;
+
+// The spatial sizes of an [N, C, *spatial] result.
+Ints spatial(const Tensor& t) { return Ints(t.sizes().begin() + 2, t.sizes().end()); }
+
+template <class Op, class Back, class... Args>
+Tensor record_one(Op& op, const char* node, const Tensor& self, Back back, bool has_saved,
+                  const Args&... args) {
+  Tensor r;
+  {
+    BelowAutograd below;
+    r = op.call(self, args...);
+  }
+  if (!autograd::any_requires_grad({&self})) return r;
+  pool::record(
+      node, op.name().c_str(), self, r,
+      [back = std::move(back), out = spatial(r), in = to_vec(self.sizes())](
+          const Tensor& g, BackwardContext&) { return back(g, out, in); },
+      has_saved);
+  return r;
+}
+
+Tensor nearest1d_ag(const Tensor& self, IntArray size, OptD s) {
+  auto back = [s](const Tensor& g, const Ints& out, const Ints& in) {
+    return upsample_nearest1d_backward(g, out, in, s);
+  };
+  return record_one(upsample_nearest1d_op(), "UpsampleNearest1DBackward0", self, back, false, size,
+                    s);
+}
+Tensor nearest2d_ag(const Tensor& self, IntArray size, OptD h, OptD w) {
+  auto back = [h, w](const Tensor& g, const Ints& out, const Ints& in) {
+    return upsample_nearest2d_backward(g, out, in, h, w);
+  };
+  return record_one(upsample_nearest2d_op(), "UpsampleNearest2DBackward0", self, back, false, size,
+                    h, w);
+}
+Tensor nearest3d_ag(const Tensor& self, IntArray size, OptD d, OptD h, OptD w) {
+  auto back = [d, h, w](const Tensor& g, const Ints& out, const Ints& in) {
+    return upsample_nearest3d_backward(g, out, in, d, h, w);
+  };
+  return record_one(upsample_nearest3d_op(), "UpsampleNearest3DBackward0", self, back, false, size,
+                    d, h, w);
+}
+Tensor bilinear2d_ag(const Tensor& self, IntArray size, bool align_corners, OptD h, OptD w) {
+  auto back = [align_corners, h, w](const Tensor& g, const Ints& out, const Ints& in) {
+    return upsample_bilinear2d_backward(g, out, in, align_corners, h, w);
+  };
+  return record_one(upsample_bilinear2d_op(), "UpsampleBilinear2DBackward0", self, back, false,
+                    size, align_corners, h, w);
+}
+
+Tensor nearest1d_backward_ag(const Tensor& go, IntArray out, IntArray in, OptD s) {
+  return pool::linear_backward(
+      "UpsampleNearest1DBackwardBackward0", "upsample_nearest1d_backward", go,
+      [&] { return upsample_nearest1d_backward_op().call(go, out, in, s); },
+      [out = to_vec(out), s](const Tensor& gg) { return upsample_nearest1d(gg, out, s); });
+}
+Tensor nearest2d_backward_ag(const Tensor& go, IntArray out, IntArray in, OptD h, OptD w) {
+  return pool::linear_backward(
+      "UpsampleNearest2DBackwardBackward0", "upsample_nearest2d_backward", go,
+      [&] { return upsample_nearest2d_backward_op().call(go, out, in, h, w); },
+      [out = to_vec(out), h, w](const Tensor& gg) { return upsample_nearest2d(gg, out, h, w); });
+}
+Tensor nearest3d_backward_ag(const Tensor& go, IntArray out, IntArray in, OptD d, OptD h, OptD w) {
+  return pool::linear_backward(
+      "UpsampleNearest3DBackwardBackward0", "upsample_nearest3d_backward", go,
+      [&] { return upsample_nearest3d_backward_op().call(go, out, in, d, h, w); },
+      [out = to_vec(out), d, h, w](const Tensor& gg) {
+        return upsample_nearest3d(gg, out, d, h, w);
+      });
+}
+Tensor bilinear2d_backward_ag(const Tensor& go, IntArray out, IntArray in, bool align_corners,
+                              OptD h, OptD w) {
+  return pool::linear_backward(
+      "UpsampleBilinear2DBackwardBackward0", "upsample_bilinear2d_backward", go,
+      [&] { return upsample_bilinear2d_backward_op().call(go, out, in, align_corners, h, w); },
+      [out = to_vec(out), align_corners, h, w](const Tensor& gg) {
+        return upsample_bilinear2d(gg, out, align_corners, h, w);
+      });
+}
+
+template <class Fwd, class Bwd>
+Tensor pad_ag(Fwd& fwd, Bwd& bwd, const char* node, const Tensor& self, IntArray padding) {
+  Tensor r;
+  {
+    BelowAutograd below;
+    r = fwd.call(self, padding);
+  }
+  if (!autograd::any_requires_grad({&self})) return r;
+  pool::record(
+      node, fwd.name().c_str(), self, r,
+      [&bwd, ss = SavedVariable(self), p = to_vec(padding)](const Tensor& g, BackwardContext& ctx) {
+        return bwd.call(g, ctx.unpack(ss), p);
+      });
+  return r;
+}
+
+#define BRASA_PAD_DERIVATIVE(prefix, N)                                                         \
+  Tensor prefix##N##d_ag(const Tensor& self, IntArray padding) {                                \
+    return pad_ag(prefix##N##d_op(), prefix##N##d_backward_op(), #prefix #N "dBackward0", self, \
+                  padding);                                                                     \
+  }
+BRASA_ALL_PADS(BRASA_PAD_DERIVATIVE)
+
+#define BRASA_PAD_BACKWARD_DERIVATIVE(prefix, N)                                            \
+  Tensor prefix##N##d_backward_ag(const Tensor& go, const Tensor& self, IntArray padding) { \
+    return pool::linear_backward(                                                           \
+        #prefix #N "dBackwardBackward0", #prefix #N "d_backward", go,                       \
+        [&] { return prefix##N##d_backward_op().call(go, self, padding); },                 \
+        [p = to_vec(padding)](const Tensor& gg) { return prefix##N##d_op().call(gg, p); }); \
+  }
+BRASA_ALL_PADS(BRASA_PAD_BACKWARD_DERIVATIVE)
+
+Tensor im2col_ag(const Tensor& self, IntArray kernel, IntArray dilation, IntArray padding,
+                 IntArray stride) {
+  auto back = [k = to_vec(kernel), d = to_vec(dilation), p = to_vec(padding), s = to_vec(stride)](
+                  const Tensor& g, const Ints&, const Ints& in) {
+    return col2im(g, IntArrayRef(in).slice(in.size() - 2), k, d, p, s);
+  };
+  return record_one(im2col_op(), "Im2ColBackward0", self, back, false, kernel, dilation, padding,
+                    stride);
+}
+Tensor col2im_ag(const Tensor& self, IntArray output_size, IntArray kernel, IntArray dilation,
+                 IntArray padding, IntArray stride) {
+  auto back = [k = to_vec(kernel), d = to_vec(dilation), p = to_vec(padding), s = to_vec(stride)](
+                  const Tensor& g, const Ints&, const Ints&) { return im2col(g, k, d, p, s); };
+  return record_one(col2im_op(), "Col2ImBackward0", self, back, false, output_size, kernel,
+                    dilation, padding, stride);
+}
+
+}  // namespace
+
+BRASA_REGISTER_KERNEL(upsample_nearest1d_op, nearest1d_ag, Autograd)
+BRASA_REGISTER_KERNEL(upsample_nearest2d_op, nearest2d_ag, Autograd)
+BRASA_REGISTER_KERNEL(upsample_nearest3d_op, nearest3d_ag, Autograd)
+BRASA_REGISTER_KERNEL(upsample_bilinear2d_op, bilinear2d_ag, Autograd)
+BRASA_REGISTER_KERNEL(upsample_nearest1d_backward_op, nearest1d_backward_ag, Autograd)
+BRASA_REGISTER_KERNEL(upsample_nearest2d_backward_op, nearest2d_backward_ag, Autograd)
+BRASA_REGISTER_KERNEL(upsample_nearest3d_backward_op, nearest3d_backward_ag, Autograd)
+BRASA_REGISTER_KERNEL(upsample_bilinear2d_backward_op, bilinear2d_backward_ag, Autograd)
+BRASA_REGISTER_KERNEL(im2col_op, im2col_ag, Autograd)
+BRASA_REGISTER_KERNEL(col2im_op, col2im_ag, Autograd)
+
+#define BRASA_REGISTER_PAD_DERIVATIVE(prefix, N) \
+  BRASA_REGISTER_KERNEL(prefix##N##d_op, prefix##N##d_ag, Autograd)
+BRASA_ALL_PADS(BRASA_REGISTER_PAD_DERIVATIVE)
+#define BRASA_REGISTER_PAD_BACKWARD_DERIVATIVE(prefix, N) \
+  BRASA_REGISTER_KERNEL(prefix##N##d_backward_op, prefix##N##d_backward_ag, Autograd)
+BRASA_ALL_PADS(BRASA_REGISTER_PAD_BACKWARD_DERIVATIVE)
+
+}  // namespace brasa::ops
