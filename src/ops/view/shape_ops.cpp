@@ -163,7 +163,11 @@ Tensor reshape(const Tensor& self, IntArrayRef shape) {
   DimVector sizes = ops::infer_size(shape, self.numel(), "reshape");
   if (ops::view_strides(self.sizes(), self.strides(), sizes))
     return ops::view_op().call(self, sizes);
-  return ops::view_op().call(self.clone(MemoryFormat::Contiguous), sizes);
+  Tensor out = self.clone(MemoryFormat::Contiguous);
+  // With history, a view of the copy: resizing it in place would leave autograd the old shape.
+  if (out.requires_grad()) return ops::view_op().call(out, sizes);
+  out.unsafeGetTensorImpl()->set_sizes_contiguous(sizes);
+  return out;
 }
 
 Tensor flatten(const Tensor& self, int64_t start_dim, int64_t end_dim) {
