@@ -6,8 +6,10 @@
 
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
+#include "brasa/ops/factory.h"
 #include "brasa/ops/pointwise.h"
 #include "brasa/ops/reduce.h"
+#include "nn/functional/fused_derivative.h"
 #include "nn/functional/opmath.h"
 
 namespace brasa::nn::functional {
@@ -45,32 +47,40 @@ Tensor leaky_relu(const Tensor& input, const LeakyReLUFuncOptions& options) {
       options.inplace());
 }
 
+// The ELU family: x > 0 ? scale * x : neg * (exp(x * in_scale) - 1), with PyTorch's gradient
+// (x <= 0 ? g * neg * in_scale * exp(x * in_scale) : g * scale; NaN takes the second branch).
+static Tensor elu_family(const Tensor& input, const char* op, const char* node, double scale,
+                         double neg, double in_scale, bool inplace) {
+  Tensor r = detail::with_derivative(
+      node, op, input,
+      [&](const Tensor& in) {
+        return in_opmath(in, [&](const Tensor& x) {
+          return where(x.gt(0), x * scale, (x * in_scale).expm1() * neg);
+        });
+      },
+      [scale, neg, in_scale](const Tensor& g, const Tensor& x, const Tensor&) {
+        return where(x.le(0), g * (x * in_scale).exp() * (neg * in_scale), g * scale);
+      });
+  return finish(input, r, inplace);
+}
+
 Tensor elu(const Tensor& input, const ELUFuncOptions& options) {
   check_floating(input, "elu");
-  return finish(
-      input,
-      in_opmath(input,
-                [&](const Tensor& x) { return where(x.gt(0), x, x.expm1() * options.alpha()); }),
-      options.inplace());
+  return elu_family(input, "elu", "EluBackward0", 1.0, options.alpha(), 1.0, options.inplace());
 }
 
 Tensor selu(const Tensor& input, const SELUFuncOptions& options) {
   check_floating(input, "selu");
   constexpr double kAlpha = 1.6732632423543772848170429916717;
   constexpr double kScale = 1.0507009873554804934193349852946;
-  Tensor r = in_opmath(input, [&](const Tensor& x) {
-    return where(x.gt(0), x * kScale, x.expm1() * (kAlpha * kScale));
-  });
-  return finish(input, r, options.inplace());
+  return elu_family(input, "selu", "EluBackward0", kScale, kAlpha * kScale, 1.0, options.inplace());
 }
 
 Tensor celu(const Tensor& input, const CELUFuncOptions& options) {
   check_floating(input, "celu");
   const double alpha = options.alpha();
   BRASA_CHECK(alpha != 0, "celu: alpha must not be 0");
-  Tensor r = in_opmath(
-      input, [&](const Tensor& x) { return where(x.gt(0), x, (x / alpha).expm1() * alpha); });
-  return finish(input, r, options.inplace());
+  return elu_family(input, "celu", "EluBackward0", 1.0, alpha, 1.0 / alpha, options.inplace());
 }
 
 Tensor gelu(const Tensor& input, const GELUFuncOptions& options) {
@@ -99,9 +109,16 @@ Tensor softplus_impl(const Tensor& x, double beta, double threshold) {
 
 Tensor softplus(const Tensor& input, const SoftplusFuncOptions& options) {
   check_floating(input, "softplus");
-  return in_opmath(input, [&](const Tensor& x) {
-    return softplus_impl(x, options.beta(), options.threshold());
-  });
+  const double beta = options.beta(), threshold = options.threshold();
+  return detail::with_derivative(
+      "SoftplusBackward0", "softplus", input,
+      [&](const Tensor& in) {
+        return in_opmath(in, [&](const Tensor& x) { return softplus_impl(x, beta, threshold); });
+      },
+      [beta, threshold](const Tensor& g, const Tensor& x, const Tensor&) {
+        Tensor z = (x * beta).exp();
+        return where((x * beta).gt(threshold), g, g * z / (z + 1));
+      });
 }
 
 Tensor mish(const Tensor& input) {
@@ -122,26 +139,59 @@ Tensor hardtanh(const Tensor& input, const HardtanhFuncOptions& options) {
     lo = static_cast<int64_t>(options.min_val());
     hi = static_cast<int64_t>(options.max_val());
   }
-  if (options.inplace()) return input.clamp_(lo, hi);
-  return input.clamp(lo, hi);
+  if (!is_floating_type(input.scalar_type()))
+    return options.inplace() ? input.clamp_(lo, hi) : input.clamp(lo, hi);
+  // PyTorch's gradient: zero at and beyond the limits, passed through for NaN.
+  const double min_val = options.min_val(), max_val = options.max_val();
+  Tensor r = detail::with_derivative(
+      "HardtanhBackward0", "hardtanh", input, [&](const Tensor& x) { return x.clamp(lo, hi); },
+      [min_val, max_val](const Tensor& g, const Tensor& x, const Tensor&) {
+        return g.masked_fill(x.le(min_val).logical_or(x.ge(max_val)), 0);
+      });
+  return finish(input, r, options.inplace());
 }
 
 Tensor hardsigmoid(const Tensor& input, bool inplace) {
   check_floating(input, "hardsigmoid");
-  Tensor r = in_opmath(input, [](const Tensor& x) { return (x + 3).clamp(0, 6) / 6; });
+  Tensor r = detail::with_derivative(
+      "HardsigmoidBackward0", "hardsigmoid", input,
+      [](const Tensor& in) {
+        return in_opmath(in, [](const Tensor& x) { return (x + 3).clamp(0, 6) / 6; });
+      },
+      [](const Tensor& g, const Tensor& x, const Tensor&) {
+        return where(x.gt(-3).logical_and(x.lt(3)), g / 6, zeros_like(g));
+      });
   return finish(input, r, inplace);
 }
 
 Tensor hardswish(const Tensor& input, bool inplace) {
   check_floating(input, "hardswish");
-  Tensor r = in_opmath(input, [](const Tensor& x) { return x * (x + 3).clamp(0, 6) / 6; });
+  Tensor r = detail::with_derivative(
+      "HardswishBackward0", "hardswish", input,
+      [](const Tensor& in) {
+        return in_opmath(in, [](const Tensor& x) { return x * (x + 3).clamp(0, 6) / 6; });
+      },
+      [](const Tensor& g, const Tensor& x, const Tensor&) {
+        return where(x.lt(-3), zeros_like(g), where(x.le(3), g * (x / 3 + 0.5), g));
+      });
   return finish(input, r, inplace);
 }
 
 Tensor logsigmoid(const Tensor& input) {
   check_floating(input, "logsigmoid");
-  return in_opmath(input,
-                   [](const Tensor& x) { return x.clamp_max(0) - x.abs().neg().exp().log1p(); });
+  return detail::with_derivative(
+      "LogSigmoidBackward0", "logsigmoid", input,
+      [](const Tensor& in) {
+        return in_opmath(
+            in, [](const Tensor& x) { return x.clamp_max(0) - x.abs().neg().exp().log1p(); });
+      },
+      [](const Tensor& g, const Tensor& x, const Tensor&) {
+        Tensor z = x.abs().neg().exp();
+        Tensor neg = x.lt(0);
+        Tensor max_deriv = neg.to(g.dtype());
+        Tensor sign = where(neg, ones_like(g), -ones_like(g));
+        return g * (max_deriv - sign * (z / (z + 1)));
+      });
 }
 
 Tensor glu(const Tensor& input, const GLUFuncOptions& options) {
