@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -76,9 +77,26 @@ struct Result {
   double min_s;
 };
 
+/// Whether the BENCH_ONLY environment variable (comma-separated workload names) selects `name`;
+/// unset selects everything.
+inline bool selected(std::string_view name) {
+  const char* only = std::getenv("BENCH_ONLY");
+  if (!only || !*only) return true;
+  std::string_view list(only);
+  while (!list.empty()) {
+    size_t comma = list.find(',');
+    if (list.substr(0, comma) == name) return true;
+    if (comma == std::string_view::npos) break;
+    list.remove_prefix(comma + 1);
+  }
+  return false;
+}
+
+/// Times `run`; a workload BENCH_ONLY leaves out is not run and has median_s < 0.
 template <typename F>
 Result time_workload(const Workload& w, int threads, F&& run) {
   using clock = std::chrono::steady_clock;
+  if (!selected(w.name)) return {w.name, threads, w, -1, -1};
   for (int i = 0; i < w.warmup; ++i)
     for (int j = 0; j < w.inner; ++j) run();
   std::vector<double> per_op;
@@ -127,19 +145,23 @@ inline bool write_json(const std::string& path, const std::string& impl, const s
   if (!f) return false;
   std::fprintf(f, "{\"impl\": \"%s\", \"version\": \"%s\",\n \"results\": [\n", impl.c_str(),
                version.c_str());
-  for (size_t i = 0; i < results.size(); ++i) {
-    const Result& r = results[i];
+  std::vector<Result> ran;
+  for (const Result& r : results)
+    if (r.median_s >= 0) ran.push_back(r);
+  for (size_t i = 0; i < ran.size(); ++i) {
+    const Result& r = ran[i];
     std::fprintf(f,
                  "  {\"workload\": \"%s\", \"threads\": %d, \"inner\": %d, \"warmup\": %d, "
                  "\"reps\": %d, \"median_s\": %.9g, \"min_s\": %.9g}%s\n",
                  r.workload.c_str(), r.threads, r.spec.inner, r.spec.warmup, r.spec.reps,
-                 r.median_s, r.min_s, i + 1 < results.size() ? "," : "");
+                 r.median_s, r.min_s, i + 1 < ran.size() ? "," : "");
   }
   std::fprintf(f, " ],\n \"extra\": {%s}}\n", extra_json.c_str());
   return std::fclose(f) == 0;
 }
 
 inline void print_result(const std::string& impl, const Result& r) {
+  if (r.median_s < 0) return;
   std::printf("%-9s %-18s threads=%d median %.3f us  min %.3f us", impl.c_str(), r.workload.c_str(),
               r.threads, r.median_s * 1e6, r.min_s * 1e6);
   if (double f = workload_flops(r.workload); f > 0)

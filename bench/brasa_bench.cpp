@@ -96,13 +96,16 @@ std::vector<bench::Result> run_all(int threads) {
     brasa::Tensor q = uniform({kSdpaB, kSdpaH, kSdpaT, kSdpaD}, 8);
     brasa::Tensor k = uniform({kSdpaB, kSdpaH, kSdpaT, kSdpaD}, 9);
     brasa::Tensor v = uniform({kSdpaB, kSdpaH, kSdpaT, kSdpaD}, 10);
-    const int64_t before = brasa::memory_stats().allocated_bytes;
-    brasa::reset_peak_memory_stats();
-    brasa::Tensor o = brasa::scaled_dot_product_attention(q, k, v, {}, 0.0, true);
-    const int64_t extra = brasa::memory_stats().peak_allocated_bytes - before - int64_t(o.nbytes());
-    std::printf("brasa     sdpa_causal peak extra memory %.3f MiB (scores matrix: %.0f MiB)\n",
-                double(extra) / (1 << 20),
-                double(kSdpaB * kSdpaH * kSdpaT * kSdpaT * 4) / (1 << 20));
+    if (bench::selected("sdpa_causal")) {
+      const int64_t before = brasa::memory_stats().allocated_bytes;
+      brasa::reset_peak_memory_stats();
+      brasa::Tensor o = brasa::scaled_dot_product_attention(q, k, v, {}, 0.0, true);
+      const int64_t extra =
+          brasa::memory_stats().peak_allocated_bytes - before - int64_t(o.nbytes());
+      std::printf("brasa     sdpa_causal peak extra memory %.3f MiB (scores matrix: %.0f MiB)\n",
+                  double(extra) / (1 << 20),
+                  double(kSdpaB * kSdpaH * kSdpaT * kSdpaT * 4) / (1 << 20));
+    }
     record(bench::time_workload(workload("sdpa_causal"), threads, [&] {
       brasa::Tensor r = brasa::scaled_dot_product_attention(q, k, v, {}, 0.0, true);
     }));

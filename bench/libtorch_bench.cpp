@@ -29,6 +29,7 @@ void run_mlp(Record& record) {
   int threads = torch::get_num_threads();
   record(bench::time_workload(bench::workload("mlp_step"), threads, [&] {
     for (auto& p : params) p.mutable_grad().reset();
+    torch::AutoGradMode grad(true);
     torch::Tensor h1 = torch::linear(X, W1, b1).relu();
     torch::Tensor h2 = torch::linear(h1, W2, b2).relu();
     F::cross_entropy(torch::linear(h2, W3, b3), labels).backward();
@@ -99,8 +100,10 @@ std::vector<bench::Result> run_all(int threads) {
   }
   {
     torch::Tensor xg = uniform({1}).requires_grad_(true);
-    record(bench::time_workload(workload("autograd_1"), threads,
-                                [&] { (xg * 2 + 1).sum().backward(); }));
+    record(bench::time_workload(workload("autograd_1"), threads, [&] {
+      torch::AutoGradMode grad(true);  // main() runs under no-grad
+      (xg * 2 + 1).sum().backward();
+    }));
   }
   run_mlp(record);
   return out;

@@ -6,6 +6,7 @@ Usage: torch_bench.py --out results.json [--threads 1,2]
 """
 import argparse
 import json
+import os
 import statistics
 import time
 
@@ -78,6 +79,10 @@ def mlp_runs():
     def step():
         for p in params:
             p.grad = None
+        with torch.enable_grad():
+            step_body()
+
+    def step_body():
         h1 = F.linear(X, W1, b1).relu()
         h2 = F.linear(h1, W2, b2).relu()
         F.cross_entropy(F.linear(h2, W3, b3), labels).backward()
@@ -140,9 +145,14 @@ def run_all(threads):
         inp, w, bias = uniform(64, 32, h, h), uniform(64, 32, 3, 3), uniform(64)
         runs.append((f"conv2d_{h}", lambda i=inp, w=w, b=bias: torch.conv2d(i, w, b, 1, 1)))
     xg = uniform(1).requires_grad_()
-    runs.append(("autograd_1", lambda: (xg * 2 + 1).sum().backward()))
+
+    def autograd_1():
+        with torch.enable_grad():  # the harness runs under no_grad
+            (xg * 2 + 1).sum().backward()
+    runs.append(("autograd_1", autograd_1))
     runs += mlp_runs()
-    return [time_workload(spec[name], threads, fn) for name, fn in runs]
+    only = [n for n in os.environ.get("BENCH_ONLY", "").split(",") if n]
+    return [time_workload(spec[name], threads, fn) for name, fn in runs if not only or name in only]
 
 
 def main():

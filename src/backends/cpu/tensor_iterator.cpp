@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "brasa/core/dispatch_type.h"
+#include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/core/parallel.h"
 #include "brasa/core/type_promotion.h"
@@ -23,6 +25,15 @@ DimVector broadcast_shapes(IntArrayRef a, IntArrayRef b, const char* op) {
 }
 
 namespace {
+
+Tensor convert_0d(const Tensor& t, ScalarType dtype) {
+  Scalar v = t.item();
+  Tensor r = detail::empty_generic({}, dtype, t.device());
+  BRASA_DISPATCH_ALL_TYPES(dtype, "convert",
+                           [&] { *static_cast<scalar_t*>(r.data_ptr()) = v.to<scalar_t>(); });
+  return r;
+}
+
 void resize_out(const Tensor& out, IntArrayRef shape) {
   TensorImpl* impl = out.unsafeGetTensorImpl();
   impl->set_sizes_contiguous(shape);
@@ -156,7 +167,12 @@ void TensorIterator::compute_types(TensorIteratorConfig& config) {
   }
   if (config.promote_inputs_) {
     for (int i = noutputs_; i < ntensors(); ++i) {
-      if (operand(i).dtype() != common_dtype_) operands_[i].own(operand(i).to(common_dtype_));
+      const Tensor& in = operand(i);
+      if (in.dtype() == common_dtype_) continue;
+      // A 0-d CPU operand (usually a wrapped Python-style scalar) converts by value, without a
+      // dispatched copy.
+      operands_[i].own(in.dim() == 0 && in.is_cpu() ? convert_0d(in, common_dtype_)
+                                                    : in.to(common_dtype_));
     }
   }
   out_dtype_ = out_dtype;

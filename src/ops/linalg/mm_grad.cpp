@@ -27,13 +27,22 @@ Tensor scaled(Tensor t, const Scalar& s) { return s.toDouble() == 1.0 ? std::mov
 // grads of a @ b (self-free part) for the three shapes of product.
 enum class Kind { MM, BMM, MV };
 
+bool is_transposed(const Tensor& m) {
+  return m.dim() == 2 && m.stride(0) == 1 && m.stride(1) == m.size(0) && m.size(0) > 1 &&
+         m.size(1) > 1;
+}
+
+// a_t/b_t: whether a/b were transposed matrices in the forward.
 std::pair<Tensor, Tensor> product_grads(Kind kind, const Tensor& g, const Tensor& a,
-                                        const Tensor& b, bool need_a, bool need_b) {
+                                        const Tensor& b, bool need_a, bool need_b, bool a_t,
+                                        bool b_t) {
   Tensor ga, gb;
   switch (kind) {
     case Kind::MM:
-      if (need_a) ga = mm(g, b.t());
-      if (need_b) gb = mm(a.t(), g);
+      // A transposed operand (linear's weight.t()) gets its gradient computed transposed, so it
+      // arrives contiguous at the weight.
+      if (need_a) ga = a_t ? mm(b, g.t()).t() : mm(g, b.t());
+      if (need_b) gb = b_t ? mm(g.t(), a).t() : mm(a.t(), g);
       break;
     case Kind::BMM:
       if (need_a) ga = bmm(g, b.transpose(1, 2));
@@ -57,10 +66,11 @@ Tensor product_ag(Op<ProductSig>& op, Kind kind, const char* node_name, const Te
   auto node = autograd::make_function_node(
       node_name, op.name().c_str(), {&self, &a, &b},
       [kind, beta, alpha, sa = need_b ? SavedVariable(a) : SavedVariable(),
-       sb = need_a ? SavedVariable(b) : SavedVariable()](BackwardContext& ctx) -> variable_list {
+       sb = need_a ? SavedVariable(b) : SavedVariable(), a_t = is_transposed(a),
+       b_t = is_transposed(b)](BackwardContext& ctx) -> variable_list {
         const Tensor& g = ctx.grad(0);
-        auto [ga, gb] =
-            product_grads(kind, g, ctx.unpack(sa), ctx.unpack(sb), ctx.needs(1), ctx.needs(2));
+        auto [ga, gb] = product_grads(kind, g, ctx.unpack(sa), ctx.unpack(sb), ctx.needs(1),
+                                      ctx.needs(2), a_t, b_t);
         return {ctx.needs(0) ? scaled(g, beta) : Tensor(), ga.defined() ? scaled(ga, alpha) : ga,
                 gb.defined() ? scaled(gb, alpha) : gb};
       });

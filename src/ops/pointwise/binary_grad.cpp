@@ -78,7 +78,8 @@ Tensor differentiate(BinaryOp& op, const Derivative& d, const Tensor& a, const T
   return r;
 }
 
-Tensor unless(bool need, Tensor t) { return need ? std::move(t) : Tensor(); }
+// Evaluates the gradient expression only when that gradient is needed.
+#define BRASA_IF_NEEDED(need, ...) ((need) ? Tensor(__VA_ARGS__) : Tensor())
 bool is_one(const Scalar& s) { return s.toDouble() == 1.0; }
 
 Grads add_grad(const Inputs& in) {
@@ -88,13 +89,15 @@ Grads sub_grad(const Inputs& in) {
   return {in.g, in.need_b ? (is_one(in.alpha) ? -in.g : in.g * (-in.alpha.toDouble())) : Tensor()};
 }
 Grads mul_grad(const Inputs& in) {
-  return {unless(in.need_a, in.g * in.b), unless(in.need_b, in.g * in.a)};
+  return {BRASA_IF_NEEDED(in.need_a, in.g * in.b), BRASA_IF_NEEDED(in.need_b, in.g * in.a)};
 }
 Grads div_grad(const Inputs& in) {
-  return {unless(in.need_a, in.g / in.b), unless(in.need_b, -in.g * in.a / (in.b * in.b))};
+  return {BRASA_IF_NEEDED(in.need_a, in.g / in.b),
+          BRASA_IF_NEEDED(in.need_b, -in.g * in.a / (in.b * in.b))};
 }
 Grads zero_grad(const Inputs& in) {
-  return {unless(in.need_a, zeros_like(in.g)), unless(in.need_b, zeros_like(in.g))};
+  return {BRASA_IF_NEEDED(in.need_a, zeros_like(in.g)),
+          BRASA_IF_NEEDED(in.need_b, zeros_like(in.g))};
 }
 Grads pow_grad(const Inputs& in) {
   Tensor ga, gb;
@@ -110,25 +113,32 @@ Grads pow_grad(const Inputs& in) {
 }
 Grads atan2_grad(const Inputs& in) {
   Tensor denom = in.a * in.a + in.b * in.b;
-  return {unless(in.need_a, in.g * in.b / denom), unless(in.need_b, in.g * -in.a / denom)};
+  return {BRASA_IF_NEEDED(in.need_a, in.g * in.b / denom),
+          BRASA_IF_NEEDED(in.need_b, in.g * -in.a / denom)};
 }
 Grads hypot_grad(const Inputs& in) {
-  return {unless(in.need_a, in.g * in.a / in.result), unless(in.need_b, in.g * in.b / in.result)};
+  return {BRASA_IF_NEEDED(in.need_a, in.g * in.a / in.result),
+          BRASA_IF_NEEDED(in.need_b, in.g * in.b / in.result)};
 }
 // maximum/minimum: the gradient goes to the selected input, split evenly on ties; NaN
 // comparisons are false, so both inputs of a NaN pair get it (as in PyTorch).
 Grads select_grad(const Inputs& in, const Tensor& a_loses, const Tensor& b_loses) {
   Tensor shared = where(in.a.eq(in.b), in.g / 2, in.g);
-  return {unless(in.need_a, shared.masked_fill(a_loses, 0)),
-          unless(in.need_b, shared.masked_fill(b_loses, 0))};
+  return {BRASA_IF_NEEDED(in.need_a, shared.masked_fill(a_loses, 0)),
+          BRASA_IF_NEEDED(in.need_b, shared.masked_fill(b_loses, 0))};
 }
 Grads maximum_grad(const Inputs& in) { return select_grad(in, in.a.lt(in.b), in.a.gt(in.b)); }
 Grads minimum_grad(const Inputs& in) { return select_grad(in, in.a.gt(in.b), in.a.lt(in.b)); }
+// threshold_backward(g, y) is linear in g; y only selects.
+Grads threshold_backward_grad(const Inputs& in) {
+  return {BRASA_IF_NEEDED(in.need_a, threshold_backward_op().call(in.g, in.b, 1, Tensor())),
+          BRASA_IF_NEEDED(in.need_b, zeros_like(in.g))};
+}
 Grads remainder_grad(const Inputs& in) {
-  return {in.g, unless(in.need_b, -in.g * floor_divide(in.a, in.b))};
+  return {in.g, BRASA_IF_NEEDED(in.need_b, -in.g * floor_divide(in.a, in.b))};
 }
 Grads fmod_grad(const Inputs& in) {
-  return {in.g, unless(in.need_b, -in.g * div(in.a, in.b, std::string_view("trunc")))};
+  return {in.g, BRASA_IF_NEEDED(in.need_b, -in.g * div(in.a, in.b, std::string_view("trunc")))};
 }
 
 #define BRASA_BINARY_DERIVATIVE(name, node, saves, formula)                     \
@@ -150,6 +160,8 @@ BRASA_BINARY_DERIVATIVE(atan2, "Atan2Backward0", kA | kB, atan2_grad)
 BRASA_BINARY_DERIVATIVE(hypot, "HypotBackward0", kA | kB | kResult, hypot_grad)
 BRASA_BINARY_DERIVATIVE(maximum, "MaximumBackward0", kA | kB, maximum_grad)
 BRASA_BINARY_DERIVATIVE(minimum, "MinimumBackward0", kA | kB, minimum_grad)
+BRASA_BINARY_DERIVATIVE(threshold_backward, "ThresholdBackwardBackward0", kB,
+                        threshold_backward_grad)
 BRASA_BINARY_DERIVATIVE(remainder, "RemainderBackward0", kA | kB, remainder_grad)
 BRASA_BINARY_DERIVATIVE(fmod, "FmodBackward0", kA | kB, fmod_grad)
 

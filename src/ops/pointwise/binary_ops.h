@@ -19,6 +19,7 @@
   _(hypot, FloatOnly)              \
   _(maximum, Arith)                \
   _(minimum, Arith)                \
+  _(threshold_backward, Arith)     \
   _(eq, Compare)                   \
   _(ne, Compare)                   \
   _(lt, Compare)                   \

@@ -7,6 +7,7 @@
 #include "autograd/function_node.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/pointwise.h"
+#include "ops/pointwise/binary_ops.h"
 #include "ops/pointwise/unary_ops.h"
 
 namespace brasa::ops {
@@ -110,7 +111,8 @@ BRASA_UNARY_DERIVATIVE(ceil, "CeilBackward0", kNone, zeros_like(g))
 BRASA_UNARY_DERIVATIVE(round, "RoundBackward0", kNone, zeros_like(g))
 BRASA_UNARY_DERIVATIVE(trunc, "TruncBackward0", kNone, zeros_like(g))
 BRASA_UNARY_DERIVATIVE(frac, "FracBackward0", kNone, g)
-BRASA_UNARY_DERIVATIVE(relu, "ReluBackward0", kResult, g.masked_fill(y.le(0), 0))
+BRASA_UNARY_DERIVATIVE(relu, "ReluBackward0", kResult,
+                       threshold_backward_op().call(g, y, 1, Tensor()))
 
 }  // namespace
 }  // namespace brasa::ops

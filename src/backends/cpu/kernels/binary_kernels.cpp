@@ -229,6 +229,14 @@ void minimum_kernel(It& it, const Scalar&) {
     };
   });
 }
+// relu's gradient: g where the result is > 0 (NaN results pass g through, as in PyTorch).
+template <class It>
+void threshold_backward_kernel(It& it, const Scalar&) {
+  arith_all(it, "threshold_backward", [](auto* p) {
+    using T = opmath_t<std::remove_pointer_t<decltype(p)>>;
+    return [](T g, T y) -> T { return y <= T(0) ? T(0) : g; };
+  });
+}
 template <class It>
 void eq_kernel(It& it, const Scalar&) {
   compare(it, "eq", [](auto a, auto b) { return a == b; });
