@@ -5,6 +5,8 @@
 #include "autograd/autograd_meta.h"
 #include "autograd/engine.h"
 #include "brasa/autograd/history.h"
+#include "brasa/core/dispatch_type.h"
+#include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/ops/factory.h"
 
@@ -26,7 +28,14 @@ void make_roots(const char* api, const variable_list& outputs, const variable_li
       BRASA_CHECK(out.numel() == 1, api,
                   ": grad can be implicitly created only for scalar outputs, but tensor ", i,
                   " has shape ", out.sizes());
-      g = ones_like(out);
+      g = detail::empty_generic(out.sizes(), out.dtype(), out.device());
+      if (g.is_cpu()) {  // one element: written directly, no fill kernel
+        BRASA_DISPATCH_ALL_TYPES(g.dtype(), "backward", [&] {
+          *static_cast<scalar_t*>(g.data_ptr()) = Scalar(1).to<scalar_t>();
+        });
+      } else {
+        g.fill_(1);
+      }
     } else {
       BRASA_CHECK(g.sizes() == out.sizes(), api, ": mismatch in shape: grad_output[", i,
                   "] has a shape of ", g.sizes(), " and output[", i, "] has a shape of ",

@@ -42,6 +42,51 @@ struct NodeTask {
   variable_list buffer;
 };
 
+// Node -> task, open addressing on the pointer (one allocation per backward, not one per node).
+class TaskTable {
+ public:
+  TaskTable() : slots_(16) {}
+  // The task of `n`, created if absent; `fresh` tells which.
+  NodeTask& get(Node* n, bool* fresh = nullptr) {
+    if ((size_ + 1) * 2 > slots_.size()) grow();
+    size_t i = find(n);
+    bool created = slots_[i].node == nullptr;
+    if (created) {
+      slots_[i].node = n;
+      ++size_;
+    }
+    if (fresh) *fresh = created;
+    return slots_[i].task;
+  }
+  NodeTask* lookup(Node* n) {
+    size_t i = find(n);
+    return slots_[i].node ? &slots_[i].task : nullptr;
+  }
+
+ private:
+  struct Slot {
+    Node* node = nullptr;
+    NodeTask task;
+  };
+  size_t find(Node* n) const {
+    size_t mask = slots_.size() - 1;
+    size_t i = (reinterpret_cast<uintptr_t>(n) >> 4) * 0x9E3779B97F4A7C15ull >> 32 & mask;
+    while (slots_[i].node && slots_[i].node != n) i = (i + 1) & mask;
+    return i;
+  }
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_ = std::vector<Slot>(old.size() * 2);
+    for (Slot& s : old) {
+      if (!s.node) continue;
+      Slot& dst = slots_[find(s.node)];
+      dst = std::move(s);
+    }
+  }
+  std::vector<Slot> slots_;
+  size_t size_ = 0;
+};
+
 struct ReadyOrder {
   bool operator()(const std::shared_ptr<Node>& a, const std::shared_ptr<Node>& b) const {
     return a->sequence_nr() < b->sequence_nr();
@@ -106,14 +151,14 @@ variable_list run_backward(EngineRequest req) {
   auto root = std::make_shared<GraphRoot>(std::move(req.root_grads));
   root->set_next_edges(std::move(req.roots));
 
-  std::unordered_map<Node*, NodeTask> tasks;
+  TaskTable tasks;
   std::vector<Node*> order{root.get()};  // discovery order, parents before children
-  tasks[root.get()];
+  tasks.get(root.get());
   for (size_t k = 0; k < order.size(); ++k) {
     for (const Edge& e : order[k]->next_edges()) {
       if (!e.is_valid()) continue;
-      auto [it, fresh] = tasks.try_emplace(e.function.get());
-      ++it->second.dependencies;
+      bool fresh = false;
+      ++tasks.get(e.function.get(), &fresh).dependencies;
       if (fresh) order.push_back(e.function.get());
     }
   }
@@ -126,8 +171,7 @@ variable_list run_backward(EngineRequest req) {
       const Edge& e = req.outputs[i];
       if (!e.is_valid()) continue;
       captures[e.function.get()].emplace_back(e.input_nr, i);
-      auto it = tasks.find(e.function.get());
-      if (it != tasks.end()) it->second.is_target = true;
+      if (NodeTask* t = tasks.lookup(e.function.get())) t->is_target = true;
     }
     // A node runs if a target lies below it. Reverse discovery order sees most children before
     // their parents; repeating until nothing changes settles the rest.
@@ -140,7 +184,7 @@ variable_list run_backward(EngineRequest req) {
         if (leads[*it]) continue;
         for (const Edge& e : (*it)->next_edges()) {
           if (!e.is_valid()) continue;
-          if (tasks[e.function.get()].is_target || leads[e.function.get()]) {
+          if (tasks.get(e.function.get()).is_target || leads[e.function.get()]) {
             leads[*it] = changed = true;
             break;
           }
@@ -148,10 +192,10 @@ variable_list run_backward(EngineRequest req) {
       }
     }
     for (Node* n : order) {
-      NodeTask& t = tasks[n];
+      NodeTask& t = tasks.get(n);
       t.runs = leads[n] || (req.accumulate_grad && t.is_target && n->next_edges().empty());
     }
-    tasks[root.get()].runs = true;
+    tasks.get(root.get()).runs = true;
   }
 
   AutoGradMode grad_mode(req.create_graph);
@@ -160,7 +204,7 @@ variable_list run_backward(EngineRequest req) {
   while (!ready.empty()) {
     std::shared_ptr<Node> fn = ready.top();
     ready.pop();
-    NodeTask& task = tasks[fn.get()];
+    NodeTask& task = tasks.get(fn.get());
     variable_list inputs = std::move(task.buffer);
     if (task.is_target) {
       for (auto [nr, slot] : captures[fn.get()])
@@ -178,7 +222,7 @@ variable_list run_backward(EngineRequest req) {
     for (size_t i = 0; i < edges.size(); ++i) {
       const Edge& e = edges[i];
       if (!e.is_valid()) continue;
-      NodeTask& next = tasks[e.function.get()];
+      NodeTask& next = tasks.get(e.function.get());
       if (!next.runs && !next.is_target) continue;
       Tensor& g = outputs[i];
       if (g.defined()) {

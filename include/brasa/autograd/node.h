@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,24 @@ struct InputMetadata {
 };
 
 using TensorPreHook = std::function<Tensor(const Tensor&)>;
+
+/// The metadata of a node's forward outputs: the first inline (most ops have one output).
+class InputMetadataList {
+ public:
+  size_t size() const { return first_ ? 1 + rest_.size() : 0; }
+  const InputMetadata& operator[](size_t i) const { return i == 0 ? *first_ : rest_[i - 1]; }
+  void push_back(InputMetadata m) {
+    if (!first_) {
+      first_.emplace(std::move(m));
+    } else {
+      rest_.push_back(std::move(m));
+    }
+  }
+
+ private:
+  std::optional<InputMetadata> first_;
+  std::vector<InputMetadata> rest_;
+};
 
 class BRASA_API Node : public std::enable_shared_from_this<Node> {
  public:
@@ -84,7 +103,7 @@ class BRASA_API Node : public std::enable_shared_from_this<Node> {
 
  protected:
   edge_list next_edges_;
-  std::vector<InputMetadata> input_metadata_;
+  InputMetadataList input_metadata_;
 
  private:
   struct PreHook {

@@ -1,17 +1,12 @@
+#include "brasa/core/dispatch_type.h"
 #include "brasa/core/error.h"
 #include "ops/pointwise/binary.h"
 
 namespace brasa::ops {
 
-std::optional<ScalarType> flat_binary_dtype(BinaryKind kind, const Tensor& a, const Tensor& b,
-                                            const Scalar& alpha, const Tensor& out) {
-  if (out.defined() || !a.defined() || !b.defined()) return std::nullopt;
-  const TensorImpl* ia = a.unsafeGetTensorImpl();
-  const TensorImpl* ib = b.unsafeGetTensorImpl();
-  const ScalarType dt = ia->dtype();
-  if (ib->dtype() != dt || !ia->is_contiguous() || !ib->is_contiguous() || !ia->device().is_cpu() ||
-      !ib->device().is_cpu() || !ia->sizes().equals(ib->sizes()))
-    return std::nullopt;
+namespace {
+// The flat path's result dtype for operands of dtype dt (nullopt: the op refuses or converts).
+std::optional<ScalarType> flat_result_dtype(BinaryKind kind, ScalarType dt, const Scalar& alpha) {
   // Anything the full path would refuse or convert goes there (it also raises the errors).
   const bool floating = is_floating_type(dt);
   if ((alpha.isFloatingPoint() && !floating) || (alpha.isBoolean() && dt != kBool))
@@ -27,6 +22,39 @@ std::optional<ScalarType> flat_binary_dtype(BinaryKind kind, const Tensor& a, co
     case BinaryKind::Bitwise: return is_integral_type(dt, true) ? std::optional(dt) : std::nullopt;
   }
   return std::nullopt;
+}
+
+int category(ScalarType t) { return t == kBool ? 0 : is_integral_type(t, false) ? 1 : 2; }
+}  // namespace
+
+std::optional<ScalarType> flat_binary_dtype(BinaryKind kind, const Tensor& a, const Tensor& b,
+                                            const Scalar& alpha, const Tensor& out) {
+  if (out.defined() || !a.defined() || !b.defined()) return std::nullopt;
+  const TensorImpl* ia = a.unsafeGetTensorImpl();
+  const TensorImpl* ib = b.unsafeGetTensorImpl();
+  const ScalarType dt = ia->dtype();
+  if (ib->dtype() != dt || !ia->is_contiguous() || !ib->is_contiguous() || !ia->device().is_cpu() ||
+      !ib->device().is_cpu() || !ia->sizes().equals(ib->sizes()))
+    return std::nullopt;
+  return flat_result_dtype(kind, dt, alpha);
+}
+
+std::optional<ScalarType> flat_scalar_binary_dtype(BinaryKind kind, const Tensor& a,
+                                                   const Tensor& b, const Scalar& alpha,
+                                                   const Tensor& out) {
+  if (out.defined() || !a.defined() || !b.defined()) return std::nullopt;
+  const TensorImpl* ia = a.unsafeGetTensorImpl();
+  const TensorImpl* ib = b.unsafeGetTensorImpl();
+  if (ia->numel() != 1 || ib->dim() != 0 || !ia->device().is_cpu() || !ib->device().is_cpu() ||
+      category(ib->dtype()) > category(ia->dtype()))
+    return std::nullopt;
+  return flat_result_dtype(kind, ia->dtype(), alpha);
+}
+
+void read_as(const Tensor& t, ScalarType dtype, void* dst) {
+  Scalar v = t.item();
+  BRASA_DISPATCH_ALL_TYPES(dtype, "convert",
+                           [&] { *static_cast<scalar_t*>(dst) = v.to<scalar_t>(); });
 }
 
 cpu::TensorIterator make_binary_iterator(const char* name, BinaryKind kind, const Tensor& a,

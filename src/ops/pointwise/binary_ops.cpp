@@ -8,14 +8,26 @@
 namespace brasa::ops {
 namespace {
 // Runs the flat copy of a kernel (Note [Flat fast path]) writing r = op(a, b).
-void run_flat(cpu::DispatchStub<FlatBinaryKernel>& stub, const Tensor& r, const Tensor& a,
-              const Tensor& b, const Scalar& alpha) {
+void run_flat(cpu::DispatchStub<FlatBinaryKernel>& stub, const Tensor& r, const Tensor& a, void* b,
+              const Scalar& alpha) {
   char* data[3] = {static_cast<char*>(r.data_ptr()), static_cast<char*>(a.data_ptr()),
-                   static_cast<char*>(b.data_ptr())};
+                   static_cast<char*>(b)};
   const int64_t items[3] = {static_cast<int64_t>(r.itemsize()), static_cast<int64_t>(a.itemsize()),
-                            static_cast<int64_t>(b.itemsize())};
+                            static_cast<int64_t>(a.itemsize())};
   cpu::FlatIterator it(3, data, items, a.numel(), a.dtype(), r.dtype());
   stub(it, alpha);
+}
+
+// Note [Scalar fast path]: a one-element tensor with a Python-style scalar (x * 2 on the tiny
+// tensors of scalar code and autograd tests) skips the iterator: the scalar is converted into a
+// stack buffer and both run through the flat kernel with n = 1.
+Tensor run_flat_scalar(cpu::DispatchStub<FlatBinaryKernel>& stub, ScalarType out_dtype,
+                       const Tensor& a, const Tensor& b, const Scalar& alpha) {
+  alignas(16) char buf[16];
+  read_as(b, a.dtype(), buf);
+  Tensor r = detail::empty_generic(a.sizes(), out_dtype, a.device());
+  run_flat(stub, r, a, buf, alpha);
+  return r;
 }
 }  // namespace
 
@@ -29,9 +41,11 @@ void run_flat(cpu::DispatchStub<FlatBinaryKernel>& stub, const Tensor& r, const 
                               const Tensor& out) {                                            \
     if (auto dt = flat_binary_dtype(BinaryKind::kind, a, b, alpha, out)) {                    \
       Tensor r = detail::empty_generic(a.sizes(), *dt, a.device());                           \
-      run_flat(name##_flat_stub, r, a, b, alpha);                                             \
+      run_flat(name##_flat_stub, r, a, b.data_ptr(), alpha);                                  \
       return r;                                                                               \
     }                                                                                         \
+    if (auto dt = flat_scalar_binary_dtype(BinaryKind::kind, a, b, alpha, out))               \
+      return run_flat_scalar(name##_flat_stub, *dt, a, b, alpha);                             \
     cpu::TensorIterator it = make_binary_iterator(#name, BinaryKind::kind, a, b, alpha, out); \
     if (!it.is_meta()) name##_stub(it, alpha);                                                \
     it.finish();                                                                              \

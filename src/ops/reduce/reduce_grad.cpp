@@ -33,6 +33,7 @@ Tensor unsqueeze_reduced(const Tensor& t, int64_t ndim, IntArrayRef dims, bool k
 }
 
 Tensor expand_reduced(const Tensor& g, IntArrayRef sizes, IntArrayRef dims, bool keepdim) {
+  if (g.dim() == 0) return g.expand(sizes);  // a full reduction: no dims to re-insert
   return unsqueeze_reduced(g, static_cast<int64_t>(sizes.size()), dims, keepdim).expand(sizes);
 }
 
