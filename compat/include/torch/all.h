@@ -1,6 +1,7 @@
 #pragma once
 // <torch/all.h>: the parts of libtorch's C++ frontend that brasa provides.
 
+#include "torch/autograd.h"
 #include "torch/cuda.h"
 #include "torch/types.h"
 #include "torch/utils.h"

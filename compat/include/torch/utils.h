@@ -1,7 +1,8 @@
 #pragma once
 // torch::manual_seed, torch::get_num_threads, torch::set_num_threads are brasa's.
-// torch::NoGradGuard and torch::AutoGradMode arrive with brasa's autograd layer.
+// torch::NoGradGuard, torch::AutoGradMode and torch::InferenceMode are brasa's (autograd layer).
 
+#include "brasa/autograd/grad_mode.h"
 #include "brasa/core/generator.h"
 #include "brasa/core/parallel.h"
 #include "c10/brasa_namespaces.h"

@@ -8,6 +8,11 @@
 
 namespace brasa::autograd {
 
+// libtorch also spells these torch::autograd::GradMode, ...
+using ::brasa::AutoGradMode;
+using ::brasa::GradMode;
+using ::brasa::NoGradGuard;
+
 /// Computes the gradients of `tensors` w.r.t. the graph leaves and accumulates them into .grad
 /// (only into `inputs` when given). `grad_tensors` default to ones for one-element tensors;
 /// non-scalar roots need an explicit gradient (ValueError otherwise). The graph is freed unless

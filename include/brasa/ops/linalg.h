@@ -41,4 +41,8 @@ BRASA_API Tensor linear(const Tensor& input, const Tensor& weight, const Tensor&
 /// NotImplementedError for ellipsis and repeated subscripts within one operand.
 BRASA_API Tensor einsum(std::string_view equation, const std::vector<Tensor>& operands);
 
+namespace nn::functional {
+using ::brasa::linear;  // torch::nn::functional::linear
+}  // namespace nn::functional
+
 }  // namespace brasa
