@@ -2,5 +2,6 @@
 // <torch/all.h>: the parts of libtorch's C++ frontend that brasa provides.
 
 #include "torch/cuda.h"
+#include "torch/data.h"
 #include "torch/types.h"
 #include "torch/utils.h"
