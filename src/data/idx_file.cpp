@@ -4,12 +4,35 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 
 #include "brasa/data/datasets/mnist.h"
 
 namespace brasa::data::detail {
+
+namespace {
+// The decompressed size a gzip file announces in its trailer (mod 2^32), or the size of a plain
+// file: only a hint for reserving memory.
+size_t size_hint(const std::string& path) {
+  std::error_code ec;
+  const auto file_size = static_cast<size_t>(std::filesystem::file_size(path, ec));
+  std::ifstream in(path, std::ios::binary);
+  uint8_t head[2] = {0, 0};
+  if (ec || !in.read(reinterpret_cast<char*>(head), 2) || head[0] != 0x1f || head[1] != 0x8b ||
+      file_size < 18) {
+    return ec ? 0 : file_size;
+  }
+  uint8_t tail[4] = {0, 0, 0, 0};
+  in.seekg(-4, std::ios::end);
+  in.read(reinterpret_cast<char*>(tail), 4);
+  const uint32_t isize = uint32_t{tail[0]} | (uint32_t{tail[1]} << 8) | (uint32_t{tail[2]} << 16) |
+                         (uint32_t{tail[3]} << 24);
+  return std::min<size_t>(isize, size_t{1} << 30);
+}
+}  // namespace
 
 std::vector<uint8_t> read_maybe_gzip(const std::string& path) {
   std::error_code ec;
@@ -21,11 +44,14 @@ std::vector<uint8_t> read_maybe_gzip(const std::string& path) {
                     path);
   gzbuffer(file.get(), 1 << 20);
   std::vector<uint8_t> bytes;
+  bytes.reserve(size_hint(path) + 1);
   constexpr size_t kChunk = 1 << 20;
   while (true) {
     const size_t old_size = bytes.size();
-    bytes.resize(old_size + kChunk);
-    const int got = gzread(file.get(), bytes.data() + old_size, kChunk);
+    const size_t chunk = std::max(kChunk, bytes.capacity() - old_size);
+    bytes.resize(old_size + chunk);
+    const int got = gzread(file.get(), bytes.data() + old_size,
+                           static_cast<unsigned>(std::min<size_t>(chunk, 1u << 30)));
     if (got < 0) {
       int errnum = 0;
       const char* message = gzerror(file.get(), &errnum);
