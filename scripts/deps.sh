@@ -8,6 +8,7 @@ BRASA_PACKAGES=(
   clang-format                                      # formatting check in scripts/test.sh
   libgtest-dev libgmock-dev libbenchmark-dev        # tests and benchmarks
   libsleef-dev libdnnl-dev                          # vector math, oneDNN
+  zlib1g-dev                                        # gzip-compressed datasets (MNIST)
   python3-torch python3-numpy libtorch-dev          # PyTorch as the test oracle; libtorch to compare
 )
 

@@ -17,6 +17,7 @@
 #include "brasa/core/tensor.h"
 #include "brasa/core/tensor_options.h"
 #include "brasa/core/type_promotion.h"
+#include "brasa/data.h"
 #include "brasa/nn/functional.h"
 #include "brasa/ops/attention.h"
 #include "brasa/ops/conv.h"

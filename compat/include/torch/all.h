@@ -3,5 +3,6 @@
 
 #include "torch/autograd.h"
 #include "torch/cuda.h"
+#include "torch/data.h"
 #include "torch/types.h"
 #include "torch/utils.h"

@@ -1,0 +1,11 @@
+#pragma once
+// brasa::data (torch::data): datasets, transforms, samplers and the data loader.
+
+#include "brasa/data/dataloader.h"
+#include "brasa/data/dataloader_options.h"
+#include "brasa/data/datasets.h"
+#include "brasa/data/example.h"
+#include "brasa/data/iterator.h"
+#include "brasa/data/samplers.h"
+#include "brasa/data/transforms.h"
+#include "brasa/data/worker_exception.h"

@@ -1,0 +1,213 @@
+#pragma once
+// StatelessDataLoader and make_data_loader: batches of a dataset, produced by worker threads.
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <exception>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "brasa/core/error.h"
+#include "brasa/data/dataloader_options.h"
+#include "brasa/data/iterator.h"
+#include "brasa/data/samplers/random.h"
+#include "brasa/data/worker_exception.h"
+
+namespace brasa::data {
+
+/// Iterating (`for (auto& batch : *loader)`) runs one epoch: the sampler's requests are answered by
+/// `workers` threads (each with its own copy of the dataset), at most max_jobs ahead, delivered in
+/// request order when enforce_ordering. A worker's exception is rethrown by the iteration as
+/// WorkerException; a batch that takes longer than timeout throws brasa::Error. Destroying the
+/// loader mid-epoch stops and joins the workers (each finishes the batch it is on).
+template <typename Dataset, typename Sampler>
+class StatelessDataLoader {
+ public:
+  using BatchType = typename Dataset::BatchType;
+  using BatchRequestType = typename Sampler::BatchRequestType;
+
+  StatelessDataLoader(Dataset dataset, Sampler sampler, DataLoaderOptions options)
+      : options_(options), sampler_(std::move(sampler)) {
+    BRASA_CHECK(options_.batch_size > 0, "DataLoader: batch_size must be positive");
+    if (options_.workers == 0) {
+      main_thread_dataset_ = std::make_unique<Dataset>(std::move(dataset));
+      return;
+    }
+    options_.max_jobs = std::max<size_t>(options_.max_jobs, 1);
+    for (size_t w = 0; w < options_.workers; ++w) {
+      workers_.emplace_back([this, dataset]() mutable { worker_loop(dataset); });
+    }
+  }
+  StatelessDataLoader(const StatelessDataLoader&) = delete;
+  StatelessDataLoader& operator=(const StatelessDataLoader&) = delete;
+  ~StatelessDataLoader() { join(); }
+
+  /// Starts an epoch. Throws brasa::Error while the previous epoch still has batches in flight.
+  Iterator<BatchType> begin() {
+    BRASA_CHECK(in_flight_ == 0,
+                "DataLoader: attempted to get a new iterator while another is not yet exhausted");
+    sampler_.reset();
+    sampler_exhausted_ = false;
+    return Iterator<BatchType>([this] { return next(); });
+  }
+  Iterator<BatchType> end() { return Iterator<BatchType>(); }
+
+  /// Stops and joins the workers (the destructor calls it).
+  void join() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      quit_ = true;
+    }
+    jobs_ready_.notify_all();
+    for (auto& worker : workers_) {
+      if (worker.joinable()) {
+        worker.join();
+      }
+    }
+  }
+
+  const FullDataLoaderOptions& options() const noexcept { return options_; }
+
+ private:
+  struct Job {
+    size_t sequence;
+    BatchRequestType request;
+  };
+  struct Result {
+    std::optional<BatchType> batch;
+    std::exception_ptr exception;
+  };
+
+  std::optional<BatchRequestType> next_request() {
+    if (sampler_exhausted_) {
+      return std::nullopt;
+    }
+    auto request = sampler_.next(options_.batch_size);
+    if (!request || request->size() == 0 ||
+        (options_.drop_last && request->size() < options_.batch_size)) {
+      sampler_exhausted_ = true;
+      return std::nullopt;
+    }
+    return request;
+  }
+
+  std::optional<BatchType> next() {
+    if (main_thread_dataset_) {
+      auto request = next_request();
+      if (!request) {
+        return std::nullopt;
+      }
+      return main_thread_dataset_->get_batch(std::move(*request));
+    }
+    while (in_flight_ < options_.max_jobs) {
+      auto request = next_request();
+      if (!request) {
+        break;
+      }
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        jobs_.push_back(Job{next_sequence_ + in_flight_, std::move(*request)});
+      }
+      ++in_flight_;
+      jobs_ready_.notify_one();
+    }
+    if (in_flight_ == 0) {
+      return std::nullopt;
+    }
+    Result result = wait_for_result();
+    --in_flight_;
+    ++next_sequence_;
+    if (result.exception) {
+      throw WorkerException(result.exception);
+    }
+    return std::move(result.batch);
+  }
+
+  Result wait_for_result() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    auto ready = [this] {
+      return options_.enforce_ordering ? results_.count(next_sequence_) > 0 : !results_.empty();
+    };
+    if (options_.timeout) {
+      BRASA_CHECK_TYPED(Error, results_ready_.wait_for(lock, *options_.timeout, ready),
+                        "DataLoader: timed out after ", options_.timeout->count(),
+                        " ms waiting for a batch from the workers");
+    } else {
+      results_ready_.wait(lock, ready);
+    }
+    auto it = options_.enforce_ordering ? results_.find(next_sequence_) : results_.begin();
+    Result result = std::move(it->second);
+    results_.erase(it);
+    return result;
+  }
+
+  void worker_loop(Dataset& dataset) {
+    while (true) {
+      std::optional<Job> job;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        jobs_ready_.wait(lock, [this] { return quit_ || !jobs_.empty(); });
+        if (quit_) {
+          return;
+        }
+        job.emplace(std::move(jobs_.front()));
+        jobs_.pop_front();
+      }
+      Result result;
+      try {
+        result.batch = dataset.get_batch(std::move(job->request));
+      } catch (...) {
+        result.exception = std::current_exception();
+      }
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        results_.emplace(job->sequence, std::move(result));
+      }
+      results_ready_.notify_all();
+    }
+  }
+
+  FullDataLoaderOptions options_;
+  Sampler sampler_;
+  std::unique_ptr<Dataset> main_thread_dataset_;
+  bool sampler_exhausted_ = false;
+  size_t in_flight_ = 0;      // requests handed to workers and not yet delivered
+  size_t next_sequence_ = 0;  // sequence number of the next batch to deliver
+
+  std::mutex mutex_;  // guards jobs_, results_, quit_
+  std::condition_variable jobs_ready_, results_ready_;
+  std::deque<Job> jobs_;
+  std::map<size_t, Result> results_;
+  bool quit_ = false;
+  std::vector<std::thread> workers_;
+};
+
+/// A loader over `dataset` drawing requests from `sampler`.
+template <typename Dataset, typename Sampler>
+std::unique_ptr<StatelessDataLoader<Dataset, Sampler>> make_data_loader(Dataset dataset,
+                                                                        Sampler sampler,
+                                                                        DataLoaderOptions options) {
+  return std::make_unique<StatelessDataLoader<Dataset, Sampler>>(
+      std::move(dataset), std::move(sampler), std::move(options));
+}
+
+/// A loader with a `Sampler(dataset.size())` (RandomSampler by default). Throws brasa::Error for
+/// a dataset without a size.
+template <typename Sampler = samplers::RandomSampler, typename Dataset,
+          typename = std::enable_if_t<std::is_constructible_v<Sampler, size_t>>>
+std::unique_ptr<StatelessDataLoader<Dataset, Sampler>> make_data_loader(
+    Dataset dataset, DataLoaderOptions options = DataLoaderOptions()) {
+  const std::optional<size_t> size = dataset.size();
+  BRASA_CHECK(size.has_value(),
+              "make_data_loader: the dataset must have a size to build a sampler");
+  return make_data_loader(std::move(dataset), Sampler(*size), std::move(options));
+}
+
+}  // namespace brasa::data
