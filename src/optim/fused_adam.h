@@ -1,0 +1,32 @@
+#pragma once
+// The fused Adam/AdamW step: one parallel pass over a contiguous parameter updates the parameter
+// and its moments (loop in backends/cpu/kernels/optim_kernels.cpp). Scalars follow PyTorch's
+// single-tensor Adam: computed in double, applied in the tensor's opmath type.
+
+#include <cstdint>
+
+#include "backends/cpu/stub.h"
+#include "brasa/core/dtype.h"
+
+namespace brasa::optim::detail {
+
+struct AdamStepArgs {
+  void* param = nullptr;
+  const void* grad = nullptr;
+  void* exp_avg = nullptr;
+  void* exp_avg_sq = nullptr;
+  void* max_exp_avg_sq = nullptr;  // null unless amsgrad
+  int64_t numel = 0;
+  ScalarType dtype = ScalarType::Float;
+  double beta1 = 0, beta2 = 0, eps = 0;
+  double weight_decay = 0;  // L2 added to the gradient (Adam); 0 for AdamW
+  double param_scale = 1;   // 1 - lr * weight_decay for AdamW, else 1
+  double step_size = 0;     // lr / bias_correction1
+  double bias_correction2_sqrt = 1;
+  bool maximize = false;
+};
+
+using FusedAdamKernel = void (*)(const AdamStepArgs&);
+BRASA_DECLARE_STUB(fused_adam_stub, FusedAdamKernel);
+
+}  // namespace brasa::optim::detail
