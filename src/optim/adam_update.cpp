@@ -2,7 +2,7 @@
 #include "optim/adam_update.h"
 
 #include "brasa/ops/pointwise.h"
-#include "optim/fused_adam.h"
+#include "optim/fused_kernels.h"
 
 namespace brasa::optim::detail {
 

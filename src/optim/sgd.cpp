@@ -4,6 +4,7 @@
 #include "brasa/autograd/grad_mode.h"
 #include "brasa/core/error.h"
 #include "optim/closure.h"
+#include "optim/fused_kernels.h"
 
 namespace brasa::optim {
 
@@ -42,7 +43,35 @@ void SGDParamState::load(const StateEntry& e) {
   momentum_buffer(it != e.tensors.end() ? it->second : Tensor());
 }
 
+namespace detail {
+BRASA_DEFINE_STUB(fused_sgd_stub, FusedSgdKernel);
+}  // namespace detail
+
 namespace {
+
+// One pass when the parameter, gradient and existing buffer are contiguous float/double.
+bool fused_sgd_step(const Tensor& p, const Tensor& grad, const Tensor& buf, const SGDOptions& o) {
+  const ScalarType dtype = p.scalar_type();
+  auto ok = [&](const Tensor& t) {
+    return t.is_contiguous() && t.scalar_type() == dtype && t.device().is_cpu() &&
+           t.sizes() == p.sizes();
+  };
+  if ((dtype != kFloat && dtype != kDouble) || !ok(p) || !ok(grad) || !ok(buf)) return false;
+  detail::SgdStepArgs a;
+  a.param = p.data_ptr();
+  a.grad = grad.const_data_ptr();
+  a.momentum_buffer = buf.data_ptr();
+  a.numel = p.numel();
+  a.dtype = dtype;
+  a.lr = o.lr();
+  a.momentum = o.momentum();
+  a.dampening = o.dampening();
+  a.weight_decay = o.weight_decay();
+  a.nesterov = o.nesterov();
+  a.maximize = o.maximize();
+  detail::fused_sgd_stub(a);
+  return true;
+}
 
 void check_sgd(const SGDOptions& o) {
   BRASA_CHECK(o.lr() >= 0, "SGD: invalid learning rate: ", o.lr());
@@ -70,18 +99,24 @@ Tensor SGD::step(LossClosure closure) {
     for (const auto& p : group.params()) {
       const Tensor& grad = p.grad();
       if (!grad.defined()) continue;
-      Tensor d_p = o.maximize() ? grad.neg() : grad;
-      if (o.weight_decay() != 0) d_p = d_p.add(p, o.weight_decay());
+      SGDParamState* s = nullptr;
       if (o.momentum() != 0) {
         auto& slot = state_[param_key(p)];
         if (!slot) slot = std::make_unique<SGDParamState>();
-        auto& s = static_cast<SGDParamState&>(*slot);
-        if (!s.momentum_buffer().defined()) {
-          s.momentum_buffer(d_p.clone());
-        } else {
-          s.momentum_buffer().mul_(o.momentum()).add_(d_p, 1 - o.dampening());
+        s = static_cast<SGDParamState*>(slot.get());
+        if (s->momentum_buffer().defined() && fused_sgd_step(p, grad, s->momentum_buffer(), o)) {
+          continue;
         }
-        d_p = o.nesterov() ? d_p.add(s.momentum_buffer(), o.momentum()) : s.momentum_buffer();
+      }
+      Tensor d_p = o.maximize() ? grad.neg() : grad;
+      if (o.weight_decay() != 0) d_p = d_p.add(p, o.weight_decay());
+      if (s != nullptr) {
+        if (!s->momentum_buffer().defined()) {
+          s->momentum_buffer(d_p.clone());
+        } else {
+          s->momentum_buffer().mul_(o.momentum()).add_(d_p, 1 - o.dampening());
+        }
+        d_p = o.nesterov() ? d_p.add(s->momentum_buffer(), o.momentum()) : s->momentum_buffer();
       }
       p.add_(d_p, -o.lr());
     }

@@ -162,24 +162,33 @@ TEST(OptimState, MaximizeAscends) {
   EXPECT_LT(x[1].item<double>(), -2.0);
 }
 
-TEST(OptimState, NonContiguousAndDoubleParamsUseTheOpPath) {
-  // A transposed (non-contiguous) float parameter takes the op fallback; it must agree with the
-  // fused kernel on a contiguous copy.
+// A transposed (non-contiguous) float parameter takes the op path; it must agree with the fused
+// kernel on a contiguous copy.
+template <typename Opt, typename Options>
+void check_fused_matches_ops(Options options) {
   torch::Tensor base = optim_test::formula(12, 0.4, 0.1, 1.0).to(torch::kFloat).reshape({3, 4});
   torch::Tensor a = base.t().requires_grad_();
   torch::Tensor b = base.t().contiguous().requires_grad_();
   ASSERT_FALSE(a.is_contiguous());
-  O::Adam opt_a({a}, O::AdamOptions(0.05).weight_decay(0.1).amsgrad(true));
-  O::Adam opt_b({b}, O::AdamOptions(0.05).weight_decay(0.1).amsgrad(true));
+  Opt opt_a({a}, options);
+  Opt opt_b({b}, options);
   for (int i = 0; i < 5; ++i) {
-    for (auto* pair : {&a, &b}) {
-      pair->mutable_grad().reset();
-      (pair->sin() * *pair).sum().backward();
+    for (auto* t : {&a, &b}) {
+      t->mutable_grad().reset();
+      (t->sin() * *t).sum().backward();
     }
     opt_a.step();
     opt_b.step();
   }
   EXPECT_TRUE(torch::allclose(a, b, 1e-6, 1e-6));
+}
+
+TEST(OptimState, FusedKernelsMatchTheOpPath) {
+  check_fused_matches_ops<O::Adam>(O::AdamOptions(0.05).weight_decay(0.1).amsgrad(true));
+  check_fused_matches_ops<O::AdamW>(O::AdamWOptions(0.05).maximize(true));
+  check_fused_matches_ops<O::SGD>(
+      O::SGDOptions(0.05).momentum(0.9).nesterov(true).weight_decay(0.1));
+  check_fused_matches_ops<O::SGD>(O::SGDOptions(0.05).momentum(0.5).dampening(0.2).maximize(true));
 }
 
 }  // namespace

@@ -1,10 +1,11 @@
-// Fused optimizer steps (compiled once per CPU capability): Adam/AdamW in one pass per parameter.
+// Fused optimizer steps (compiled once per CPU capability): Adam/AdamW and SGD with momentum in
+// one pass per parameter.
 #include <algorithm>
 #include <cmath>
 
 #include "backends/cpu/vec_math.h"
 #include "brasa/core/parallel.h"
-#include "optim/fused_adam.h"
+#include "optim/fused_kernels.h"
 
 namespace brasa::cpu {
 namespace {
@@ -107,8 +108,60 @@ void fused_adam_kernel(const AdamStepArgs& a) {
   }
 }
 
+using optim::detail::SgdStepArgs;
+
+template <typename T>
+struct SgdScalars {
+  T mom, keep, wd, neg_lr, sign;
+};
+
+template <typename T, bool Nesterov, bool Decay>
+void sgd_range(T* __restrict p, const T* __restrict gr, T* __restrict buf, int64_t n,
+               const SgdScalars<T>& s) {
+  for (int64_t i = 0; i < n; ++i) {
+    T d = s.sign * gr[i];
+    if constexpr (Decay) d = d + s.wd * p[i];
+    const T b = buf[i] * s.mom + s.keep * d;
+    buf[i] = b;
+    if constexpr (Nesterov) {
+      p[i] = p[i] + s.neg_lr * (d + s.mom * b);
+    } else {
+      p[i] = p[i] + s.neg_lr * b;
+    }
+  }
+}
+
+template <typename T, bool Nesterov, bool Decay>
+void sgd_loop(const SgdStepArgs& a) {
+  T* p = static_cast<T*>(a.param);
+  const T* gr = static_cast<const T*>(a.grad);
+  T* buf = static_cast<T*>(a.momentum_buffer);
+  const SgdScalars<T> s{static_cast<T>(a.momentum), static_cast<T>(1 - a.dampening),
+                        static_cast<T>(a.weight_decay), static_cast<T>(-a.lr),
+                        a.maximize ? T(-1) : T(1)};
+  parallel_for(0, a.numel, 1 << 15, [&](int64_t begin, int64_t end) {
+    sgd_range<T, Nesterov, Decay>(p + begin, gr + begin, buf + begin, end - begin, s);
+  });
+}
+
+template <typename T>
+void sgd_dispatch(const SgdStepArgs& a) {
+  const bool decay = a.weight_decay != 0;
+  if (a.nesterov) return decay ? sgd_loop<T, true, true>(a) : sgd_loop<T, true, false>(a);
+  return decay ? sgd_loop<T, false, true>(a) : sgd_loop<T, false, false>(a);
+}
+
+void fused_sgd_kernel(const SgdStepArgs& a) {
+  if (a.dtype == ScalarType::Double) {
+    sgd_dispatch<double>(a);
+  } else {
+    sgd_dispatch<float>(a);
+  }
+}
+
 }  // namespace
 
 BRASA_REGISTER_STUB(optim::detail::fused_adam_stub, fused_adam_kernel);
+BRASA_REGISTER_STUB(optim::detail::fused_sgd_stub, fused_sgd_kernel);
 
 }  // namespace brasa::cpu

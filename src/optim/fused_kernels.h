@@ -1,7 +1,7 @@
 #pragma once
-// The fused Adam/AdamW step: one parallel pass over a contiguous parameter updates the parameter
-// and its moments (loop in backends/cpu/kernels/optim_kernels.cpp). Scalars follow PyTorch's
-// single-tensor Adam: computed in double, applied in the tensor's opmath type.
+// Fused optimizer steps: one parallel pass over a contiguous float/double parameter updates it and
+// its state (loops in backends/cpu/kernels/optim_kernels.cpp). Scalars follow PyTorch's
+// single-tensor updates: computed in double, applied in the tensor's type.
 
 #include <cstdint>
 
@@ -28,5 +28,20 @@ struct AdamStepArgs {
 
 using FusedAdamKernel = void (*)(const AdamStepArgs&);
 BRASA_DECLARE_STUB(fused_adam_stub, FusedAdamKernel);
+
+/// SGD with an existing momentum buffer: d = g (+ wd * p); buf = buf * momentum + (1 - dampening)
+/// * d; p -= lr * (nesterov ? d + momentum * buf : buf).
+struct SgdStepArgs {
+  void* param = nullptr;
+  const void* grad = nullptr;
+  void* momentum_buffer = nullptr;
+  int64_t numel = 0;
+  ScalarType dtype = ScalarType::Float;
+  double lr = 0, momentum = 0, dampening = 0, weight_decay = 0;
+  bool nesterov = false, maximize = false;
+};
+
+using FusedSgdKernel = void (*)(const SgdStepArgs&);
+BRASA_DECLARE_STUB(fused_sgd_stub, FusedSgdKernel);
 
 }  // namespace brasa::optim::detail
