@@ -48,6 +48,7 @@ constexpr Workload kWorkloads[] = {
     {"autograd_1", 20000, 1, 7},  // (x * 2 + 1).sum().backward() on a 1-element x
     {"mlp_step", 5, 1, 7},        // 784-512-512-10 MLP, batch 128: forward, cross_entropy, backward
     {"mlp_step_manual", 5, 1, 7},  // the same step's math written by hand, without autograd
+    {"adam_step_mlp", 20, 1, 7},   // Adam(lr 1e-3).step() over the MLP's 6 parameters (670k floats)
 };
 
 /// MLP workloads: batch and layer widths.

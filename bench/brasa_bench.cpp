@@ -56,6 +56,11 @@ void run_mlp(Record& record) {
     brasa::Tensor d1 = d2.mm(W2) * h1.gt(0);
     brasa::Tensor dW1 = d1.t().mm(X), db1 = d1.sum(0);
   }));
+  unsigned seed = 30;
+  for (auto& p : params) p.mutable_grad() = uniform(p.sizes().vec(), seed++).mul_(0.01);
+  brasa::optim::Adam adam({W1, b1, W2, b2, W3, b3}, brasa::optim::AdamOptions(1e-3));
+  record(bench::time_workload(bench::workload("adam_step_mlp"), brasa::get_num_threads(),
+                              [&] { adam.step(); }));
 }
 
 std::vector<bench::Result> run_all(int threads) {

@@ -46,6 +46,9 @@ void run_mlp(Record& record) {
     torch::Tensor d1 = d2.mm(W2) * h1.gt(0);
     torch::Tensor dW1 = d1.t().mm(X), db1 = d1.sum(0);
   }));
+  for (auto& p : params) p.mutable_grad() = uniform(p.sizes().vec()) * 0.01;
+  torch::optim::Adam adam(params, torch::optim::AdamOptions(1e-3));
+  record(bench::time_workload(bench::workload("adam_step_mlp"), threads, [&] { adam.step(); }));
 }
 
 std::vector<bench::Result> run_all(int threads) {

@@ -35,6 +35,7 @@ WORKLOADS = [
     ("autograd_1", 20000, 1, 7),
     ("mlp_step", 5, 1, 7),
     ("mlp_step_manual", 5, 1, 7),
+    ("adam_step_mlp", 20, 1, 7),
 ]
 SDPA_B, SDPA_H, SDPA_T, SDPA_D = 8, 8, 1024, 64
 MATMUL_SIZES = [64, 256, 1024, 2048]
@@ -99,7 +100,10 @@ def mlp_runs():
             d2.t().mm(h1), d2.sum(0)
             d1 = d2.mm(W2) * (h1 > 0)
             d1.t().mm(X), d1.sum(0)
-    return [("mlp_step", step), ("mlp_step_manual", manual)]
+    for p in params:
+        p.grad = uniform(*p.shape) * 0.01
+    adam = torch.optim.Adam(params, lr=1e-3)
+    return [("mlp_step", step), ("mlp_step_manual", manual), ("adam_step_mlp", adam.step)]
 
 
 def run_all(threads):

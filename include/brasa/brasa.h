@@ -29,3 +29,4 @@
 #include "brasa/ops/reduce.h"
 #include "brasa/ops/sampling.h"
 #include "brasa/ops/view.h"
+#include "brasa/optim.h"

@@ -5,3 +5,4 @@
 
 #include "torch/all.h"
 #include "torch/nn/functional.h"
+#include "torch/optim.h"

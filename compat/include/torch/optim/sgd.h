@@ -1,0 +1,4 @@
+#pragma once
+// <torch/optim/sgd.h>: forwards to brasa's optimizers.
+
+#include "torch/optim.h"

@@ -1,0 +1,153 @@
+#pragma once
+// Optimizer base (libtorch's torch::optim::Optimizer): parameter groups with their own options,
+// per-parameter state keyed by the parameter, zero_grad, step(closure), and an in-memory
+// state_dict() / load_state_dict() that a serializer can write.
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "brasa/core/tensor.h"
+
+namespace brasa::optim {
+
+/// Named tensors and scalars of one parameter's state or one group's options. `tensors` must have
+/// the parameter's shape (checked on load); `buffers` and `tensor_lists` may have any shape.
+struct BRASA_API StateEntry {
+  std::map<std::string, Tensor> tensors;
+  std::map<std::string, Tensor> buffers;
+  std::map<std::string, std::vector<Tensor>> tensor_lists;
+  std::map<std::string, double> scalars;
+  std::map<std::string, std::string> strings;
+};
+
+/// One parameter group in a state dict: its options and the indices of its parameters (counted
+/// over all groups, in order, like PyTorch's state_dict()).
+struct BRASA_API GroupEntry {
+  std::vector<int64_t> params;
+  StateEntry options;
+};
+
+/// PyTorch's optimizer.state_dict(): state per parameter index plus the groups.
+struct BRASA_API OptimizerStateDict {
+  std::map<int64_t, StateEntry> state;
+  std::vector<GroupEntry> param_groups;
+};
+
+/// Per-parameter state of an optimizer (momentum buffers, moments, step counts).
+class BRASA_API OptimizerParamState {
+ public:
+  virtual ~OptimizerParamState() = default;
+  virtual std::unique_ptr<OptimizerParamState> clone() const;
+  virtual void save(StateEntry& entry) const;
+  virtual void load(const StateEntry& entry);
+};
+
+template <typename Derived>
+class OptimizerCloneableParamState : public OptimizerParamState {
+ public:
+  std::unique_ptr<OptimizerParamState> clone() const override {
+    return std::make_unique<Derived>(static_cast<const Derived&>(*this));
+  }
+};
+
+/// Hyper-parameters of a group; every optimizer's options have an lr.
+class BRASA_API OptimizerOptions {
+ public:
+  virtual ~OptimizerOptions() = default;
+  virtual std::unique_ptr<OptimizerOptions> clone() const;
+  virtual double get_lr() const;
+  virtual void set_lr(double lr);
+  virtual void save(StateEntry& entry) const;
+  virtual void load(const StateEntry& entry);
+};
+
+template <typename Derived>
+class OptimizerCloneableOptions : public OptimizerOptions {
+ public:
+  std::unique_ptr<OptimizerOptions> clone() const override {
+    return std::make_unique<Derived>(static_cast<const Derived&>(*this));
+  }
+};
+
+/// Parameters sharing options; a group built without options takes the optimizer's defaults.
+class BRASA_API OptimizerParamGroup {
+ public:
+  OptimizerParamGroup(const OptimizerParamGroup& other);
+  OptimizerParamGroup& operator=(const OptimizerParamGroup& other);
+  OptimizerParamGroup(OptimizerParamGroup&&) = default;
+  OptimizerParamGroup& operator=(OptimizerParamGroup&&) = default;
+  OptimizerParamGroup(std::vector<Tensor> params);  // NOLINT(google-explicit-constructor)
+  OptimizerParamGroup(std::vector<Tensor> params, std::unique_ptr<OptimizerOptions> options);
+
+  bool has_options() const { return options_ != nullptr; }
+  /// Throws ValueError when the group has no options.
+  OptimizerOptions& options();
+  const OptimizerOptions& options() const;
+  void set_options(std::unique_ptr<OptimizerOptions> options) { options_ = std::move(options); }
+  std::vector<Tensor>& params() { return params_; }
+  const std::vector<Tensor>& params() const { return params_; }
+
+ protected:
+  std::vector<Tensor> params_;
+  std::unique_ptr<OptimizerOptions> options_;
+};
+
+class BRASA_API Optimizer {
+ public:
+  using LossClosure = std::function<Tensor()>;
+  using StateMap = std::unordered_map<std::string, std::unique_ptr<OptimizerParamState>>;
+
+  Optimizer(const Optimizer&) = delete;
+  Optimizer& operator=(const Optimizer&) = delete;
+  Optimizer(Optimizer&&) = default;
+  virtual ~Optimizer() = default;
+
+  Optimizer(std::vector<OptimizerParamGroup> param_groups,
+            std::unique_ptr<OptimizerOptions> defaults);
+  Optimizer(std::vector<Tensor> parameters, std::unique_ptr<OptimizerOptions> defaults);
+
+  /// Appends a group (options default to a copy of defaults()); throws ValueError when a
+  /// parameter is already in another group or is not a leaf.
+  void add_param_group(const OptimizerParamGroup& param_group);
+  /// Appends parameters to the first group.
+  void add_parameters(const std::vector<Tensor>& parameters);
+  /// Clears every parameter's gradient: reset (set_to_none) or zeroed in place.
+  void zero_grad(bool set_to_none = true);
+  /// One optimisation step; the closure (re)computes the loss with gradients. Returns its loss,
+  /// or an undefined tensor without a closure.
+  virtual Tensor step(LossClosure closure = nullptr) = 0;
+
+  const std::vector<Tensor>& parameters() const noexcept;
+  std::vector<Tensor>& parameters() noexcept;
+  size_t size() const noexcept;
+  OptimizerOptions& defaults() noexcept { return *defaults_; }
+  const OptimizerOptions& defaults() const noexcept { return *defaults_; }
+  std::vector<OptimizerParamGroup>& param_groups() noexcept { return param_groups_; }
+  const std::vector<OptimizerParamGroup>& param_groups() const noexcept { return param_groups_; }
+  /// State per parameter, keyed by param_key(parameter).
+  StateMap& state() noexcept { return state_; }
+  const StateMap& state() const noexcept { return state_; }
+
+  /// A deep copy of the state and the group options, parameters named by index.
+  OptimizerStateDict state_dict() const;
+  /// Restores state_dict(); throws ValueError (naming the parameter index and both shapes) when
+  /// the groups, parameter counts or state shapes differ from this optimizer's.
+  void load_state_dict(const OptimizerStateDict& state_dict);
+
+ protected:
+  /// A fresh, empty state of this optimizer's kind (for load_state_dict).
+  virtual std::unique_ptr<OptimizerParamState> make_param_state() const = 0;
+
+  std::vector<OptimizerParamGroup> param_groups_;
+  StateMap state_;
+  std::unique_ptr<OptimizerOptions> defaults_;
+};
+
+/// The key of a parameter in Optimizer::state() (its TensorImpl's address, like libtorch).
+BRASA_API std::string param_key(const Tensor& param);
+
+}  // namespace brasa::optim
