@@ -18,6 +18,7 @@
 #include "brasa/core/tensor_options.h"
 #include "brasa/core/type_promotion.h"
 #include "brasa/nn/functional.h"
+#include "brasa/nn/nn.h"
 #include "brasa/ops/attention.h"
 #include "brasa/ops/conv.h"
 #include "brasa/ops/factory.h"

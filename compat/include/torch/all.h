@@ -2,5 +2,7 @@
 // <torch/all.h>: the parts of libtorch's C++ frontend that brasa provides.
 
 #include "torch/cuda.h"
+#include "torch/nn.h"
+#include "torch/ordered_dict.h"
 #include "torch/types.h"
 #include "torch/utils.h"
