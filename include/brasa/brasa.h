@@ -19,6 +19,7 @@
 #include "brasa/core/type_promotion.h"
 #include "brasa/data.h"
 #include "brasa/nn/functional.h"
+#include "brasa/nn/nn.h"
 #include "brasa/ops/attention.h"
 #include "brasa/ops/conv.h"
 #include "brasa/ops/factory.h"

@@ -4,5 +4,8 @@
 #include "torch/autograd.h"
 #include "torch/cuda.h"
 #include "torch/data.h"
+#include "torch/nn.h"
+#include "torch/optim.h"
+#include "torch/ordered_dict.h"
 #include "torch/types.h"
 #include "torch/utils.h"

@@ -13,9 +13,13 @@
 
 namespace brasa::nn {
 
-#define BRASA_LOSS_REDUCTION_CTORS(Name) \
-  Name() = default;                      \
-  Name(reduction_t reduction) : reduction_(reduction) {}  // NOLINT(google-explicit-constructor)
+// Like libtorch, the reduction tags convert directly (`L1Loss(torch::kSum)`).
+#define BRASA_LOSS_REDUCTION_CTORS(Name)                                  \
+  Name() = default;                                                       \
+  Name(reduction_t reduction) : reduction_(reduction) {}     /* NOLINT */ \
+  Name(enumtype::kNone reduction) : reduction_(reduction) {} /* NOLINT */ \
+  Name(enumtype::kMean reduction) : reduction_(reduction) {} /* NOLINT */ \
+  Name(enumtype::kSum reduction) : reduction_(reduction) {}  /* NOLINT */
 
 struct BRASA_API MSELossOptions {
   BRASA_LOSS_REDUCTION_CTORS(MSELossOptions)

@@ -1,0 +1,62 @@
+#pragma once
+// Cloneable<Derived> (torch::nn::Cloneable): a Module whose clone() deep-copies it. Derived
+// implements reset(), which (re)creates and registers its parameters, buffers and submodules; clone
+// copies Derived, calls reset() on the copy, then copies every tensor's values across.
+
+#include <memory>
+#include <optional>
+
+#include "brasa/autograd/grad_mode.h"
+#include "brasa/core/error.h"
+#include "brasa/nn/module.h"
+
+namespace brasa::nn {
+
+template <typename Derived>
+class Cloneable : public Module {
+ public:
+  using Module::Module;
+
+  /// (Re)initialises the module's state; called by the constructor of Derived and by clone().
+  virtual void reset() = 0;
+
+  std::shared_ptr<Module> clone(const std::optional<Device>& device = std::nullopt) const override {
+    NoGradGuard no_grad;
+    const auto& self = static_cast<const Derived&>(*this);
+    auto copy = std::make_shared<Derived>(self);
+    copy->parameters_.clear();
+    copy->buffers_.clear();
+    copy->children_.clear();
+    copy->reset();
+    BRASA_CHECK(copy->parameters_.size() == parameters_.size() &&
+                    copy->buffers_.size() == buffers_.size() &&
+                    copy->children_.size() == children_.size(),
+                "clone(): reset() of ", name(),
+                " must register the same parameters, buffers and submodules as the original");
+    for (const auto& p : parameters_) {
+      Tensor& target = copy->parameters_[p.key()];
+      if (!p.value().defined()) continue;
+      Tensor data = p.value().detach().clone();
+      target.set_data(device ? data.to(*device) : data);
+      target.set_requires_grad(p.value().requires_grad());
+    }
+    for (const auto& b : buffers_) {
+      Tensor& target = copy->buffers_[b.key()];
+      if (!b.value().defined()) continue;
+      Tensor data = b.value().detach().clone();
+      target.set_data(device ? data.to(*device) : data);
+    }
+    for (const auto& c : children_) copy->children_[c.key()]->clone_(*c.value(), device);
+    return copy;
+  }
+
+ private:
+  void clone_(Module& other, const std::optional<Device>& device) final {
+    auto cloned = std::dynamic_pointer_cast<Derived>(other.clone(device));
+    BRASA_CHECK(cloned != nullptr, "clone(): attempted to clone submodule ", other.name(),
+                " into a module of a different type ", name());
+    static_cast<Derived&>(*this) = std::move(static_cast<Derived&>(*cloned));
+  }
+};
+
+}  // namespace brasa::nn

@@ -1,0 +1,9 @@
+#pragma once
+// Every nn module (torch::nn::Linear, torch::nn::Sequential, ...).
+
+#include "brasa/nn/modules/activation.h"
+#include "brasa/nn/modules/container.h"
+#include "brasa/nn/modules/dropout.h"
+#include "brasa/nn/modules/embedding.h"
+#include "brasa/nn/modules/linear.h"
+#include "brasa/nn/modules/loss.h"

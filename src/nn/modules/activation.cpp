@@ -1,0 +1,106 @@
+// Activation modules: printing (libtorch's format) and forward via torch::nn::functional.
+
+#include "brasa/nn/modules/activation.h"
+
+#include "brasa/ops/pointwise.h"
+
+namespace brasa::nn {
+namespace F = functional;
+namespace {
+void print_inplace(std::ostream& s, bool inplace, bool first) {
+  if (inplace) s << (first ? "" : ", ") << "inplace=true";
+}
+}  // namespace
+
+void ReLUImpl::pretty_print(std::ostream& s) const {
+  s << "torch::nn::ReLU(";
+  print_inplace(s, options.inplace(), true);
+  s << ")";
+}
+Tensor ReLUImpl::forward(Tensor input) { return F::relu(input, options); }
+
+void ReLU6Impl::pretty_print(std::ostream& s) const {
+  s << "torch::nn::ReLU6(";
+  print_inplace(s, options.inplace(), true);
+  s << ")";
+}
+Tensor ReLU6Impl::forward(Tensor input) { return F::relu6(input, options); }
+
+void LeakyReLUImpl::pretty_print(std::ostream& s) const {
+  s << "torch::nn::LeakyReLU(negative_slope=" << options.negative_slope();
+  print_inplace(s, options.inplace(), false);
+  s << ")";
+}
+Tensor LeakyReLUImpl::forward(Tensor input) { return F::leaky_relu(input, options); }
+
+void ELUImpl::pretty_print(std::ostream& s) const {
+  s << "torch::nn::ELU(alpha=" << options.alpha();
+  print_inplace(s, options.inplace(), false);
+  s << ")";
+}
+Tensor ELUImpl::forward(Tensor input) { return F::elu(input, options); }
+
+void SELUImpl::pretty_print(std::ostream& s) const {
+  s << "torch::nn::SELU(";
+  print_inplace(s, options.inplace(), true);
+  s << ")";
+}
+Tensor SELUImpl::forward(Tensor input) { return F::selu(input, options); }
+
+void CELUImpl::pretty_print(std::ostream& s) const {
+  s << "torch::nn::CELU(alpha=" << options.alpha();
+  print_inplace(s, options.inplace(), false);
+  s << ")";
+}
+Tensor CELUImpl::forward(Tensor input) { return F::celu(input, options); }
+
+void GELUImpl::pretty_print(std::ostream& s) const {
+  s << "torch::nn::GELU(";
+  if (options.approximate() != "none") s << "approximate=" << options.approximate();
+  s << ")";
+}
+Tensor GELUImpl::forward(Tensor input) { return F::gelu(input, options); }
+
+void SoftplusImpl::pretty_print(std::ostream& s) const {
+  s << "torch::nn::Softplus(beta=" << options.beta() << ", threshold=" << options.threshold()
+    << ")";
+}
+Tensor SoftplusImpl::forward(Tensor input) { return F::softplus(input, options); }
+
+void HardtanhImpl::pretty_print(std::ostream& s) const {
+  s << "torch::nn::Hardtanh(min_val=" << options.min_val() << ", max_val=" << options.max_val();
+  print_inplace(s, options.inplace(), false);
+  s << ")";
+}
+Tensor HardtanhImpl::forward(Tensor input) { return F::hardtanh(input, options); }
+
+void GLUImpl::pretty_print(std::ostream& s) const {
+  s << "torch::nn::GLU(dim=" << options.dim() << ")";
+}
+Tensor GLUImpl::forward(Tensor input) { return F::glu(input, options); }
+
+#define BRASA_DEFINE_ACTIVATION(Name, expr)                                               \
+  void Name##Impl::pretty_print(std::ostream& s) const { s << "torch::nn::" #Name "()"; } \
+  Tensor Name##Impl::forward(const Tensor& input) { return expr; }
+
+BRASA_DEFINE_ACTIVATION(SiLU, F::silu(input))
+BRASA_DEFINE_ACTIVATION(Mish, F::mish(input))
+BRASA_DEFINE_ACTIVATION(Softsign, F::softsign(input))
+BRASA_DEFINE_ACTIVATION(Hardsigmoid, F::hardsigmoid(input))
+BRASA_DEFINE_ACTIVATION(Hardswish, F::hardswish(input))
+BRASA_DEFINE_ACTIVATION(LogSigmoid, F::logsigmoid(input))
+BRASA_DEFINE_ACTIVATION(Sigmoid, sigmoid(input))
+BRASA_DEFINE_ACTIVATION(Tanh, tanh(input))
+#undef BRASA_DEFINE_ACTIVATION
+
+void SoftmaxImpl::pretty_print(std::ostream& s) const {
+  s << "torch::nn::Softmax(dim=" << options.dim() << ")";
+}
+Tensor SoftmaxImpl::forward(const Tensor& input) { return F::softmax(input, options.dim()); }
+
+void LogSoftmaxImpl::pretty_print(std::ostream& s) const {
+  s << "torch::nn::LogSoftmax(dim=" << options.dim() << ")";
+}
+Tensor LogSoftmaxImpl::forward(const Tensor& input) { return F::log_softmax(input, options.dim()); }
+
+}  // namespace brasa::nn
