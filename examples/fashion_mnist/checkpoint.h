@@ -3,14 +3,13 @@
 // Python package and torch), atomically: a temporary file, fsync, then rename.
 
 #include <fcntl.h>
+#include <torch/torch.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <torch/torch.h>
 
 inline const char* safetensors_dtype(torch::ScalarType t) {
   switch (t) {
@@ -33,11 +32,11 @@ inline void save_checkpoint(const torch::nn::Module& model, const std::string& p
     torch::Tensor c = t.detach().contiguous();
     size_t n = c.numel() * c.element_size();
     if (header.size() > 1) header += ",";
-    header += "\"" + name + "\":{\"dtype\":\"" + safetensors_dtype(c.scalar_type()) +
-              "\",\"shape\":[";
+    header +=
+        "\"" + name + "\":{\"dtype\":\"" + safetensors_dtype(c.scalar_type()) + "\",\"shape\":[";
     for (int64_t d = 0; d < c.dim(); ++d) header += (d ? "," : "") + std::to_string(c.size(d));
-    header += "],\"data_offsets\":[" + std::to_string(offset) + "," + std::to_string(offset + n) +
-              "]}";
+    header +=
+        "],\"data_offsets\":[" + std::to_string(offset) + "," + std::to_string(offset + n) + "]}";
     offset += n;
     data.push_back(c);
   }

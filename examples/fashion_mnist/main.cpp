@@ -46,16 +46,26 @@ Config parse(int argc, char** argv) {
     if (i + 1 >= argc) usage(argv[0], "missing value for " + key);
     std::string v = argv[++i];
     try {
-      if (key == "--model") c.model = v;
-      else if (key == "--epochs") c.epochs = std::stoi(v);
-      else if (key == "--batch-size") c.batch_size = std::stoll(v);
-      else if (key == "--lr") c.lr = std::stod(v);
-      else if (key == "--threads") c.threads = std::stoi(v);
-      else if (key == "--seed") c.seed = std::stoull(v);
-      else if (key == "--data-dir") c.data_dir = v;
-      else if (key == "--checkpoint") c.checkpoint = v;
-      else if (key == "--log-every") c.log_every = std::stoi(v);
-      else usage(argv[0], "unknown option " + key);
+      if (key == "--model")
+        c.model = v;
+      else if (key == "--epochs")
+        c.epochs = std::stoi(v);
+      else if (key == "--batch-size")
+        c.batch_size = std::stoll(v);
+      else if (key == "--lr")
+        c.lr = std::stod(v);
+      else if (key == "--threads")
+        c.threads = std::stoi(v);
+      else if (key == "--seed")
+        c.seed = std::stoull(v);
+      else if (key == "--data-dir")
+        c.data_dir = v;
+      else if (key == "--checkpoint")
+        c.checkpoint = v;
+      else if (key == "--log-every")
+        c.log_every = std::stoi(v);
+      else
+        usage(argv[0], "unknown option " + key);
     } catch (const std::logic_error&) {
       usage(argv[0], "bad value '" + v + "' for " + key);
     }

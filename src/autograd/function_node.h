@@ -88,7 +88,7 @@ class BelowAutograd : public ExcludeDispatchKeyGuard {
 /// Throws ValueError: an out= argument given while an input requires grad.
 [[noreturn]] BRASA_API void throw_out_with_grad(const char* op);
 
-/// A copy of `t` taken below autograd (for in-place ops that must save their input's old value).
+/// A copy of `t` with t's history (for in-place ops that must save their input's old value).
 BRASA_API Tensor clone_for_save(const Tensor& t);
 
 /// Autograd kernel of ops whose outputs never require grad (comparisons, random fills of new

@@ -31,7 +31,8 @@ std::vector<Tensor> float_outputs(const variable_list& outs) {
 std::vector<Tensor> evaluate(const DifferentiableFn& fn, const variable_list& inputs) {
   NoGradGuard no_grad;
   std::vector<Tensor> r;
-  for (const Tensor& o : float_outputs(fn(inputs))) r.push_back(o.to(kDouble).reshape({-1}));
+  for (const Tensor& o : float_outputs(fn(inputs)))
+    r.push_back(o.to(kDouble).reshape({-1}).clone());  // may alias an input
   return r;
 }
 

@@ -49,8 +49,10 @@ class CopySlices final : public Node {
   variable_list apply(variable_list&& grads) override {
     variable_list out(num_outputs());
     if (!grads[0].defined()) return out;
-    auto [full, region] = geom_.zero_base(grads[0]);
+    // The region is taken after the copy, so that under create_graph it shares full's history.
+    Tensor full = geom_.zero_base(grads[0]).first;
     full.copy_(grads[0]);
+    Tensor region = full.as_strided(geom_.sizes, geom_.strides, geom_.offset);
     variable_list res = (*fn_)({region.clone()});
     BRASA_INTERNAL_ASSERT(res.size() == out.size(), "CopySlices: ", fn_->name(), " returned ",
                           res.size(), " gradients, expected ", out.size());

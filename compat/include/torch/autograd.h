@@ -1,5 +1,6 @@
 #pragma once
-// <torch/autograd.h>: torch::autograd::{backward, grad, Function, AutogradContext, ...} are brasa's.
+// <torch/autograd.h>: torch::autograd::{backward, grad, Function, AutogradContext, ...} are
+// brasa's.
 
 #include "brasa/autograd/autograd.h"
 #include "brasa/autograd/custom_function.h"
