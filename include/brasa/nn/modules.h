@@ -7,3 +7,6 @@
 #include "brasa/nn/modules/embedding.h"
 #include "brasa/nn/modules/linear.h"
 #include "brasa/nn/modules/loss.h"
+#include "brasa/nn/modules/multihead_attention.h"
+#include "brasa/nn/modules/rnn.h"
+#include "brasa/nn/modules/transformer.h"

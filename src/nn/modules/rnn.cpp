@@ -1,0 +1,240 @@
+// RNN, LSTM and GRU layers: parameters, checks and the layer/direction loop.
+
+#include "brasa/nn/modules/rnn.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "brasa/core/error.h"
+#include "brasa/nn/functional/dropout.h"
+#include "brasa/nn/init.h"
+#include "brasa/ops/factory.h"
+#include "brasa/ops/indexing_ops.h"
+#include "brasa/ops/linalg.h"
+#include "rnn_step.h"
+
+namespace brasa::nn {
+namespace detail {
+namespace {
+
+CellKind kind_of(const RNNOptionsBase::rnn_options_base_mode_t& mode) {
+  if (std::holds_alternative<enumtype::kLSTM>(mode)) return CellKind::kLSTM;
+  if (std::holds_alternative<enumtype::kGRU>(mode)) return CellKind::kGRU;
+  if (std::holds_alternative<enumtype::kRNN_RELU>(mode)) return CellKind::kReLU;
+  return CellKind::kTanh;
+}
+
+std::string shape_str(IntArrayRef sizes) {
+  std::ostringstream s;
+  s << sizes;
+  return s.str();
+}
+
+/// One direction of one layer over x [T, B, in]; returns outputs [T, B, H] and the final state(s).
+std::tuple<Tensor, Tensor, Tensor> run_direction(CellKind kind, const Tensor& x, Tensor h, Tensor c,
+                                                 const Tensor* w, bool has_bias, bool reverse) {
+  const Tensor& w_ih = w[0];
+  const Tensor& w_hh = w[1];
+  Tensor b_ih = has_bias ? w[2] : Tensor();
+  Tensor b_hh = has_bias ? w[3] : Tensor();
+  Tensor in_bias = b_ih;
+  if (has_bias && kind != CellKind::kGRU) in_bias = b_ih + b_hh;
+  const int64_t steps = x.size(0);
+  Tensor gi_all = linear(x, w_ih, in_bias);
+  std::vector<Tensor> outputs(static_cast<size_t>(steps));
+  for (int64_t s = 0; s < steps; ++s) {
+    const int64_t t = reverse ? steps - 1 - s : s;
+    Tensor gi = gi_all.select(0, t);
+    if (kind == CellKind::kLSTM) {
+      std::tie(h, c) = lstm_step(gi, h, c, w_hh);
+    } else if (kind == CellKind::kGRU) {
+      h = gru_step(gi, h, w_hh, b_hh);
+    } else {
+      h = rnn_step(kind, gi, h, w_hh);
+    }
+    outputs[static_cast<size_t>(t)] = h;
+  }
+  Tensor out = steps > 0 ? stack(outputs, 0) : empty({0, x.size(1), h.size(1)}, x.options());
+  return {out, h, c};
+}
+
+}  // namespace
+
+template <typename Derived>
+void RNNImplBase<Derived>::reset() {
+  const auto& o = options_base;
+  BRASA_CHECK(o.input_size() > 0 && o.hidden_size() > 0 && o.num_layers() > 0, this->name(),
+              ": input_size, hidden_size and num_layers must be positive, got ", o.input_size(),
+              ", ", o.hidden_size(), ", ", o.num_layers());
+  BRASA_CHECK(o.dropout() >= 0 && o.dropout() <= 1, this->name(),
+              ": dropout should be a number in range [0, 1], got ", o.dropout());
+  BRASA_CHECK_NOT_IMPLEMENTED(o.proj_size() == 0, this->name(), ": proj_size > 0 is not supported");
+  const int64_t gates = gate_count(kind_of(o.mode())) * o.hidden_size();
+  const int64_t dirs = o.bidirectional() ? 2 : 1;
+  flat_weights_names_.clear();
+  flat_weights_.clear();
+  for (int64_t layer = 0; layer < o.num_layers(); ++layer) {
+    const int64_t in = layer == 0 ? o.input_size() : o.hidden_size() * dirs;
+    for (int64_t d = 0; d < dirs; ++d) {
+      const std::string suffix = "_l" + std::to_string(layer) + (d == 1 ? "_reverse" : "");
+      std::vector<std::pair<std::string, std::vector<int64_t>>> specs = {
+          {"weight_ih" + suffix, {gates, in}}, {"weight_hh" + suffix, {gates, o.hidden_size()}}};
+      if (o.bias()) {
+        specs.push_back({"bias_ih" + suffix, {gates}});
+        specs.push_back({"bias_hh" + suffix, {gates}});
+      }
+      for (auto& [name, shape] : specs) {
+        flat_weights_.push_back(this->register_parameter(name, brasa::empty(shape)));
+        flat_weights_names_.push_back(name);
+      }
+    }
+  }
+  reset_parameters();
+}
+
+template <typename Derived>
+void RNNImplBase<Derived>::reset_parameters() {
+  const double bound = 1.0 / std::sqrt(static_cast<double>(options_base.hidden_size()));
+  for (auto& p : this->parameters()) init::uniform_(p, -bound, bound);
+}
+
+template <typename Derived>
+std::vector<Tensor> RNNImplBase<Derived>::all_weights() const {
+  std::vector<Tensor> out;
+  for (const auto& name : flat_weights_names_) out.push_back(this->named_parameters(false)[name]);
+  return out;
+}
+
+template <typename Derived>
+void RNNImplBase<Derived>::pretty_print(std::ostream& stream) const {
+  const std::string& name = this->name();
+  const auto& o = options_base;
+  stream << std::boolalpha << name.substr(0, name.size() - 4) << "(input_size=" << o.input_size()
+         << ", hidden_size=" << o.hidden_size() << ", num_layers=" << o.num_layers()
+         << ", bias=" << o.bias() << ", batch_first=" << o.batch_first()
+         << ", dropout=" << o.dropout() << ", bidirectional=" << o.bidirectional() << ")";
+}
+
+template <typename Derived>
+std::tuple<Tensor, std::vector<Tensor>> RNNImplBase<Derived>::run(const Tensor& input,
+                                                                  std::vector<Tensor> hx) {
+  const auto& o = options_base;
+  const std::string layer = this->name().substr(0, this->name().size() - 4);
+  const CellKind kind = kind_of(o.mode());
+  BRASA_CHECK(input.dim() == 2 || input.dim() == 3, layer, ": Expected input to be 2D or 3D, got ",
+              input.dim(), "D tensor of shape ", shape_str(input.sizes()));
+  BRASA_CHECK(input.size(-1) == o.input_size(), layer,
+              ": input.size(-1) must be equal to input_size. Expected ", o.input_size(), ", got ",
+              input.size(-1), " (input shape ", shape_str(input.sizes()), ")");
+  const bool batched = input.dim() == 3;
+  Tensor x = batched ? (o.batch_first() ? input.transpose(0, 1) : input) : input.unsqueeze(1);
+  const int64_t dirs = o.bidirectional() ? 2 : 1;
+  const int64_t batch = x.size(1);
+  const std::vector<int64_t> expected = {o.num_layers() * dirs, batch, o.hidden_size()};
+  for (auto& h : hx) {
+    if (!h.defined()) {
+      h = zeros(expected, x.options());
+      continue;
+    }
+    BRASA_CHECK(h.dim() == (batched ? 3 : 2), layer, ": For ",
+                batched ? "batched 3-D" : "unbatched 2-D", " input, hx should also be ",
+                batched ? 3 : 2, "-D but got ", h.dim(), "-D tensor");
+    if (!batched) h = h.unsqueeze(1);
+    BRASA_CHECK(h.sizes() == IntArrayRef(expected), layer, ": Expected hidden size ",
+                shape_str(expected), ", got ", shape_str(h.sizes()));
+  }
+  const bool lstm = kind == CellKind::kLSTM;
+  const size_t per_dir = o.bias() ? 4 : 2;
+  std::vector<Tensor> h_n, c_n;
+  Tensor layer_in = x;
+  for (int64_t l = 0; l < o.num_layers(); ++l) {
+    if (l > 0 && o.dropout() > 0 && this->is_training()) {
+      layer_in = functional::dropout(layer_in, functional::DropoutFuncOptions().p(o.dropout()));
+    }
+    std::vector<Tensor> outs;
+    for (int64_t d = 0; d < dirs; ++d) {
+      const int64_t idx = l * dirs + d;
+      const Tensor* w = &flat_weights_[static_cast<size_t>(idx) * per_dir];
+      auto [out, h, c] = run_direction(kind, layer_in, hx[0].select(0, idx),
+                                       lstm ? hx[1].select(0, idx) : Tensor(), w, o.bias(), d == 1);
+      outs.push_back(out);
+      h_n.push_back(h);
+      if (lstm) c_n.push_back(c);
+    }
+    layer_in = dirs == 1 ? outs[0] : cat(outs, 2);
+  }
+  Tensor output = layer_in;
+  std::vector<Tensor> states = {stack(h_n, 0)};
+  if (lstm) states.push_back(stack(c_n, 0));
+  if (!batched) {
+    output = output.squeeze(1);
+    for (auto& s : states) s = s.squeeze(1);
+  } else if (o.batch_first()) {
+    output = output.transpose(0, 1);
+  }
+  return {output, states};
+}
+
+template class RNNImplBase<RNNImpl>;
+template class RNNImplBase<LSTMImpl>;
+template class RNNImplBase<GRUImpl>;
+
+}  // namespace detail
+
+RNNImpl::RNNImpl(const RNNOptions& options_)
+    : RNNImplBase(
+          detail::RNNOptionsBase(std::holds_alternative<enumtype::kReLU>(options_.nonlinearity())
+                                     ? detail::RNNOptionsBase::rnn_options_base_mode_t(kRNN_RELU)
+                                     : detail::RNNOptionsBase::rnn_options_base_mode_t(kRNN_TANH),
+                                 options_.input_size(), options_.hidden_size())
+              .num_layers(options_.num_layers())
+              .bias(options_.bias())
+              .batch_first(options_.batch_first())
+              .dropout(options_.dropout())
+              .bidirectional(options_.bidirectional())),
+      options(options_) {
+  reset();
+}
+
+std::tuple<Tensor, Tensor> RNNImpl::forward(const Tensor& input, Tensor hx) {
+  auto [out, states] = run(input, {std::move(hx)});
+  return {out, states[0]};
+}
+
+LSTMImpl::LSTMImpl(const LSTMOptions& options_)
+    : RNNImplBase(detail::RNNOptionsBase(kLSTM, options_.input_size(), options_.hidden_size())
+                      .num_layers(options_.num_layers())
+                      .bias(options_.bias())
+                      .batch_first(options_.batch_first())
+                      .dropout(options_.dropout())
+                      .bidirectional(options_.bidirectional())
+                      .proj_size(options_.proj_size())),
+      options(options_) {
+  reset();
+}
+
+std::tuple<Tensor, std::tuple<Tensor, Tensor>> LSTMImpl::forward(
+    const Tensor& input, std::optional<std::tuple<Tensor, Tensor>> hx_opt) {
+  std::vector<Tensor> hx(2);
+  if (hx_opt) hx = {std::get<0>(*hx_opt), std::get<1>(*hx_opt)};
+  auto [out, states] = run(input, hx);
+  return {out, {states[0], states[1]}};
+}
+
+GRUImpl::GRUImpl(const GRUOptions& options_)
+    : RNNImplBase(detail::RNNOptionsBase(kGRU, options_.input_size(), options_.hidden_size())
+                      .num_layers(options_.num_layers())
+                      .bias(options_.bias())
+                      .batch_first(options_.batch_first())
+                      .dropout(options_.dropout())
+                      .bidirectional(options_.bidirectional())),
+      options(options_) {
+  reset();
+}
+
+std::tuple<Tensor, Tensor> GRUImpl::forward(const Tensor& input, Tensor hx) {
+  auto [out, states] = run(input, {std::move(hx)});
+  return {out, states[0]};
+}
+
+}  // namespace brasa::nn
