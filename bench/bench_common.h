@@ -49,7 +49,13 @@ constexpr Workload kWorkloads[] = {
     {"mlp_step", 5, 1, 7},        // 784-512-512-10 MLP, batch 128: forward, cross_entropy, backward
     {"mlp_step_manual", 5, 1, 7},  // the same step's math written by hand, without autograd
     {"adam_step_mlp", 20, 1, 7},   // Adam(lr 1e-3).step() over the MLP's 6 parameters (670k floats)
+    {"mlp_step_adamw", 5, 1, 7},   // mlp_step + AdamW(lr 1e-3).step()
+    {"cnn_step", 1, 1, 5},  // Fashion-MNIST CNN, batch 64: forward, cross_entropy, backward, AdamW
 };
+
+/// cnn_step: conv 1->32 3x3 pad 1, relu, maxpool 2, conv 32->64 3x3 pad 1, relu, maxpool 2,
+/// fc 3136->128, relu, fc 128->10 on [64, 1, 28, 28].
+constexpr int64_t kCnnBatch = 64, kCnnC1 = 32, kCnnC2 = 64, kCnnHidden = 128, kCnnOut = 10;
 
 /// MLP workloads: batch and layer widths.
 constexpr int64_t kMlpBatch = 128, kMlpIn = 784, kMlpHidden = 512, kMlpOut = 10;

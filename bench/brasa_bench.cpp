@@ -61,6 +61,40 @@ void run_mlp(Record& record) {
   brasa::optim::Adam adam({W1, b1, W2, b2, W3, b3}, brasa::optim::AdamOptions(1e-3));
   record(bench::time_workload(bench::workload("adam_step_mlp"), brasa::get_num_threads(),
                               [&] { adam.step(); }));
+  brasa::optim::AdamW adamw({W1, b1, W2, b2, W3, b3}, brasa::optim::AdamWOptions(1e-3));
+  record(bench::time_workload(bench::workload("mlp_step_adamw"), brasa::get_num_threads(), [&] {
+    adamw.zero_grad();
+    brasa::Tensor h1 = brasa::linear(X, W1, b1).relu();
+    brasa::Tensor h2 = brasa::linear(h1, W2, b2).relu();
+    F::cross_entropy(brasa::linear(h2, W3, b3), labels).backward();
+    adamw.step();
+  }));
+}
+
+// One Fashion-MNIST CNN training step (bench_common.h kCnn*): forward, backward, AdamW.
+template <class Record>
+void run_cnn(Record& record) {
+  using bench::kCnnBatch, bench::kCnnC1, bench::kCnnC2, bench::kCnnHidden, bench::kCnnOut;
+  namespace F = brasa::nn::functional;
+  brasa::Tensor X = uniform({kCnnBatch, 1, 28, 28}, 40);
+  brasa::Tensor labels =
+      brasa::randint(0, kCnnOut, {kCnnBatch}, brasa::TensorOptions(brasa::kLong));
+  const std::vector<std::vector<int64_t>> shapes = {
+      {kCnnC1, 1, 3, 3},         {kCnnC1},     {kCnnC2, kCnnC1, 3, 3}, {kCnnC2},
+      {kCnnHidden, kCnnC2 * 49}, {kCnnHidden}, {kCnnOut, kCnnHidden},  {kCnnOut}};
+  std::vector<brasa::Tensor> params;
+  unsigned seed = 41;
+  for (const auto& s : shapes) params.push_back(uniform(s, seed++).mul_(0.05).requires_grad_(true));
+  brasa::optim::AdamW opt(params, brasa::optim::AdamWOptions(1e-3));
+  record(bench::time_workload(bench::workload("cnn_step"), brasa::get_num_threads(), [&] {
+    opt.zero_grad();
+    brasa::Tensor h = brasa::max_pool2d(brasa::conv2d(X, params[0], params[1], 1, 1).relu(), 2);
+    h = brasa::max_pool2d(brasa::conv2d(h, params[2], params[3], 1, 1).relu(), 2);
+    h = brasa::linear(brasa::linear(h.flatten(1), params[4], params[5]).relu(), params[6],
+                      params[7]);
+    F::cross_entropy(h, labels).backward();
+    opt.step();
+  }));
 }
 
 std::vector<bench::Result> run_all(int threads) {
@@ -127,6 +161,7 @@ std::vector<bench::Result> run_all(int threads) {
                                 [&] { (xg * 2 + 1).sum().backward(); }));
   }
   run_mlp(record);
+  run_cnn(record);
   return out;
 }
 

@@ -49,6 +49,44 @@ void run_mlp(Record& record) {
   for (auto& p : params) p.mutable_grad() = uniform(p.sizes().vec()) * 0.01;
   torch::optim::Adam adam(params, torch::optim::AdamOptions(1e-3));
   record(bench::time_workload(bench::workload("adam_step_mlp"), threads, [&] { adam.step(); }));
+  torch::optim::AdamW adamw(params, torch::optim::AdamWOptions(1e-3));
+  record(bench::time_workload(bench::workload("mlp_step_adamw"), threads, [&] {
+    adamw.zero_grad();
+    {
+      torch::AutoGradMode grad(true);
+      torch::Tensor h1 = torch::linear(X, W1, b1).relu();
+      torch::Tensor h2 = torch::linear(h1, W2, b2).relu();
+      F::cross_entropy(torch::linear(h2, W3, b3), labels).backward();
+    }
+    adamw.step();
+  }));
+}
+
+// One Fashion-MNIST CNN training step (bench_common.h kCnn*): forward, backward, AdamW.
+template <class Record>
+void run_cnn(Record& record) {
+  using bench::kCnnBatch, bench::kCnnC1, bench::kCnnC2, bench::kCnnHidden, bench::kCnnOut;
+  namespace F = torch::nn::functional;
+  torch::Tensor X = uniform({kCnnBatch, 1, 28, 28});
+  torch::Tensor labels = torch::randint(0, kCnnOut, {kCnnBatch}, torch::kLong);
+  const std::vector<std::vector<int64_t>> shapes = {
+      {kCnnC1, 1, 3, 3},         {kCnnC1},     {kCnnC2, kCnnC1, 3, 3}, {kCnnC2},
+      {kCnnHidden, kCnnC2 * 49}, {kCnnHidden}, {kCnnOut, kCnnHidden},  {kCnnOut}};
+  std::vector<torch::Tensor> params;
+  for (const auto& s : shapes) params.push_back((uniform(s) * 0.05).requires_grad_(true));
+  torch::optim::AdamW opt(params, torch::optim::AdamWOptions(1e-3));
+  record(bench::time_workload(bench::workload("cnn_step"), torch::get_num_threads(), [&] {
+    opt.zero_grad();
+    {
+      torch::AutoGradMode grad(true);
+      torch::Tensor h = torch::max_pool2d(torch::conv2d(X, params[0], params[1], 1, 1).relu(), 2);
+      h = torch::max_pool2d(torch::conv2d(h, params[2], params[3], 1, 1).relu(), 2);
+      h = torch::linear(torch::linear(h.flatten(1), params[4], params[5]).relu(), params[6],
+                        params[7]);
+      F::cross_entropy(h, labels).backward();
+    }
+    opt.step();
+  }));
 }
 
 std::vector<bench::Result> run_all(int threads) {
@@ -109,6 +147,7 @@ std::vector<bench::Result> run_all(int threads) {
     }));
   }
   run_mlp(record);
+  run_cnn(record);
   return out;
 }
 

@@ -36,6 +36,8 @@ WORKLOADS = [
     ("mlp_step", 5, 1, 7),
     ("mlp_step_manual", 5, 1, 7),
     ("adam_step_mlp", 20, 1, 7),
+    ("mlp_step_adamw", 5, 1, 7),
+    ("cnn_step", 1, 1, 5),
 ]
 SDPA_B, SDPA_H, SDPA_T, SDPA_D = 8, 8, 1024, 64
 MATMUL_SIZES = [64, 256, 1024, 2048]
@@ -103,7 +105,34 @@ def mlp_runs():
     for p in params:
         p.grad = uniform(*p.shape) * 0.01
     adam = torch.optim.Adam(params, lr=1e-3)
-    return [("mlp_step", step), ("mlp_step_manual", manual), ("adam_step_mlp", adam.step)]
+    adamw = torch.optim.AdamW(params, lr=1e-3)
+
+    def step_adamw():
+        step()
+        adamw.step()
+    return [("mlp_step", step), ("mlp_step_manual", manual), ("adam_step_mlp", adam.step),
+            ("mlp_step_adamw", step_adamw)]
+
+
+def cnn_runs():
+    """One Fashion-MNIST CNN training step (bench_common.h kCnn*): forward, backward, AdamW."""
+    F = torch.nn.functional
+    X = uniform(64, 1, 28, 28)
+    labels = torch.randint(0, 10, (64,))
+    shapes = ((32, 1, 3, 3), (32,), (64, 32, 3, 3), (64,), (128, 3136), (128,), (10, 128), (10,))
+    params = [(uniform(*s) * 0.05).requires_grad_() for s in shapes]
+    c1, cb1, c2, cb2, W1, b1, W2, b2 = params
+    opt = torch.optim.AdamW(params, lr=1e-3)
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        with torch.enable_grad():
+            h = F.max_pool2d(F.conv2d(X, c1, cb1, 1, 1).relu(), 2)
+            h = F.max_pool2d(F.conv2d(h, c2, cb2, 1, 1).relu(), 2)
+            h = F.linear(F.linear(h.flatten(1), W1, b1).relu(), W2, b2)
+            F.cross_entropy(h, labels).backward()
+        opt.step()
+    return [("cnn_step", step)]
 
 
 def run_all(threads):
@@ -155,6 +184,7 @@ def run_all(threads):
             (xg * 2 + 1).sum().backward()
     runs.append(("autograd_1", autograd_1))
     runs += mlp_runs()
+    runs += cnn_runs()
     only = [n for n in os.environ.get("BENCH_ONLY", "").split(",") if n]
     return [time_workload(spec[name], threads, fn) for name, fn in runs if not only or name in only]
 
