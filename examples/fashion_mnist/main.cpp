@@ -123,10 +123,11 @@ int train(Model model, const Config& c) {
       progress.update(++step, loss.template item<double>(), seen);
     }
     progress.finish();
-    total_seconds += progress.seconds();
+    const double seconds = progress.seconds();
+    total_seconds += seconds;
     accuracy = evaluate(model, c.data_dir);
     std::printf("epoch %d: test accuracy %.2f%% (%.1f s training)\n", epoch, 100 * accuracy,
-                progress.seconds());
+                seconds);
   }
   save_checkpoint(*model, c.checkpoint);
   std::printf("done: %s, test accuracy %.2f%%, %.1f s training; checkpoint %s\n", c.model.c_str(),
