@@ -14,7 +14,9 @@ TEST(LossGrad, CrossEntropyFastAndGeneralPathsAgree) {
   Generator g = make_generator(5);
   Tensor x = randn({4, 5}, g, TensorOptions(kDouble)).requires_grad_(true);
   Tensor t = tensor(std::vector<int64_t>{0, 4, 2, 2});
-  auto fast = [&](const variable_list& in) -> variable_list { return {F::cross_entropy(in[0], t)}; };
+  auto fast = [&](const variable_list& in) -> variable_list {
+    return {F::cross_entropy(in[0], t)};
+  };
   // A weight of ones takes the general path with the same value.
   auto general = [&](const variable_list& in) -> variable_list {
     return {F::cross_entropy(in[0], t, F::CrossEntropyFuncOptions().weight(ones({5}, kDouble)))};
