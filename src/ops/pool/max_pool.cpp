@@ -1,5 +1,6 @@
 // max_pool{1,2,3}d_with_indices and their backward ops. Indices are flat offsets within each
 // input plane (d * H * W + h * W + w); NaN wins over any number, as in PyTorch.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <tuple>
@@ -14,26 +15,38 @@ using pool::Geometry;
 
 template <typename T>
 void max_pool_loop(const T* in, T* out, int64_t* idx, int64_t planes, const Geometry& g) {
+  // The kernel taps k of one dim whose input position o*s - p + k*d lies in [0, in): [lo, hi).
+  auto taps = [&](int dim, int64_t o, int64_t& lo, int64_t& hi) {
+    const int64_t start = o * g.stride[dim] - g.pad[dim], d = g.dilation[dim];
+    lo = start >= 0 ? 0 : (-start + d - 1) / d;
+    const int64_t room = g.in[dim] - start;  // taps with k*d < room are inside
+    hi = room <= 0 ? 0 : std::min<int64_t>(g.kernel[dim], (room + d - 1) / d);
+    if (hi < lo) hi = lo;
+  };
   pool::for_planes(planes, g.out_plane() * g.kernel[0] * g.kernel[1] * g.kernel[2], [&](int64_t p) {
     const T* x = in + p * g.in_plane();
     T* y = out + p * g.out_plane();
     int64_t* yi = idx + p * g.out_plane();
     int64_t o = 0;
-    for (int64_t od = 0; od < g.out[0]; ++od)
-      for (int64_t oh = 0; oh < g.out[1]; ++oh)
+    for (int64_t od = 0; od < g.out[0]; ++od) {
+      int64_t d_lo, d_hi;
+      taps(0, od, d_lo, d_hi);
+      for (int64_t oh = 0; oh < g.out[1]; ++oh) {
+        int64_t h_lo, h_hi;
+        taps(1, oh, h_lo, h_hi);
         for (int64_t ow = 0; ow < g.out[2]; ++ow, ++o) {
+          int64_t w_lo, w_hi;
+          taps(2, ow, w_lo, w_hi);
+          const int64_t w0 = ow * g.stride[2] - g.pad[2];
           T best = -std::numeric_limits<T>::infinity();
           int64_t best_i = -1;
-          for (int64_t kd = 0; kd < g.kernel[0]; ++kd) {
+          for (int64_t kd = d_lo; kd < d_hi; ++kd) {
             const int64_t id = od * g.stride[0] - g.pad[0] + kd * g.dilation[0];
-            if (id < 0 || id >= g.in[0]) continue;
-            for (int64_t kh = 0; kh < g.kernel[1]; ++kh) {
+            for (int64_t kh = h_lo; kh < h_hi; ++kh) {
               const int64_t ih = oh * g.stride[1] - g.pad[1] + kh * g.dilation[1];
-              if (ih < 0 || ih >= g.in[1]) continue;
-              for (int64_t kw = 0; kw < g.kernel[2]; ++kw) {
-                const int64_t iw = ow * g.stride[2] - g.pad[2] + kw * g.dilation[2];
-                if (iw < 0 || iw >= g.in[2]) continue;
-                const int64_t i = (id * g.in[1] + ih) * g.in[2] + iw;
+              const int64_t row = (id * g.in[1] + ih) * g.in[2];
+              for (int64_t kw = w_lo; kw < w_hi; ++kw) {
+                const int64_t i = row + w0 + kw * g.dilation[2];
                 const T v = x[i];
                 if (best_i < 0 || v > best || std::isnan(v)) best = v, best_i = i;
               }
@@ -42,6 +55,8 @@ void max_pool_loop(const T* in, T* out, int64_t* idx, int64_t planes, const Geom
           y[o] = best;
           yi[o] = best_i;
         }
+      }
+    }
   });
 }
 
