@@ -5,7 +5,6 @@
 #include "autograd/autograd_meta.h"
 #include "autograd/engine.h"
 #include "brasa/autograd/history.h"
-#include "brasa/core/dispatch_type.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/ops/factory.h"
@@ -30,9 +29,7 @@ void make_roots(const char* api, const variable_list& outputs, const variable_li
                   " has shape ", out.sizes());
       g = detail::empty_generic(out.sizes(), out.dtype(), out.device());
       if (g.is_cpu()) {  // one element: written directly, no fill kernel
-        BRASA_DISPATCH_ALL_TYPES(g.dtype(), "backward", [&] {
-          *static_cast<scalar_t*>(g.data_ptr()) = Scalar(1).to<scalar_t>();
-        });
+        detail::store_scalar(1, g.dtype(), g.data_ptr());
       } else {
         g.fill_(1);
       }

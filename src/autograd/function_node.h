@@ -13,6 +13,7 @@
 // gradients back to each input's shape and casts them to its dtype, so formulas need not.
 
 #include <optional>
+#include <utility>
 
 #include "brasa/autograd/history.h"
 #include "brasa/autograd/saved_variable.h"
@@ -90,6 +91,38 @@ class BelowAutograd : public ExcludeDispatchKeyGuard {
 
 /// A copy of `t` with t's history (for in-place ops that must save their input's old value).
 BRASA_API Tensor clone_for_save(const Tensor& t);
+
+/// `t`, or a copy when it shares storage with the in-place `target` (which the op overwrites).
+inline Tensor saved_input(const Tensor& t, const Tensor& target) {
+  if (target.defined() && t.defined() && t.storage().get() == target.storage().get())
+    return clone_for_save(t);
+  return t;
+}
+
+/// Records `closure` as the grad_fn of run()'s result, run below autograd: set_history for a fresh
+/// result, rebase_history when the op wrote into `target` (in-place forms; views get a
+/// CopySlices). `target` is undefined for out-of-place ops; otherwise it must be `self`, as out=
+/// with grad is refused. Edges are read from `inputs` before run().
+template <class F, class Run>
+std::pair<Tensor, std::shared_ptr<FunctionNode<F>>> record(
+    const char* node_name, const char* op, std::initializer_list<const Tensor*> inputs,
+    const Tensor& self, const Tensor& target, F closure, Run run, bool has_saved = true) {
+  const bool inplace = target.defined();
+  if (inplace && !target.is_same(self)) throw_out_with_grad(op);
+  if (inplace) check_inplace(self, op);
+  auto node = make_function_node(node_name, op, inputs, std::move(closure), has_saved);
+  Tensor r;
+  {
+    BelowAutograd below;
+    r = run();
+  }
+  if (inplace) {
+    rebase_history(r, node);
+  } else {
+    set_history(r, node);
+  }
+  return {r, node};
+}
 
 /// Autograd kernel of ops whose outputs never require grad (comparisons, random fills of new
 /// tensors, *_like factories): runs the op below autograd.

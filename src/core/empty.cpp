@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "brasa/core/dispatch_type.h"
 #include "brasa/core/error.h"
 
 namespace brasa::detail {
@@ -115,6 +116,11 @@ Tensor wrap_scalar(const Scalar& s, Device device) {
   }
   t.unsafeGetTensorImpl()->set_wrapped_number(true);
   return t;
+}
+
+void store_scalar(const Scalar& s, ScalarType dtype, void* dst) {
+  BRASA_DISPATCH_ALL_TYPES(dtype, "store_scalar",
+                           [&] { *static_cast<scalar_t*>(dst) = s.to<scalar_t>(); });
 }
 
 int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op) {

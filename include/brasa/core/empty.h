@@ -18,6 +18,8 @@ BRASA_API size_t storage_nbytes(IntArrayRef sizes, IntArrayRef strides, size_t i
                                 const char* op);
 /// A 0-d tensor holding `s`, flagged as a wrapped number for type promotion.
 BRASA_API Tensor wrap_scalar(const Scalar& s, Device device = Device(kCPU));
+/// Writes s converted to `dtype` at dst (one element of CPU memory).
+BRASA_API void store_scalar(const Scalar& s, ScalarType dtype, void* dst);
 /// Wraps a negative dim and checks range: "op: dim 3 is out of range for a tensor of 2 dims".
 BRASA_API int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op);
 /// Dense strides that keep t's dim order (by decreasing stride): t's own strides when t is

@@ -1,13 +1,9 @@
 // The oneDNN matmul wrapper: strided memory descriptors (no copies when one of the two matrix
 // dims has stride 1) and a bounded cache of created primitives keyed by geometry and dtype.
-#include <dnnl.hpp>
-#include <functional>
-#include <list>
-#include <mutex>
 #include <string>
-#include <unordered_map>
 
 #include "backends/cpu/gemm_internal.h"
+#include "backends/cpu/onednn.h"
 #include "brasa/core/error.h"
 #include "brasa/core/parallel.h"
 
@@ -16,8 +12,6 @@ namespace {
 
 using dnnl::memory;
 
-constexpr size_t kCacheCapacity = 256;
-
 struct Geometry {
   int64_t v[16];
   float alpha, beta;
@@ -25,38 +19,8 @@ struct Geometry {
   int threads;
 };
 
-class PrimitiveCache {
- public:
-  dnnl::matmul get(const std::string& key, const std::function<dnnl::matmul()>& make) {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = map_.find(key);
-    if (it != map_.end()) {
-      lru_.splice(lru_.begin(), lru_, it->second.second);
-      return it->second.first;
-    }
-    dnnl::matmul p = make();
-    if (map_.size() >= kCacheCapacity) {
-      map_.erase(lru_.back());
-      lru_.pop_back();
-    }
-    lru_.push_front(key);
-    map_.emplace(key, std::make_pair(p, lru_.begin()));
-    return p;
-  }
-
- private:
-  std::mutex mu_;
-  std::list<std::string> lru_;
-  std::unordered_map<std::string, std::pair<dnnl::matmul, std::list<std::string>::iterator>> map_;
-};
-
-dnnl::engine& engine() {
-  static dnnl::engine eng(dnnl::engine::kind::cpu, 0);
-  return eng;
-}
-
-PrimitiveCache& cache() {
-  static PrimitiveCache c;
+PrimitiveCache<dnnl::matmul>& cache() {
+  static PrimitiveCache<dnnl::matmul> c;
   return c;
 }
 
@@ -115,12 +79,12 @@ bool onednn_matmul(const MatmulArgs& g) {
       attr.set_post_ops(po);
     }
     dnnl::matmul::desc desc(a_md, w_md, c_md);
-    return dnnl::matmul(dnnl::matmul::primitive_desc(desc, attr, engine()));
+    return dnnl::matmul(dnnl::matmul::primitive_desc(desc, attr, onednn_engine()));
   });
-  thread_local dnnl::stream stream(engine());
-  memory a_mem(a_md, engine(), const_cast<void*>(g.a)),
-      w_mem(w_md, engine(), const_cast<void*>(g.w));
-  memory c_mem(c_md, engine(), g.c);
+  dnnl::stream& stream = onednn_stream();
+  memory a_mem(a_md, onednn_engine(), const_cast<void*>(g.a)),
+      w_mem(w_md, onednn_engine(), const_cast<void*>(g.w));
+  memory c_mem(c_md, onednn_engine(), g.c);
   prim.execute(stream, {{DNNL_ARG_SRC, a_mem}, {DNNL_ARG_WEIGHTS, w_mem}, {DNNL_ARG_DST, c_mem}});
   stream.wait();
   return true;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "brasa/core/dispatch_type.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/core/parallel.h"
@@ -27,10 +26,8 @@ DimVector broadcast_shapes(IntArrayRef a, IntArrayRef b, const char* op) {
 namespace {
 
 Tensor convert_0d(const Tensor& t, ScalarType dtype) {
-  Scalar v = t.item();
   Tensor r = detail::empty_generic({}, dtype, t.device());
-  BRASA_DISPATCH_ALL_TYPES(dtype, "convert",
-                           [&] { *static_cast<scalar_t*>(r.data_ptr()) = v.to<scalar_t>(); });
+  detail::store_scalar(t.item(), dtype, r.data_ptr());
   return r;
 }
 

@@ -1,12 +1,9 @@
 // Float convolutions on oneDNN: forward, backward-data and backward-weights primitives. oneDNN
 // chooses the memory formats (format_tag::any); tensors are reordered in and out of them. Created
 // primitives (convolutions and reorders) live in a bounded LRU cache keyed by their geometry.
-#include <dnnl.hpp>
-#include <list>
-#include <mutex>
 #include <string>
-#include <unordered_map>
 
+#include "backends/cpu/onednn.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/parallel.h"
 #include "ops/conv/conv_params.h"
@@ -24,47 +21,13 @@ struct Prim {
   memory::desc x, w, y;  // the formats the primitive uses for its three tensors
 };
 
-class Cache {
- public:
-  template <typename Make>
-  Prim get(const std::string& key, const Make& make) {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = map_.find(key);
-    if (it != map_.end()) {
-      lru_.splice(lru_.begin(), lru_, it->second.second);
-      return it->second.first;
-    }
-    Prim p = make();
-    if (map_.size() >= kCapacity) {
-      map_.erase(lru_.back());
-      lru_.pop_back();
-    }
-    lru_.push_front(key);
-    map_.emplace(key, std::make_pair(p, lru_.begin()));
-    return p;
-  }
-
- private:
-  static constexpr size_t kCapacity = 256;
-  std::mutex mu_;
-  std::list<std::string> lru_;
-  std::unordered_map<std::string, std::pair<Prim, std::list<std::string>::iterator>> map_;
-};
-
-dnnl::engine& engine() {
-  static dnnl::engine eng(dnnl::engine::kind::cpu, 0);
-  return eng;
-}
-
-Cache& cache() {
-  static Cache c;
+cpu::PrimitiveCache<Prim>& cache() {
+  static cpu::PrimitiveCache<Prim> c;
   return c;
 }
 
-dnnl::stream& stream() {
-  thread_local dnnl::stream s(engine());
-  return s;
-}
+dnnl::engine& engine() { return cpu::onednn_engine(); }
+dnnl::stream& stream() { return cpu::onednn_stream(); }
 
 template <typename T>
 void append_bytes(std::string& key, const T& v) {

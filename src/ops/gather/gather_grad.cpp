@@ -5,11 +5,11 @@
 #include <string>
 #include <tuple>
 
+#include "autograd/function_node.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/indexing_ops.h"
 #include "brasa/ops/pointwise.h"
-#include "ops/gather/grad_record.h"
 
 namespace brasa::ops {
 
@@ -38,9 +38,9 @@ namespace {
 
 using autograd::BackwardContext;
 using autograd::BelowAutograd;
+using autograd::saved_input;
 using autograd::SavedVariable;
 using autograd::variable_list;
-using grad::saved_input;
 
 /// g where keep holds, 0 elsewhere.
 Tensor keep(const Tensor& mask, const Tensor& g) { return where(mask, g, Scalar(0)); }
@@ -60,8 +60,8 @@ Tensor gather_autograd(const Tensor& self, int64_t dim, const Tensor& index, boo
              i = SavedVariable(index)](BackwardContext& ctx) -> variable_list {
     return {scatter_back(ctx.grad(0), sizes, dim, ctx.unpack(i))};
   };
-  return grad::record("GatherBackward0", "gather", {&self}, self, Tensor(), std::move(fn),
-                      [&] { return gather_op().call(self, dim, index, sparse); })
+  return autograd::record("GatherBackward0", "gather", {&self}, self, Tensor(), std::move(fn),
+                          [&] { return gather_op().call(self, dim, index, sparse); })
       .first;
 }
 
@@ -78,8 +78,9 @@ Tensor scatter_src_autograd(const Tensor& self, int64_t dim, const Tensor& index
     return {ctx.needs(0) ? g.scatter(dim, idx, Scalar(0)) : Tensor(),
             ctx.needs(1) ? g.gather(dim, idx) : Tensor()};
   };
-  return grad::record("ScatterBackward0", "scatter_.src", {&self, &src}, self, self, std::move(fn),
-                      [&] { return scatter_src_op().call(self, dim, index, src); })
+  return autograd::record("ScatterBackward0", "scatter_.src", {&self, &src}, self, self,
+                          std::move(fn),
+                          [&] { return scatter_src_op().call(self, dim, index, src); })
       .first;
 }
 
@@ -93,8 +94,8 @@ Tensor scatter_value_autograd(const Tensor& self, int64_t dim, const Tensor& ind
              i = SavedVariable(saved_input(index, self))](BackwardContext& ctx) -> variable_list {
     return {ctx.grad(0).scatter(dim, ctx.unpack(i), Scalar(0))};
   };
-  return grad::record("ScatterBackward1", "scatter_.value", {&self}, self, self, std::move(fn),
-                      [&] { return scatter_value_op().call(self, dim, index, value); })
+  return autograd::record("ScatterBackward1", "scatter_.value", {&self}, self, self, std::move(fn),
+                          [&] { return scatter_value_op().call(self, dim, index, value); })
       .first;
 }
 
@@ -109,8 +110,9 @@ Tensor scatter_add_autograd(const Tensor& self, int64_t dim, const Tensor& index
     const Tensor& g = ctx.grad(0);
     return {g, ctx.needs(1) ? g.gather(dim, ctx.unpack(i)) : Tensor()};
   };
-  return grad::record("ScatterAddBackward0", "scatter_add_", {&self, &src}, self, self,
-                      std::move(fn), [&] { return scatter_add_op().call(self, dim, index, src); })
+  return autograd::record("ScatterAddBackward0", "scatter_add_", {&self, &src}, self, self,
+                          std::move(fn),
+                          [&] { return scatter_add_op().call(self, dim, index, src); })
       .first;
 }
 
@@ -177,7 +179,7 @@ Tensor scatter_reduce_autograd(const Tensor& self, int64_t dim, const Tensor& in
   auto fn = ScatterReduceClosure{
       SavedVariable(self), SavedVariable(index), SavedVariable(src), SavedVariable(), dim, reduce,
       include_self};
-  auto [r, node] = grad::record(
+  auto [r, node] = autograd::record(
       "ScatterReduceBackward0", "scatter_reduce.two", {&self, &src}, self, Tensor(), std::move(fn),
       [&] { return scatter_reduce_op().call(self, dim, index, src, reduce, include_self); });
   node->closure().result = SavedVariable(r, true);
@@ -195,8 +197,8 @@ Tensor index_select_autograd(const Tensor& self, int64_t dim, const Tensor& inde
     if (sizes.empty()) return {g.reshape({})};
     return {zeros(sizes, g.options()).index_add(dim, ctx.unpack(i).reshape({-1}), g)};
   };
-  return grad::record("IndexSelectBackward0", "index_select", {&self}, self, Tensor(),
-                      std::move(fn), [&] { return index_select_op().call(self, dim, index); })
+  return autograd::record("IndexSelectBackward0", "index_select", {&self}, self, Tensor(),
+                          std::move(fn), [&] { return index_select_op().call(self, dim, index); })
       .first;
 }
 
@@ -222,9 +224,9 @@ Tensor index_add_autograd(const Tensor& self, int64_t dim, const Tensor& index,
     }
     return {g, gsrc};
   };
-  return grad::record("IndexAddBackward0", "index_add_", {&self, &source}, self, self,
-                      std::move(fn),
-                      [&] { return index_add_op().call(self, dim, index, source, alpha); })
+  return autograd::record("IndexAddBackward0", "index_add_", {&self, &source}, self, self,
+                          std::move(fn),
+                          [&] { return index_add_op().call(self, dim, index, source, alpha); })
       .first;
 }
 
@@ -241,8 +243,9 @@ Tensor index_copy_autograd(const Tensor& self, int64_t dim, const Tensor& index,
     return {ctx.needs(0) ? g.index_fill(dim, idx, Scalar(0)) : Tensor(),
             ctx.needs(1) ? selected(g, dim, idx, sizes) : Tensor()};
   };
-  return grad::record("IndexCopyBackward0", "index_copy_", {&self, &source}, self, self,
-                      std::move(fn), [&] { return index_copy_op().call(self, dim, index, source); })
+  return autograd::record("IndexCopyBackward0", "index_copy_", {&self, &source}, self, self,
+                          std::move(fn),
+                          [&] { return index_copy_op().call(self, dim, index, source); })
       .first;
 }
 
@@ -256,8 +259,8 @@ Tensor index_fill_autograd(const Tensor& self, int64_t dim, const Tensor& index,
              i = SavedVariable(saved_input(index, self))](BackwardContext& ctx) -> variable_list {
     return {ctx.grad(0).index_fill(dim, ctx.unpack(i), Scalar(0))};
   };
-  return grad::record("IndexFillBackward0", "index_fill_", {&self}, self, self, std::move(fn),
-                      [&] { return index_fill_op().call(self, dim, index, value); })
+  return autograd::record("IndexFillBackward0", "index_fill_", {&self}, self, self, std::move(fn),
+                          [&] { return index_fill_op().call(self, dim, index, value); })
       .first;
 }
 
@@ -276,8 +279,8 @@ Tensor take_autograd(const Tensor& self, const Tensor& index) {
     Tensor idx = ctx.unpack(i).reshape({-1}).remainder(n);
     return {flat.scatter_add(0, idx, g.reshape({-1})).reshape(sizes)};
   };
-  return grad::record("TakeBackward0", "take", {&self}, self, Tensor(), std::move(fn),
-                      [&] { return take_op().call(self, index); })
+  return autograd::record("TakeBackward0", "take", {&self}, self, Tensor(), std::move(fn),
+                          [&] { return take_op().call(self, index); })
       .first;
 }
 
@@ -301,8 +304,8 @@ Tensor masked_select_autograd(const Tensor& self, const Tensor& mask) {
     const Tensor& g = ctx.grad(0);
     return {masked_scatter(zeros(sizes, g.options()), ctx.unpack(m).expand(sizes), g)};
   };
-  return grad::record("MaskedSelectBackward0", "masked_select", {&self}, self, Tensor(),
-                      std::move(fn), [&] { return masked_select_op().call(self, mask); })
+  return autograd::record("MaskedSelectBackward0", "masked_select", {&self}, self, Tensor(),
+                          std::move(fn), [&] { return masked_select_op().call(self, mask); })
       .first;
 }
 
@@ -331,11 +334,11 @@ Tensor embedding_autograd(const Tensor& weight, const Tensor& indices, int64_t p
              padding_idx, scale_grad_by_freq](BackwardContext& ctx) -> variable_list {
     return {embedding_backward(ctx.grad(0), ctx.unpack(i), rows, padding_idx, scale_grad_by_freq)};
   };
-  return grad::record("EmbeddingBackward0", "embedding", {&weight}, weight, Tensor(), std::move(fn),
-                      [&] {
-                        return embedding_op().call(weight, indices, padding_idx, scale_grad_by_freq,
-                                                   sparse);
-                      })
+  return autograd::record(
+             "EmbeddingBackward0", "embedding", {&weight}, weight, Tensor(), std::move(fn),
+             [&] {
+               return embedding_op().call(weight, indices, padding_idx, scale_grad_by_freq, sparse);
+             })
       .first;
 }
 

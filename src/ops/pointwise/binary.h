@@ -36,12 +36,10 @@ BRASA_API std::optional<ScalarType> flat_binary_dtype(BinaryKind kind, const Ten
 
 /// The result dtype when a one-element contiguous CPU `a` meets a 0-d CPU `b` that does not
 /// promote it (a scalar of the same or a lower category): the flat path then reads b converted to
-/// a's dtype (read_as).
+/// a's dtype (detail::store_scalar).
 BRASA_API std::optional<ScalarType> flat_scalar_binary_dtype(BinaryKind kind, const Tensor& a,
                                                              const Tensor& b, const Scalar& alpha,
                                                              const Tensor& out);
-/// Writes t's single element converted to `dtype` at dst.
-BRASA_API void read_as(const Tensor& t, ScalarType dtype, void* dst);
 
 /// `alpha` is checked against the result dtype (a floating alpha needs a floating result).
 BRASA_API cpu::TensorIterator make_binary_iterator(const char* name, BinaryKind kind,

@@ -45,13 +45,6 @@ struct Closure {
   }
 };
 
-// Inputs' storage overlapping the in-place target must be copied before the op overwrites it.
-Tensor save_input(const Tensor& t, const Tensor& target) {
-  if (target.defined() && t.defined() && t.storage().get() == target.storage().get())
-    return autograd::clone_for_save(t);
-  return t;
-}
-
 Tensor run(BinaryOp& op, const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& out) {
   BelowAutograd below;
   return op.call(a, b, alpha, out);
@@ -60,20 +53,14 @@ Tensor run(BinaryOp& op, const Tensor& a, const Tensor& b, const Scalar& alpha, 
 Tensor differentiate(BinaryOp& op, const Derivative& d, const Tensor& a, const Tensor& b,
                      const Scalar& alpha, const Tensor& out) {
   if (!autograd::any_requires_grad({&a, &b})) return run(op, a, b, alpha, out);
-  const bool inplace = out.defined();
-  if (inplace && !out.is_same(a)) autograd::throw_out_with_grad(op.name().c_str());
-  if (inplace) autograd::check_inplace(a, op.name().c_str());
-  Closure c{(d.saves & kA) ? SavedVariable(save_input(a, out)) : SavedVariable(),
-            (d.saves & kB) ? SavedVariable(save_input(b, out)) : SavedVariable(), SavedVariable(),
-            alpha, d.formula};
-  auto node = autograd::make_function_node(d.node, op.name().c_str(), {&a, &b}, std::move(c),
-                                           d.saves != kNone);
-  Tensor r = run(op, a, b, alpha, out);
-  if (inplace) {
-    autograd::rebase_history(r, node);
-  } else {
-    autograd::set_history(r, node);
-  }
+  const char* name = op.name().c_str();
+  if (out.defined() && !out.is_same(a)) autograd::throw_out_with_grad(name);
+  Closure c{(d.saves & kA) ? SavedVariable(autograd::saved_input(a, out)) : SavedVariable(),
+            (d.saves & kB) ? SavedVariable(autograd::saved_input(b, out)) : SavedVariable(),
+            SavedVariable(), alpha, d.formula};
+  auto [r, node] = autograd::record(
+      d.node, name, {&a, &b}, a, out, std::move(c), [&] { return op.call(a, b, alpha, out); },
+      d.saves != kNone);
   if (d.saves & kResult) node->closure().result = SavedVariable(r, true);
   return r;
 }

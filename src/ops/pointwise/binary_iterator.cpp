@@ -1,4 +1,3 @@
-#include "brasa/core/dispatch_type.h"
 #include "brasa/core/error.h"
 #include "ops/pointwise/binary.h"
 
@@ -49,12 +48,6 @@ std::optional<ScalarType> flat_scalar_binary_dtype(BinaryKind kind, const Tensor
       category(ib->dtype()) > category(ia->dtype()))
     return std::nullopt;
   return flat_result_dtype(kind, ia->dtype(), alpha);
-}
-
-void read_as(const Tensor& t, ScalarType dtype, void* dst) {
-  Scalar v = t.item();
-  BRASA_DISPATCH_ALL_TYPES(dtype, "convert",
-                           [&] { *static_cast<scalar_t*>(dst) = v.to<scalar_t>(); });
 }
 
 cpu::TensorIterator make_binary_iterator(const char* name, BinaryKind kind, const Tensor& a,

@@ -24,7 +24,7 @@ void run_flat(cpu::DispatchStub<FlatBinaryKernel>& stub, const Tensor& r, const 
 Tensor run_flat_scalar(cpu::DispatchStub<FlatBinaryKernel>& stub, ScalarType out_dtype,
                        const Tensor& a, const Tensor& b, const Scalar& alpha) {
   alignas(16) char buf[16];
-  read_as(b, a.dtype(), buf);
+  detail::store_scalar(b.item(), a.dtype(), buf);
   Tensor r = detail::empty_generic(a.sizes(), out_dtype, a.device());
   run_flat(stub, r, a, buf, alpha);
   return r;

@@ -3,9 +3,9 @@
 #include <optional>
 #include <string>
 
+#include "autograd/function_node.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/pointwise.h"
-#include "ops/gather/grad_record.h"
 
 namespace brasa::ops {
 
@@ -29,9 +29,9 @@ namespace {
 
 using autograd::BackwardContext;
 using autograd::BelowAutograd;
+using autograd::saved_input;
 using autograd::SavedVariable;
 using autograd::variable_list;
-using grad::saved_input;
 
 /// g where keep holds, 0 elsewhere.
 Tensor keep_where(const Tensor& keep, const Tensor& g) { return where(keep, g, Scalar(0)); }
@@ -48,8 +48,8 @@ Tensor where_autograd(const Tensor& cond, const Tensor& a, const Tensor& b, cons
     return {Tensor(), ctx.needs(1) ? keep_where(m, g) : Tensor(),
             ctx.needs(2) ? keep_where(m.logical_not(), g) : Tensor()};
   };
-  return grad::record("WhereBackward0", "where", {&cond, &a, &b}, a, out, std::move(fn),
-                      [&] { return where_op().call(cond, a, b, out); })
+  return autograd::record("WhereBackward0", "where", {&cond, &a, &b}, a, out, std::move(fn),
+                          [&] { return where_op().call(cond, a, b, out); })
       .first;
 }
 
@@ -62,8 +62,8 @@ Tensor masked_fill_autograd(const Tensor& self, const Tensor& mask, const Scalar
   auto fn = [m = SavedVariable(saved_input(mask, out))](BackwardContext& ctx) -> variable_list {
     return {ctx.grad(0).masked_fill(ctx.unpack(m), Scalar(0))};
   };
-  return grad::record("MaskedFillBackward0", "masked_fill", {&self}, self, out, std::move(fn),
-                      [&] { return masked_fill_op().call(self, mask, value, out); })
+  return autograd::record("MaskedFillBackward0", "masked_fill", {&self}, self, out, std::move(fn),
+                          [&] { return masked_fill_op().call(self, mask, value, out); })
       .first;
 }
 
@@ -86,8 +86,8 @@ Tensor clamp_autograd(const Tensor& self, const OptScalar& min, const OptScalar&
     if (!min && !max) return {g};
     return {keep_where(clamp_pass(ctx.unpack(x), min, max), g)};
   };
-  return grad::record("ClampBackward1", "clamp", {&self}, self, out, std::move(fn),
-                      [&] { return clamp_op().call(self, min, max, out); })
+  return autograd::record("ClampBackward1", "clamp", {&self}, self, out, std::move(fn),
+                          [&] { return clamp_op().call(self, min, max, out); })
       .first;
 }
 
@@ -100,8 +100,8 @@ Tensor clamp_min_autograd(const Tensor& self, const Scalar& min, const Tensor& o
              min](BackwardContext& ctx) -> variable_list {
     return {keep_where(ctx.unpack(x).ge(min), ctx.grad(0))};
   };
-  return grad::record("ClampMinBackward0", "clamp_min", {&self}, self, out, std::move(fn),
-                      [&] { return clamp_min_op().call(self, min, out); })
+  return autograd::record("ClampMinBackward0", "clamp_min", {&self}, self, out, std::move(fn),
+                          [&] { return clamp_min_op().call(self, min, out); })
       .first;
 }
 
@@ -114,8 +114,8 @@ Tensor clamp_max_autograd(const Tensor& self, const Scalar& max, const Tensor& o
              max](BackwardContext& ctx) -> variable_list {
     return {keep_where(ctx.unpack(x).le(max), ctx.grad(0))};
   };
-  return grad::record("ClampMaxBackward0", "clamp_max", {&self}, self, out, std::move(fn),
-                      [&] { return clamp_max_op().call(self, max, out); })
+  return autograd::record("ClampMaxBackward0", "clamp_max", {&self}, self, out, std::move(fn),
+                          [&] { return clamp_max_op().call(self, max, out); })
       .first;
 }
 
@@ -154,8 +154,9 @@ Tensor clamp_tensor_autograd(const Tensor& self, const OptTensor& min, const Opt
              h = SavedVariable(saved_input(hi, out))](BackwardContext& ctx) -> variable_list {
     return clamp_tensor_grads(ctx, ctx.unpack(x), ctx.unpack(l), ctx.unpack(h));
   };
-  return grad::record("ClampBackward0", "clamp.Tensor", {&self, &lo, &hi}, self, out, std::move(fn),
-                      [&] { return clamp_tensor_op().call(self, min, max, out); })
+  return autograd::record("ClampBackward0", "clamp.Tensor", {&self, &lo, &hi}, self, out,
+                          std::move(fn),
+                          [&] { return clamp_tensor_op().call(self, min, max, out); })
       .first;
 }
 
@@ -170,7 +171,7 @@ Tensor lerp_scalar_autograd(const Tensor& self, const Tensor& end, const Scalar&
     const Tensor& g = ctx.grad(0);
     return {ctx.needs(0) ? g * (1.0 - w) : Tensor(), ctx.needs(1) ? g * w : Tensor()};
   };
-  return grad::record(
+  return autograd::record(
              "LerpBackward0", "lerp.Scalar", {&self, &end}, self, out, std::move(fn),
              [&] { return lerp_scalar_op().call(self, end, weight, out); }, false)
       .first;
@@ -193,8 +194,9 @@ Tensor lerp_tensor_autograd(const Tensor& self, const Tensor& end, const Tensor&
     Tensor gw = ctx.needs(2) ? g * (ctx.unpack(e) - ctx.unpack(x)) : Tensor();
     return {gx, ge, gw};
   };
-  return grad::record("LerpBackward1", "lerp.Tensor", {&self, &end, &weight}, self, out,
-                      std::move(fn), [&] { return lerp_tensor_op().call(self, end, weight, out); })
+  return autograd::record("LerpBackward1", "lerp.Tensor", {&self, &end, &weight}, self, out,
+                          std::move(fn),
+                          [&] { return lerp_tensor_op().call(self, end, weight, out); })
       .first;
 }
 
@@ -207,8 +209,8 @@ Tensor nan_to_num_autograd(const Tensor& self, OptDouble nan, OptDouble posinf, 
   auto fn = [x = SavedVariable(saved_input(self, out))](BackwardContext& ctx) -> variable_list {
     return {keep_where(ctx.unpack(x).isfinite(), ctx.grad(0))};
   };
-  return grad::record("NanToNumBackward0", "nan_to_num", {&self}, self, out, std::move(fn),
-                      [&] { return nan_to_num_op().call(self, nan, posinf, neginf, out); })
+  return autograd::record("NanToNumBackward0", "nan_to_num", {&self}, self, out, std::move(fn),
+                          [&] { return nan_to_num_op().call(self, nan, posinf, neginf, out); })
       .first;
 }
 

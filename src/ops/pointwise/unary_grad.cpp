@@ -41,24 +41,12 @@ Tensor differentiate(UnaryOp& op, const Derivative& d, const Tensor& x, const Te
     BelowAutograd below;
     return op.call(x, out);
   }
-  const bool inplace = out.defined();
-  if (inplace && !out.is_same(x)) autograd::throw_out_with_grad(op.name().c_str());
-  if (inplace) autograd::check_inplace(x, op.name().c_str());
-  Closure c{(d.saves & kInput) ? SavedVariable(inplace ? autograd::clone_for_save(x) : x)
-                               : SavedVariable(),
+  const char* name = op.name().c_str();
+  if (out.defined() && !out.is_same(x)) autograd::throw_out_with_grad(name);
+  Closure c{(d.saves & kInput) ? SavedVariable(autograd::saved_input(x, out)) : SavedVariable(),
             SavedVariable(), d.formula};
-  auto node =
-      autograd::make_function_node(d.node, op.name().c_str(), {&x}, std::move(c), d.saves != kNone);
-  Tensor r;
-  {
-    BelowAutograd below;
-    r = op.call(x, out);
-  }
-  if (inplace) {
-    autograd::rebase_history(r, node);
-  } else {
-    autograd::set_history(r, node);
-  }
+  auto [r, node] = autograd::record(
+      d.node, name, {&x}, x, out, std::move(c), [&] { return op.call(x, out); }, d.saves != kNone);
   if (d.saves & kResult) node->closure().y = SavedVariable(r, true);
   return r;
 }

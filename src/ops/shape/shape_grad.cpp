@@ -8,7 +8,6 @@
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/reduce.h"
 #include "brasa/ops/view.h"
-#include "ops/gather/grad_record.h"
 
 namespace brasa::ops {
 
@@ -66,7 +65,7 @@ Tensor flip_autograd(const Tensor& self, IntArrayRef dims) {
   auto fn = [dims = DimVector(dims)](BackwardContext& ctx) -> variable_list {
     return {ctx.grad(0).flip(dims)};
   };
-  return grad::record(
+  return autograd::record(
              "FlipBackward0", "flip", {&self}, self, Tensor(), std::move(fn),
              [&] { return flip_op().call(self, dims); }, false)
       .first;
@@ -82,7 +81,7 @@ Tensor roll_autograd(const Tensor& self, IntArrayRef shifts, IntArrayRef dims) {
   auto fn = [back, dims = DimVector(dims)](BackwardContext& ctx) -> variable_list {
     return {ctx.grad(0).roll(back, dims)};
   };
-  return grad::record(
+  return autograd::record(
              "RollBackward0", "roll", {&self}, self, Tensor(), std::move(fn),
              [&] { return roll_op().call(self, shifts, dims); }, false)
       .first;
@@ -96,7 +95,7 @@ Tensor tril_autograd(const Tensor& self, int64_t diagonal) {
   auto fn = [diagonal](BackwardContext& ctx) -> variable_list {
     return {ctx.grad(0).tril(diagonal)};
   };
-  return grad::record(
+  return autograd::record(
              "TrilBackward0", "tril", {&self}, self, Tensor(), std::move(fn),
              [&] { return tril_op().call(self, diagonal); }, false)
       .first;
@@ -110,7 +109,7 @@ Tensor triu_autograd(const Tensor& self, int64_t diagonal) {
   auto fn = [diagonal](BackwardContext& ctx) -> variable_list {
     return {ctx.grad(0).triu(diagonal)};
   };
-  return grad::record(
+  return autograd::record(
              "TriuBackward0", "triu", {&self}, self, Tensor(), std::move(fn),
              [&] { return triu_op().call(self, diagonal); }, false)
       .first;
@@ -143,7 +142,7 @@ Tensor repeat_autograd(const Tensor& self, IntArrayRef repeats) {
              reps = DimVector(repeats)](BackwardContext& ctx) -> variable_list {
     return {repeat_backward(ctx.grad(0), sizes, reps)};
   };
-  return grad::record(
+  return autograd::record(
              "RepeatBackward0", "repeat", {&self}, self, Tensor(), std::move(fn),
              [&] { return repeat_op().call(self, repeats); }, false)
       .first;
