@@ -18,14 +18,12 @@ struct AutogradMeta final : AutogradMetaInterface {
   void set_requires_grad(bool r) override { requires_grad_ = r; }
 
   bool requires_grad_ = false;
-  bool retains_grad_ = false;
   uint32_t output_nr_ = 0;
   Tensor grad_;
   std::shared_ptr<Node> grad_fn_;
   std::weak_ptr<Node> grad_accumulator_;
   std::vector<LeafHook> hooks_;  // leaves: run by AccumulateGrad before accumulating
   std::vector<std::function<void(const Tensor&)>> post_accumulate_hooks_;
-  unsigned retain_grad_hook_ = 0;
   std::shared_ptr<Tensor> retained_grad_;  // non-leaves after retain_grad()
   // For views with history: the storage version when grad_fn_ was last set. A different version
   // means the base was modified in place and grad_fn_ must be rebuilt from the base.

@@ -124,6 +124,30 @@ std::pair<Tensor, std::shared_ptr<FunctionNode<F>>> record(
   return {r, node};
 }
 
+/// Closure of a one-input derivative: formula(grad, saved input, saved result) (either saved
+/// tensor may be absent).
+template <class F>
+struct UnaryClosure {
+  SavedVariable x, y;
+  F formula;
+  variable_list operator()(BackwardContext& ctx) const {
+    return {formula(ctx.grad(0), ctx.unpack(x), ctx.unpack(y))};
+  }
+};
+
+/// Makes a node running `formula` the grad_fn of `result` (an output of op(self)), saving self
+/// and/or the result for it.
+template <class F>
+void record_unary(const char* node, const char* op, const Tensor& self, const Tensor& result,
+                  bool save_self, bool save_result, F formula) {
+  auto fn = make_function_node(node, op, {&self},
+                               UnaryClosure<F>{save_self ? SavedVariable(self) : SavedVariable(),
+                                               SavedVariable(), std::move(formula)},
+                               save_self || save_result);
+  set_history(result, fn);
+  if (save_result) fn->closure().y = SavedVariable(result, true);
+}
+
 /// Autograd kernel of ops whose outputs never require grad (comparisons, random fills of new
 /// tensors, *_like factories): runs the op below autograd.
 BRASA_API void non_differentiable_kernel(const OperatorHandle& op, DispatchKeySet keys,

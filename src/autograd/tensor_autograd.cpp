@@ -97,21 +97,19 @@ void Tensor::retain_grad() const {
               "requires_grad=False");
   if (is_leaf()) return;
   AutogradMeta& m = materialize_meta(*this);
-  if (m.retains_grad_) return;
-  m.retains_grad_ = true;
+  if (m.retained_grad_) return;
   // The node may outlive this tensor, so the gradient goes to a cell both of them own.
   auto cell = std::make_shared<Tensor>();
   m.retained_grad_ = cell;
-  m.retain_grad_hook_ =
-      m.grad_fn_->add_tensor_pre_hook(static_cast<uint32_t>(m.output_nr_), [cell](const Tensor& g) {
-        *cell = cell->defined() ? *cell + g : g.clone();
-        return Tensor();
-      });
+  m.grad_fn_->add_tensor_pre_hook(static_cast<uint32_t>(m.output_nr_), [cell](const Tensor& g) {
+    *cell = cell->defined() ? *cell + g : g.clone();
+    return Tensor();
+  });
 }
 
 bool Tensor::retains_grad() const {
   AutogradMeta* m = get_meta(*this);
-  return m && m->retains_grad_;
+  return m && m->retained_grad_;
 }
 
 unsigned Tensor::register_hook_impl(std::function<Tensor(const Tensor&)> hook) const {

@@ -18,13 +18,7 @@ Tensor with_derivative(const char* node, const char* op, const Tensor& x, Forwar
     NoGradGuard no_grad;
     y = forward(x);
   }
-  auto fn = autograd::make_function_node(
-      node, op, {&x},
-      [sx = autograd::SavedVariable(x), sy = autograd::SavedVariable(y, true),
-       backward](autograd::BackwardContext& ctx) -> autograd::variable_list {
-        return {backward(ctx.grad(0), ctx.unpack(sx), ctx.unpack(sy))};
-      });
-  autograd::set_history(y, fn);
+  autograd::record_unary(node, op, x, y, true, true, std::move(backward));
   return y;
 }
 

@@ -28,13 +28,7 @@ struct Derivative {
   Formula formula;
 };
 
-struct Closure {
-  SavedVariable x, y;
-  Formula formula;
-  variable_list operator()(BackwardContext& ctx) const {
-    return {formula(ctx.grad(0), ctx.unpack(x), ctx.unpack(y))};
-  }
-};
+using Closure = autograd::UnaryClosure<Formula>;
 
 Tensor differentiate(UnaryOp& op, const Derivative& d, const Tensor& x, const Tensor& out) {
   if (!autograd::any_requires_grad({&x})) {

@@ -33,7 +33,7 @@ Tensor aminmax_ag(const Tensor& self, IntArrayRef dim, bool keepdim, const Tenso
   if (!autograd::any_requires_grad({&self})) return r;
   if (out.defined()) autograd::throw_out_with_grad(op.name().c_str());
   const int64_t ndim = self.dim();
-  record_unary(
+  autograd::record_unary(
       kMax ? "AmaxBackward0" : "AminBackward0", op.name().c_str(), self, r, true, true,
       [dims = DimVector(dim), keepdim, ndim](const Tensor& g, const Tensor& x, const Tensor& y) {
         Tensor hit = x.eq(unsqueeze_reduced(y, ndim, dims, keepdim)).to(g.dtype());

@@ -19,29 +19,4 @@ int64_t reduced_count(IntArrayRef sizes, IntArrayRef dims);
 Tensor select_backward(const Tensor& g, const Tensor& indices, IntArrayRef sizes, int64_t dim,
                        bool keepdim);
 
-/// Closure of a one-input derivative: formula(grad, saved input, saved result) (either saved
-/// tensor may be absent).
-template <class F>
-struct UnaryClosure {
-  autograd::SavedVariable x, y;
-  F formula;
-  autograd::variable_list operator()(autograd::BackwardContext& ctx) const {
-    return {formula(ctx.grad(0), ctx.unpack(x), ctx.unpack(y))};
-  }
-};
-
-/// Makes a node running `formula` the grad_fn of `result` (an output of op(self)), saving self
-/// and/or the result for it.
-template <class F>
-void record_unary(const char* node, const char* op, const Tensor& self, const Tensor& result,
-                  bool save_self, bool save_result, F formula) {
-  auto fn = autograd::make_function_node(
-      node, op, {&self},
-      UnaryClosure<F>{save_self ? autograd::SavedVariable(self) : autograd::SavedVariable(),
-                      autograd::SavedVariable(), std::move(formula)},
-      save_self || save_result);
-  autograd::set_history(result, fn);
-  if (save_result) fn->closure().y = autograd::SavedVariable(result, true);
-}
-
 }  // namespace brasa::ops

@@ -43,15 +43,16 @@ Tensor scan_ag(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype)
   if (!autograd::any_requires_grad({&self})) return r;
   const int64_t d = self.dim() == 0 ? 0 : detail::wrap_dim(dim, self.dim(), op.name().c_str());
   const bool scalar = self.dim() == 0 || self.numel() == 0;
-  record_unary(kProd ? "CumprodBackward0" : "CumsumBackward0", op.name().c_str(), self, r, kProd,
-               kProd, [d, scalar](const Tensor& g, const Tensor& x, const Tensor& y) {
-                 if (scalar) return g;
-                 if constexpr (kProd) {
-                   return cumprod_backward(g, x, y, d);
-                 } else {
-                   return reverse_cumsum(g, d);
-                 }
-               });
+  autograd::record_unary(kProd ? "CumprodBackward0" : "CumsumBackward0", op.name().c_str(), self, r,
+                         kProd, kProd,
+                         [d, scalar](const Tensor& g, const Tensor& x, const Tensor& y) {
+                           if (scalar) return g;
+                           if constexpr (kProd) {
+                             return cumprod_backward(g, x, y, d);
+                           } else {
+                             return reverse_cumsum(g, d);
+                           }
+                         });
   return r;
 }
 

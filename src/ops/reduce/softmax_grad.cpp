@@ -26,14 +26,14 @@ Tensor softmax_ag(const Tensor& self, int64_t dim, std::optional<ScalarType> dty
   }
   if (!autograd::any_requires_grad({&self})) return r;
   const int64_t d = self.dim() == 0 ? 0 : detail::wrap_dim(dim, self.dim(), op.name().c_str());
-  record_unary(kLog ? "LogSoftmaxBackward0" : "SoftmaxBackward0", op.name().c_str(), self, r, false,
-               true, [d](const Tensor& g, const Tensor&, const Tensor& y) {
-                 if constexpr (kLog) {
-                   return g - y.exp() * sum_line(g, d);
-                 } else {
-                   return y * (g - sum_line(g * y, d));
-                 }
-               });
+  autograd::record_unary(kLog ? "LogSoftmaxBackward0" : "SoftmaxBackward0", op.name().c_str(), self,
+                         r, false, true, [d](const Tensor& g, const Tensor&, const Tensor& y) {
+                           if constexpr (kLog) {
+                             return g - y.exp() * sum_line(g, d);
+                           } else {
+                             return y * (g - sum_line(g * y, d));
+                           }
+                         });
   return r;
 }
 

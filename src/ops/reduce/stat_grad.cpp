@@ -36,16 +36,17 @@ Tensor var_std_ag(const Tensor& self, IntArrayRef dim, int64_t correction, bool 
   }
   if (!autograd::any_requires_grad({&self})) return r;
   const int64_t ndim = self.dim();
-  record_unary(kStd ? "StdBackward0" : "VarBackward0", op.name().c_str(), self, r, true, kStd,
-               [dims = DimVector(dim), correction, keepdim, ndim](const Tensor& g, const Tensor& x,
-                                                                  const Tensor& y) {
-                 Tensor gk = unsqueeze_reduced(g, ndim, dims, keepdim);
-                 if constexpr (kStd) {
-                   Tensor yk = unsqueeze_reduced(y, ndim, dims, keepdim);
-                   gk = (gk / (2.0 * yk)).masked_fill(yk.eq(0), 0.0);
-                 }
-                 return var_backward(gk, x, dims, correction);
-               });
+  autograd::record_unary(kStd ? "StdBackward0" : "VarBackward0", op.name().c_str(), self, r, true,
+                         kStd,
+                         [dims = DimVector(dim), correction, keepdim, ndim](
+                             const Tensor& g, const Tensor& x, const Tensor& y) {
+                           Tensor gk = unsqueeze_reduced(g, ndim, dims, keepdim);
+                           if constexpr (kStd) {
+                             Tensor yk = unsqueeze_reduced(y, ndim, dims, keepdim);
+                             gk = (gk / (2.0 * yk)).masked_fill(yk.eq(0), 0.0);
+                           }
+                           return var_backward(gk, x, dims, correction);
+                         });
   return r;
 }
 
@@ -76,12 +77,13 @@ Tensor norm_ag(const Tensor& self, std::optional<Scalar> p, IntArrayRef dim, boo
   }
   if (!autograd::any_requires_grad({&self})) return r;
   const int64_t ndim = self.dim();
-  record_unary("NormBackward1", "norm", self, r, true, true,
-               [pv = p ? p->toDouble() : 2.0, dims = DimVector(dim), keepdim, ndim](
-                   const Tensor& g, const Tensor& x, const Tensor& y) {
-                 return norm_backward(unsqueeze_reduced(g, ndim, dims, keepdim), x,
-                                      unsqueeze_reduced(y, ndim, dims, keepdim), pv, dims);
-               });
+  autograd::record_unary("NormBackward1", "norm", self, r, true, true,
+                         [pv = p ? p->toDouble() : 2.0, dims = DimVector(dim), keepdim, ndim](
+                             const Tensor& g, const Tensor& x, const Tensor& y) {
+                           return norm_backward(unsqueeze_reduced(g, ndim, dims, keepdim), x,
+                                                unsqueeze_reduced(y, ndim, dims, keepdim), pv,
+                                                dims);
+                         });
   return r;
 }
 
@@ -93,7 +95,7 @@ Tensor logsumexp_ag(const Tensor& self, IntArrayRef dim, bool keepdim) {
   }
   if (!autograd::any_requires_grad({&self})) return r;
   const int64_t ndim = self.dim();
-  record_unary(
+  autograd::record_unary(
       "LogsumexpBackward0", "logsumexp", self, r, true, true,
       [dims = DimVector(dim), keepdim, ndim](const Tensor& g, const Tensor& x, const Tensor& y) {
         return unsqueeze_reduced(g, ndim, dims, keepdim) *
