@@ -7,6 +7,7 @@
 #include <limits>
 #include <vector>
 
+#include "backends/cpu/fast_exp.h"
 #include "brasa/core/parallel.h"
 #include "nn/functional/attention.h"
 
@@ -93,29 +94,6 @@ void gemm_tile(T* __restrict c, int64_t ldc, const T* __restrict a, int64_t lda,
     }
   }
 }
-
-// exp(x) = 2^n * exp(r), n = round(x / ln 2), exp(r) by its Taylor series to r^7 (vectorises).
-inline float fast_exp(float x) {
-  float xc = x < -87.3f ? -87.3f : x;
-  xc = xc > 88.7f ? 88.7f : xc;
-  const float n = (xc * 1.44269504088896341f + 12582912.f) - 12582912.f;
-  const float r = (xc - n * 0.693359375f) + n * 2.12194440e-4f;
-  float p = 1.f / 5040;
-  p = p * r + 1.f / 720;
-  p = p * r + 1.f / 120;
-  p = p * r + 1.f / 24;
-  p = p * r + 1.f / 6;
-  p = p * r + 0.5f;
-  p = p * r + 1.f;
-  p = p * r + 1.f;
-  int32_t bits = (static_cast<int32_t>(n) + 127) << 23;
-  float scale;
-  std::memcpy(&scale, &bits, sizeof(scale));
-  const float y = x < -87.3f ? 0.f : p * scale;
-  return x != x ? x : y;
-}
-inline float exp_of(float x) { return fast_exp(x); }
-inline double exp_of(double x) { return std::exp(x); }
 
 // Max and sum of a score row of kBK entries, in vector lanes (the compiler does not reorder float
 // reductions itself).
