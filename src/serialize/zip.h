@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "brasa/serialize/file_io.h"
@@ -16,7 +17,7 @@
 namespace brasa::serialize {
 
 struct ZipEntry {
-  std::string name;  // full name inside the archive, e.g. "archive/data/0"
+  std::string name;          // full name inside the archive, e.g. "archive/data/0"
   uint64_t data_offset = 0;  // of the record's bytes from the start of the archive
   uint64_t size = 0;
   uint32_t crc32 = 0;
@@ -27,7 +28,7 @@ struct ZipEntry {
 /// or "<buffer>") and the problem: truncated archive, bad signatures, entries outside the archive
 /// or overlapping the central directory, size mismatches between local and central headers,
 /// compressed or encrypted records, names with "..", absolute paths or NUL bytes, duplicates.
-class ZipReader {
+class BRASA_API ZipReader {
  public:
   ZipReader(const uint8_t* data, size_t size, std::string origin);
   const std::vector<ZipEntry>& entries() const { return entries_; }
@@ -43,21 +44,30 @@ class ZipReader {
   size_t size_;
   std::string origin_;
   std::vector<ZipEntry> entries_;
+  std::vector<uint32_t> by_name_;  // indices of entries_ sorted by name, for find()
 };
 
 /// Streams a ZIP archive to `sink`: add() writes a record (its data 64-byte aligned), finish() the
-/// central directory (ZIP64 records when needed). Records are written in the order added.
-class ZipWriter {
+/// central directory (ZIP64 records when needed, or always with `force_zip64`). Records are written
+/// in the order added. add() throws SerializationError for unsafe names (see zip_name_problem),
+/// duplicates, or calls after finish().
+class BRASA_API ZipWriter {
  public:
-  explicit ZipWriter(ByteSink sink);
+  explicit ZipWriter(ByteSink sink, bool force_zip64 = false);
   void add(std::string_view name, const void* data, size_t n);
   void finish();
 
  private:
   ByteSink sink_;
+  bool force_zip64_;
   uint64_t offset_ = 0;
   std::vector<ZipEntry> entries_;  // data_offset here = the local header's offset
+  std::unordered_set<std::string> names_;
   bool finished_ = false;
 };
+
+/// Why `name` is not accepted as a record name (empty, longer than 65535 bytes, a ".." component, a
+/// leading '/', a backslash or a NUL byte), or an empty view when it is fine.
+BRASA_API std::string_view zip_name_problem(std::string_view name);
 
 }  // namespace brasa::serialize
