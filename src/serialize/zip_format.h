@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace brasa::serialize::zip {
 
@@ -53,5 +54,8 @@ inline void put64(std::string& out, uint64_t v) {
 
 /// zlib's CRC-32 over any length (zlib takes at most 4 GiB per call on some builds).
 uint32_t crc32_of(const void* data, size_t n);
+
+/// `name` as it may appear in a message: control and non-ASCII bytes as \xNN.
+std::string printable(std::string_view name);
 
 }  // namespace brasa::serialize::zip

@@ -18,6 +18,19 @@ uint32_t crc32_of(const void* data, size_t n) {
       ::crc32_z(::crc32_z(0, nullptr, 0), static_cast<const Bytef*>(data), n));
 }
 
+std::string printable(std::string_view name) {
+  std::string out;
+  for (unsigned char ch : name) {
+    if (ch >= 0x20 && ch < 0x7F) {
+      out.push_back(static_cast<char>(ch));
+    } else {
+      const char* hex = "0123456789abcdef";
+      out += {'\\', 'x', hex[ch >> 4], hex[ch & 15]};
+    }
+  }
+  return out;
+}
+
 }  // namespace zip
 
 using namespace zip;
@@ -61,7 +74,7 @@ class Parser {
   }
   template <typename... Args>
   [[noreturn]] void fail_entry(const std::string& name, const Args&... args) const {
-    fail("entry '", name, "' ", args...);
+    fail("entry '", printable(name), "' ", args...);
   }
   // True when [offset, offset + n) lies inside [0, limit).
   static bool inside(uint64_t offset, uint64_t n, uint64_t limit) {
@@ -245,7 +258,8 @@ class Parser {
                    ") overlaps the central directory at offset ", dir.offset);
       }
       if (i > 0 && regions[i - 1].end > regions[i].begin) {
-        fail("entries '", *regions[i - 1].name, "' and '", *regions[i].name, "' overlap");
+        fail("entries '", printable(*regions[i - 1].name), "' and '", printable(*regions[i].name),
+             "' overlap");
       }
     }
   }
@@ -276,7 +290,7 @@ ZipReader::ZipReader(const uint8_t* data, size_t size, std::string origin)
             [&](uint32_t a, uint32_t b) { return entries_[a].name < entries_[b].name; });
   for (size_t i = 1; i < by_name_.size(); ++i) {
     if (entries_[by_name_[i - 1]].name == entries_[by_name_[i]].name) {
-      parser.fail("duplicate entry '", entries_[by_name_[i]].name, "'");
+      parser.fail("duplicate entry '", printable(entries_[by_name_[i]].name), "'");
     }
   }
 }

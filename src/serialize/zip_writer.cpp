@@ -24,14 +24,15 @@ void emit(const ByteSink& sink, uint64_t& offset, const void* data, size_t n) {
 }  // namespace
 
 void ZipWriter::add(std::string_view name, const void* data, size_t n) {
-  BRASA_CHECK_TYPED(SerializationError, !finished_, "zip writer: add('", name, "') after finish()");
+  BRASA_CHECK_TYPED(SerializationError, !finished_, "zip writer: add('", printable(name),
+                    "') after finish()");
   const std::string_view problem = zip_name_problem(name);
-  BRASA_CHECK_TYPED(SerializationError, problem.empty(), "zip writer: record name '", name, "' ",
-                    problem);
-  BRASA_CHECK_TYPED(SerializationError, data != nullptr || n == 0, "zip writer: record '", name,
-                    "' has ", n, " bytes but no data");
+  BRASA_CHECK_TYPED(SerializationError, problem.empty(), "zip writer: record name '",
+                    printable(name), "' ", problem);
+  BRASA_CHECK_TYPED(SerializationError, data != nullptr || n == 0, "zip writer: record '",
+                    printable(name), "' has ", n, " bytes but no data");
   BRASA_CHECK_TYPED(SerializationError, names_.emplace(name).second,
-                    "zip writer: duplicate record '", name, "'");
+                    "zip writer: duplicate record '", printable(name), "'");
   const uint32_t crc = crc32_of(data, n);
   const bool zip64 = force_zip64_ || n >= kMax32;
   const size_t extra = (zip64 ? 4 + 16 : 0) + 4;

@@ -176,19 +176,29 @@ TEST(ZipTest, PythonZipfileReadsOurArchives) {
 }
 
 TEST(ZipTest, ReadsPythonWrittenStoredArchives) {
+  // Seekable output (sizes in the local headers), forced ZIP64 extras, and an unseekable stream
+  // (data descriptors: flag bit 3, zero sizes in the local headers, as torch.save 1.13 writes).
   TempDir dir;
   run_python(
-      "import zipfile\n"
-      "for f, force in [('py.zip', False), ('py64.zip', True)]:\n"
-      "    with zipfile.ZipFile('" +
+      "import io, zipfile\n"
+      "class Unseekable(io.RawIOBase):\n"
+      "    def __init__(self, f): self.f = f\n"
+      "    def writable(self): return True\n"
+      "    def write(self, b): return self.f.write(b)\n"
+      "    def tell(self): raise OSError\n"
+      "for f, force, wrap in [('py.zip', False, 0), ('py64.zip', True, 0), ('pydd.zip', False, "
+      "1)]:\n"
+      "    with open('" +
           dir.path.string() +
-          "/' + f, 'w', zipfile.ZIP_STORED) as z:\n"
-          "        for i in range(25):\n"
-          "            with z.open('top/rec%d' % i, 'w', force_zip64=force) as w:\n"
-          "                w.write(bytes((i * j) % 256 for j in range(i * 7)))\n"
-          "        z.comment = b'a comment'\n",
+          "/' + f, 'wb') as out:\n"
+          "        with zipfile.ZipFile(Unseekable(out) if wrap else out, 'w', zipfile.ZIP_STORED) "
+          "as z:\n"
+          "            for i in range(25):\n"
+          "                with z.open('top/rec%d' % i, 'w', force_zip64=force) as w:\n"
+          "                    w.write(bytes((i * j) % 256 for j in range(i * 7)))\n"
+          "            z.comment = b'a comment'\n",
       dir);
-  for (const char* f : {"py.zip", "py64.zip"}) {
+  for (const char* f : {"py.zip", "py64.zip", "pydd.zip"}) {
     auto file = MappedFile::open(dir.file(f));
     ZipReader reader(file->data(), file->size(), file->path());
     ASSERT_EQ(reader.entries().size(), 25u) << f;
