@@ -44,7 +44,7 @@ class BRASA_API ZipReader {
   size_t size_;
   std::string origin_;
   std::vector<ZipEntry> entries_;
-  std::vector<uint32_t> by_name_;  // indices of entries_ sorted by name, for find()
+  std::vector<size_t> by_name_;  // indices of entries_ sorted by name, for find()
 };
 
 /// Streams a ZIP archive to `sink`: add() writes a record (its data 64-byte aligned), finish() the

@@ -285,9 +285,9 @@ ZipReader::ZipReader(const uint8_t* data, size_t size, std::string origin)
   if (p != end) parser.fail("the central directory has ", end - p, " bytes after its last entry");
   parser.check_layout(regions, dir);
   by_name_.resize(entries_.size());
-  for (size_t i = 0; i < by_name_.size(); ++i) by_name_[i] = static_cast<uint32_t>(i);
+  for (size_t i = 0; i < by_name_.size(); ++i) by_name_[i] = i;
   std::sort(by_name_.begin(), by_name_.end(),
-            [&](uint32_t a, uint32_t b) { return entries_[a].name < entries_[b].name; });
+            [&](size_t a, size_t b) { return entries_[a].name < entries_[b].name; });
   for (size_t i = 1; i < by_name_.size(); ++i) {
     if (entries_[by_name_[i - 1]].name == entries_[by_name_[i]].name) {
       parser.fail("duplicate entry '", printable(entries_[by_name_[i]].name), "'");
@@ -297,7 +297,7 @@ ZipReader::ZipReader(const uint8_t* data, size_t size, std::string origin)
 
 const ZipEntry* ZipReader::find(std::string_view name) const {
   auto it = std::lower_bound(by_name_.begin(), by_name_.end(), name,
-                             [&](uint32_t i, std::string_view n) { return entries_[i].name < n; });
+                             [&](size_t i, std::string_view n) { return entries_[i].name < n; });
   if (it == by_name_.end() || entries_[*it].name != name) return nullptr;
   return &entries_[*it];
 }
