@@ -31,3 +31,6 @@ cmake --preset "$preset" -DBRASA_WERROR=ON
 cmake --build --preset "$preset" -j "$jobs"
 timeout --kill-after=30 "${BRASA_TEST_TIMEOUT:-3600}" \
   ctest --preset "$preset" --output-on-failure -j "$jobs" "${ctest_args[@]}"
+
+# Fuzz smoke run of the file parsers (about 20 s per target; needs the release library, so only then).
+if [[ "$preset" == release ]]; then scripts/fuzz.sh --smoke; fi

@@ -92,9 +92,11 @@ IdxFile parse_idx(std::vector<uint8_t> bytes, int64_t expected_dims, const std::
   for (int64_t d = 0; d < expected_dims; ++d) {
     const uint32_t size = read_be32(bytes.data() + 4 + 4 * d);
     idx.dims.push_back(size);
-    payload *= size;  // at most 3 dims of < 2^32: fits in 64 bits only when checked below
-    BRASA_CHECK_TYPED(data::datasets::DataFileCorruptError, payload <= (uint64_t{1} << 40),
-                      "MNIST: ", path, " announces an implausible size");
+    // Checked before multiplying: 2^40 * (2^32 - 1) would wrap around 64 bits (to 0, even).
+    BRASA_CHECK_TYPED(data::datasets::DataFileCorruptError,
+                      size == 0 || payload <= (uint64_t{1} << 40) / size, "MNIST: ", path,
+                      " announces an implausible size");
+    payload *= size;
   }
   BRASA_CHECK_TYPED(
       data::datasets::DataFileCorruptError, bytes.size() - header == payload, "MNIST: ", path,
