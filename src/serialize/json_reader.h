@@ -15,7 +15,7 @@ namespace brasa::serialize {
 
 class JsonReader {
  public:
-  static constexpr int kMaxDepth = 64;
+  static constexpr int kMaxDepth = 128;  // serde_json's limit (the reference reader)
 
   /// `text` must stay alive while reading; `context` prefixes every error message.
   JsonReader(std::string_view text, std::string context);

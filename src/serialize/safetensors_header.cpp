@@ -160,6 +160,14 @@ void validate(Header& h, uint64_t data_size, const std::string& origin) {
              detail::str_cat("tensor '", e->name, "': the element count overflows 64 bits"));
       }
     }
+    // Strides of an empty tensor still multiply its non-zero dims: they must fit int64.
+    uint64_t span = 1;
+    for (int64_t d : e->shape) {
+      if (d != 0 && (__builtin_mul_overflow(span, static_cast<uint64_t>(d), &span) ||
+                     span > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))) {
+        fail(origin, detail::str_cat("tensor '", e->name, "': the shape is too large to index"));
+      }
+    }
     uint64_t bits = 0;
     if (__builtin_mul_overflow(count, uint64_t{element_size(e->dtype)} * 8, &bits)) {
       fail(origin, detail::str_cat("tensor '", e->name, "': the byte size overflows 64 bits"));

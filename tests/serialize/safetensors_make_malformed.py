@@ -56,6 +56,8 @@ CASES = {
                                     '"data_offsets":[0,8]}}', bytes(8)),
     "byte_size_overflow": image('{"a":{"dtype":"F64","shape":[4611686018427387904],'
                                 '"data_offsets":[0,8]}}', bytes(8)),
+    "empty_shape_too_large": image('{"a":{"dtype":"F32","shape":[0,4611686018427387904,4],'
+                                   '"data_offsets":[0,0]}}'),
     "data_offsets_three": image('{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8,8]}}', bytes(8)),
     "data_offsets_negative": image('{"a":{"dtype":"F32","shape":[2],"data_offsets":[-8,0]}}', bytes(8)),
     "data_offsets_gap": image('{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},'
@@ -68,8 +70,8 @@ CASES = {
     "size_mismatch": image('{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,4]}}', bytes(4)),
     "trailing_bytes": VALID + b"\x00\x00\x00\x00",
     "truncated_buffer": VALID[:-4],
-    "deep_nesting": image('{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8],"x":' + "[" * 100
-                          + "]" * 100 + "}}", bytes(8)),
+    "deep_nesting": image('{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8],"x":' + "[" * 200
+                          + "]" * 200 + "}}", bytes(8)),
     "control_char_in_string": image(b'{"a\x01":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}',
                                     bytes(8)),
     "lone_surrogate_escape": image('{"\\ud800":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}',
