@@ -22,6 +22,7 @@ F32_2 = '"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}'
 VALID = image("{" + F32_2 + "}", bytes(8))
 
 CASES = {
+    "empty_file": b"",
     "too_short": b"\x08\x00\x00",
     "header_past_end": struct.pack("<Q", 1000) + b'{"a":{}}',
     "header_too_large": struct.pack("<Q", 100_000_001) + b"{" + b" " * 15,
