@@ -31,3 +31,4 @@
 #include "brasa/ops/sampling.h"
 #include "brasa/ops/view.h"
 #include "brasa/optim.h"
+#include "brasa/serialize/ivalue.h"
