@@ -32,3 +32,4 @@
 #include "brasa/ops/view.h"
 #include "brasa/optim.h"
 #include "brasa/serialize/ivalue.h"
+#include "brasa/serialize/pt.h"
