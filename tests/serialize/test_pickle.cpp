@@ -178,3 +178,27 @@ TEST(Pickle, BigEndianArchiveIsSwapped) {
 
 }  // namespace
 }  // namespace brasa::serialize
+
+namespace brasa::serialize {
+namespace {
+
+// "Billion laughs": each tuple holds its predecessor four times through the memo. Tuples are
+// converted once and shared, and the pickler writes shared ones once, so both stay linear.
+TEST(Pickle, SharedTuplesStayLinear) {
+  Bytes p = "\x80\x02N";
+  for (int level = 0; level < 40; ++level) {
+    p += "q" + std::string(1, static_cast<char>(level)) + "(";
+    for (int i = 0; i < 4; ++i) p += "h" + std::string(1, static_cast<char>(level));
+    p += "t";
+  }
+  p += ".";
+  Storages s;
+  IValue v = load(p, s);
+  EXPECT_EQ(v.toTupleRef().elements()[0].internalToPointer(),
+            v.toTupleRef().elements()[3].internalToPointer());
+  std::vector<Storage> storages;
+  EXPECT_LT(pickle(v, storages).size(), 2000u);
+}
+
+}  // namespace
+}  // namespace brasa::serialize

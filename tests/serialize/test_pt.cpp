@@ -245,3 +245,30 @@ TEST(PtRoundTrip, SaveErrors) {
 
 }  // namespace
 }  // namespace brasa::serialize
+
+namespace brasa::serialize {
+namespace {
+
+TEST(PtCompat, LibtorchSpellings) {
+  c10::Dict<c10::IValue, c10::IValue> dict;
+  dict.insert("w", torch::ones({2}));
+  auto shared = c10::impl::GenericList(std::vector<c10::IValue>{1, 2});
+  dict.insert("a", shared);
+  dict.insert("b", shared);  // one list referenced twice: written once, shared again after loading
+  dict.insert("t", c10::IValue(c10::ivalue::Tuple::create({c10::IValue(1), c10::IValue("x")})));
+  std::vector<char> bytes = torch::pickle_save(c10::IValue(dict));
+  auto d = torch::pickle_load(bytes).toGenericDict();
+  std::vector<std::string> keys;
+  for (auto& kv : d) {
+    keys.push_back(kv.key().toStringRef());
+    if (kv.value().isTensor()) {
+      EXPECT_TRUE(kv.value().toTensor().equal(torch::ones({2})));
+    }
+  }
+  EXPECT_EQ(keys, (std::vector<std::string>{"w", "a", "b", "t"}));
+  EXPECT_EQ(d.at("a").internalToPointer(), d.at("b").internalToPointer());
+  EXPECT_EQ(d.at("t").toTuple()->elements()[1].toStringRef(), "x");
+}
+
+}  // namespace
+}  // namespace brasa::serialize
