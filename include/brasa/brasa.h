@@ -32,4 +32,5 @@
 #include "brasa/ops/view.h"
 #include "brasa/optim.h"
 #include "brasa/serialize/ivalue.h"
+#include "brasa/serialize/pt.h"
 #include "brasa/serialize/safetensors.h"

@@ -150,6 +150,15 @@ GenericDict IValue::toGenericDict() const {
   return GenericDict(
       std::static_pointer_cast<GenericDict::Impl>(std::get<std::shared_ptr<void>>(v_)));
 }
+const void* IValue::internalToPointer() const {
+  switch (tag()) {
+    case Tag::GenericList: return &std::get<GenericList>(v_).vec();
+    case Tag::Tuple: return std::get<std::shared_ptr<ivalue::Tuple>>(v_).get();
+    case Tag::GenericDict: return std::get<std::shared_ptr<void>>(v_).get();
+    default: return nullptr;
+  }
+}
+
 std::vector<int64_t> IValue::toIntVector() const {
   const std::vector<IValue>* items = nullptr;
   if (isList()) {

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 
 #include "brasa/serialize/error.h"
@@ -47,6 +48,8 @@ struct Item {
   Kind kind = Kind::Value;
   IValue value;
   std::shared_ptr<const Items> tuple;
+  // A tuple's value, built once: an item referenced many times (memo) is converted once and shared.
+  std::shared_ptr<std::optional<IValue>> tuple_value;
   std::shared_ptr<const Global> global;
   std::shared_ptr<const StorageRef> storage;
   // Lists and dicts: shared by the memo and stack copies of the container.
@@ -59,6 +62,9 @@ struct Item {
 
   int value_depth() const { return container ? container->depth : depth; }
 };
+
+constexpr size_t kMaxStackItems = size_t{1} << 20;
+constexpr size_t kMaxMemoItems = size_t{1} << 24;
 
 constexpr struct {
   const char* name;
@@ -132,7 +138,14 @@ class Unpickler {
   Item memo_get(uint64_t index) {
     auto it = memo_.find(index);
     if (it == memo_.end()) fail("memo index ", index, " was never stored (BINGET)");
+    if (it->second.kind == Item::Kind::Value && it->second.value.isString()) {
+      spend_string_budget(it->second.value.toStringRef().size());
+    }
     return it->second;
+  }
+  void spend_string_budget(size_t n) {
+    if (n > string_budget_) fail("strings take more than 16 times the pickle's size");
+    string_budget_ -= n;
   }
 
   const uint8_t* data_;
@@ -145,6 +158,9 @@ class Unpickler {
   std::vector<size_t> marks_;
   std::unordered_map<uint64_t, Item> memo_;
   std::unordered_map<std::string, Tensor> storages_;
+  // Bytes of strings pushed, memo copies included: bounds what BINGET of a long string can
+  // allocate.
+  uint64_t string_budget_ = 16 * uint64_t{size_} + (1u << 20);
 };
 
 std::string Unpickler::read_line(const char* what) {
@@ -168,6 +184,7 @@ void Unpickler::push_tuple(Items items) {
   if (depth + 1 > kMaxPickleDepth) fail("values nested deeper than ", kMaxPickleDepth);
   it.depth = depth + 1;
   it.tuple = std::make_shared<const Items>(std::move(items));
+  it.tuple_value = std::make_shared<std::optional<IValue>>();
   stack_.push_back(std::move(it));
 }
 
@@ -175,10 +192,13 @@ IValue Unpickler::to_value(const Item& item, const char* where) {
   switch (item.kind) {
     case Item::Kind::Value: return item.value;
     case Item::Kind::Tuple: {
-      std::vector<IValue> elements;
-      elements.reserve(item.tuple->size());
-      for (const Item& e : *item.tuple) elements.push_back(to_value(e, where));
-      return IValue::tuple(std::move(elements));
+      if (!item.tuple_value->has_value()) {
+        std::vector<IValue> elements;
+        elements.reserve(item.tuple->size());
+        for (const Item& e : *item.tuple) elements.push_back(to_value(e, where));
+        *item.tuple_value = IValue::tuple(std::move(elements));
+      }
+      return **item.tuple_value;
     }
     case Item::Kind::Global:
       fail("global '", item.global->name, "' cannot be used as a value in ", where);
@@ -393,6 +413,8 @@ void Unpickler::reduce() {
 IValue Unpickler::run() {
   while (true) {
     op_pos_ = pos_;
+    // Python's pickler batches APPENDS/SETITEMS by 1000, so real stacks stay small.
+    if (stack_.size() > kMaxStackItems) fail("more than ", kMaxStackItems, " items on the stack");
     uint8_t op = *take(1, "opcode");
     switch (op) {
       case 0x80:  // PROTO
@@ -513,6 +535,8 @@ IValue Unpickler::run() {
       case 'q':
       case 'r': {
         uint64_t index = read_le(op == 'q' ? 1 : 4, "BINPUT");
+        if (memo_.size() >= kMaxMemoItems && !memo_.count(index))
+          fail("more than ", kMaxMemoItems, " memo entries");
         memo_[index] = top("BINPUT");
         break;
       }

@@ -69,8 +69,10 @@ class Pickler {
     }
     op('c');
     out_.insert(out_.end(), line.begin(), line.end());
+    globals_.emplace(line, memo_put());
+  }
+  uint32_t memo_put() {
     uint32_t index = next_memo_++;
-    globals_.emplace(line, index);
     if (index < 256) {
       op('q');
       le(index, 1);
@@ -78,6 +80,7 @@ class Pickler {
       op('r');
       le(index, 4);
     }
+    return index;
   }
   void memo_get(uint32_t index) {
     if (index < 256) {
@@ -104,11 +107,16 @@ class Pickler {
   }
   void write_tensor(const Tensor& t);
   void write(const IValue& v, int depth);
+  void write_value(const IValue& v, int depth);
 
   std::vector<uint8_t> out_;
   std::vector<Storage>& storages_;
   std::unordered_map<const StorageImpl*, std::pair<size_t, ScalarType>> storage_keys_;
   std::unordered_map<std::string, uint32_t> globals_;
+  // Lists, tuples and dicts already written (shared ones are written once, like Python's pickler),
+  // and those being written (a container inside itself can't be saved).
+  std::unordered_map<const void*, uint32_t> containers_;
+  std::unordered_map<const void*, bool> in_progress_;
   uint32_t next_memo_ = 0;
 };
 
@@ -153,8 +161,26 @@ void Pickler::write_tensor(const Tensor& t) {
 }
 
 void Pickler::write(const IValue& v, int depth) {
-  BRASA_CHECK(depth <= kMaxPickleDepth, "pickle: values nested deeper than ", kMaxPickleDepth,
-              " (or a list containing itself)");
+  BRASA_CHECK(depth <= kMaxPickleDepth, "pickle: values nested deeper than ", kMaxPickleDepth);
+  const void* identity = v.internalToPointer();
+  if (identity) {
+    BRASA_CHECK(!in_progress_[identity], "pickle: a ", v.tagKind(), " contains itself");
+    auto it = containers_.find(identity);
+    if (it != containers_.end()) {
+      memo_get(it->second);
+      return;
+    }
+    in_progress_[identity] = true;
+  }
+  write_value(v, depth);
+  if (identity) {
+    in_progress_[identity] = false;
+    if (v.isTuple()) containers_.emplace(identity, memo_put());
+  }
+}
+
+void Pickler::write_value(const IValue& v, int depth) {
+  const void* identity = v.internalToPointer();
   switch (v.tag()) {
     case IValue::Tag::None: op('N'); return;
     case IValue::Tag::Bool: op(v.toBool() ? 0x88 : 0x89); return;
@@ -166,6 +192,7 @@ void Pickler::write(const IValue& v, int depth) {
     case IValue::Tag::GenericList: {
       const std::vector<IValue>& items = v.toListRef();
       op(']');
+      containers_.emplace(identity, memo_put());
       for (size_t i = 0; i < items.size(); i += 1000) {
         op('(');
         for (size_t j = i; j < std::min(items.size(), i + 1000); ++j) write(items[j], depth + 1);
@@ -176,6 +203,7 @@ void Pickler::write(const IValue& v, int depth) {
     case IValue::Tag::GenericDict: {
       GenericDict d = v.toGenericDict();
       empty_ordered_dict();
+      containers_.emplace(identity, memo_put());
       size_t n = 0;
       for (const auto& kv : d) {
         if (n % 1000 == 0) op('(');

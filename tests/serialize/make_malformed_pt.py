@@ -43,16 +43,21 @@ def state_dict(entries):
     return b"\x80\x02" + EMPTY_ORDERED_DICT + b"(" + items + b"u."
 
 
+def write(z, name, data):
+    # A fixed timestamp keeps the generated files byte-identical across runs.
+    z.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), data)
+
+
 def archive(pkl, records=None, version=b"3\n", extra=None, prefix="archive"):
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:
-        z.writestr(prefix + "/data.pkl", pkl)
+        write(z, prefix + "/data.pkl", pkl)
         for key, data in (records or {}).items():
-            z.writestr(prefix + "/data/" + key, data)
+            write(z, prefix + "/data/" + key, data)
         if version is not None:
-            z.writestr(prefix + "/version", version)
+            write(z, prefix + "/version", version)
         for name, data in (extra or {}).items():
-            z.writestr(name, data)
+            write(z, name, data)
     return buf.getvalue()
 
 
@@ -119,8 +124,8 @@ CASES = {
 # A root-level record: zipfile can't write an empty prefix through archive(), so build it here.
 buf = io.BytesIO()
 with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:
-    z.writestr("data.pkl", b"\x80\x02N.")
-    z.writestr("version", b"3\n")
+    write(z, "data.pkl", b"\x80\x02N.")
+    write(z, "version", b"3\n")
 CASES["no_subdirectory"] = buf.getvalue()
 
 
@@ -138,7 +143,8 @@ def main():
     for name, data in sorted(CASES.items()):
         with open(os.path.join(OUT, name + ".pt"), "wb") as f:
             f.write(data)
-    for name, data in {"state_dict.pt": GOOD, "nested.pt": nested_seed()}.items():
+    seeds = {"state_dict.pt": GOOD, "nested.pt": nested_seed(), "state_dict.pkl": GOOD_PKL}
+    for name, data in seeds.items():
         with open(os.path.join(SEEDS, name), "wb") as f:
             f.write(data)
 

@@ -7,5 +7,6 @@
 #include "torch/nn.h"
 #include "torch/optim.h"
 #include "torch/ordered_dict.h"
+#include "torch/serialize.h"
 #include "torch/types.h"
 #include "torch/utils.h"

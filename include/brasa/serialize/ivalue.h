@@ -105,6 +105,8 @@ class BRASA_API IValue {
   std::shared_ptr<ivalue::Tuple> toTuple() const;
   const ivalue::Tuple& toTupleRef() const;
   GenericDict toGenericDict() const;
+  /// The shared object of a list, tuple or dict (its identity), else null.
+  const void* internalToPointer() const;
   /// The ints of a list or tuple of ints (sizes, strides).
   std::vector<int64_t> toIntVector() const;
 
