@@ -10,6 +10,7 @@ BRASA_PACKAGES=(
   libsleef-dev libdnnl-dev                          # vector math, oneDNN
   zlib1g-dev                                        # gzip-compressed datasets (MNIST)
   python3-torch python3-numpy libtorch-dev          # PyTorch as the test oracle; libtorch to compare
+  dataset-fashion-mnist                             # the main job's data (also its interop test)
 )
 
 brasa_install_deps() {

@@ -6,7 +6,6 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/deps.sh
-BRASA_PACKAGES+=(dataset-fashion-mnist)
 brasa_install_deps
 
 cmake --preset release

@@ -1,60 +1,51 @@
 #pragma once
-// Writes a model's parameters and buffers as a safetensors file (readable by the `safetensors`
-// Python package and torch), atomically: a temporary file, fsync, then rename.
+// Checkpoints of the main job: training checkpoints (model, optimizer, data position, RNG, step)
+// through brasa::serialize::Checkpointer, and the final model as a safetensors file.
 
-#include <fcntl.h>
 #include <torch/torch.h>
-#include <unistd.h>
 
 #include <cstdio>
-#include <stdexcept>
 #include <string>
-#include <vector>
 
-inline const char* safetensors_dtype(torch::ScalarType t) {
-  switch (t) {
-    case torch::kFloat: return "F32";
-    case torch::kDouble: return "F64";
-    case torch::kLong: return "I64";
-    case torch::kInt: return "I32";
-    default: throw std::runtime_error("checkpoint: unsupported dtype");
-  }
-}
+#include "brasa/serialize/checkpoint.h"
+#include "brasa/serialize/safetensors.h"
 
-inline void save_checkpoint(const torch::nn::Module& model, const std::string& path) {
-  std::vector<std::pair<std::string, torch::Tensor>> items;
-  for (const auto& p : model.named_parameters()) items.emplace_back(p.key(), p.value());
-  for (const auto& b : model.named_buffers()) items.emplace_back(b.key(), b.value());
-  std::string header = "{";
-  size_t offset = 0;
-  std::vector<torch::Tensor> data;
-  for (const auto& [name, t] : items) {
-    torch::Tensor c = t.detach().contiguous();
-    size_t n = c.numel() * c.element_size();
-    if (header.size() > 1) header += ",";
-    header +=
-        "\"" + name + "\":{\"dtype\":\"" + safetensors_dtype(c.scalar_type()) + "\",\"shape\":[";
-    for (int64_t d = 0; d < c.dim(); ++d) header += (d ? "," : "") + std::to_string(c.size(d));
-    header +=
-        "],\"data_offsets\":[" + std::to_string(offset) + "," + std::to_string(offset + n) + "]}";
-    offset += n;
-    data.push_back(c);
+/// Training checkpoints in a directory (the newest 3 kept), written atomically.
+class TrainingCheckpoints {
+ public:
+  explicit TrainingCheckpoints(std::string dir) : checkpointer_(std::move(dir), 3) {}
+  template <class Model, class Loader>
+  void track(Model& model, torch::optim::Optimizer& optimizer, Loader& loader) {
+    checkpointer_.track("model", *model).track("optimizer", optimizer).track("data", loader);
   }
-  header += "}";
-  while (header.size() % 8) header += ' ';
-  std::string tmp = path + ".tmp";
-  FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) throw std::runtime_error("checkpoint: cannot write " + tmp);
-  uint64_t len = header.size();
-  bool ok = std::fwrite(&len, 8, 1, f) == 1 && std::fwrite(header.data(), 1, len, f) == len;
-  for (const auto& c : data) {
-    size_t n = c.numel() * c.element_size();
-    ok = ok && std::fwrite(c.data_ptr(), 1, n, f) == n;
+  /// Restores the newest checkpoint; returns its step (0 when there is none).
+  int64_t resume() {
+    const auto path = checkpointer_.latest();
+    const auto step = checkpointer_.restore();
+    if (!step) {
+      std::printf("no checkpoint in %s: starting from scratch\n",
+                  checkpointer_.directory().c_str());
+      return 0;
+    }
+    std::printf("resumed at step %lld from %s\n", static_cast<long long>(*step),
+                path ? path->c_str() : "?");
+    return *step;
   }
-  ok = ok && std::fflush(f) == 0 && fsync(fileno(f)) == 0;
-  ok = (std::fclose(f) == 0) && ok;
-  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error("checkpoint: writing " + path + " failed");
-  }
+  void save(int64_t step) { checkpointer_.save(step); }
+
+ private:
+  brasa::serialize::Checkpointer checkpointer_;
+};
+
+/// Writes the model's state_dict as safetensors at `path` and with torch::save next to it (same
+/// name, extension .pt); both load into PyTorch's model with load_state_dict. Returns the .pt path.
+template <class Model>
+std::string save_model(Model& model, const std::string& path) {
+  brasa::serialize::save_safetensors(*model, path, {{"format", "pt"}});
+  std::string pt = path;
+  const auto dot = pt.rfind('.');
+  if (dot != std::string::npos && pt.find('/', dot) == std::string::npos) pt.resize(dot);
+  pt += ".pt";
+  torch::save(model, pt);
+  return pt;
 }

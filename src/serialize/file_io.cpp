@@ -91,8 +91,8 @@ std::vector<uint8_t> read_file(const std::string& path) {
 void write_file_atomic(const std::string& path,
                        const std::function<void(const ByteSink& sink)>& write) {
   static std::atomic<uint64_t> counter{0};
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." +
-                          std::to_string(counter.fetch_add(1));
+  const std::string tmp =
+      path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1));
   Fd f;
   f.fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (f.fd < 0) fail("cannot create", tmp, errno);

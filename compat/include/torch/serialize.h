@@ -1,9 +1,13 @@
 #pragma once
-// <torch/serialize.h>: torch::pickle_save / torch::pickle_load (the torch.save format as bytes),
-// and the c10::IValue family. torch:: and c10:: nominate brasa (Note [libtorch namespaces]).
+// <torch/serialize.h>: torch::save / torch::load (tensors, tensor vectors, modules, optimizers),
+// torch::serialize::OutputArchive / InputArchive, torch::pickle_save / torch::pickle_load (the
+// torch.save format as bytes), and the c10::IValue family. torch:: and c10:: nominate brasa
+// (Note [libtorch namespaces]).
 
+#include "brasa/serialize/archive.h"
 #include "brasa/serialize/ivalue.h"
 #include "brasa/serialize/pt.h"
+#include "brasa/serialize/save_load.h"
 #include "c10/brasa_namespaces.h"
 
 namespace c10 {

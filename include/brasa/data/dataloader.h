@@ -19,6 +19,7 @@
 #include "brasa/data/iterator.h"
 #include "brasa/data/samplers/random.h"
 #include "brasa/data/worker_exception.h"
+#include "brasa/serialize/archive.h"
 
 namespace brasa::data {
 
@@ -49,16 +50,52 @@ class StatelessDataLoader {
   StatelessDataLoader& operator=(const StatelessDataLoader&) = delete;
   ~StatelessDataLoader() { join(); }
 
-  /// Starts an epoch. Throws brasa::Error while the previous epoch still has batches in flight.
+  /// Starts an epoch (or, after load(), continues the saved one). Throws brasa::Error while the
+  /// previous epoch still has batches in flight.
   Iterator<BatchType> begin() {
     BRASA_CHECK(in_flight_ == 0,
                 "DataLoader: attempted to get a new iterator while another is not yet exhausted");
-    sampler_.reset();
-    sampler_exhausted_ = false;
+    if (resume_) {
+      auto resume = std::move(resume_);
+      start_epoch(resume.get());
+      for (size_t skip = resume_batches_; skip > 0 && next_request(); --skip) ++delivered_;
+      pending_ = next_request();
+      if (!pending_) start_epoch(nullptr);  // the saved epoch had no batches left
+    } else {
+      start_epoch(nullptr);
+    }
     return Iterator<BatchType>([this] { return next(); });
   }
   Iterator<BatchType> end() { return Iterator<BatchType>(); }
 
+  /// Writes the position in the epoch (a brasa extension, like torchdata's stateful loader): the
+  /// sampler as it was when the epoch began and the number of batches delivered since, so a
+  /// loader built the same way continues with exactly the next batch after load(). Batches
+  /// prefetched by workers but not delivered are not counted. Needs a copyable sampler that
+  /// implements save()/load() (NotImplementedError otherwise).
+  void save(serialize::OutputArchive& archive) const {
+    if constexpr (std::is_copy_constructible_v<Sampler>) {
+      if (epoch_start_) {  // before the first epoch there is no position to keep
+        serialize::OutputArchive sampler;
+        epoch_start_->save(sampler);
+        archive.write("sampler", sampler);
+      }
+    } else {
+      BRASA_THROW(NotImplementedError, "DataLoader::save needs a copyable sampler");
+    }
+    archive.write("batches_delivered", IValue(static_cast<int64_t>(delivered_)));
+  }
+  /// Makes the next begin() continue the epoch save() described (see save()).
+  void load(serialize::InputArchive& archive) {
+    auto sampler = std::make_unique<serialize::InputArchive>();
+    if (!archive.try_read("sampler", *sampler)) sampler.reset();
+    IValue batches;
+    archive.read("batches_delivered", batches);
+    BRASA_CHECK(batches.isInt() && batches.toInt() >= 0,
+                "DataLoader::load: 'batches_delivered' must be a non-negative int");
+    resume_ = std::move(sampler);
+    resume_batches_ = static_cast<size_t>(batches.toInt());
+  }
   /// Stops and joins the workers (the destructor calls it).
   void join() {
     {
@@ -85,7 +122,25 @@ class StatelessDataLoader {
     std::exception_ptr exception;
   };
 
+  // Resets the sampler, or restores it from `saved`, and snapshots it for save().
+  void start_epoch(serialize::InputArchive* saved) {
+    if (saved != nullptr) {
+      sampler_.load(*saved);
+    } else {
+      sampler_.reset();
+    }
+    if constexpr (std::is_copy_constructible_v<Sampler>) epoch_start_.emplace(sampler_);
+    sampler_exhausted_ = false;
+    delivered_ = 0;
+    pending_.reset();
+  }
+
   std::optional<BatchRequestType> next_request() {
+    if (pending_) {
+      auto request = std::move(pending_);
+      pending_.reset();
+      return request;
+    }
     if (sampler_exhausted_) {
       return std::nullopt;
     }
@@ -104,6 +159,7 @@ class StatelessDataLoader {
       if (!request) {
         return std::nullopt;
       }
+      ++delivered_;
       return main_thread_dataset_->get_batch(std::move(*request));
     }
     while (in_flight_ < options_.max_jobs) {
@@ -123,6 +179,7 @@ class StatelessDataLoader {
     }
     Result result = wait_for_result();
     --in_flight_;
+    ++delivered_;
     ++next_sequence_;
     if (result.exception) {
       throw WorkerException(result.exception);
@@ -178,6 +235,11 @@ class StatelessDataLoader {
   Sampler sampler_;
   std::unique_ptr<Dataset> main_thread_dataset_;
   bool sampler_exhausted_ = false;
+  std::optional<BatchRequestType> pending_;          // a request taken ahead by a resuming begin()
+  std::optional<Sampler> epoch_start_;               // the sampler right after this epoch's reset
+  size_t delivered_ = 0;                             // batches delivered in this epoch
+  std::unique_ptr<serialize::InputArchive> resume_;  // set by load(), used by the next begin()
+  size_t resume_batches_ = 0;
   size_t in_flight_ = 0;      // requests handed to workers and not yet delivered
   size_t next_sequence_ = 0;  // sequence number of the next batch to deliver
 

@@ -22,6 +22,11 @@
 #include "brasa/core/tensor.h"
 #include "brasa/nn/ordered_dict.h"
 
+namespace brasa::serialize {
+class OutputArchive;
+class InputArchive;
+}  // namespace brasa::serialize
+
 namespace brasa::nn {
 
 template <typename Contained>
@@ -104,6 +109,12 @@ class BRASA_API Module : public std::enable_shared_from_this<Module> {
   /// Writes this module's one-line description (no children); overridden by layers.
   virtual void pretty_print(std::ostream& stream) const;
   virtual bool is_serializable() const { return true; }
+  /// Writes every parameter and buffer under its dotted name (the layout of PyTorch's
+  /// state_dict(), so Python's torch.load + load_state_dict read a torch::save'd module).
+  virtual void save(serialize::OutputArchive& archive) const;
+  /// Copies every parameter and buffer from `archive` (see nn::load_state_dict, strict): throws one
+  /// error listing all missing and unexpected keys and shape mismatches; changes nothing then.
+  virtual void load(serialize::InputArchive& archive);
 
   /// Registers a parameter (undefined allowed: an absent bias); returns the stored tensor.
   /// ValueError for an empty or dotted name or a name already used.

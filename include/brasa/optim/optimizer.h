@@ -12,6 +12,11 @@
 
 #include "brasa/core/tensor.h"
 
+namespace brasa::serialize {
+class OutputArchive;
+class InputArchive;
+}  // namespace brasa::serialize
+
 namespace brasa::optim {
 
 /// Named tensors and scalars of one parameter's state or one group's options. `tensors` must have
@@ -137,6 +142,10 @@ class BRASA_API Optimizer {
   /// Restores state_dict(); throws ValueError (naming the parameter index and both shapes) when
   /// the groups, parameter counts or state shapes differ from this optimizer's.
   void load_state_dict(const OptimizerStateDict& state_dict);
+  /// Writes state_dict() into `archive` (keys "state" and "param_groups"; see
+  /// optimizer_state_to_ivalue) and reads it back with load_state_dict's checks.
+  virtual void save(serialize::OutputArchive& archive) const;
+  virtual void load(serialize::InputArchive& archive);
 
  protected:
   /// A fresh, empty state of this optimizer's kind (for load_state_dict).

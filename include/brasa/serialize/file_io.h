@@ -41,9 +41,10 @@ class BRASA_API MappedFile {
 BRASA_API std::vector<uint8_t> read_file(const std::string& path);
 
 /// Writes a file atomically: `write` streams the content through the sink it is given; the data is
-/// written to a temporary file next to `path`, fsync'ed and renamed over `path`, and the directory is
-/// fsync'ed. If `write` throws or any step fails, the temporary file is removed, `path` is untouched
-/// and the error propagates (SerializationError for I/O failures, naming the path and the reason).
+/// written to a temporary file next to `path`, fsync'ed and renamed over `path`, and the directory
+/// is fsync'ed. If `write` throws or any step fails, the temporary file is removed, `path` is
+/// untouched and the error propagates (SerializationError for I/O failures, naming the path and the
+/// reason).
 using ByteSink = std::function<void(const void* data, size_t n)>;
 BRASA_API void write_file_atomic(const std::string& path,
                                  const std::function<void(const ByteSink& sink)>& write);

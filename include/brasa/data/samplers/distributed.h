@@ -47,6 +47,8 @@ class BRASA_API DistributedRandomSampler : public DistributedSampler<> {
                            bool allow_duplicates = true);
   void reset(std::optional<size_t> new_size = std::nullopt) override;
   std::optional<std::vector<size_t>> next(size_t batch_size) override;
+  void save(serialize::OutputArchive& archive) const override;
+  void load(serialize::InputArchive& archive) override;
   size_t index() const noexcept { return sample_index_; }
 
  private:
@@ -62,6 +64,8 @@ class BRASA_API DistributedSequentialSampler : public DistributedSampler<> {
                                bool allow_duplicates = true);
   void reset(std::optional<size_t> new_size = std::nullopt) override;
   std::optional<std::vector<size_t>> next(size_t batch_size) override;
+  void save(serialize::OutputArchive& archive) const override;
+  void load(serialize::InputArchive& archive) override;
   size_t index() const noexcept { return sample_index_; }
 
  private:

@@ -20,6 +20,8 @@ class BRASA_API RandomSampler : public Sampler<> {
   ~RandomSampler() override;
   void reset(std::optional<size_t> new_size = std::nullopt) override;
   std::optional<std::vector<size_t>> next(size_t batch_size) override;
+  void save(serialize::OutputArchive& archive) const override;
+  void load(serialize::InputArchive& archive) override;
   size_t index() const noexcept { return static_cast<size_t>(index_); }
 
  private:

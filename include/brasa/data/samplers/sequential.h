@@ -11,6 +11,8 @@ class BRASA_API SequentialSampler : public Sampler<> {
   explicit SequentialSampler(size_t size);
   void reset(std::optional<size_t> new_size = std::nullopt) override;
   std::optional<std::vector<size_t>> next(size_t batch_size) override;
+  void save(serialize::OutputArchive& archive) const override;
+  void load(serialize::InputArchive& archive) override;
   /// How many indices this epoch has handed out.
   size_t index() const noexcept { return index_; }
 

@@ -19,6 +19,8 @@ class BRASA_API StreamSampler : public Sampler<BatchSize> {
   explicit StreamSampler(size_t epoch_size) : epoch_size_(epoch_size) {}
   void reset(std::optional<size_t> new_size = std::nullopt) override;
   std::optional<BatchSize> next(size_t batch_size) override;
+  void save(serialize::OutputArchive& archive) const override;
+  void load(serialize::InputArchive& archive) override;
 
  private:
   size_t examples_retrieved_so_far_ = 0;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "brasa/optim/optimizer.h"
+#include "brasa/serialize/ivalue.h"
 
 namespace brasa::optim {
 
@@ -23,6 +24,13 @@ class BRASA_API LRScheduler {
   /// The number of steps taken since construction (PyTorch's last_epoch).
   int64_t last_epoch() const { return last_epoch_; }
   Optimizer& optimizer() const { return optimizer_; }
+  /// PyTorch's scheduler.state_dict(): a dict of "last_epoch", "_step_count", "base_lrs",
+  /// "_last_lr" (plus "_schedulers" for SequentialLR / ChainedScheduler). Options come from the
+  /// constructor, as in PyTorch, so load into a scheduler built the same way.
+  virtual IValue state_dict() const;
+  /// Restores state_dict() (not the optimizer's rates: load the optimizer for those); throws
+  /// SerializationError for a missing or mistyped key or a group count that differs.
+  virtual void load_state_dict(const IValue& state);
 
  protected:
   /// The learning rates for epoch last_epoch(), from the groups' current rates (chainable form).

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "brasa/optim/optimizer.h"
+#include "brasa/serialize/ivalue.h"
 
 namespace brasa::optim {
 
@@ -23,6 +24,9 @@ class BRASA_API ReduceLROnPlateauScheduler {
   void step(double metric);
   const std::vector<double>& get_last_lr() const { return last_lr_; }
   int64_t num_bad_epochs() const { return num_bad_epochs_; }
+  /// {"best", "num_bad_epochs", "cooldown_counter", "last_epoch", "_last_lr"} (PyTorch's keys).
+  IValue state_dict() const;
+  void load_state_dict(const IValue& state);
 
  private:
   bool is_better(double a) const;

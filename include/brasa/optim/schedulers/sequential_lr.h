@@ -15,6 +15,8 @@ class BRASA_API SequentialLR : public LRScheduler {
   SequentialLR(Optimizer& optimizer, std::vector<std::shared_ptr<LRScheduler>> schedulers,
                std::vector<int64_t> milestones);
   void step() override;
+  IValue state_dict() const override;
+  void load_state_dict(const IValue& state) override;
 
  protected:
   std::vector<double> get_lrs() override { return get_current_lrs(); }
@@ -30,6 +32,8 @@ class BRASA_API ChainedScheduler : public LRScheduler {
  public:
   explicit ChainedScheduler(std::vector<std::shared_ptr<LRScheduler>> schedulers);
   void step() override;
+  IValue state_dict() const override;
+  void load_state_dict(const IValue& state) override;
 
  protected:
   std::vector<double> get_lrs() override { return get_current_lrs(); }

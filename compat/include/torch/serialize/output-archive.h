@@ -1,0 +1,4 @@
+#pragma once
+// <torch/serialize/output-archive.h>: see <torch/serialize.h>.
+
+#include "torch/serialize.h"

@@ -1,0 +1,4 @@
+#pragma once
+// <torch/serialize/tensor.h>: see <torch/serialize.h>.
+
+#include "torch/serialize.h"
