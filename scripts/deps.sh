@@ -11,6 +11,7 @@ BRASA_PACKAGES=(
   zlib1g-dev                                        # gzip-compressed datasets (MNIST)
   python3-torch python3-numpy libtorch-dev          # PyTorch as the test oracle; libtorch to compare
   dataset-fashion-mnist                             # the main job's data (also its interop test)
+  libgloo-dev libopenmpi-dev openmpi-bin            # collectives (Gloo over TCP, MPI)
 )
 
 brasa_install_deps() {
