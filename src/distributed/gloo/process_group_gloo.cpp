@@ -1,0 +1,273 @@
+// ProcessGroupGloo: devices, rendezvous, the FIFO worker pool, error translation, send/recv.
+
+#include <gloo/common/error.h>
+#include <gloo/common/logging.h>
+#include <gloo/rendezvous/context.h>
+#include <gloo/rendezvous/prefix_store.h>
+#include <gloo/transport/tcp/device.h>
+#include <gloo/transport/unbound_buffer.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "distributed/gloo/gloo_checks.h"
+#include "distributed/gloo/gloo_impl.h"
+#include "distributed/gloo/gloo_store.h"
+
+namespace brasa::distributed {
+
+namespace gloo_backend {
+
+namespace {
+bool is_timeout_message(const std::string& m) {
+  return m.find("Timed out") != std::string::npos || m.find("imeout") != std::string::npos;
+}
+}  // namespace
+
+void run_translating(const std::string& label, std::chrono::milliseconds timeout,
+                     const std::function<void()>& body) {
+  try {
+    body();
+  } catch (const Error&) {
+    throw;
+  } catch (const ::gloo::IoException& e) {
+    std::string m = e.what();
+    if (is_timeout_message(m)) {
+      BRASA_THROW(distributed::DistributedTimeoutError, label, ": timed out after ",
+                  timeout.count(), " ms (a rank did not join the operation or is stalled): ", m);
+    }
+    BRASA_THROW(distributed::DistributedError, label,
+                ": the connection to a peer failed (a rank exited or the network broke; the "
+                "group is unusable, recreate it): ",
+                m);
+  } catch (const ::gloo::Exception& e) {
+    BRASA_THROW(distributed::DistributedError, label, ": Gloo error: ", e.what());
+  } catch (const ::gloo::EnforceNotMet& e) {
+    BRASA_THROW(distributed::DistributedError, label, ": Gloo check failed: ", e.what());
+  } catch (const std::exception& e) {
+    BRASA_THROW(distributed::DistributedError, label, ": ", e.what());
+  }
+}
+
+}  // namespace gloo_backend
+
+using gloo_backend::run_translating;
+
+// ---- devices ----
+
+namespace {
+std::shared_ptr<GlooDevice> make_device(const ::gloo::transport::tcp::attr& attr,
+                                        const std::string& what) {
+  auto device = std::make_shared<GlooDevice>();
+  run_translating("ProcessGroupGloo: creating a TCP device for " + what,
+                  std::chrono::milliseconds(0),
+                  [&] { device->device = ::gloo::transport::tcp::CreateDevice(attr); });
+  return device;
+}
+}  // namespace
+
+std::shared_ptr<GlooDevice> ProcessGroupGloo::createDeviceForHostname(const std::string& hostname) {
+  ::gloo::transport::tcp::attr attr;
+  attr.hostname = hostname;
+  return make_device(attr, "hostname '" + hostname + "'");
+}
+
+std::shared_ptr<GlooDevice> ProcessGroupGloo::createDeviceForInterface(
+    const std::string& interface) {
+  ::gloo::transport::tcp::attr attr;
+  attr.iface = interface;
+  return make_device(attr, "interface '" + interface + "'");
+}
+
+std::shared_ptr<GlooDevice> ProcessGroupGloo::createDefaultDevice() {
+  if (const char* ifname = std::getenv("GLOO_SOCKET_IFNAME"); ifname && *ifname) {
+    return createDeviceForInterface(ifname);
+  }
+  if (const char* addr = std::getenv("MASTER_ADDR"); addr && *addr) {
+    return createDeviceForHostname(addr);
+  }
+  return createDeviceForHostname("127.0.0.1");
+}
+
+// ---- construction and the worker pool ----
+
+ProcessGroupGloo::ProcessGroupGloo(const IntrusivePtr<Store>& store, int rank, int size,
+                                   IntrusivePtr<Options> options)
+    : ProcessGroup(rank, size), options_(std::move(options)), impl_(std::make_unique<Impl>()) {
+  BRASA_CHECK(store, "ProcessGroupGloo: the store is null");
+  BRASA_CHECK(size >= 1 && rank >= 0 && rank < size, "ProcessGroupGloo: rank ", rank,
+              " is out of range for a group of size ", size);
+  BRASA_CHECK(options_, "ProcessGroupGloo: the options are null");
+  BRASA_CHECK(options_->threads >= 1, "ProcessGroupGloo: options.threads must be >= 1, got ",
+              options_->threads);
+  BRASA_CHECK(options_->timeout.count() > 0, "ProcessGroupGloo: options.timeout must be > 0, got ",
+              options_->timeout.count(), " ms");
+  impl_->rank = rank;
+  impl_->size = size;
+  impl_->timeout = options_->timeout;
+  auto devices = options_->devices;
+  if (devices.empty()) devices.push_back(createDefaultDevice());
+
+  gloo_backend::GlooStore gloo_store(store);
+  for (size_t i = 0; i < devices.size(); ++i) {
+    BRASA_CHECK(devices[i] && devices[i]->device, "ProcessGroupGloo: device ", i, " is null");
+    auto context = std::make_shared<::gloo::rendezvous::Context>(rank, size);
+    context->setTimeout(options_->timeout);
+    ::gloo::rendezvous::PrefixStore prefixed("gloo/" + std::to_string(i), gloo_store);
+    const std::string label = "ProcessGroupGloo: rendezvous of rank " + std::to_string(rank) +
+                              " of " + std::to_string(size) + " (device " + std::to_string(i) + ")";
+    try {
+      run_translating(label, options_->timeout,
+                      [&] { context->connectFullMesh(prefixed, devices[i]->device); });
+    } catch (const DistributedTimeoutError& e) {
+      if (std::string(e.what()).rfind(label, 0) == 0) throw;
+      BRASA_THROW(distributed::DistributedTimeoutError, label, ": ", e.what());
+    }
+    impl_->contexts.push_back(std::move(context));
+  }
+  for (int i = 0; i < options_->threads; ++i) {
+    impl_->workers.emplace_back([impl = impl_.get()] { impl->worker_loop(); });
+  }
+}
+
+ProcessGroupGloo::~ProcessGroupGloo() {
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    impl_->stopping = true;
+  }
+  impl_->cv.notify_all();
+  for (auto& t : impl_->workers) t.join();
+}
+
+IntrusivePtr<Work> ProcessGroupGloo::Impl::enqueue(const std::string& op, const std::string& detail,
+                                                   std::chrono::milliseconds op_timeout,
+                                                   std::vector<Tensor> outputs,
+                                                   gloo_backend::OpBody body) {
+  std::lock_guard<std::mutex> lock(mutex);
+  const uint32_t tag = next_tag++;
+  std::string label = "ProcessGroupGloo::" + op + " (rank " + std::to_string(rank) + " of " +
+                      std::to_string(size) + ", tag " + std::to_string(tag) +
+                      (detail.empty() ? "" : ", " + detail) + ")";
+  auto work = make_intrusive<Work>(label, std::move(outputs));
+  gloo_backend::OpContext ctx{contexts[tag % contexts.size()], tag, resolve(op_timeout), rank,
+                              size};
+  queue.push_back(Entry{work, std::move(label), std::move(ctx), std::move(body)});
+  in_flight.push_back(work);
+  cv.notify_one();
+  return work;
+}
+
+std::vector<IntrusivePtr<Work>> ProcessGroupGloo::Impl::pending() {
+  std::lock_guard<std::mutex> lock(mutex);
+  return in_flight;
+}
+
+void ProcessGroupGloo::Impl::worker_loop() {
+  for (;;) {
+    Entry entry;
+    {
+      std::unique_lock<std::mutex> lock(mutex);
+      cv.wait(lock, [this] { return stopping || !queue.empty(); });
+      if (queue.empty()) return;
+      entry = std::move(queue.front());
+      queue.pop_front();
+    }
+    std::exception_ptr error;
+    try {
+      run_translating(entry.label, entry.ctx.timeout, [&] { entry.body(entry.ctx); });
+    } catch (...) {
+      error = std::current_exception();
+    }
+    entry.work->finish(error);
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = std::find(in_flight.begin(), in_flight.end(), entry.work);
+    if (it != in_flight.end()) in_flight.erase(it);
+  }
+}
+
+// ---- point to point ----
+
+namespace {
+
+/// A posted send/recv; wait() waits for the transfer and completes the Work.
+class P2PWork : public Work {
+ public:
+  P2PWork(std::string label, Tensor user, Tensor buffer,
+          std::unique_ptr<::gloo::transport::UnboundBuffer> ub, bool is_send,
+          std::chrono::milliseconds default_timeout)
+      : Work(std::move(label), {user}),
+        user_(std::move(user)),
+        buffer_(std::move(buffer)),
+        ub_(std::move(ub)),
+        is_send_(is_send),
+        default_timeout_(default_timeout) {}
+
+  bool wait(std::chrono::milliseconds timeout) override {
+    {
+      std::lock_guard<std::mutex> lock(wait_mutex_);
+      if (!isCompleted()) {
+        const auto t = timeout == kNoTimeout ? default_timeout_ : timeout;
+        std::exception_ptr error;
+        try {
+          run_translating(op_name_, t, [&] {
+            const bool ok = is_send_ ? ub_->waitSend(t) : ub_->waitRecv(t);
+            if (!ok) BRASA_THROW(distributed::DistributedError, op_name_, ": aborted");
+            if (!is_send_ && !user_.is_same(buffer_)) user_.copy_(buffer_);
+          });
+        } catch (...) {
+          error = std::current_exception();
+        }
+        finish(error);
+      }
+    }
+    return Work::wait(kNoTimeout);
+  }
+
+ private:
+  std::mutex wait_mutex_;
+  Tensor user_;
+  Tensor buffer_;
+  std::unique_ptr<::gloo::transport::UnboundBuffer> ub_;
+  bool is_send_;
+  std::chrono::milliseconds default_timeout_;
+};
+
+}  // namespace
+
+IntrusivePtr<Work> ProcessGroupGloo::send(std::vector<Tensor>& tensors, int dstRank, int tag) {
+  const Tensor& t = gloo_backend::single_tensor("send", tensors);
+  BRASA_CHECK(dstRank >= 0 && dstRank < size_ && dstRank != rank_,
+              "ProcessGroupGloo::send: dstRank ", dstRank, " is out of range or this rank (rank ",
+              rank_, " of ", size_, ")");
+  BRASA_CHECK(tag >= 0, "ProcessGroupGloo::send: tag must be >= 0, got ", tag);
+  Tensor buffer = t.contiguous();
+  const std::string label = "ProcessGroupGloo::send (rank " + std::to_string(rank_) + " to " +
+                            std::to_string(dstRank) + ", tag " + std::to_string(tag) + ", " +
+                            gloo_backend::describe(t) + ")";
+  std::unique_ptr<::gloo::transport::UnboundBuffer> ub;
+  run_translating(label, impl_->timeout, [&] {
+    ub = impl_->contexts[0]->createUnboundBuffer(buffer.data_ptr(), buffer.nbytes());
+    ub->send(dstRank, static_cast<uint64_t>(tag));
+  });
+  return make_intrusive<P2PWork>(label, t, buffer, std::move(ub), true, impl_->timeout);
+}
+
+IntrusivePtr<Work> ProcessGroupGloo::recv(std::vector<Tensor>& tensors, int srcRank, int tag) {
+  const Tensor& t = gloo_backend::single_tensor("recv", tensors);
+  BRASA_CHECK(srcRank >= 0 && srcRank < size_ && srcRank != rank_,
+              "ProcessGroupGloo::recv: srcRank ", srcRank, " is out of range or this rank (rank ",
+              rank_, " of ", size_, ")");
+  BRASA_CHECK(tag >= 0, "ProcessGroupGloo::recv: tag must be >= 0, got ", tag);
+  Tensor buffer = t.is_contiguous() ? t : t.contiguous();
+  const std::string label = "ProcessGroupGloo::recv (rank " + std::to_string(rank_) + " from " +
+                            std::to_string(srcRank) + ", tag " + std::to_string(tag) + ", " +
+                            gloo_backend::describe(t) + ")";
+  std::unique_ptr<::gloo::transport::UnboundBuffer> ub;
+  run_translating(label, impl_->timeout, [&] {
+    ub = impl_->contexts[0]->createUnboundBuffer(buffer.data_ptr(), buffer.nbytes());
+    ub->recv(srcRank, static_cast<uint64_t>(tag));
+  });
+  return make_intrusive<P2PWork>(label, t, buffer, std::move(ub), false, impl_->timeout);
+}
+
+}  // namespace brasa::distributed
