@@ -59,6 +59,13 @@ TEST(HashStoreTest, GetBlocksUntilAnotherThreadSets) {
   EXPECT_EQ(s.get_string("late"), "here");
   s.wait({"late"});
   t.join();
+  s.setTimeout(Store::kNoTimeout);  // waits without end
+  std::thread t2([&] {
+    std::this_thread::sleep_for(50ms);
+    s.set("later", "x");
+  });
+  s.wait({"later"});
+  t2.join();
 }
 
 TEST(HashStoreTest, GetAndWaitTimeOutNamingTheKey) {

@@ -145,7 +145,10 @@ std::string IoStatus::describe() const {
 
 Socket connect_with_retry(const std::string& host, uint16_t port,
                           std::chrono::milliseconds timeout) {
-  auto deadline = Clock::now() + timeout;
+  // A zero timeout (Store::kNoTimeout) retries without end, as every other call treats it.
+  auto deadline =
+      Clock::now() + (timeout.count() > 0 ? Clock::duration(timeout)
+                                          : Clock::duration(std::chrono::hours(24 * 365)));
   std::string last = "no address";
   auto pause = std::chrono::milliseconds(5);
   while (true) {
