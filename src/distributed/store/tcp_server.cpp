@@ -37,6 +37,7 @@ Frame reply(char status, std::string value) {
 std::shared_ptr<TcpServer> TcpServer::start(const std::string& host, uint16_t port,
                                             bool multi_tenant) {
   std::lock_guard<std::mutex> lock(g_registry_mutex);
+  std::erase_if(g_registry, [](const auto& entry) { return entry.second.expired(); });
   if (multi_tenant && port != 0) {
     auto it = g_registry.find(port);
     if (it != g_registry.end()) {
@@ -50,6 +51,8 @@ std::shared_ptr<TcpServer> TcpServer::start(const std::string& host, uint16_t po
 
 TcpServer::TcpServer(Socket listener, std::string host)
     : host_(std::move(host)), listener_(std::move(listener)), port_(bound_port(listener_)) {
+  // Non-blocking, so a connection reset between poll and accept cannot park the acceptor.
+  ::fcntl(listener_.fd(), F_SETFL, ::fcntl(listener_.fd(), F_GETFL) | O_NONBLOCK);
   if (::pipe2(wake_, O_CLOEXEC) != 0) {
     throw DistributedError("TCPStore: the server on port " + std::to_string(port_) +
                            " cannot create its wake-up pipe");
