@@ -1,0 +1,24 @@
+#include "distributed/store/store_util.h"
+
+#include "brasa/distributed/error.h"
+
+namespace brasa::distributed::detail {
+
+std::string quote_keys(const std::vector<std::string>& keys) {
+  std::string s = "[";
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (i) s += ", ";
+    s += "\"" + keys[i] + "\"";
+  }
+  return s + "]";
+}
+
+void throw_wait_timeout(const std::string& store, const char* op,
+                        const std::vector<std::string>& missing,
+                        std::chrono::milliseconds timeout) {
+  throw DistributedTimeoutError(store + ": " + op + " timed out after " +
+                                std::to_string(timeout.count()) + " ms waiting for key(s) " +
+                                quote_keys(missing));
+}
+
+}  // namespace brasa::distributed::detail
