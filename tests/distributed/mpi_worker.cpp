@@ -3,6 +3,8 @@
 // async ops, a send/recv ring, argument and MPI errors. Exits non-zero with a message on any
 // mismatch.
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -215,6 +217,23 @@ void test_noncontiguous(ProcessGroupMPI& pg) {
         i % 2 == 0 ? reduce_ref(ReduceOp::SUM, size, ScalarType::Float, i) : value(pg.getRank(), i);
     EXPECT(base.data_ptr<float>()[i] == want, "non-contiguous allreduce element ", i);
   }
+  // Empty and 0-d tensors; allgather into non-contiguous outputs.
+  std::vector<Tensor> e{zeros({0, 3})};
+  pg.allreduce(e)->wait();
+  EXPECT(e[0].numel() == 0, "empty allreduce");
+  std::vector<Tensor> z{full({}, static_cast<double>(pg.getRank()))};
+  pg.broadcast(z)->wait();
+  EXPECT(z[0].item<float>() == 0.0f, "0-d broadcast");
+  Tensor grid = zeros({3, size});
+  std::vector<std::vector<Tensor>> cols(1);
+  for (int r = 0; r < size; ++r) cols[0].push_back(grid.select(1, r));
+  std::vector<Tensor> mine{full({3}, pg.getRank() + 1.0)};
+  pg.allgather(cols, mine)->wait();
+  for (int r = 0; r < size; ++r) {
+    for (int i = 0; i < 3; ++i) {
+      EXPECT(grid.data_ptr<float>()[i * size + r] == r + 1.0f, "non-contiguous allgather output");
+    }
+  }
   // Half allreduce goes through float32.
   std::vector<Tensor> h{
       make(8, ScalarType::Half, [&](int64_t i) { return value(pg.getRank(), i); })};
@@ -351,15 +370,23 @@ void bench_allreduce(ProcessGroupMPI& pg) {
   double us =
       std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() /
       iters;
+  std::vector<Tensor> one{ones({1})};
+  start = std::chrono::steady_clock::now();
+  for (int i = 0; i < iters; ++i) pg.allreduce(one)->wait();
+  double small_us =
+      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() /
+      iters;
   if (pg.getRank() == 0) {
-    std::printf("allreduce 1 MiB float32 on %d ranks: %.0f us (%.2f GB/s algbw)\n", pg.getSize(),
-                us, 1048576.0 / us / 1e3);
+    std::printf(
+        "allreduce 1 MiB float32 on %d ranks: %.0f us (%.2f GB/s algbw); 1 float: %.0f us\n",
+        pg.getSize(), us, 1048576.0 / us / 1e3, small_us);
   }
 }
 
 }  // namespace
 
 int main() {
+  alarm(50);  // watchdog: a hung rank dies and mpirun tears the job down
   EXPECT(launched_by_mpirun(), "not launched by mpirun");
   MpiLaunchInfo info = mpi_launch_info();
   g_rank = info.rank;
