@@ -1,0 +1,187 @@
+// One rank of the DDP tests (tests/distributed/test_ddp.cpp), started by brasarun:
+//   ddp_worker train STEPS OUT [--no-sync K] [--find-unused] [--adam]
+//     trains a small MLP with DDP on a global batch of 24 split across the ranks; checks after
+//     every step that all ranks hold bit-identical parameters; rank 0 saves them to OUT.
+//   ddp_worker reference STEPS OUT [--no-sync K] [--adam]
+//     the same training in one process on the whole global batch (no DDP).
+//   ddp_worker unused
+//     a model with a parameter the loss never uses: without find_unused_parameters the next
+//     forward must fail naming it.
+// With --no-sync K, each step is K micro-batches (all but the last under no_sync); the reference
+// then takes one step on the K-times batch.
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "brasa/brasa.h"
+#include "brasa/distributed/ddp.h"
+#include "brasa/distributed/init.h"
+
+namespace {
+using namespace brasa;
+namespace dist = brasa::distributed;
+
+constexpr int64_t kGlobalBatch = 24;
+
+struct NetImpl : nn::Module {
+  NetImpl() : fc1(8, 16), fc2(16, 2), spare(16, 2) {
+    register_module("fc1", fc1);
+    register_module("fc2", fc2);
+    register_module("spare", spare);
+  }
+  Tensor forward(const Tensor& x) { return fc2->forward(relu(fc1->forward(x))); }
+  nn::Linear fc1, fc2, spare;  // spare is only used by the "unused" mode
+};
+BRASA_MODULE(Net);
+
+// Example i of step s: deterministic inputs and a label from their sign.
+void batch(int64_t step, int64_t first, int64_t count, Tensor& x, Tensor& y) {
+  x = empty({count, 8}, kDouble);
+  y = empty({count}, kInt64);
+  for (int64_t i = 0; i < count; ++i) {
+    double sum = 0;
+    for (int64_t j = 0; j < 8; ++j) {
+      const double v = std::sin(static_cast<double>((step * 1000 + first + i) * 8 + j) * 0.37);
+      x.data_ptr<double>()[i * 8 + j] = v;
+      sum += v * (j % 3 == 0 ? 1.0 : -0.5);
+    }
+    y.data_ptr<int64_t>()[i] = sum > 0 ? 1 : 0;
+  }
+}
+
+std::unique_ptr<optim::Optimizer> make_optimizer(Net& net, bool adam) {
+  std::vector<Tensor> params{net->fc1->weight, net->fc1->bias, net->fc2->weight, net->fc2->bias};
+  if (adam) return std::make_unique<optim::Adam>(params, optim::AdamOptions(0.01));
+  return std::make_unique<optim::SGD>(params, optim::SGDOptions(0.1).momentum(0.9));
+}
+
+void save_params(Net& net, const std::string& path) {
+  std::vector<Tensor> p{net->fc1->weight, net->fc1->bias, net->fc2->weight, net->fc2->bias};
+  brasa::save(p, path);
+}
+
+int reference(int64_t steps, const std::string& out, int64_t micro, bool adam) {
+  manual_seed(1);
+  Net net;
+  auto opt = make_optimizer(net, adam);
+  for (int64_t s = 0; s < steps; ++s) {
+    opt->zero_grad();
+    for (int64_t m = 0; m < micro; ++m) {
+      Tensor x, y;
+      batch(s * micro + m, 0, kGlobalBatch, x, y);
+      (nn::functional::cross_entropy(net->forward(x), y) / static_cast<double>(micro)).backward();
+    }
+    opt->step();
+  }
+  save_params(net, out);
+  return 0;
+}
+
+int train(int64_t steps, const std::string& out, int64_t micro, bool find_unused, bool adam) {
+  auto pg = dist::init_process_group("gloo");
+  const int rank = pg->getRank(), size = pg->getSize();
+  if (kGlobalBatch % size != 0) {
+    std::fprintf(stderr, "world size %d does not divide %lld\n", size,
+                 static_cast<long long>(kGlobalBatch));
+    return 2;
+  }
+  manual_seed(100 + static_cast<uint64_t>(rank));  // different init per rank: DDP must sync it
+  Net net;
+  if (rank == 0) {
+    manual_seed(1);
+    net = Net();
+  }
+  dist::DistributedDataParallelOptions options;
+  options.find_unused_parameters = find_unused;
+  if (!find_unused) {  // else DDP must find that spare gets no gradient and zero-fill it
+    net->spare->weight.requires_grad_(false);
+    net->spare->bias.requires_grad_(false);
+  }
+  dist::DistributedDataParallel<Net> ddp(net, pg, options);
+  auto opt = make_optimizer(net, adam);
+  const int64_t local = kGlobalBatch / size;
+  for (int64_t s = 0; s < steps; ++s) {
+    opt->zero_grad();
+    for (int64_t m = 0; m < micro; ++m) {
+      Tensor x, y;
+      batch(s * micro + m, rank * local, local, x, y);
+      auto step_loss = [&] {
+        (nn::functional::cross_entropy(ddp.forward(x), y) / static_cast<double>(micro)).backward();
+      };
+      if (m + 1 < micro) {
+        ddp.no_sync(step_loss);
+      } else {
+        step_loss();
+      }
+    }
+    opt->step();
+    // Every rank must hold the same parameters after every step.
+    std::vector<Tensor> mine{cat({net->fc1->weight.reshape({-1}), net->fc1->bias,
+                                  net->fc2->weight.reshape({-1}), net->fc2->bias})};
+    std::vector<std::vector<Tensor>> all(1);
+    for (int r = 0; r < size; ++r) all[0].push_back(empty_like(mine[0]));
+    pg->allgather(all, mine)->wait();
+    for (int r = 0; r < size; ++r) {
+      if (!equal(all[0][static_cast<size_t>(r)], mine[0])) {
+        std::fprintf(stderr, "step %lld: rank %d's parameters differ from rank %d's\n",
+                     static_cast<long long>(s), rank, r);
+        return 3;
+      }
+    }
+  }
+  if (rank == 0) save_params(net, out);
+  std::printf("rank %d: %lld steps, buckets rebuilt: %s\n", rank, static_cast<long long>(steps),
+              ddp.reducer().buckets_rebuilt() ? "yes" : "no");
+  dist::destroy_process_group();
+  return 0;
+}
+
+int unused() {
+  auto pg = dist::init_process_group("gloo");
+  manual_seed(1);
+  Net net;
+  dist::DistributedDataParallel<Net> ddp(net, pg);  // spare requires grad but is never used
+  Tensor x, y;
+  batch(0, 0, 4, x, y);
+  nn::functional::cross_entropy(ddp.forward(x), y).backward();
+  try {
+    ddp.forward(x);
+  } catch (const ValueError& e) {
+    const std::string msg = e.what();
+    if (msg.find("spare.weight") != std::string::npos &&
+        msg.find("find_unused_parameters") != std::string::npos) {
+      std::printf("expected error: %s\n", e.what());
+      return 0;
+    }
+    std::fprintf(stderr, "wrong error: %s\n", e.what());
+    return 4;
+  }
+  std::fprintf(stderr, "no error for the unused parameter\n");
+  return 5;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  set_default_dtype(kDouble);  // the equivalence tests compare to 1e-6 after 100 steps
+  try {
+    const std::string mode = argc > 1 ? argv[1] : "";
+    int64_t micro = 1;
+    bool find_unused = false, adam = false;
+    for (int i = 4; i < argc; ++i) {
+      if (std::strcmp(argv[i], "--no-sync") == 0 && i + 1 < argc) micro = std::stoll(argv[++i]);
+      if (std::strcmp(argv[i], "--find-unused") == 0) find_unused = true;
+      if (std::strcmp(argv[i], "--adam") == 0) adam = true;
+    }
+    if (mode == "train" && argc >= 4) return train(std::stoll(argv[2]), argv[3], micro, find_unused, adam);
+    if (mode == "reference" && argc >= 4) return reference(std::stoll(argv[2]), argv[3], micro, adam);
+    if (mode == "unused") return unused();
+    std::fprintf(stderr, "usage: ddp_worker train|reference STEPS OUT [...] | unused\n");
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ddp_worker: %s\n", e.what());
+    return 1;
+  }
+}
