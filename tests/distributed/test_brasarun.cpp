@@ -256,6 +256,21 @@ TEST_F(Brasarun, ForwardsSigtermAndExits143) {
   expect_no_survivors();
 }
 
+TEST_F(Brasarun, ForwardsSigintToWorkersFirstAndExits130) {
+  // The workers see the SIGINT itself (not SIGTERM), so a training script can save and exit
+  // cleanly.
+  auto r = run_brasarun(
+      {"--nproc-per-node", "2", "/bin/sh", "-c",
+       "echo $$ > " + pid_file() + "; trap 'echo got-int; exit 0' INT; sleep 60 & echo $! >> " +
+           pid_file() + "; wait"},
+      15, SIGINT, 1.0);
+  EXPECT_EQ(r.exit_code, 130) << r.output;
+  EXPECT_LT(r.seconds, 4.0) << r.output;
+  EXPECT_EQ(count(r.output, "[rank 0]: got-int\n"), 1) << r.output;
+  EXPECT_EQ(count(r.output, "[rank 1]: got-int\n"), 1) << r.output;
+  expect_no_survivors();
+}
+
 TEST_F(Brasarun, BadCommandLinesExit2WithUsage) {
   for (std::vector<std::string> args :
        std::vector<std::vector<std::string>>{{},

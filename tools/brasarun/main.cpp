@@ -77,8 +77,7 @@ int run_generation(const Launch& launch, bool& failed) {
     if (int sig = take_signal()) {
       say("got " + std::string(sigdescr_np(sig) ? sigdescr_np(sig) : "a signal") + ", stopping " +
           std::to_string(group.running()) + " worker(s)");
-      group.signal_all(sig);
-      group.stop(kStopGraceSeconds, signal_pipe[0]);
+      group.stop(sig, kStopGraceSeconds, signal_pipe[0]);
       return 128 + sig;
     }
     if (failure) {
@@ -87,12 +86,13 @@ int run_generation(const Launch& launch, bool& failed) {
       say(who + " failed: " + describe_status(failure->status));
       size_t others = group.running();
       if (others > 0) say("stopping the other " + std::to_string(others) + " worker(s)");
-      group.stop(kStopGraceSeconds, signal_pipe[0]);
+      group.stop(SIGTERM, kStopGraceSeconds, signal_pipe[0]);
       failed = true;
       return exit_code_of(failure->status);
     }
     if (group.all_exited()) {
-      group.stop(0, -1);  // ends what the workers left behind in their groups, flushes output
+      group.stop(SIGTERM, 0,
+                 -1);  // ends what the workers left behind in their groups, flushes output
       return 0;
     }
   }

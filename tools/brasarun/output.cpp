@@ -6,6 +6,8 @@
 
 namespace brasarun {
 
+constexpr size_t kMaxLine = 1 << 16;
+
 void write_all(int fd, const std::string& text) {
   size_t done = 0;
   while (done < text.size()) {
@@ -43,6 +45,10 @@ void LineForwarder::emit(const char* data, size_t size) {
     start = i + 1;
   }
   pending_.append(data + start, size - start);
+  if (pending_.size() > kMaxLine) {  // a stream without newlines must not grow memory without bound
+    out += prefix_ + pending_ + "\n";
+    pending_.clear();
+  }
   if (!out.empty()) write_all(out_fd_, out);
 }
 

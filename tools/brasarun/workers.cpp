@@ -152,7 +152,7 @@ WorkerGroup::WorkerGroup(const Launch& launch) {
 }
 
 WorkerGroup::~WorkerGroup() {
-  if (!all_exited()) stop(0, -1);
+  if (!all_exited()) stop(SIGKILL, 0, -1);
 }
 
 bool WorkerGroup::all_exited() const { return running() == 0; }
@@ -209,8 +209,8 @@ void WorkerGroup::signal_all(int sig) {
     if (w.pid > 0) ::kill(-w.pid, sig);
 }
 
-void WorkerGroup::stop(double grace, int wake_fd) {
-  signal_all(SIGTERM);
+void WorkerGroup::stop(int first_signal, double grace, int wake_fd) {
+  signal_all(first_signal);
   auto deadline = Clock::now() + std::chrono::duration<double>(grace);
   while (!all_exited() && Clock::now() < deadline) {
     pollfd wake{wake_fd, POLLIN, 0};

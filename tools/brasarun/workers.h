@@ -45,9 +45,10 @@ class WorkerGroup {
   size_t running() const;
   /// Sends `sig` to every worker's process group (also groups whose leader already exited).
   void signal_all(int sig);
-  /// Stops the group: SIGTERM, up to `grace` seconds (cut short when `wake_fd` becomes readable),
-  /// then SIGKILL; reaps every worker and flushes their output.
-  void stop(double grace, int wake_fd);
+  /// Stops the group: `first_signal` (SIGTERM, or the signal brasarun got) to every process group,
+  /// up to `grace` seconds (cut short when `wake_fd` becomes readable), then SIGKILL; reaps every
+  /// worker and flushes their output.
+  void stop(int first_signal, double grace, int wake_fd);
 
  private:
   struct Worker;
