@@ -175,8 +175,10 @@ int main(int argc, char** argv) {
       if (std::strcmp(argv[i], "--find-unused") == 0) find_unused = true;
       if (std::strcmp(argv[i], "--adam") == 0) adam = true;
     }
-    if (mode == "train" && argc >= 4) return train(std::stoll(argv[2]), argv[3], micro, find_unused, adam);
-    if (mode == "reference" && argc >= 4) return reference(std::stoll(argv[2]), argv[3], micro, adam);
+    if (mode == "train" && argc >= 4)
+      return train(std::stoll(argv[2]), argv[3], micro, find_unused, adam);
+    if (mode == "reference" && argc >= 4)
+      return reference(std::stoll(argv[2]), argv[3], micro, adam);
     if (mode == "unused") return unused();
     std::fprintf(stderr, "usage: ddp_worker train|reference STEPS OUT [...] | unused\n");
     return 2;

@@ -111,6 +111,8 @@ class StatelessDataLoader {
   }
 
   const FullDataLoaderOptions& options() const noexcept { return options_; }
+  /// The sampler (e.g. to call DistributedSampler::set_epoch before an epoch).
+  Sampler& sampler() noexcept { return sampler_; }
 
  private:
   struct Job {

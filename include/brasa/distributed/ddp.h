@@ -130,7 +130,8 @@ class DistributedDataParallel {
   template <typename... Args>
   auto forward(Args&&... args) {
     reducer_->prepare_for_forward();
-    if (options_.broadcast_buffers && reducer_->sync()) detail::broadcast_buffers(*module_, *group_);
+    if (options_.broadcast_buffers && reducer_->sync())
+      detail::broadcast_buffers(*module_, *group_);
     auto out = module_->forward(std::forward<Args>(args)...);
     if (reducer_->sync() && GradMode::is_enabled()) reducer_->prepare_for_backward(outputs_of(out));
     return out;
