@@ -37,17 +37,28 @@ Config parse(int argc, char** argv) {
   Config c;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
-    if (k == "--model") c.model = v;
-    else if (k == "--data-dir") c.data_dir = v;
-    else if (k == "--checkpoint-dir") c.checkpoint_dir = v;
-    else if (k == "--out") c.out = v;
-    else if (k == "--epochs") c.epochs = std::stoi(v);
-    else if (k == "--batch-size") c.batch_size = std::stoll(v);
-    else if (k == "--max-steps") c.max_steps = std::stoll(v);
-    else if (k == "--checkpoint-every") c.checkpoint_every = std::stoll(v);
-    else if (k == "--fail-at-step") c.fail_at_step = std::stoll(v);
-    else if (k == "--lr") c.lr = std::stod(v);
-    else throw std::invalid_argument("unknown option " + k);
+    if (k == "--model")
+      c.model = v;
+    else if (k == "--data-dir")
+      c.data_dir = v;
+    else if (k == "--checkpoint-dir")
+      c.checkpoint_dir = v;
+    else if (k == "--out")
+      c.out = v;
+    else if (k == "--epochs")
+      c.epochs = std::stoi(v);
+    else if (k == "--batch-size")
+      c.batch_size = std::stoll(v);
+    else if (k == "--max-steps")
+      c.max_steps = std::stoll(v);
+    else if (k == "--checkpoint-every")
+      c.checkpoint_every = std::stoll(v);
+    else if (k == "--fail-at-step")
+      c.fail_at_step = std::stoll(v);
+    else if (k == "--lr")
+      c.lr = std::stod(v);
+    else
+      throw std::invalid_argument("unknown option " + k);
   }
   return c;
 }

@@ -72,8 +72,8 @@ IntrusivePtr<ProcessGroup> init_process_group(const std::string& backend,
     s.backend = backend;
     return s.group;
   }
-  const int world =
-      options.world_size ? *options.world_size : static_cast<int>(env_int("WORLD_SIZE", 1, 1 << 20));
+  const int world = options.world_size ? *options.world_size
+                                       : static_cast<int>(env_int("WORLD_SIZE", 1, 1 << 20));
   const int rank = options.rank ? *options.rank : static_cast<int>(env_int("RANK", 0, world - 1));
   BRASA_CHECK(world >= 1 && rank >= 0 && rank < world, "init_process_group: rank ", rank,
               " is out of range for world size ", world);
@@ -91,8 +91,8 @@ IntrusivePtr<ProcessGroup> init_process_group(const std::string& backend,
                              first_env({"TORCHELASTIC_RESTART_COUNT", "BRASA_RESTART_COUNT"}, "0");
   s.store = make_intrusive<PrefixStore>(prefix, store);
   auto gloo_options = ProcessGroupGloo::Options::create(options.timeout);
-  s.group = make_intrusive<ProcessGroupGloo>(
-      make_intrusive<PrefixStore>("default_pg", s.store), rank, world, gloo_options);
+  s.group = make_intrusive<ProcessGroupGloo>(make_intrusive<PrefixStore>("default_pg", s.store),
+                                             rank, world, gloo_options);
   s.backend = backend;
   return s.group;
 }
@@ -104,8 +104,9 @@ bool is_initialized() {
 
 IntrusivePtr<ProcessGroup> default_process_group() {
   std::lock_guard<std::mutex> lock(state().mutex);
-  BRASA_CHECK(state().group, "the default process group is not initialized (call "
-                             "init_process_group first)");
+  BRASA_CHECK(state().group,
+              "the default process group is not initialized (call "
+              "init_process_group first)");
   return state().group;
 }
 
@@ -136,9 +137,8 @@ IntrusivePtr<ProcessGroup> new_group(const std::vector<int>& ranks) {
   }
   if (my_index < 0) return IntrusivePtr<ProcessGroup>();
   auto store = make_intrusive<PrefixStore>("group_" + std::to_string(id), s.store);
-  auto g = make_intrusive<ProcessGroupGloo>(
-      store, my_index, static_cast<int>(members.size()),
-      static_cast<ProcessGroupGloo&>(*s.group).getOptions());
+  auto g = make_intrusive<ProcessGroupGloo>(store, my_index, static_cast<int>(members.size()),
+                                            static_cast<ProcessGroupGloo&>(*s.group).getOptions());
   s.subgroups.push_back(g);
   return g;
 }
