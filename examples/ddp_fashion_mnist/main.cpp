@@ -6,12 +6,15 @@
 // Every --checkpoint-every steps all ranks write their state (model, optimizer, data position,
 // RNG) and, once all have, rank 0 commits the step; after a failure brasarun restarts the group
 // (--max-restarts) and every rank resumes from the committed step, so the run ends exactly as an
-// uninterrupted one. --fail-at-step S makes rank 1 exit at step S in the first generation (to
-// test that).
+// uninterrupted one. --fail-at-step S makes rank 1 kill itself (SIGKILL) at step S in the first
+// generation (to test that).
 //
 // Usage: ddp_fashion_mnist [--model mlp|cnn] [--epochs N] [--batch-size N (per rank)] [--lr X]
 //          [--max-steps N] [--checkpoint-dir DIR] [--checkpoint-every N] [--fail-at-step S]
 //          [--out PATH] [--data-dir DIR]
+
+#include <signal.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -113,8 +116,10 @@ int train(Model model, const Config& c) {
       ++batches;
       ++step;
       if (rank == 1 && first_generation && step == c.fail_at_step) {
-        std::fprintf(stderr, "simulated failure at step %lld\n", static_cast<long long>(step));
-        std::exit(1);
+        std::fprintf(stderr, "simulated failure: killing rank 1 at step %lld\n",
+                     static_cast<long long>(step));
+        std::fflush(stderr);
+        ::kill(::getpid(), SIGKILL);
       }
       if (step % c.checkpoint_every == 0) {
         ckpt.save(step, brasa::IValue(static_cast<int64_t>(epoch)));

@@ -177,6 +177,13 @@ void Reducer::on_grad_ready(size_t index) {
 }
 
 void Reducer::mark_ready(size_t index, const Tensor& grad) {
+  if (group_->getSize() == 1) {  // nothing to reduce: the local gradients are the result
+    ready_[index] = 1;
+    ++num_ready_;
+    if (!rebuilt_) ready_order_.push_back(index);
+    if (num_ready_ == params_.size()) expecting_backward_ = false;
+    return;
+  }
   auto [b, slot] = locator_[index];
   Bucket& bucket = *buckets_[b];
   Tensor view = bucket.flat.narrow(0, bucket.offsets[slot], params_[index].numel());
