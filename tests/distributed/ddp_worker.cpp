@@ -4,6 +4,9 @@
 //     every step that all ranks hold bit-identical parameters; rank 0 saves them to OUT.
 //   ddp_worker reference STEPS OUT [--no-sync K] [--adam]
 //     the same training in one process on the whole global batch (no DDP).
+//   ddp_worker uneven OUT / ddp_worker uneven-reference WORLD OUT
+//     rank r has 5 + 2r batches and trains inside DistributedDataParallel::join; the reference
+//     averages, at each step, over the ranks that still have data. The last rank saves.
 //   ddp_worker unused
 //     a model with a parameter the loss never uses: without find_unused_parameters the next
 //     forward must fail naming it.
@@ -138,6 +141,54 @@ int train(int64_t steps, const std::string& out, int64_t micro, bool find_unused
   return 0;
 }
 
+constexpr int64_t kLocalBatch = 6;
+int64_t uneven_steps(int rank) { return 5 + 2 * static_cast<int64_t>(rank); }
+
+int uneven_reference(int world, const std::string& out) {
+  manual_seed(1);
+  Net net;
+  auto opt = make_optimizer(net, false);
+  for (int64_t s = 0; s < uneven_steps(world - 1); ++s) {
+    opt->zero_grad();
+    std::vector<int> active;
+    for (int r = 0; r < world; ++r)
+      if (s < uneven_steps(r)) active.push_back(r);
+    for (int r : active) {
+      Tensor x, y;
+      batch(s, r * kLocalBatch, kLocalBatch, x, y);
+      (nn::functional::cross_entropy(net->forward(x), y) / static_cast<double>(active.size()))
+          .backward();
+    }
+    opt->step();
+  }
+  save_params(net, out);
+  return 0;
+}
+
+int uneven(const std::string& out) {
+  auto pg = dist::init_process_group("gloo");
+  const int rank = pg->getRank();
+  manual_seed(1);
+  Net net;
+  net->spare->weight.requires_grad_(false);
+  net->spare->bias.requires_grad_(false);
+  dist::DistributedDataParallel<Net> ddp(net, pg);
+  auto opt = make_optimizer(net, false);
+  ddp.join([&] {
+    for (int64_t s = 0; s < uneven_steps(rank); ++s) {
+      opt->zero_grad();
+      Tensor x, y;
+      batch(s, rank * kLocalBatch, kLocalBatch, x, y);
+      nn::functional::cross_entropy(ddp.forward(x), y).backward();
+      opt->step();
+    }
+  });
+  if (rank == pg->getSize() - 1) save_params(net, out);
+  std::printf("rank %d: %lld steps, joined\n", rank, static_cast<long long>(uneven_steps(rank)));
+  dist::destroy_process_group();
+  return 0;
+}
+
 int unused() {
   auto pg = dist::init_process_group("gloo");
   manual_seed(1);
@@ -180,6 +231,9 @@ int main(int argc, char** argv) {
     if (mode == "reference" && argc >= 4)
       return reference(std::stoll(argv[2]), argv[3], micro, adam);
     if (mode == "unused") return unused();
+    if (mode == "uneven" && argc >= 3) return uneven(argv[2]);
+    if (mode == "uneven-reference" && argc >= 4)
+      return uneven_reference(std::stoi(argv[2]), argv[3]);
     std::fprintf(stderr, "usage: ddp_worker train|reference STEPS OUT [...] | unused\n");
     return 2;
   } catch (const std::exception& e) {

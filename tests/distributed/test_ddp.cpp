@@ -81,6 +81,20 @@ TEST(DistributedDataParallel, NoSyncAccumulationEqualsOneStepOnTheLargerBatch) {
   fs::remove_all(dir);
 }
 
+TEST(DistributedDataParallel, JoinHandlesUnevenInputs) {
+  // Rank r has 5 + 2r batches; no rank hangs, and the result averages over the active ranks.
+  const std::string dir = work_dir();
+  for (int ranks : {2, 3}) {
+    const std::string ref = dir + "/ref.pt", out = dir + "/ddp.pt";
+    ASSERT_EQ(run(std::string(BRASA_DDP_WORKER) + " uneven-reference " + std::to_string(ranks) +
+                  " " + ref),
+              0);
+    ASSERT_EQ(run(launch(ranks, "uneven " + out)), 0) << ranks << " ranks";
+    EXPECT_LE(max_difference(out, ref), 1e-6) << ranks << " ranks";
+  }
+  fs::remove_all(dir);
+}
+
 TEST(DistributedDataParallel, UnusedParameters) {
   // Without find_unused_parameters: a clear error naming the parameter at the next forward.
   EXPECT_EQ(run(launch(2, "unused")), 0);

@@ -58,8 +58,15 @@ class BRASA_API Reducer {
   Reducer& operator=(const Reducer&) = delete;
 
   /// Before a forward: checks the previous synchronised backward completed (else ValueError
-  /// naming the parameters that got no gradient), rebuilds buckets once from the observed order.
+  /// naming the parameters that got no gradient); before the second synchronised one, rebuilds
+  /// the buckets once from rank 0's observed order (a collective).
   void prepare_for_forward();
+  /// Join (uneven inputs): all-reduces whether this rank still has data; returns how many do.
+  /// Active ranks then average over that many ranks.
+  int count_active_ranks(bool active);
+  /// Join: what a rank without data does for one iteration of the others: the bucket rebuild
+  /// (when due) and an all-reduce of zeros per bucket, in bucket order.
+  void shadow_iteration();
   /// After a forward that will be followed by a synchronised backward: with
   /// find_unused_parameters, marks parameters unreachable from `outputs` as ready.
   void prepare_for_backward(const std::vector<Tensor>& outputs);
@@ -75,6 +82,7 @@ class BRASA_API Reducer {
  private:
   struct Bucket;
   void build_buckets(const std::vector<size_t>& order);
+  void rebuild_buckets_if_due();
   void on_grad_ready(size_t index);
   void mark_ready(size_t index, const Tensor& grad);
   void launch_ready_buckets();
@@ -94,6 +102,8 @@ class BRASA_API Reducer {
   bool rebuilt_ = false;
   std::vector<size_t> ready_order_;
   double last_wait_seconds_ = 0;
+  int64_t sync_iterations_ = 0;  // synchronised forwards (and shadow iterations) so far
+  double divisor_ = 0;           // ranks whose gradients are averaged (0: the group size)
   std::vector<std::shared_ptr<void>> accumulators_;  // keeps each parameter's AccumulateGrad alive
   std::shared_ptr<Reducer*> self_;  // the hooks hold it weakly: no calls after destruction
 };
@@ -129,6 +139,7 @@ class DistributedDataParallel {
   /// Runs the module's forward with DDP's bookkeeping around it.
   template <typename... Args>
   auto forward(Args&&... args) {
+    if (joining_ && reducer_->sync()) reducer_->count_active_ranks(true);
     reducer_->prepare_for_forward();
     if (options_.broadcast_buffers && reducer_->sync())
       detail::broadcast_buffers(*module_, *group_);
@@ -155,6 +166,26 @@ class DistributedDataParallel {
     reducer_->set_sync(true);
   }
 
+  /// Uneven inputs (PyTorch's Join): runs `fn` (this rank's training loop), then keeps taking
+  /// part in the other ranks' iterations (their buffer broadcasts and gradient all-reduces, with
+  /// zeros) until every rank has finished, so no rank hangs in a collective. While some ranks have
+  /// finished, the others average over the ranks still training. Every rank must call join().
+  template <typename Fn>
+  void join(Fn&& fn) {
+    joining_ = true;
+    try {
+      fn();
+    } catch (...) {
+      joining_ = false;
+      throw;
+    }
+    while (reducer_->count_active_ranks(false) > 0) {
+      if (options_.broadcast_buffers) detail::broadcast_buffers(*module_, *group_);
+      reducer_->shadow_iteration();
+    }
+    joining_ = false;
+  }
+
   ModuleType& module() { return module_; }
   Reducer& reducer() { return *reducer_; }
   ProcessGroup& process_group() { return *group_; }
@@ -171,6 +202,7 @@ class DistributedDataParallel {
   IntrusivePtr<ProcessGroup> group_;
   DistributedDataParallelOptions options_;
   std::unique_ptr<Reducer> reducer_;
+  bool joining_ = false;
 };
 
 }  // namespace brasa::distributed

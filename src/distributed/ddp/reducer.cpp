@@ -121,20 +121,51 @@ void Reducer::prepare_for_forward() {
                 ". Pass find_unused_parameters = true if parts of the model are unused in some "
                 "iterations, and make sure every forward output takes part in the loss");
   }
-  if (!rebuilt_ && !ready_order_.empty() && ready_order_.size() == params_.size()) {
-    // Every rank adopts rank 0's observed order, so buckets match across ranks.
-    Tensor order = brasa::empty({static_cast<int64_t>(params_.size())}, kInt64);
+  expecting_backward_ = false;
+  if (sync_) rebuild_buckets_if_due();
+}
+
+void Reducer::rebuild_buckets_if_due() {
+  if (++sync_iterations_ != 2 || group_->getSize() == 1) return;
+  // Every rank adopts rank 0's order from the first iteration (-1: rank 0 has none; keep the
+  // buckets), so buckets match across ranks.
+  Tensor order = brasa::full({static_cast<int64_t>(params_.size())}, -1.0, kInt64);
+  if (ready_order_.size() == params_.size()) {
     for (size_t i = 0; i < params_.size(); ++i)
       order.data_ptr<int64_t>()[i] = static_cast<int64_t>(ready_order_[i]);
-    std::vector<Tensor> t{order};
-    group_->broadcast(t, BroadcastOptions{})->wait();
-    std::vector<size_t> rank0(params_.size());
-    for (size_t i = 0; i < params_.size(); ++i)
-      rank0[i] = static_cast<size_t>(t[0].data_ptr<int64_t>()[i]);
-    build_buckets(rank0);
-    rebuilt_ = true;
   }
-  expecting_backward_ = false;
+  std::vector<Tensor> t{order};
+  group_->broadcast(t, BroadcastOptions{})->wait();
+  const int64_t* o = t[0].data_ptr<int64_t>();
+  if (o[0] < 0) return;
+  std::vector<size_t> rank0(params_.size());
+  for (size_t i = 0; i < params_.size(); ++i) rank0[i] = static_cast<size_t>(o[i]);
+  build_buckets(rank0);
+  rebuilt_ = true;
+}
+
+int Reducer::count_active_ranks(bool active) {
+  std::vector<Tensor> flag{brasa::full({1}, active ? 1.0 : 0.0, kInt64)};
+  group_->allreduce(flag, AllreduceOptions{})->wait();
+  const auto n = static_cast<int>(flag[0].item<int64_t>());
+  divisor_ = active ? static_cast<double>(n) : 0.0;
+  return n;
+}
+
+void Reducer::shadow_iteration() {
+  rebuild_buckets_if_due();
+  std::vector<IntrusivePtr<Work>> works;
+  for (auto& bucket : buckets_) {
+    Tensor zeros = brasa::zeros_like(bucket->flat);
+    if (!options_.comm_hook) {
+      if (options_.comm_hook_type == CommHookType::Fp16Compress) zeros = zeros.to(kHalf);
+      if (options_.comm_hook_type == CommHookType::Bf16Compress) zeros = zeros.to(kBFloat16);
+    }
+    std::vector<Tensor> t{zeros};
+    works.push_back(options_.comm_hook ? options_.comm_hook(*group_, zeros)
+                                       : group_->allreduce(t, AllreduceOptions{}));
+  }
+  for (auto& w : works) w->wait();
 }
 
 void Reducer::prepare_for_backward(const std::vector<Tensor>& outputs) {
@@ -191,7 +222,7 @@ void Reducer::mark_ready(size_t index, const Tensor& grad) {
     NoGradGuard no_grad;
     if (grad.defined()) {
       view.copy_(grad.reshape({-1}));
-      view.div_(static_cast<double>(group_->getSize()));
+      view.div_(divisor_ > 0 ? divisor_ : static_cast<double>(group_->getSize()));
     } else {
       view.zero_();
     }
