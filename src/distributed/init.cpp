@@ -72,9 +72,15 @@ IntrusivePtr<ProcessGroup> init_process_group(const std::string& backend,
     s.backend = backend;
     return s.group;
   }
+  // RANK / WORLD_SIZE, else (under mpirun) OpenMPI's placement.
+  const bool from_mpirun = !env("RANK") && !env("WORLD_SIZE") && launched_by_mpirun();
+  const MpiLaunchInfo mpi = from_mpirun ? mpi_launch_info() : MpiLaunchInfo{};
   const int world = options.world_size ? *options.world_size
+                    : from_mpirun      ? mpi.size
                                        : static_cast<int>(env_int("WORLD_SIZE", 1, 1 << 20));
-  const int rank = options.rank ? *options.rank : static_cast<int>(env_int("RANK", 0, world - 1));
+  const int rank = options.rank  ? *options.rank
+                   : from_mpirun ? mpi.rank
+                                 : static_cast<int>(env_int("RANK", 0, world - 1));
   BRASA_CHECK(world >= 1 && rank >= 0 && rank < world, "init_process_group: rank ", rank,
               " is out of range for world size ", world);
   IntrusivePtr<Store> store = options.store;

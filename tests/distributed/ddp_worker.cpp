@@ -2,6 +2,7 @@
 //   ddp_worker train STEPS OUT [--no-sync K] [--find-unused] [--adam]
 //     trains a small MLP with DDP on a global batch of 24 split across the ranks; checks after
 //     every step that all ranks hold bit-identical parameters; rank 0 saves them to OUT.
+//     --fp16 / --bf16: gradients travel compressed (communication hooks).
 //   ddp_worker reference STEPS OUT [--no-sync K] [--adam]
 //     the same training in one process on the whole global batch (no DDP).
 //   ddp_worker uneven OUT / ddp_worker uneven-reference WORLD OUT
@@ -82,7 +83,8 @@ int reference(int64_t steps, const std::string& out, int64_t micro, bool adam) {
   return 0;
 }
 
-int train(int64_t steps, const std::string& out, int64_t micro, bool find_unused, bool adam) {
+int train(int64_t steps, const std::string& out, int64_t micro, bool find_unused, bool adam,
+          dist::CommHookType hook) {
   auto pg = dist::init_process_group("gloo");
   const int rank = pg->getRank(), size = pg->getSize();
   if (kGlobalBatch % size != 0) {
@@ -98,6 +100,7 @@ int train(int64_t steps, const std::string& out, int64_t micro, bool find_unused
   }
   dist::DistributedDataParallelOptions options;
   options.find_unused_parameters = find_unused;
+  options.comm_hook_type = hook;
   if (!find_unused) {  // else DDP must find that spare gets no gradient and zero-fill it
     net->spare->weight.requires_grad_(false);
     net->spare->bias.requires_grad_(false);
@@ -221,13 +224,16 @@ int main(int argc, char** argv) {
     const std::string mode = argc > 1 ? argv[1] : "";
     int64_t micro = 1;
     bool find_unused = false, adam = false;
+    dist::CommHookType hook = dist::CommHookType::Allreduce;
     for (int i = 4; i < argc; ++i) {
       if (std::strcmp(argv[i], "--no-sync") == 0 && i + 1 < argc) micro = std::stoll(argv[++i]);
       if (std::strcmp(argv[i], "--find-unused") == 0) find_unused = true;
       if (std::strcmp(argv[i], "--adam") == 0) adam = true;
+      if (std::strcmp(argv[i], "--fp16") == 0) hook = dist::CommHookType::Fp16Compress;
+      if (std::strcmp(argv[i], "--bf16") == 0) hook = dist::CommHookType::Bf16Compress;
     }
     if (mode == "train" && argc >= 4)
-      return train(std::stoll(argv[2]), argv[3], micro, find_unused, adam);
+      return train(std::stoll(argv[2]), argv[3], micro, find_unused, adam, hook);
     if (mode == "reference" && argc >= 4)
       return reference(std::stoll(argv[2]), argv[3], micro, adam);
     if (mode == "unused") return unused();

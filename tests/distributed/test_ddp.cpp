@@ -81,6 +81,19 @@ TEST(DistributedDataParallel, NoSyncAccumulationEqualsOneStepOnTheLargerBatch) {
   fs::remove_all(dir);
 }
 
+TEST(DistributedDataParallel, CompressionHooksStayCloseToTheReference) {
+  const std::string dir = work_dir(), ref = dir + "/ref.pt";
+  ASSERT_EQ(run(std::string(BRASA_DDP_WORKER) + " reference 20 " + ref), 0);
+  for (const char* hook : {"--fp16", "--bf16"}) {
+    const std::string out = dir + "/ddp.pt";
+    ASSERT_EQ(run(launch(2, "train 20 " + out + " " + hook)), 0) << hook;
+    const double diff = max_difference(out, ref);
+    EXPECT_GT(diff, 0.0) << hook << ": the hook did not compress";
+    EXPECT_LE(diff, 5e-3) << hook;  // measured: fp16 1e-4, bf16 8e-4
+  }
+  fs::remove_all(dir);
+}
+
 TEST(DistributedDataParallel, JoinHandlesUnevenInputs) {
   // Rank r has 5 + 2r batches; no rank hangs, and the result averages over the active ranks.
   const std::string dir = work_dir();
