@@ -9,6 +9,7 @@
 #include "brasa/distributed/process_group_gloo.h"
 #include "brasa/distributed/process_group_mpi.h"
 #include "brasa/distributed/tcp_store.h"
+#include "distributed/heartbeat.h"
 
 namespace brasa::distributed {
 namespace {
@@ -19,6 +20,7 @@ struct State {
   IntrusivePtr<Store> store;  // the rendezvous namespace of this run and generation
   std::string backend;
   std::vector<IntrusivePtr<ProcessGroup>> subgroups;
+  std::shared_ptr<detail::Heartbeat> heartbeat;
   int64_t next_group_id = 0;
 };
 
@@ -99,6 +101,14 @@ IntrusivePtr<ProcessGroup> init_process_group(const std::string& backend,
   auto gloo_options = ProcessGroupGloo::Options::create(options.timeout);
   s.group = make_intrusive<ProcessGroupGloo>(make_intrusive<PrefixStore>("default_pg", s.store),
                                              rank, world, gloo_options);
+  if (world > 1) {
+    s.heartbeat = std::make_shared<detail::Heartbeat>(s.store, rank, world);
+    std::weak_ptr<detail::Heartbeat> weak = s.heartbeat;
+    s.group->set_failure_diagnoser([weak] {
+      auto hb = weak.lock();
+      return hb ? hb->diagnose() : std::string();
+    });
+  }
   s.backend = backend;
   return s.group;
 }
@@ -154,6 +164,7 @@ void destroy_process_group() {
   std::lock_guard<std::mutex> lock(s.mutex);
   s.subgroups.clear();
   s.group = IntrusivePtr<ProcessGroup>();
+  s.heartbeat.reset();
   s.store = IntrusivePtr<Store>();
   s.backend.clear();
   s.next_group_id = 0;

@@ -14,6 +14,10 @@
 // With --no-sync K, each step is K micro-batches (all but the last under no_sync); the reference
 // then takes one step on the K-times batch.
 
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -192,6 +196,30 @@ int uneven(const std::string& out) {
   return 0;
 }
 
+// Rank 1 is killed after a barrier; rank 0's next allreduce must fail fast, naming rank 1.
+int die() {
+  auto pg = dist::init_process_group("gloo");
+  pg->barrier()->wait();
+  if (pg->getRank() == 1) ::kill(::getpid(), SIGKILL);
+  std::vector<Tensor> t{ones({1000})};
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    pg->allreduce(t)->wait();
+  } catch (const dist::DistributedError& e) {
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const std::string msg = e.what();
+    if (msg.find("rank 1 stopped responding") == std::string::npos) {
+      std::fprintf(stderr, "the error does not name rank 1: %s\n", e.what());
+      return 7;
+    }
+    std::printf("error after %.2f s: %s\n", s, e.what());
+    return 0;
+  }
+  std::fprintf(stderr, "no error after rank 1 died\n");
+  return 6;
+}
+
 int unused() {
   auto pg = dist::init_process_group("gloo");
   manual_seed(1);
@@ -237,6 +265,7 @@ int main(int argc, char** argv) {
     if (mode == "reference" && argc >= 4)
       return reference(std::stoll(argv[2]), argv[3], micro, adam);
     if (mode == "unused") return unused();
+    if (mode == "die") return die();
     if (mode == "uneven" && argc >= 3) return uneven(argv[2]);
     if (mode == "uneven-reference" && argc >= 4)
       return uneven_reference(std::stoi(argv[2]), argv[3]);

@@ -2,7 +2,10 @@
 // single-process training on the global batch, bit-identical parameters across ranks after every
 // step (checked inside ddp_worker), no_sync accumulation, unused parameters.
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -106,6 +109,24 @@ TEST(DistributedDataParallel, JoinHandlesUnevenInputs) {
     EXPECT_LE(max_difference(out, ref), 1e-6) << ranks << " ranks";
   }
   fs::remove_all(dir);
+}
+
+TEST(DistributedDataParallel, AKilledRankIsNamedByTheSurvivors) {
+  // Without brasarun (it would stop rank 0 as soon as rank 1 dies): two processes by hand.
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  ASSERT_EQ(::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len), 0);
+  const std::string port = std::to_string(ntohs(addr.sin_port));
+  ::close(fd);
+  const std::string env = "MASTER_ADDR=127.0.0.1 MASTER_PORT=" + port + " WORLD_SIZE=2 ";
+  const std::string worker = BRASA_DDP_WORKER;
+  EXPECT_EQ(run("sh -c '" + env + "RANK=1 " + worker + " die >/dev/null 2>&1 & " + env + "RANK=0 " +
+                worker + " die; status=$?; wait; exit $status'"),
+            0);
 }
 
 TEST(DistributedDataParallel, UnusedParameters) {

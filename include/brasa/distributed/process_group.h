@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -151,9 +152,31 @@ class BRASA_API ProcessGroup : public RefCounted {
   virtual IntrusivePtr<Work> recv(std::vector<Tensor>& tensors, int srcRank, int tag) = 0;
   virtual IntrusivePtr<Work> barrier(const BarrierOptions& opts = BarrierOptions()) = 0;
 
+  /// A function a backend calls when a connection to a peer breaks, to name what was lost (e.g.
+  /// "rank 1 stopped responding"); its text is appended to the error. init_process_group installs
+  /// one based on store heartbeats.
+  void set_failure_diagnoser(std::function<std::string()> diagnoser) {
+    std::lock_guard<std::mutex> lock(diagnoser_mutex_);
+    diagnoser_ = std::move(diagnoser);
+  }
+  std::string diagnose_failure() const {
+    std::function<std::string()> d;
+    {
+      std::lock_guard<std::mutex> lock(diagnoser_mutex_);
+      d = diagnoser_;
+    }
+    try {
+      return d ? d() : std::string();
+    } catch (...) {
+      return std::string();
+    }
+  }
+
  protected:
   int rank_;
   int size_;
+  mutable std::mutex diagnoser_mutex_;
+  std::function<std::string()> diagnoser_;
 };
 
 }  // namespace brasa::distributed

@@ -38,7 +38,7 @@ using OpBody = std::function<void(const OpContext&)>;
 /// Runs `body`, translating Gloo's exceptions into DistributedError/DistributedTimeoutError
 /// prefixed with `label` (op, rank, tag). brasa errors pass through.
 void run_translating(const std::string& label, std::chrono::milliseconds timeout,
-                     const std::function<void()>& body);
+                     const std::function<void()>& body, const ProcessGroup* group = nullptr);
 
 }  // namespace gloo_backend
 
@@ -54,6 +54,7 @@ struct ProcessGroupGloo::Impl {
   int size = 0;
   std::chrono::milliseconds timeout{0};
   std::vector<std::shared_ptr<::gloo::Context>> contexts;
+  const ProcessGroup* owner = nullptr;  // for failure diagnosis
 
   std::mutex mutex;
   std::condition_variable cv;

@@ -25,7 +25,7 @@ bool is_timeout_message(const std::string& m) {
 }  // namespace
 
 void run_translating(const std::string& label, std::chrono::milliseconds timeout,
-                     const std::function<void()>& body) {
+                     const std::function<void()>& body, const ProcessGroup* group) {
   try {
     body();
   } catch (const Error&) {
@@ -36,10 +36,11 @@ void run_translating(const std::string& label, std::chrono::milliseconds timeout
       BRASA_THROW(distributed::DistributedTimeoutError, label, ": timed out after ",
                   timeout.count(), " ms (a rank did not join the operation or is stalled): ", m);
     }
+    const std::string lost = group != nullptr ? group->diagnose_failure() : std::string();
     BRASA_THROW(distributed::DistributedError, label,
                 ": the connection to a peer failed (a rank exited or the network broke; the "
-                "group is unusable, recreate it): ",
-                m);
+                "group is unusable, recreate it)",
+                lost.empty() ? "" : ": ", lost, ": ", m);
   } catch (const ::gloo::Exception& e) {
     BRASA_THROW(distributed::DistributedError, label, ": Gloo error: ", e.what());
   } catch (const ::gloo::EnforceNotMet& e) {
@@ -104,6 +105,7 @@ ProcessGroupGloo::ProcessGroupGloo(const IntrusivePtr<Store>& store, int rank, i
               options_->timeout.count(), " ms");
   impl_->rank = rank;
   impl_->size = size;
+  impl_->owner = this;
   impl_->timeout = options_->timeout;
   auto devices = options_->devices;
   if (devices.empty()) devices.push_back(createDefaultDevice());
@@ -174,7 +176,8 @@ void ProcessGroupGloo::Impl::worker_loop() {
     }
     std::exception_ptr error;
     try {
-      run_translating(entry.label, entry.ctx.timeout, [&] { entry.body(entry.ctx); });
+      run_translating(
+          entry.label, entry.ctx.timeout, [&] { entry.body(entry.ctx); }, owner);
     } catch (...) {
       error = std::current_exception();
     }
