@@ -26,6 +26,7 @@
 #include "brasa/brasa.h"
 #include "brasa/distributed/ddp.h"
 #include "brasa/distributed/init.h"
+#include "brasa/distributed/process_group_mpi.h"
 
 namespace {
 using namespace brasa;
@@ -196,6 +197,42 @@ int uneven(const std::string& out) {
   return 0;
 }
 
+// Under mpirun: init_process_group("mpi") takes its placement from OpenMPI; DDP trains a few steps
+// on it with bit-identical parameters across ranks (checked by allgather).
+int mpi_init() {
+  auto pg = dist::init_process_group("mpi");
+  if (dist::get_world_size() != pg->getSize() || pg->getBackendName() != "mpi") return 8;
+  const dist::MpiLaunchInfo info = dist::mpi_launch_info();
+  if (info.rank != pg->getRank() || info.size != pg->getSize()) {
+    std::fprintf(stderr, "rank %d of %d, but mpirun says %d of %d\n", pg->getRank(), pg->getSize(),
+                 info.rank, info.size);
+    return 9;
+  }
+  manual_seed(100 + static_cast<uint64_t>(pg->getRank()));
+  Net net;
+  net->spare->weight.requires_grad_(false);
+  net->spare->bias.requires_grad_(false);
+  dist::DistributedDataParallel<Net> ddp(net, pg);
+  auto opt = make_optimizer(net, false);
+  for (int64_t s = 0; s < 5; ++s) {
+    opt->zero_grad();
+    Tensor x, y;
+    batch(s, pg->getRank() * 4, 4, x, y);
+    nn::functional::cross_entropy(ddp.forward(x), y).backward();
+    opt->step();
+  }
+  std::vector<Tensor> mine{net->fc1->weight.reshape({-1})};
+  std::vector<std::vector<Tensor>> all(1);
+  for (int r = 0; r < pg->getSize(); ++r) all[0].push_back(empty_like(mine[0]));
+  pg->allgather(all, mine)->wait();
+  for (const auto& other : all[0])
+    if (!equal(other, mine[0])) return 10;
+  std::printf("rank %d of %d (mpi): 5 DDP steps, parameters identical\n", pg->getRank(),
+              pg->getSize());
+  dist::destroy_process_group();
+  return 0;
+}
+
 // Rank 1 is killed after a barrier; rank 0's next allreduce must fail fast, naming rank 1.
 int die() {
   auto pg = dist::init_process_group("gloo");
@@ -266,6 +303,7 @@ int main(int argc, char** argv) {
       return reference(std::stoll(argv[2]), argv[3], micro, adam);
     if (mode == "unused") return unused();
     if (mode == "die") return die();
+    if (mode == "mpi-init") return mpi_init();
     if (mode == "uneven" && argc >= 3) return uneven(argv[2]);
     if (mode == "uneven-reference" && argc >= 4)
       return uneven_reference(std::stoi(argv[2]), argv[3]);
