@@ -9,25 +9,14 @@
 
 #include "brasa/serialize/error.h"
 #include "brasa/serialize/pt.h"
+#include "serialize/source_tree.h"
 
 namespace brasa::serialize {
 namespace {
 
 namespace fs = std::filesystem;
 
-fs::path source_dir() {
-  std::vector<fs::path> starts{fs::path(__FILE__).parent_path() / "../.."};
-  std::error_code ec;
-  starts.push_back(fs::read_symlink("/proc/self/exe", ec).parent_path());
-  starts.push_back(fs::current_path(ec));
-  for (fs::path p : starts) {
-    for (; !p.empty(); p = p.parent_path()) {
-      if (fs::is_directory(p / "tests/serialize/malformed/pt", ec)) return p;
-      if (p == p.parent_path()) break;
-    }
-  }
-  return {};
-}
+fs::path source_dir() { return testing::source_dir("tests/serialize/malformed/pt"); }
 
 // File name -> a fragment its error message must contain.
 const std::map<std::string, std::string>& expected_errors() {

@@ -11,24 +11,17 @@
 #include "brasa/serialize/error.h"
 #include "brasa/serialize/file_io.h"
 #include "brasa/serialize/safetensors.h"
+#include "serialize/source_tree.h"
 
 namespace brasa {
 namespace {
 
 namespace fs = std::filesystem;
 
-// The corpus folder: next to this source file, else found from the working directory upwards.
 fs::path corpus_dir() {
-  const fs::path rel = fs::path("tests") / "serialize" / "malformed" / "safetensors";
-  const fs::path here = fs::path(__FILE__).parent_path() / "malformed" / "safetensors";
-  if (fs::is_directory(here)) return here;
-  for (fs::path dir = fs::current_path();; dir = dir.parent_path()) {
-    for (const fs::path& c : {dir / rel, dir / ".." / rel}) {
-      if (fs::is_directory(c)) return c;
-    }
-    if (dir == dir.root_path() || dir.empty()) break;
-  }
-  return {};
+  const fs::path rel = "tests/serialize/malformed/safetensors";
+  const fs::path root = testing::source_dir(rel);
+  return root.empty() ? root : root / rel;
 }
 
 TEST(SafetensorsMalformed, EveryCorpusFileIsRejected) {

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "brasa/serialize/error.h"
+#include "serialize/source_tree.h"
 #include "serialize/zip.h"
 
 namespace brasa::serialize {
@@ -18,21 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The source tree: found from this file's path, or above the test binary or the working directory
-// (compilers may see a relative path when ccache rewrites it).
-fs::path source_dir() {
-  std::vector<fs::path> starts{fs::path(__FILE__).parent_path() / "../.."};
-  std::error_code ec;
-  starts.push_back(fs::read_symlink("/proc/self/exe", ec).parent_path());
-  starts.push_back(fs::current_path(ec));
-  for (fs::path p : starts) {
-    for (; !p.empty(); p = p.parent_path()) {
-      if (fs::is_directory(p / "tests/serialize/malformed/zip", ec)) return p;
-      if (p == p.parent_path()) break;
-    }
-  }
-  return {};
-}
+fs::path source_dir() { return testing::source_dir("tests/serialize/malformed/zip"); }
 
 // File name -> a fragment its error message must contain.
 const std::map<std::string, std::string>& expected_errors() {
