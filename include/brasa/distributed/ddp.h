@@ -104,6 +104,7 @@ class BRASA_API Reducer {
   double last_wait_seconds_ = 0;
   int64_t sync_iterations_ = 0;  // synchronised forwards (and shadow iterations) so far
   double divisor_ = 0;           // ranks whose gradients are averaged (0: the group size)
+  Tensor scale_;                 // 1 / those ranks, 0-d: gradients enter buckets pre-averaged
   std::vector<std::shared_ptr<void>> accumulators_;  // keeps each parameter's AccumulateGrad alive
   std::shared_ptr<Reducer*> self_;  // the hooks hold it weakly: no calls after destruction
 };

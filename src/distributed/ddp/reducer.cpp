@@ -9,6 +9,7 @@
 #include "brasa/autograd/node.h"
 #include "brasa/distributed/ddp.h"
 #include "brasa/ops/factory.h"
+#include "brasa/ops/pointwise.h"
 
 namespace brasa::distributed {
 
@@ -58,6 +59,7 @@ Reducer::Reducer(std::vector<Tensor> params, std::vector<std::string> names,
   std::vector<size_t> reverse(params_.size());
   for (size_t i = 0; i < reverse.size(); ++i) reverse[i] = reverse.size() - 1 - i;
   build_buckets(reverse);
+  scale_ = brasa::scalar_tensor(1.0 / group_->getSize(), kDouble);
   self_ = std::make_shared<Reducer*>(this);
   std::weak_ptr<Reducer*> weak = self_;
   for (size_t i = 0; i < params_.size(); ++i) {
@@ -178,6 +180,7 @@ void Reducer::prepare_for_backward(const std::vector<Tensor>& outputs) {
   }
   if (!rebuilt_) ready_order_.clear();
   expecting_backward_ = true;
+  scale_.fill_(1.0 / (divisor_ > 0 ? divisor_ : static_cast<double>(group_->getSize())));
   if (!options_.find_unused_parameters) return;
   // Nodes reachable from the outputs; a parameter whose AccumulateGrad is not among them gets no
   // gradient this iteration and is marked ready with zeros.
@@ -208,10 +211,10 @@ void Reducer::on_grad_ready(size_t index) {
 }
 
 void Reducer::mark_ready(size_t index, const Tensor& grad) {
+  ready_[index] = 1;
+  ++num_ready_;
+  if (!rebuilt_) ready_order_.push_back(index);
   if (group_->getSize() == 1) {  // nothing to reduce: the local gradients are the result
-    ready_[index] = 1;
-    ++num_ready_;
-    if (!rebuilt_) ready_order_.push_back(index);
     if (num_ready_ == params_.size()) expecting_backward_ = false;
     return;
   }
@@ -221,15 +224,11 @@ void Reducer::mark_ready(size_t index, const Tensor& grad) {
   {
     NoGradGuard no_grad;
     if (grad.defined()) {
-      view.copy_(grad.reshape({-1}));
-      view.div_(divisor_ > 0 ? divisor_ : static_cast<double>(group_->getSize()));
+      brasa::mul_out(view, grad.reshape({-1}), scale_);  // copy and average in one pass
     } else {
       view.zero_();
     }
   }
-  ready_[index] = 1;
-  ++num_ready_;
-  if (!rebuilt_) ready_order_.push_back(index);
   --bucket.pending;
   launch_ready_buckets();
   if (num_ready_ == params_.size()) finalize();
