@@ -6,13 +6,15 @@
 // Usage: fashion_mnist [--model cnn|mlp] [--epochs N] [--batch-size N] [--lr X] [--threads N]
 //                      [--seed N] [--data-dir DIR] [--checkpoint PATH] [--log-every N]
 //                      [--checkpoint-dir DIR] [--checkpoint-every STEPS] [--resume]
-//                      [--max-steps N] [--logits PATH]
+//                      [--max-steps N] [--logits PATH] [--device DEV] [--backend LIB]
 // Every --checkpoint-every steps and at the end of each epoch the model, optimizer, data position
 // and RNG go to --checkpoint-dir (last 3 kept); --resume continues from the newest one and
 // finishes exactly as the uninterrupted run would have. The final model is written as safetensors
 // (--checkpoint) and as a torch.save state_dict next to it (.pt), both readable by PyTorch;
 // --logits saves the model's logits for the first 64 test images (for interop checks), and
-// --max-steps stops training early (smoke tests).
+// --max-steps stops training early (smoke tests). --device trains on another device (e.g. "npu"
+// from a backend library given by --backend or BRASA_BACKENDS) and prints which ops fell back to
+// the CPU.
 
 #include <torch/torch.h>
 
@@ -21,6 +23,7 @@
 #include <iostream>
 #include <string>
 
+#include "brasa/backend.h"
 #include "checkpoint.h"
 #include "models.h"
 #include "progress.h"
@@ -42,6 +45,8 @@ struct Config {
   bool resume = false;
   int64_t max_steps = 0;  // 0: no limit
   std::string logits;
+  std::string device = "cpu";
+  std::string backend;  // a backend library to load first
 };
 
 [[noreturn]] void usage(const char* argv0, const std::string& why) {
@@ -49,7 +54,7 @@ struct Config {
                "%s: %s\nusage: %s [--model cnn|mlp] [--epochs N] [--batch-size N] [--lr X] "
                "[--threads N] [--seed N] [--data-dir DIR] [--checkpoint PATH] [--log-every N] "
                "[--checkpoint-dir DIR] [--checkpoint-every STEPS] [--resume] [--max-steps N] "
-               "[--logits PATH]\n",
+               "[--logits PATH] [--device DEV] [--backend LIB]\n",
                argv0, why.c_str(), argv0);
   std::exit(2);
 }
@@ -90,6 +95,10 @@ Config parse(int argc, char** argv) {
         c.checkpoint_every = std::stoll(v);
       else if (key == "--max-steps")
         c.max_steps = std::stoll(v);
+      else if (key == "--device")
+        c.device = v;
+      else if (key == "--backend")
+        c.backend = v;
       else if (key == "--logits")
         c.logits = v;
       else
@@ -108,7 +117,7 @@ Config parse(int argc, char** argv) {
 constexpr double kMean = 0.2860, kStd = 0.3530;
 
 template <class Model>
-double evaluate(Model& model, const std::string& dir) {
+double evaluate(Model& model, const std::string& dir, torch::Device device) {
   auto test = torch::data::datasets::MNIST(dir, torch::data::datasets::MNIST::Mode::kTest)
                   .map(torch::data::transforms::Normalize<>(kMean, kStd))
                   .map(torch::data::transforms::Stack<>());
@@ -119,13 +128,18 @@ double evaluate(Model& model, const std::string& dir) {
   model->eval();
   int64_t correct = 0;
   for (auto& batch : *loader)
-    correct += model->forward(batch.data).argmax(1).eq(batch.target).sum().template item<int64_t>();
+    correct += model->forward(batch.data.to(device))
+                   .argmax(1)
+                   .eq(batch.target.to(device))
+                   .sum()
+                   .template item<int64_t>();
   return correct / n;
 }
 
 // The logits of the first 64 test images, saved with torch::save.
 template <class Model>
-void save_logits(Model& model, const std::string& dir, const std::string& path) {
+void save_logits(Model& model, const std::string& dir, const std::string& path,
+                 torch::Device device) {
   auto test = torch::data::datasets::MNIST(dir, torch::data::datasets::MNIST::Mode::kTest)
                   .map(torch::data::transforms::Normalize<>(kMean, kStd))
                   .map(torch::data::transforms::Stack<>());
@@ -133,11 +147,13 @@ void save_logits(Model& model, const std::string& dir, const std::string& path) 
       std::move(test), torch::data::DataLoaderOptions().batch_size(64));
   torch::NoGradGuard no_grad;
   model->eval();
-  torch::save(model->forward((*loader->begin()).data), path);
+  torch::save(model->forward((*loader->begin()).data.to(device)).cpu(), path);
 }
 
 template <class Model>
 int train(Model model, const Config& c) {
+  const torch::Device device(c.device);
+  model->to(device);
   auto train_set = torch::data::datasets::MNIST(c.data_dir)
                        .map(torch::data::transforms::Normalize<>(kMean, kStd))
                        .map(torch::data::transforms::Stack<>());
@@ -146,8 +162,8 @@ int train(Model model, const Config& c) {
       std::move(train_set), torch::data::DataLoaderOptions().batch_size(c.batch_size).workers(2));
   torch::optim::AdamW optimizer(model->parameters(), torch::optim::AdamWOptions(c.lr));
   const int64_t steps = (n + c.batch_size - 1) / c.batch_size;
-  std::printf("training %s on %lld images, %d epochs, batch %lld, AdamW lr %g, %d threads\n",
-              c.model.c_str(), static_cast<long long>(n), c.epochs,
+  std::printf("training %s on %lld images on %s, %d epochs, batch %lld, AdamW lr %g, %d threads\n",
+              c.model.c_str(), static_cast<long long>(n), device.str().c_str(), c.epochs,
               static_cast<long long>(c.batch_size), c.lr, torch::get_num_threads());
   TrainingCheckpoints checkpoints(c.checkpoint_dir);
   checkpoints.track(model, optimizer, *loader);
@@ -161,8 +177,8 @@ int train(Model model, const Config& c) {
     int64_t seen = step * c.batch_size;
     for (auto& batch : *loader) {
       optimizer.zero_grad();
-      torch::Tensor loss =
-          torch::nn::functional::cross_entropy(model->forward(batch.data), batch.target);
+      torch::Tensor loss = torch::nn::functional::cross_entropy(
+          model->forward(batch.data.to(device)), batch.target.to(device));
       loss.backward();
       optimizer.step();
       seen += batch.data.size(0);
@@ -174,15 +190,16 @@ int train(Model model, const Config& c) {
     checkpoints.save(global_step);
     const double seconds = progress.seconds();
     total_seconds += seconds;
-    accuracy = evaluate(model, c.data_dir);
+    accuracy = evaluate(model, c.data_dir, device);
     std::printf("epoch %d: test accuracy %.2f%% (%.1f s training)\n", epoch, 100 * accuracy,
                 seconds);
     if (global_step == c.max_steps) break;
   }
   const std::string pt = save_model(model, c.checkpoint);
-  if (!c.logits.empty()) save_logits(model, c.data_dir, c.logits);
+  if (!c.logits.empty()) save_logits(model, c.data_dir, c.logits, device);
   std::printf("done: %s, test accuracy %.2f%%, %.1f s training; model %s and %s\n", c.model.c_str(),
               100 * accuracy, total_seconds, c.checkpoint.c_str(), pt.c_str());
+  if (!device.is_cpu()) brasa::backend::print_fallback_report(std::cout);
   return 0;
 }
 
@@ -193,6 +210,7 @@ int main(int argc, char** argv) {
   torch::manual_seed(c.seed);
   if (c.threads > 0) torch::set_num_threads(c.threads);
   try {
+    if (!c.backend.empty()) brasa::backend::load_backend(c.backend);
     return c.model == "cnn" ? train(Cnn(), c) : train(Mlp(), c);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "fashion_mnist: %s\n", e.what());

@@ -150,6 +150,7 @@ void Tensor::set_data(const Tensor& new_data) const {
   TensorImpl* src = new_data.unsafeGetTensorImpl();
   impl_->set_storage(src->storage());
   impl_->set_dtype(src->dtype());
+  impl_->set_device(src->device());
   impl_->set_sizes_and_strides(src->sizes(), src->strides(), src->storage_offset());
 }
 

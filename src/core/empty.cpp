@@ -3,10 +3,20 @@
 #include <algorithm>
 #include <limits>
 
+#include "brasa/backend/accelerator.h"
+#include "brasa/backend/backend.h"
 #include "brasa/core/dispatch_type.h"
 #include "brasa/core/error.h"
 
 namespace brasa::detail {
+namespace {
+// A PrivateUse1 tensor made for "npu" lives on the current npu device, like PyTorch's.
+Device resolve_index(Device device) {
+  if (device.has_index()) return device;
+  backend::DeviceRuntime* r = backend::runtime(kPrivateUse1);
+  return Device(kPrivateUse1, static_cast<int8_t>(r ? r->current_device() : 0));
+}
+}  // namespace
 
 DimVector contiguous_strides(IntArrayRef sizes) {
   DimVector strides(sizes.size());
@@ -64,7 +74,12 @@ Tensor empty_strided_generic(IntArrayRef sizes, IntArrayRef strides, ScalarType 
   size_t nbytes = storage_nbytes(sizes, strides, element_size(dtype), "empty");
   DataPtr data;
   Allocator* alloc = nullptr;
-  if (!device.is_meta()) {
+  if (BRASA_UNLIKELY(device.type() == kPrivateUse1)) {
+    device = resolve_index(device);
+    alloc = get_allocator(device.type());
+    accelerator::DeviceIndexGuard on(device.index());
+    data = alloc->allocate(nbytes);
+  } else if (!device.is_meta()) {
     alloc = get_allocator(device.type());
     data = alloc->allocate(nbytes);
   }
@@ -84,7 +99,12 @@ Tensor empty_generic(IntArrayRef sizes, ScalarType dtype, Device device) {
   }
   DataPtr data;
   Allocator* alloc = nullptr;
-  if (!device.is_meta()) {
+  if (BRASA_UNLIKELY(device.type() == kPrivateUse1)) {
+    device = resolve_index(device);
+    alloc = get_allocator(device.type());
+    accelerator::DeviceIndexGuard on(device.index());
+    data = alloc->allocate(nbytes);
+  } else if (!device.is_meta()) {
     alloc = get_allocator(device.type());
     data = alloc->allocate(nbytes);
   }

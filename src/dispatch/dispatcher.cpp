@@ -51,8 +51,8 @@ const char* to_string(DispatchKey k) {
 }
 std::ostream& operator<<(std::ostream& os, DispatchKey k) { return os << to_string(k); }
 
-OperatorHandle::OperatorHandle(const char* name, const char* schema)
-    : name_(name), schema_(schema) {
+OperatorHandle::OperatorHandle(const char* name, const char* schema, const char* signature)
+    : name_(name), schema_(schema), info_(SchemaInfo::parse(schema)), signature_(signature) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   BRASA_INTERNAL_ASSERT(!r.by_name.count(name_), "op '", name_, "' defined twice");

@@ -1,6 +1,7 @@
 // Adam/AdamW per-parameter update: the fused kernel when it applies, in-place ops otherwise.
 #include "optim/adam_update.h"
 
+#include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/pointwise.h"
 #include "optim/fused_kernels.h"
 
@@ -18,8 +19,44 @@ void check_adam_hyper(const AdamHyper& h, const char* name) {
 
 namespace {
 
-bool fusable(const Tensor& t, ScalarType dtype) {
-  return t.defined() && t.is_contiguous() && t.scalar_type() == dtype && t.device().is_cpu();
+// Note [Fused optimizer ops]: the fused steps are dispatched ops (like PyTorch's _fused_adamw_),
+// so a tensor on any device takes the same arithmetic: a backend may implement the op, or the CPU
+// fallback runs the CPU kernel on copies, and results equal the CPU's bit for bit.
+BRASA_DEFINE_OP(fused_adam_op, "_fused_adam_",
+                "_fused_adam_(Tensor(a!) self, Tensor grad, Tensor(b!) exp_avg, Tensor(c!) "
+                "exp_avg_sq, Tensor(d!)? max_exp_avg_sq, float beta1, float beta2, float eps, "
+                "float weight_decay, float param_scale, float step_size, float "
+                "bias_correction2_sqrt, bool maximize) -> ()",
+                void(const Tensor&, const Tensor&, const Tensor&, const Tensor&, const Tensor&,
+                     double, double, double, double, double, double, double, bool))
+
+void fused_adam_cpu(const Tensor& param, const Tensor& grad, const Tensor& exp_avg,
+                    const Tensor& exp_avg_sq, const Tensor& max_exp_avg_sq, double beta1,
+                    double beta2, double eps, double weight_decay, double param_scale,
+                    double step_size, double bc2_sqrt, bool maximize) {
+  AdamStepArgs a;
+  a.param = param.data_ptr();
+  a.grad = grad.const_data_ptr();
+  a.exp_avg = exp_avg.data_ptr();
+  a.exp_avg_sq = exp_avg_sq.data_ptr();
+  a.max_exp_avg_sq = max_exp_avg_sq.defined() ? max_exp_avg_sq.data_ptr() : nullptr;
+  a.numel = param.numel();
+  a.dtype = param.scalar_type();
+  a.beta1 = beta1;
+  a.beta2 = beta2;
+  a.eps = eps;
+  a.weight_decay = weight_decay;
+  a.param_scale = param_scale;
+  a.step_size = step_size;
+  a.bias_correction2_sqrt = bc2_sqrt;
+  a.maximize = maximize;
+  fused_adam_stub(a);
+}
+BRASA_REGISTER_KERNEL(fused_adam_op, fused_adam_cpu, CPU)
+
+bool fusable(const Tensor& t, const Tensor& param) {
+  return t.defined() && t.is_contiguous() && t.scalar_type() == param.scalar_type() &&
+         t.device() == param.device() && !t.is_meta() && t.sizes() == param.sizes();
 }
 
 }  // namespace
@@ -31,27 +68,14 @@ void adam_param_step(const Tensor& param, const Tensor& grad, int64_t step, cons
   const double step_size = h.lr / bias_correction1;
   const double bc2_sqrt = std::sqrt(bias_correction2);
   const ScalarType dtype = param.scalar_type();
-  const bool fuse = (dtype == kFloat || dtype == kDouble) && fusable(param, dtype) &&
-                    fusable(grad, dtype) && fusable(exp_avg, dtype) && fusable(exp_avg_sq, dtype) &&
-                    (!h.amsgrad || fusable(max_exp_avg_sq, dtype)) && grad.sizes() == param.sizes();
+  const bool fuse = (dtype == kFloat || dtype == kDouble) && fusable(param, param) &&
+                    fusable(grad, param) && fusable(exp_avg, param) && fusable(exp_avg_sq, param) &&
+                    (!h.amsgrad || fusable(max_exp_avg_sq, param));
   if (fuse) {
-    AdamStepArgs a;
-    a.param = param.data_ptr();
-    a.grad = grad.const_data_ptr();
-    a.exp_avg = exp_avg.data_ptr();
-    a.exp_avg_sq = exp_avg_sq.data_ptr();
-    a.max_exp_avg_sq = h.amsgrad ? max_exp_avg_sq.data_ptr() : nullptr;
-    a.numel = param.numel();
-    a.dtype = dtype;
-    a.beta1 = h.beta1;
-    a.beta2 = h.beta2;
-    a.eps = h.eps;
-    a.weight_decay = h.decoupled ? 0 : h.weight_decay;
-    a.param_scale = h.decoupled ? 1 - h.lr * h.weight_decay : 1;
-    a.step_size = step_size;
-    a.bias_correction2_sqrt = bc2_sqrt;
-    a.maximize = h.maximize;
-    fused_adam_stub(a);
+    fused_adam_op().call(param, grad, exp_avg, exp_avg_sq, h.amsgrad ? max_exp_avg_sq : Tensor(),
+                         h.beta1, h.beta2, h.eps, h.decoupled ? 0 : h.weight_decay,
+                         h.decoupled ? 1 - h.lr * h.weight_decay : 1, step_size, bc2_sqrt,
+                         h.maximize);
     return;
   }
   Tensor g = h.maximize ? grad.neg() : grad;

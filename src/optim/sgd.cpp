@@ -3,6 +3,7 @@
 
 #include "brasa/autograd/grad_mode.h"
 #include "brasa/core/error.h"
+#include "brasa/dispatch/dispatcher.h"
 #include "optim/closure.h"
 #include "optim/fused_kernels.h"
 
@@ -49,27 +50,43 @@ BRASA_DEFINE_STUB(fused_sgd_stub, FusedSgdKernel);
 
 namespace {
 
-// One pass when the parameter, gradient and existing buffer are contiguous float/double.
-bool fused_sgd_step(const Tensor& p, const Tensor& grad, const Tensor& buf, const SGDOptions& o) {
-  const ScalarType dtype = p.scalar_type();
-  auto ok = [&](const Tensor& t) {
-    return t.is_contiguous() && t.scalar_type() == dtype && t.device().is_cpu() &&
-           t.sizes() == p.sizes();
-  };
-  if ((dtype != kFloat && dtype != kDouble) || !ok(p) || !ok(grad) || !ok(buf)) return false;
+// Note [Fused optimizer ops] (adam_update.cpp): the fused step is a dispatched op.
+BRASA_DEFINE_OP(fused_sgd_op, "_fused_sgd_",
+                "_fused_sgd_(Tensor(a!) self, Tensor grad, Tensor(b!) momentum_buffer, float lr, "
+                "float momentum, float dampening, float weight_decay, bool nesterov, bool "
+                "maximize) -> ()",
+                void(const Tensor&, const Tensor&, const Tensor&, double, double, double, double,
+                     bool, bool))
+
+void fused_sgd_cpu(const Tensor& p, const Tensor& grad, const Tensor& buf, double lr,
+                   double momentum, double dampening, double weight_decay, bool nesterov,
+                   bool maximize) {
   detail::SgdStepArgs a;
   a.param = p.data_ptr();
   a.grad = grad.const_data_ptr();
   a.momentum_buffer = buf.data_ptr();
   a.numel = p.numel();
-  a.dtype = dtype;
-  a.lr = o.lr();
-  a.momentum = o.momentum();
-  a.dampening = o.dampening();
-  a.weight_decay = o.weight_decay();
-  a.nesterov = o.nesterov();
-  a.maximize = o.maximize();
+  a.dtype = p.scalar_type();
+  a.lr = lr;
+  a.momentum = momentum;
+  a.dampening = dampening;
+  a.weight_decay = weight_decay;
+  a.nesterov = nesterov;
+  a.maximize = maximize;
   detail::fused_sgd_stub(a);
+}
+BRASA_REGISTER_KERNEL(fused_sgd_op, fused_sgd_cpu, CPU)
+
+// One pass when the parameter, gradient and existing buffer are contiguous float/double.
+bool fused_sgd_step(const Tensor& p, const Tensor& grad, const Tensor& buf, const SGDOptions& o) {
+  const ScalarType dtype = p.scalar_type();
+  auto ok = [&](const Tensor& t) {
+    return t.is_contiguous() && t.scalar_type() == dtype && t.device() == p.device() &&
+           !t.is_meta() && t.sizes() == p.sizes();
+  };
+  if ((dtype != kFloat && dtype != kDouble) || !ok(p) || !ok(grad) || !ok(buf)) return false;
+  fused_sgd_op().call(p, grad, buf, o.lr(), o.momentum(), o.dampening(), o.weight_decay(),
+                      o.nesterov(), o.maximize());
   return true;
 }
 

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "brasa/backend/backend.h"
 #include "brasa/core/error.h"
 #include "serialize/pickle.h"
 
@@ -120,17 +121,28 @@ class Pickler {
   uint32_t next_memo_ = 0;
 };
 
+namespace {
+Storage host_copy(const Storage& s) {
+  Allocator* cpu = get_allocator(kCPU);
+  Storage out =
+      make_intrusive<StorageImpl>(cpu->allocate(s->nbytes()), s->nbytes(), Device(kCPU), cpu);
+  backend::copy_bytes(Device(kCPU), out->data(), s->device(), s->data(), s->nbytes());
+  return out;
+}
+}  // namespace
+
 void Pickler::write_tensor(const Tensor& t) {
   BRASA_CHECK(t.defined(), "pickle: cannot save an undefined tensor");
-  BRASA_CHECK(t.device().is_cpu(), "pickle: only CPU tensors can be saved, got a tensor on ",
-              t.device());
+  BRASA_CHECK(!t.is_meta(), "pickle: meta tensors have no data to save");
   const Storage& storage = t.storage();
   ScalarType dtype = t.scalar_type();
   size_t elsize = element_size(dtype);
   auto [it, inserted] =
       storage_keys_.emplace(storage.get(), std::make_pair(storages_.size(), dtype));
   if (inserted) {
-    storages_.push_back(storage);
+    // A device storage is saved as a CPU copy (files load to the CPU; Note [Backend extension
+    // point]: device bytes are read only through the backend's copier).
+    storages_.push_back(storage->device().is_cpu() ? storage : host_copy(storage));
   } else {
     BRASA_CHECK(it->second.second == dtype, "pickle: one storage is viewed as both ",
                 it->second.second, " and ", dtype, "; save a copy of one of the tensors");

@@ -1,5 +1,7 @@
-// brasa_conformance [--all] [--known known_failures.txt] <fixture.bin>...: runs every case of the
-// fixtures written by generate.py through the op maps (ops_<family>.cpp) and compares with PyTorch.
+// brasa_conformance [--all] [--known known_failures.txt] [--backend LIB] [--device DEV]
+// <fixture.bin>...: runs every case of the fixtures written by generate.py through the op maps
+// (ops_<family>.cpp) and compares with PyTorch; with --device, runs each case on the CPU and on
+// DEV (a backend loaded with --backend or BRASA_BACKENDS) and compares the two (backend_mode.h).
 // Prints failures, a summary line "conformance: N ops, N cases checked, N failed" (--all: every
 // failure, not the first 60) and a last line "N passed, N failed". Exit 0 when all pass, 1 on
 // failures, 2 on harness errors, 77 (ctest: skipped) without fixtures.
@@ -12,6 +14,8 @@
 #include <set>
 #include <string>
 
+#include "backend_mode.h"
+#include "brasa/backend/backend.h"
 #include "compare.h"
 #include "registry.h"
 
@@ -138,10 +142,19 @@ std::string run_grad_case(const Case& c, const OpFn& fn) {
   }
 }
 
+std::optional<Device> g_device;  // backend mode: compare this device with the CPU
+
 /// Empty when the case passes, else why it failed.
 std::string run_case(const Case& c) {
   const OpFn* fn = find_op(c.op);
   if (!fn) return "no C++ mapping for op '" + c.op + "' (add it to ops_<family>.cpp)";
+  if (g_device) {
+    try {
+      return run_case_on_device(c, *fn, *g_device);
+    } catch (const std::exception& e) {
+      return std::string("harness error: ") + e.what();
+    }
+  }
   Args args(c);
   try {
     Value actual = (*fn)(args);
@@ -179,6 +192,20 @@ int main(int argc, char** argv) {
   for (int f = 1; f < argc; ++f) {
     if (std::string(argv[f]) == "--all") {
       max_reported = 1 << 30;
+      continue;
+    }
+    if ((std::string(argv[f]) == "--backend" || std::string(argv[f]) == "--device") &&
+        f + 1 < argc) {
+      const bool is_backend = std::string(argv[f]) == "--backend";
+      try {
+        if (is_backend)
+          brasa::backend::load_backend(argv[++f]);
+        else
+          g_device = brasa::Device(argv[++f]);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "conformance: %s\n", e.what());
+        return 2;
+      }
       continue;
     }
     if (std::string(argv[f]) == "--known" && f + 1 < argc) {
@@ -225,9 +252,9 @@ int main(int argc, char** argv) {
   for (const auto& k : known)
     if (k.hits == 0)
       std::cout << "stale known failure (excused nothing; remove it): " << k.text << "\n";
-  std::cout << "conformance: " << tally.ops.size() << " ops, "
-            << tally.passed + tally.failed + tally.known << " cases checked, " << tally.failed
-            << " failed";
+  std::cout << "conformance" << (g_device ? " on " + g_device->str() + " against the CPU" : "")
+            << ": " << tally.ops.size() << " ops, " << tally.passed + tally.failed + tally.known
+            << " cases checked, " << tally.failed << " failed";
   if (tally.known)
     std::cout << " (" << tally.known << " known failures excused by known_failures.txt)";
   std::cout << "\n";

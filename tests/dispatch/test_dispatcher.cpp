@@ -93,6 +93,14 @@ void recording_fallback(const OperatorHandle& op, DispatchKeySet, Stack& stack) 
   stack.clear();
   stack.emplace_back(first);
 }
+// The PrivateUse1 allocator before the test (null, unless a backend test registered one).
+Allocator* g_saved_allocator() {
+  try {
+    return get_allocator(kPrivateUse1);
+  } catch (const NotImplementedError&) {
+    return nullptr;
+  }
+}
 class MallocAllocator final : public Allocator {
  public:
   DataPtr allocate(size_t n) override {
@@ -104,6 +112,8 @@ class MallocAllocator final : public Allocator {
 
 TEST(Dispatcher, BackendFallbackServesOpsWithoutKernels) {
   static MallocAllocator alloc;
+  Allocator* saved_alloc = g_saved_allocator();
+  BoxedKernel saved = detail::backend_fallback(DispatchKey::PrivateUse1);
   set_allocator(kPrivateUse1, &alloc);
   set_backend_fallback(DispatchKey::PrivateUse1, &recording_fallback);
   Tensor a = empty({2}, Device(kPrivateUse1));
@@ -114,5 +124,6 @@ TEST(Dispatcher, BackendFallbackServesOpsWithoutKernels) {
   EXPECT_EQ(g_fallback_ops[0], "mul");
   set_backend_fallback(DispatchKey::PrivateUse1, nullptr);
   EXPECT_THROW(a * a, NotImplementedError);
-  set_allocator(kPrivateUse1, nullptr);
+  set_backend_fallback(DispatchKey::PrivateUse1, saved);
+  set_allocator(kPrivateUse1, saved_alloc);
 }

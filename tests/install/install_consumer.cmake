@@ -35,3 +35,15 @@ run_step("run torch_user" ${WORK_DIR}/build/torch_user)
 if(NOT step_output MATCHES "torch: sum 42 dtype Double")
   message(FATAL_ERROR "install_consumer: torch_user printed:\n${step_output}")
 endif()
+
+# The out-of-tree backend example, built on its own against the installed brasa, then loaded.
+run_step("configure examples/custom_backend" ${CMAKE_COMMAND} -S ${BACKEND_DIR}
+         -B ${WORK_DIR}/backend -G ${GENERATOR} -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
+         -DCMAKE_PREFIX_PATH=${prefix} "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}"
+         "-DCMAKE_SHARED_LINKER_FLAGS=${EXE_LINKER_FLAGS}"
+         "-DCMAKE_MODULE_LINKER_FLAGS=${EXE_LINKER_FLAGS}")
+run_step("build examples/custom_backend" ${CMAKE_COMMAND} --build ${WORK_DIR}/backend)
+run_step("run backend_user" ${WORK_DIR}/build/backend_user ${WORK_DIR}/backend/libbrasa_npu.so)
+if(NOT step_output MATCHES "backend: npu:0 loss 48 grad 48")
+  message(FATAL_ERROR "install_consumer: backend_user printed:\n${step_output}")
+endif()

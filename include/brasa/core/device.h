@@ -19,8 +19,13 @@ constexpr DeviceType kPrivateUse1 = DeviceType::PrivateUse1;
 
 /// Lower-case name ("cpu", "cuda", "meta", or the registered PrivateUse1 name).
 BRASA_API std::string device_type_name(DeviceType t);
-/// Renames the PrivateUse1 device (e.g. "npu"); later parsing accepts the new name.
+/// Renames the PrivateUse1 device (e.g. "npu"); later parsing and printing use the new name.
+/// Allowed once per process (the same name again is a no-op) and only before the first
+/// PrivateUse1 tensor or device; lower-case letters and '_' only; built-in device type names
+/// ("cpu", "cuda", "meta", "xpu", ...) are refused. Throws ValueError otherwise.
 BRASA_API void rename_privateuse1_backend(const std::string& name);
+/// The PrivateUse1 device's name ("privateuseone" unless renamed).
+BRASA_API std::string get_privateuse1_backend_name();
 
 struct BRASA_API Device {
   Device(DeviceType type, int8_t index = -1) : type_(type), index_(index) {}  // NOLINT

@@ -48,6 +48,12 @@ class BRASA_API TensorImpl : public RefCounted, public detail::PooledObject<Tens
   void set_storage_offset(int64_t offset) { storage_offset_ = offset; }
   void set_storage(Storage s) { storage_ = std::move(s); }
   void set_dtype(ScalarType t) { dtype_ = t; }
+  /// Moves the tensor's identity to another device (set_data with data of another device): the
+  /// backend dispatch key follows the device.
+  void set_device(Device d) {
+    keys_ = keys_.remove(backend_key(device_.type())).add(backend_key(d.type()));
+    device_ = d;
+  }
 
   bool is_wrapped_number() const { return is_wrapped_number_; }
   void set_wrapped_number(bool w) { is_wrapped_number_ = w; }

@@ -12,11 +12,13 @@
 
 #include <atomic>
 #include <string>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
 #include "brasa/dispatch/boxing.h"
 #include "brasa/dispatch/dispatch_key.h"
+#include "brasa/dispatch/schema.h"
 
 namespace brasa {
 
@@ -39,13 +41,18 @@ BRASA_API BoxedKernel backend_fallback(DispatchKey k);
 
 class BRASA_API OperatorHandle {
  public:
-  OperatorHandle(const char* name, const char* schema);
+  /// `signature` names the unboxed C++ type (typeid(R(Args...)).name()), so kernels registered by
+  /// name can be checked against it.
+  OperatorHandle(const char* name, const char* schema, const char* signature);
   OperatorHandle(const OperatorHandle&) = delete;
   OperatorHandle& operator=(const OperatorHandle&) = delete;
 
   const std::string& name() const { return name_; }
   /// Human-readable signature, e.g. "add(Tensor self, Tensor other, Scalar alpha) -> Tensor".
   const std::string& schema() const { return schema_; }
+  /// The parsed schema: argument names, which arguments are written, view ops.
+  const SchemaInfo& schema_info() const { return info_; }
+  const char* signature() const { return signature_; }
   int id() const { return id_; }
   bool has_kernel(DispatchKey k) const { return kernel_mask_ & DispatchKeySet(k).raw(); }
 
@@ -81,6 +88,8 @@ class BRASA_API OperatorHandle {
  private:
   std::string name_;
   std::string schema_;
+  SchemaInfo info_;
+  const char* signature_;
   int id_;
 };
 
@@ -104,7 +113,8 @@ template <typename R, typename... Args>
 class Op<R(Args...)> : public OperatorHandle {
  public:
   using Fn = R (*)(Args...);
-  using OperatorHandle::OperatorHandle;
+  Op(const char* name, const char* schema)
+      : OperatorHandle(name, schema, typeid(R(Args...)).name()) {}
 
   R call(Args... args) const {
     uint32_t k = (0u | ... | detail::keys_of(args));

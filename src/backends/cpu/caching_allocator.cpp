@@ -18,6 +18,7 @@
 #include <new>
 #include <vector>
 
+#include "backends/extension/startup.h"
 #include "brasa/core/allocator.h"
 #include "brasa/core/error.h"
 
@@ -224,8 +225,15 @@ Allocator* g_allocators[16] = {};
 Allocator* get_allocator(DeviceType t) {
   int i = static_cast<int>(t);
   if (t == kCPU && !g_allocators[i]) return &CpuCachingAllocator::get();
+  if (t == kPrivateUse1) {
+    detail::mark_privateuse1_used();
+    if (!g_allocators[i]) detail::load_startup_backends();
+  }
   BRASA_CHECK_NOT_IMPLEMENTED(g_allocators[i] != nullptr, "no allocator registered for device ",
-                              device_type_name(t));
+                              device_type_name(t),
+                              t == kPrivateUse1 ? " (load its backend with brasa::backend::"
+                                                  "load_backend or BRASA_BACKENDS)"
+                                                : "");
   return g_allocators[i];
 }
 void set_allocator(DeviceType t, Allocator* allocator) {

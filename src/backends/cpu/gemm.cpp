@@ -102,7 +102,7 @@ void blocked_gemm(const MatmulArgs& g) {
 void gemm_batched(const Tensor& out, const Tensor& a_in, const Tensor& w_in, const Scalar& beta,
                   const Scalar& alpha) {
   const ScalarType dt = out.dtype();
-  if (dt == ScalarType::Half) {
+  if (dt == ScalarType::Half || (dt == ScalarType::BFloat16 && !onednn_has_bf16_matmul())) {
     Tensor tmp = out.to(kFloat);
     gemm_batched(tmp, a_in.to(kFloat), w_in.to(kFloat), beta, alpha);
     out.copy_(tmp);

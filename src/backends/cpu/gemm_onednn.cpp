@@ -47,6 +47,20 @@ void sgemm(const MatmulArgs& g, const memory::dims& a_st, const memory::dims& w_
 
 }  // namespace
 
+bool onednn_has_bf16_matmul() {
+  // oneDNN's bf16 matmul needs AVX-512 (or AVX2-VNNI-2); on plain AVX2 machines it has none.
+  static const bool ok = [] {
+    try {
+      memory::desc md({1, 2, 2}, memory::data_type::bf16, memory::dims{4, 2, 1});
+      dnnl::matmul::primitive_desc(dnnl::matmul::desc(md, md, md), onednn_engine());
+      return true;
+    } catch (const dnnl::error&) {
+      return false;
+    }
+  }();
+  return ok;
+}
+
 bool onednn_matmul(const MatmulArgs& g) {
   const memory::data_type dt =
       g.dtype == ScalarType::BFloat16 ? memory::data_type::bf16 : memory::data_type::f32;

@@ -63,7 +63,8 @@ MathGrads math_backward(const Tensor& g, const Tensor& q, const Tensor& k, const
   const int64_t L = q.size(-2), S = k.size(-2);
   Tensor s = matmul(q, k.transpose(-2, -1)) * scale;
   if (is_causal)
-    s = s + neg_inf_where_false(ones({L, S}, TensorOptions(kBool)).tril(), s.scalar_type());
+    s = s + neg_inf_where_false(ones({L, S}, TensorOptions(kBool).device(s.device())).tril(),
+                                s.scalar_type());
   if (mask.defined())
     s = s + (mask.scalar_type() == kBool ? neg_inf_where_false(mask, s.scalar_type()) : mask);
   Tensor e = (s - s.detach().amax({-1}, true)).exp();

@@ -74,7 +74,7 @@ ClassTargets class_targets(const Tensor& input, const Tensor& target, const Tens
                 "], got ", weight.sizes());
   }
   if (!target.is_meta()) {
-    const Tensor t = target.contiguous();
+    const Tensor t = target.cpu().contiguous();  // the check reads the values on the host
     const int64_t* p = t.data_ptr<int64_t>();
     for (int64_t i = 0, n = t.numel(); i < n; ++i) {
       BRASA_CHECK_INDEX(p[i] == ignore_index || (p[i] >= 0 && p[i] < c), op, ": target ", p[i],
@@ -84,10 +84,11 @@ ClassTargets class_targets(const Tensor& input, const Tensor& target, const Tens
   const auto view = class_view(input, cd);
   ClassTargets r;
   r.class_dim = cd;
-  r.onehot = target.unsqueeze(cd).eq(arange(c, kLong).view(view));
+  r.onehot =
+      target.unsqueeze(cd).eq(arange(c, TensorOptions(kLong).device(target.device())).view(view));
   r.valid = target.ne(ignore_index);
   Tensor w = weight.defined() ? where(r.onehot, weight.view(view), 0).sum({cd})
-                              : ones(target.sizes(), input.scalar_type());
+                              : ones(target.sizes(), input.options());
   r.weight = where(r.valid, w, 0);
   return r;
 }
@@ -173,7 +174,7 @@ static bool takes_fast_path(const Tensor& input, const Tensor& target,
       options.label_smoothing() != 0 ||
       !std::holds_alternative<enumtype::kMean>(options.reduction()) ||
       input.size(0) != target.size(0) || input.size(0) == 0 || input.size(1) == 0 ||
-      !input.is_cpu())
+      input.is_meta())  // every device takes the same path, so their results agree
     return false;
   const int64_t c = input.size(1), ignore = options.ignore_index();
   if (ignore >= 0 && ignore < c) return false;

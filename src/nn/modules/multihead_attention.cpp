@@ -35,7 +35,7 @@ Tensor pad_last(const Tensor& mask) {
 /// bool (true = masked) -> additive float of `dtype`; float masks are cast.
 Tensor to_additive(const Tensor& mask, ScalarType dtype) {
   if (mask.scalar_type() == kBool) {
-    return zeros(mask.sizes(), TensorOptions().dtype(dtype))
+    return zeros(mask.sizes(), TensorOptions(dtype).device(mask.device()))
         .masked_fill(mask, -std::numeric_limits<double>::infinity());
   }
   return mask.to(dtype);

@@ -90,8 +90,8 @@ Tensor Tensor::to(const TensorOptions& options, bool, bool copy) const {
     if (!dev.is_meta()) out.copy_(*this);
     return out;
   }
-  BRASA_CHECK_NOT_IMPLEMENTED(device().is_cpu() || dev.is_cpu(), "to: no copy from ", device(),
-                              " to ", dev);
+  BRASA_CHECK_NOT_IMPLEMENTED(device().is_cpu() || dev.is_cpu() || device().type() == dev.type(),
+                              "to: no copy from ", device(), " to ", dev);
   out.copy_(*this);
   return out;
 }

@@ -96,7 +96,8 @@ Tensor element_offsets(const Tensor& view, const std::vector<AdvancedIndex>& ind
   const int64_t before = adjacent ? idx[0].dim : 0;  // rest dims placed before the index dims
   const int64_t rank = nb + view.dim() - static_cast<int64_t>(idx.size());
 
-  Tensor adv = zeros(b, kLong);
+  const TensorOptions index_options = TensorOptions(kLong).device(view.device());
+  Tensor adv = zeros(b, index_options);
   for (const DimIndex& i : idx) {
     Tensor p = checked_positions(i.positions, view.sizes()[i.dim], i.dim);
     adv = adv.add(p.mul(strides[i.dim]));
@@ -111,7 +112,7 @@ Tensor element_offsets(const Tensor& view, const std::vector<AdvancedIndex>& ind
     ++q;
     DimVector shape(static_cast<size_t>(rank), 1);
     shape[pos] = view.sizes()[d];
-    offsets = offsets.add(arange(view.sizes()[d], kLong).mul(strides[d]).reshape(shape));
+    offsets = offsets.add(arange(view.sizes()[d], index_options).mul(strides[d]).reshape(shape));
   }
   return offsets.contiguous();
 }
@@ -155,7 +156,9 @@ void differentiable_index_put(const Tensor& view, const Tensor& offsets, const T
     return;
   }
   Tensor values = zeros({n}, view.options()).scatter(0, flat_offsets, v).view(view.sizes());
-  Tensor mask = zeros({n}, kBool).scatter(0, flat_offsets, Scalar(true)).view(view.sizes());
+  Tensor mask = zeros({n}, TensorOptions(kBool).device(view.device()))
+                    .scatter(0, flat_offsets, Scalar(true))
+                    .view(view.sizes());
   view.copy_(where(mask, values, view));
 }
 
@@ -187,7 +190,8 @@ void advanced_index_fill(const Tensor& view, const std::vector<AdvancedIndex>& i
   if (autograd::any_requires_grad({&view})) {
     Tensor offsets = element_offsets(view, indices, true);
     if (offsets.numel() == 0) return;
-    Tensor mask = zeros({view.numel()}, kBool).scatter(0, offsets.reshape({-1}), Scalar(true));
+    Tensor mask = zeros({view.numel()}, TensorOptions(kBool).device(view.device()))
+                      .scatter(0, offsets.reshape({-1}), Scalar(true));
     view.masked_fill_(mask.view(view.sizes()), value);
     return;
   }

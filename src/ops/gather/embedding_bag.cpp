@@ -25,7 +25,9 @@ Tensor embedding_bag_kernel(const Tensor& weight, const Tensor& indices, const T
     BRASA_CHECK(!offsets.defined(), op, ": offsets has to be absent when input is 2-d");
     const int64_t bags = indices.sizes()[0], per_bag = indices.sizes()[1];
     flat = indices.reshape({-1});
-    starts = arange(0, bags * per_bag, std::max<int64_t>(per_bag, 1), kLong).slice(0, 0, bags);
+    starts = arange(0, bags * per_bag, std::max<int64_t>(per_bag, 1),
+                    TensorOptions(kLong).device(indices.device()))
+                 .slice(0, 0, bags);
     include_last_offset = false;
   } else {
     BRASA_CHECK(indices.dim() == 1, op, ": input has to be 1-d or 2-d, got shape ",
@@ -51,7 +53,7 @@ Tensor embedding_bag_kernel(const Tensor& weight, const Tensor& indices, const T
     starts = starts.slice(0, 0, starts.numel() - 1);
   }
   const int64_t bags = starts.numel();
-  Tensor positions = arange(n, kLong);
+  Tensor positions = arange(n, TensorOptions(kLong).device(indices.device()));
   Tensor bag = searchsorted(starts, positions, false, true).sub(1);
   Tensor valid = positions.lt(end).logical_and(bag.ge(0));
   if (padding_idx.has_value()) {
@@ -70,14 +72,15 @@ Tensor embedding_bag_kernel(const Tensor& weight, const Tensor& indices, const T
     rows = rows.mul(per_sample_weights.reshape({-1}).index_select(0, kept).unsqueeze(1));
   }
   Tensor bag_of_row = bag.index_select(0, kept);
-  Tensor out = zeros({bags, dim}, TensorOptions().dtype(weight.dtype()));
+  Tensor out = zeros({bags, dim}, TensorOptions(weight.dtype()).device(weight.device()));
   if (mode == "max") {
     return scatter_reduce(out, 0, bag_of_row.unsqueeze(1).expand({kept.numel(), dim}), rows, "amax",
                           false);
   }
   out = out.index_add(0, bag_of_row, rows.to(weight.dtype()));
   if (mode == "sum") return out;
-  Tensor counts = zeros({bags}, kLong).index_add(0, bag_of_row, ones({kept.numel()}, kLong));
+  const TensorOptions longs = TensorOptions(kLong).device(weight.device());
+  Tensor counts = zeros({bags}, longs).index_add(0, bag_of_row, ones({kept.numel()}, longs));
   return out.div(counts.clamp_min(1).unsqueeze(1)).to(weight.dtype());
 }
 

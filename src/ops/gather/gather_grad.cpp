@@ -317,7 +317,8 @@ Tensor embedding_backward(const Tensor& g, const Tensor& indices, int64_t rows, 
   Tensor idx = indices.reshape({-1}).to(kLong);
   Tensor g2 = g.reshape({idx.numel(), width});
   if (scale_grad_by_freq) {
-    Tensor counts = zeros({rows}, kLong).index_add(0, idx, ones({idx.numel()}, kLong));
+    const TensorOptions longs = TensorOptions(kLong).device(g.device());
+    Tensor counts = zeros({rows}, longs).index_add(0, idx, ones({idx.numel()}, longs));
     g2 = g2 / counts.index_select(0, idx).unsqueeze(1).to(g.dtype());
   }
   if (padding_idx >= 0) g2 = g2.masked_fill(idx.eq(padding_idx).unsqueeze(1), Scalar(0));

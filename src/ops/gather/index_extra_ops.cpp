@@ -20,11 +20,12 @@ Tensor repeat_interleave_counts_kernel(const Tensor& repeats) {
   BRASA_CHECK_TYPE(repeats.dtype() == kLong || repeats.dtype() == kInt,
                    "repeat_interleave: repeats must be an int32 or int64 tensor, got ",
                    repeats.dtype());
-  if (repeats.numel() == 0) return empty({0}, repeats.dtype());
+  const TensorOptions on = TensorOptions(repeats.dtype()).device(repeats.device());
+  if (repeats.numel() == 0) return empty({0}, on);
   BRASA_CHECK(repeats.min().item<int64_t>() >= 0, "repeat_interleave: repeats can not be negative");
   Tensor ends = repeats.to(kLong).cumsum(0);
   const int64_t total = ends[-1].item<int64_t>();
-  return searchsorted(ends, arange(total, kLong), false, true).to(repeats.dtype());
+  return searchsorted(ends, arange(total, on.dtype(kLong)), false, true).to(repeats.dtype());
 }
 
 Tensor repeat_interleave_kernel(const Tensor& self, const Tensor& repeats,
@@ -56,7 +57,9 @@ Tensor one_hot_kernel(const Tensor& self, int64_t num_classes) {
     BRASA_CHECK(self.max().item<int64_t>() < num_classes,
                 "one_hot: class values must be smaller than num_classes (", num_classes, ")");
   }
-  return arange(num_classes, kLong).eq(self.unsqueeze(-1)).to(kLong);
+  return arange(num_classes, TensorOptions(kLong).device(self.device()))
+      .eq(self.unsqueeze(-1))
+      .to(kLong);
 }
 
 /// Note [searchsorted by counting]: the insertion point of v is the number of boundaries < v
@@ -86,20 +89,21 @@ Tensor searchsorted_kernel(const Tensor& sorted_sequence, const Tensor& values, 
 std::tuple<Tensor, Tensor, Tensor> unique_kernel(const Tensor& self, bool, bool return_inverse,
                                                  bool return_counts) {
   Tensor flat = self.reshape({-1});
+  const TensorOptions longs = TensorOptions(kLong).device(self.device());
   if (flat.numel() == 0) {
-    return {flat.clone(), return_inverse ? empty(self.sizes(), kLong) : empty({0}, kLong),
-            empty({0}, kLong)};
+    return {flat.clone(), return_inverse ? empty(self.sizes(), longs) : empty({0}, longs),
+            empty({0}, longs)};
   }
   auto [sorted, perm] = flat.sort(true, 0, false);
   Tensor change = sorted.slice(0, 1).ne(sorted.slice(0, 0, -1));
-  Tensor starts = cat({ones({1}, kBool), change});
+  Tensor starts = cat({ones({1}, TensorOptions(kBool).device(self.device())), change});
   Tensor uniques = masked_select(sorted, starts);
   Tensor group = starts.cumsum(0, kLong).sub(1);
-  Tensor inverse = empty({0}, kLong), counts = empty({0}, kLong);
+  Tensor inverse = empty({0}, longs), counts = empty({0}, longs);
   if (return_inverse)
-    inverse = empty({flat.numel()}, kLong).index_copy(0, perm, group).view(self.sizes());
+    inverse = empty({flat.numel()}, longs).index_copy(0, perm, group).view(self.sizes());
   if (return_counts) {
-    counts = zeros({uniques.numel()}, kLong).index_add(0, group, ones({flat.numel()}, kLong));
+    counts = zeros({uniques.numel()}, longs).index_add(0, group, ones({flat.numel()}, longs));
   }
   return {uniques, inverse, counts};
 }
@@ -189,7 +193,8 @@ Tensor repeat_interleave(const Tensor& self, const Tensor& repeats, std::optiona
 }
 Tensor repeat_interleave(const Tensor& self, int64_t repeats, std::optional<int64_t> dim) {
   BRASA_CHECK(repeats >= 0, "repeat_interleave: repeats can not be negative, got ", repeats);
-  return repeat_interleave(self, full({}, repeats, kLong), dim);
+  return repeat_interleave(self, full({}, repeats, TensorOptions(kLong).device(self.device())),
+                           dim);
 }
 Tensor one_hot(const Tensor& self, int64_t num_classes) {
   return ops::one_hot_op().call(self, num_classes);

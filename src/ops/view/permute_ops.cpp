@@ -73,9 +73,9 @@ Tensor diagonal_kernel(const Tensor& self, int64_t offset, int64_t dim1, int64_t
 
 }  // namespace
 
-BRASA_REGISTER_KERNEL(transpose_op, transpose_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(permute_op, permute_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(diagonal_op, diagonal_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(transpose_op, transpose_kernel, CPU, Meta, PrivateUse1)
+BRASA_REGISTER_KERNEL(permute_op, permute_kernel, CPU, Meta, PrivateUse1)
+BRASA_REGISTER_KERNEL(diagonal_op, diagonal_kernel, CPU, Meta, PrivateUse1)
 
 }  // namespace brasa::ops
 

@@ -2,6 +2,7 @@
 // alias, as_strided; and resize_ (which changes the tensor itself).
 #include <cstring>
 
+#include "brasa/backend/backend.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
@@ -136,7 +137,8 @@ Tensor resize_kernel(const Tensor& self, IntArrayRef sizes) {
                   "(external memory) from ",
                   storage->nbytes(), " to ", needed, " bytes");
       DataPtr data = storage->allocator()->allocate(needed);
-      if (storage->nbytes() > 0) std::memcpy(data.get(), storage->data(), storage->nbytes());
+      backend::copy_bytes(storage->device(), data.get(), storage->device(), storage->data(),
+                          storage->nbytes());
       storage->set_data(std::move(data), needed);
     }
   }
@@ -146,14 +148,14 @@ Tensor resize_kernel(const Tensor& self, IntArrayRef sizes) {
 
 }  // namespace
 
-BRASA_REGISTER_KERNEL(view_op, view_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(squeeze_op, squeeze_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(squeeze_dims_op, squeeze_dims_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(unsqueeze_op, unsqueeze_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(expand_op, expand_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(alias_op, alias_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(as_strided_op, as_strided_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(resize_op, resize_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(view_op, view_kernel, CPU, Meta, PrivateUse1)
+BRASA_REGISTER_KERNEL(squeeze_op, squeeze_kernel, CPU, Meta, PrivateUse1)
+BRASA_REGISTER_KERNEL(squeeze_dims_op, squeeze_dims_kernel, CPU, Meta, PrivateUse1)
+BRASA_REGISTER_KERNEL(unsqueeze_op, unsqueeze_kernel, CPU, Meta, PrivateUse1)
+BRASA_REGISTER_KERNEL(expand_op, expand_kernel, CPU, Meta, PrivateUse1)
+BRASA_REGISTER_KERNEL(alias_op, alias_kernel, CPU, Meta, PrivateUse1)
+BRASA_REGISTER_KERNEL(as_strided_op, as_strided_kernel, CPU, Meta, PrivateUse1)
+BRASA_REGISTER_KERNEL(resize_op, resize_kernel, CPU, Meta, PrivateUse1)
 
 }  // namespace brasa::ops
 

@@ -90,10 +90,10 @@ std::vector<Tensor> unbind_kernel(const Tensor& self, int64_t dim) {
 
 }  // namespace
 
-BRASA_REGISTER_KERNEL(select_op, select_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(slice_op, slice_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(split_with_sizes_op, split_with_sizes_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(unbind_op, unbind_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(select_op, select_kernel, CPU, Meta, PrivateUse1)
+BRASA_REGISTER_KERNEL(slice_op, slice_kernel, CPU, Meta, PrivateUse1)
+BRASA_REGISTER_KERNEL(split_with_sizes_op, split_with_sizes_kernel, CPU, Meta, PrivateUse1)
+BRASA_REGISTER_KERNEL(unbind_op, unbind_kernel, CPU, Meta, PrivateUse1)
 
 }  // namespace brasa::ops
 

@@ -1,0 +1,123 @@
+// Registering backend pieces and kernels: the accelerator API over the npu, and the errors for
+// registering twice, unknown ops, wrong signatures, libraries that fail to load.
+#include <ATen/DeviceAccelerator.h>
+#include <torch/library.h>
+
+#include "backend/npu_fixture.h"
+
+namespace brasa::testing {
+namespace {
+
+using NpuRegistration = NpuTest;
+
+TEST_F(NpuRegistration, TheAcceleratorIsTheNpu) {
+  ASSERT_TRUE(accelerator::current_accelerator().has_value());
+  EXPECT_EQ(accelerator::current_accelerator()->str(), "npu");  // no index
+  EXPECT_EQ(accelerator::current_accelerator(true)->str(), "npu");
+  EXPECT_TRUE(accelerator::is_available());
+  EXPECT_EQ(accelerator::device_count(), 2);
+  EXPECT_EQ(accelerator::current_device_index(), 0);
+  {
+    accelerator::DeviceIndexGuard guard(1);
+    EXPECT_EQ(accelerator::current_device_index(), 1);
+    EXPECT_EQ(empty({2}, TensorOptions(kFloat).device(Device("npu"))).device().str(), "npu:1");
+    accelerator::synchronize();
+  }
+  EXPECT_EQ(accelerator::current_device_index(), 0);
+  accelerator::set_device_index(-1);  // negative: no change
+  EXPECT_EQ(accelerator::current_device_index(), 0);
+  EXPECT_THROW(accelerator::set_device_index(2), ValueError);
+  EXPECT_THROW(accelerator::set_device_index(Device("cpu")), ValueError);
+  accelerator::set_device_index(Device("npu:1"));
+  EXPECT_EQ(accelerator::current_device_index(), 1);
+  accelerator::set_device_index(0);
+  EXPECT_EQ(at::accelerator::deviceCount(), 2);
+  EXPECT_EQ(at::accelerator::getAccelerator().value(), kPrivateUse1);
+}
+
+TEST_F(NpuRegistration, PiecesRegisterOnce) {
+  static struct : Allocator {
+    DataPtr allocate(size_t) override { return DataPtr(); }
+  } other;
+  try {
+    backend::register_allocator(kPrivateUse1, &other, "test");
+    ADD_FAILURE() << "expected ValueError";
+  } catch (const ValueError& e) {
+    EXPECT_NE(std::string(e.what()).find("libbrasa_npu"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(backend::register_allocator(kCPU, &other, "test"), ValueError);
+  EXPECT_THROW(backend::register_allocator(kCUDA, &other, "test"), ValueError);
+}
+
+BRASA_DEFINE_OP(test_twice_op, "test::backend_twice", "test::backend_twice(Tensor self) -> Tensor",
+                Tensor(const Tensor&))
+Tensor twice_cpu(const Tensor& self) { return self * 2; }
+BRASA_REGISTER_KERNEL(test_twice_op, twice_cpu, CPU)
+Tensor twice_npu(const Tensor& self) { return self + self; }
+Tensor wrong_type(const Tensor& self, const Tensor&) { return self; }
+
+TEST_F(NpuRegistration, NativeKernelsAreCheckedByNameTypeAndCount) {
+  backend::Library lib(DispatchKey::PrivateUse1, "test");
+  lib.impl<&twice_npu>("test::backend_twice");
+  Tensor a = full({3}, 1.5).to(npu);
+  EXPECT_TRUE(bitwise_equal(test_twice_op().call(a), full({3}, 3.0)));
+  EXPECT_TRUE(backend::fallback_report().empty());
+  EXPECT_THROW(lib.impl<&twice_npu>("test::backend_twice"), ValueError);  // twice
+  EXPECT_THROW(lib.impl<&twice_npu>("no_such_op"), ValueError);
+  try {
+    lib.impl<&wrong_type>("hypot");
+    ADD_FAILURE() << "expected ValueError";
+  } catch (const ValueError& e) {
+    EXPECT_NE(std::string(e.what()).find("hypot(Tensor self"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(lib.impl<&twice_npu>("add"), ValueError);  // the npu gave add aten kernels
+  EXPECT_THROW(backend::Library(DispatchKey::CPU), ValueError);
+}
+
+at::Tensor aten_sub(const at::Tensor& a, const at::Tensor&, const at::Scalar&) { return a; }
+at::Tensor aten_sub_wrong(const at::Tensor& a, const at::Tensor&) { return a; }
+
+TEST_F(NpuRegistration, AtenKernelsAreCheckedByNameSignatureAndCount) {
+  torch::Library m(torch::Library::IMPL, "aten", DispatchKey::PrivateUse1, __FILE__, __LINE__);
+  try {
+    m.impl("no_such.overload", TORCH_FN(aten_sub));
+    ADD_FAILURE() << "expected ValueError";
+  } catch (const ValueError& e) {
+    EXPECT_NE(std::string(e.what()).find("no_such.overload"), std::string::npos) << e.what();
+  }
+  try {
+    m.impl("sub.Tensor", TORCH_FN(aten_sub_wrong));
+    ADD_FAILURE() << "expected ValueError";
+  } catch (const ValueError& e) {
+    EXPECT_NE(std::string(e.what()).find("Tensor(Tensor, Tensor, Scalar)"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(m.impl("mul.Tensor", TORCH_FN(aten_sub_wrong)), ValueError);  // the npu's
+  EXPECT_EQ(backend::aten_signature("aten::add.out"), "Tensor(Tensor, Tensor, Scalar, Tensor)");
+  EXPECT_GT(backend::aten_names().size(), 100u);
+}
+
+TEST_F(NpuRegistration, LoadErrorsNameThePathAndTheReason) {
+  try {
+    backend::load_backend("/nonexistent/libfoo.so");
+    ADD_FAILURE() << "expected ValueError";
+  } catch (const ValueError& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("/nonexistent/libfoo.so"), std::string::npos) << m;
+    EXPECT_NE(m.find("No such file"), std::string::npos) << m;
+  }
+#ifdef BRASA_BAD_BACKEND_LIBRARY
+  try {
+    backend::load_backend(BRASA_BAD_BACKEND_LIBRARY);
+    ADD_FAILURE() << "expected ValueError";
+  } catch (const ValueError& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find(BRASA_BAD_BACKEND_LIBRARY), std::string::npos) << m;
+    EXPECT_NE(m.find("not.an.op"), std::string::npos) << m;
+  }
+#endif
+  EXPECT_NO_THROW(load_npu());  // loading the same library again is a no-op
+}
+
+}  // namespace
+}  // namespace brasa::testing
