@@ -99,11 +99,40 @@ struct Operand {
   }
 };
 
+// The element pointer of `t` as T when it is a dense operand of out's shape (or one element) of
+// dtype T; null otherwise.
+template <typename T>
+const T* dense(const Tensor& t, const Tensor& out, bool& scalar) {
+  if (t.scalar_type() != out.scalar_type()) return nullptr;
+  scalar = t.numel() == 1;
+  if (!scalar && !(t.is_contiguous() && t.sizes().vec() == out.sizes().vec())) return nullptr;
+  return reinterpret_cast<const T*>(t.is_cpu() ? static_cast<const char*>(t.data_ptr())
+                                               : host_ptr(t));
+}
+
 // out[i] = f(a[i], b[i]) over out's shape (out may be strided; a and b broadcast to it).
 template <typename T, typename F>
 void binary_loop(const Tensor& out, const Tensor& a, const Tensor& b, F f) {
   const int64_t n = out.numel();
   if (n == 0) return;
+  if (out.is_contiguous()) {  // the common case: dense operands or a scalar, one flat loop
+    bool sa = false, sb = false;
+    const T* x = dense<T>(a, out, sa);
+    const T* y = x ? dense<T>(b, out, sb) : nullptr;
+    if (x && y) {
+      T* o = reinterpret_cast<T*>(host_ptr(out));
+      if (sb) {
+        const T yv = *y;
+        for (int64_t i = 0; i < n; ++i) o[i] = f(x[sa ? 0 : i], yv);
+      } else if (sa) {
+        const T xv = *x;
+        for (int64_t i = 0; i < n; ++i) o[i] = f(xv, y[i]);
+      } else {
+        for (int64_t i = 0; i < n; ++i) o[i] = f(x[i], y[i]);
+      }
+      return;
+    }
+  }
   Operand<T> x(a, out.sizes()), y(b, out.sizes());
   T* o = reinterpret_cast<T*>(host_ptr(out));
   const int64_t dims = out.dim();

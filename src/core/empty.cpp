@@ -16,6 +16,23 @@ Device resolve_index(Device device) {
   backend::DeviceRuntime* r = backend::runtime(kPrivateUse1);
   return Device(kPrivateUse1, static_cast<int8_t>(r ? r->current_device() : 0));
 }
+
+// A tensor of `nbytes` of fresh storage on `device` (none on meta), before sizes are set.
+inline IntrusivePtr<TensorImpl> new_tensor(size_t nbytes, ScalarType dtype, Device device) {
+  DataPtr data;
+  Allocator* alloc = nullptr;
+  if (BRASA_UNLIKELY(device.type() == kPrivateUse1)) {
+    device = resolve_index(device);
+    alloc = get_allocator(device.type());
+    accelerator::DeviceIndexGuard on(device.index());
+    data = alloc->allocate(nbytes);
+  } else if (!device.is_meta()) {
+    alloc = get_allocator(device.type());
+    data = alloc->allocate(nbytes);
+  }
+  auto storage = make_intrusive<StorageImpl>(std::move(data), nbytes, device, alloc);
+  return make_intrusive<TensorImpl>(std::move(storage), dtype, device);
+}
 }  // namespace
 
 DimVector contiguous_strides(IntArrayRef sizes) {
@@ -72,19 +89,7 @@ size_t storage_nbytes(IntArrayRef sizes, IntArrayRef strides, size_t itemsize, c
 Tensor empty_strided_generic(IntArrayRef sizes, IntArrayRef strides, ScalarType dtype,
                              Device device) {
   size_t nbytes = storage_nbytes(sizes, strides, element_size(dtype), "empty");
-  DataPtr data;
-  Allocator* alloc = nullptr;
-  if (BRASA_UNLIKELY(device.type() == kPrivateUse1)) {
-    device = resolve_index(device);
-    alloc = get_allocator(device.type());
-    accelerator::DeviceIndexGuard on(device.index());
-    data = alloc->allocate(nbytes);
-  } else if (!device.is_meta()) {
-    alloc = get_allocator(device.type());
-    data = alloc->allocate(nbytes);
-  }
-  auto storage = make_intrusive<StorageImpl>(std::move(data), nbytes, device, alloc);
-  auto impl = make_intrusive<TensorImpl>(std::move(storage), dtype, device);
+  auto impl = new_tensor(nbytes, dtype, device);
   impl->set_sizes_and_strides(sizes, strides, 0);
   return Tensor(std::move(impl));
 }
@@ -97,19 +102,7 @@ Tensor empty_generic(IntArrayRef sizes, ScalarType dtype, Device device) {
     DimVector strides = contiguous_strides(sizes);
     nbytes = storage_nbytes(sizes, strides, element_size(dtype), "empty");
   }
-  DataPtr data;
-  Allocator* alloc = nullptr;
-  if (BRASA_UNLIKELY(device.type() == kPrivateUse1)) {
-    device = resolve_index(device);
-    alloc = get_allocator(device.type());
-    accelerator::DeviceIndexGuard on(device.index());
-    data = alloc->allocate(nbytes);
-  } else if (!device.is_meta()) {
-    alloc = get_allocator(device.type());
-    data = alloc->allocate(nbytes);
-  }
-  auto storage = make_intrusive<StorageImpl>(std::move(data), nbytes, device, alloc);
-  auto impl = make_intrusive<TensorImpl>(std::move(storage), dtype, device);
+  auto impl = new_tensor(nbytes, dtype, device);
   impl->set_sizes_contiguous(sizes);
   return Tensor(std::move(impl));
 }

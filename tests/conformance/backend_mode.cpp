@@ -58,18 +58,6 @@ struct Outcome {
   std::string grad_error;
 };
 
-std::vector<Tensor> grad_outputs_of(const Value& v) {
-  std::vector<Tensor> out;
-  if (v.tag == Tag::Tensor) {
-    if (v.tensor.defined() && v.tensor.requires_grad()) out.push_back(v.tensor);
-  } else if (v.tag == Tag::List) {
-    for (const Value& x : v.list)
-      if (x.tag == Tag::Tensor && x.tensor.defined() && x.tensor.requires_grad())
-        out.push_back(x.tensor);
-  }
-  return out;
-}
-
 Outcome run_on(const Case& c, const OpFn& fn, Device device) {
   Outcome o;
   Case m = move_case(c, device);
@@ -97,7 +85,7 @@ Outcome run_on(const Case& c, const OpFn& fn, Device device) {
     leaves.push_back(slot->tensor);
   }
   try {
-    std::vector<Tensor> outs = grad_outputs_of(fn(Args(g)));
+    std::vector<Tensor> outs = differentiable_outputs(fn(Args(g)));
     std::vector<Tensor> seeds;
     for (const Tensor& s : c.grad->grad_outputs) seeds.push_back(copy_view(s, device));
     if (outs.size() != seeds.size()) {

@@ -138,4 +138,16 @@ TensorOptions Args::options() const {
   return o;
 }
 
+std::vector<Tensor> differentiable_outputs(const Value& v) {
+  std::vector<Tensor> out;
+  if (v.tag == Tag::Tensor) {
+    if (v.tensor.defined() && v.tensor.requires_grad()) out.push_back(v.tensor);
+  } else if (v.tag == Tag::List) {
+    for (const Value& x : v.list)
+      if (x.tag == Tag::Tensor && x.tensor.defined() && x.tensor.requires_grad())
+        out.push_back(x.tensor);
+  }
+  return out;
+}
+
 }  // namespace brasa::conformance

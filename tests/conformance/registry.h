@@ -61,6 +61,10 @@ const OpFn* find_op(const std::string& name);
 /// Names registered twice (across all tables): a harness error the runner reports.
 std::vector<std::string> duplicate_ops();
 
+/// The float outputs of an op's result that require grad, in order (a list result contributes
+/// each of its tensors).
+std::vector<Tensor> differentiable_outputs(const Value& v);
+
 /// Scalar a Value holds (Bool/Int/Float), for ops taking Scalar-or-Tensor operands.
 Scalar to_scalar(const Value& v);
 

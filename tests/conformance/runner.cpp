@@ -88,19 +88,6 @@ std::string describe_call(const Case& c) {
   return s + ")";
 }
 
-// The float outputs that require grad, in order (a list result contributes each of its tensors).
-std::vector<Tensor> differentiable_outputs(const Value& v) {
-  std::vector<Tensor> out;
-  if (v.tag == Tag::Tensor) {
-    if (v.tensor.defined() && v.tensor.requires_grad()) out.push_back(v.tensor);
-  } else if (v.tag == Tag::List) {
-    for (const Value& x : v.list)
-      if (x.tag == Tag::Tensor && x.tensor.defined() && x.tensor.requires_grad())
-        out.push_back(x.tensor);
-  }
-  return out;
-}
-
 /// Replays the case with its float inputs as leaves and compares brasa's gradients with PyTorch's
 /// (Note [Gradient conformance]); empty when they match.
 std::string run_grad_case(const Case& c, const OpFn& fn) {
