@@ -21,6 +21,8 @@ TEST_F(NpuRegistration, TheAcceleratorIsTheNpu) {
     accelerator::DeviceIndexGuard guard(1);
     EXPECT_EQ(accelerator::current_device_index(), 1);
     EXPECT_EQ(empty({2}, TensorOptions(kFloat).device(Device("npu"))).device().str(), "npu:1");
+    // A fallen-back factory follows the current device too.
+    EXPECT_EQ(arange(3, TensorOptions(kFloat).device(Device("npu"))).device().str(), "npu:1");
     accelerator::synchronize();
   }
   EXPECT_EQ(accelerator::current_device_index(), 0);

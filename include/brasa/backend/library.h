@@ -12,7 +12,7 @@
 // before the kernel runs. libtorch's TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) spelling, with aten
 // names and signatures, is in <torch/library.h>.
 
-#include <functional>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -27,18 +27,33 @@ BRASA_API void claim_for_aten(const OperatorHandle& op, DispatchKey key, const s
 BRASA_API OperatorHandle& op_for_impl(const std::string& name, DispatchKey key,
                                       const char* signature, const std::string& origin);
 
-inline void collect(std::vector<const Tensor*>& out, const Tensor& t) { out.push_back(&t); }
-inline void collect(std::vector<const Tensor*>& out, const std::optional<Tensor>& t) {
-  if (t) out.push_back(&*t);
-}
-inline void collect(std::vector<const Tensor*>& out, TensorList l) {
-  for (const Tensor& t : l) out.push_back(&t);
-}
-template <typename T>
-void collect(std::vector<const Tensor*>&, const T&) {}
+/// The one-device check of an unboxed call, argument by argument, without allocating.
+class BRASA_API DeviceCheck {
+ public:
+  explicit DeviceCheck(const char* op) : op_(op) {}
+  void add(const Tensor& t) {
+    if (!t.defined() || (t.is_cpu() && t.dim() == 0)) return;
+    if (!home_) {
+      home_ = t.device();
+    } else if (t.device() != *home_) {
+      fail(t);
+    }
+  }
+  void add(const std::optional<Tensor>& t) {
+    if (t) add(*t);
+  }
+  void add(TensorList l) {
+    for (const Tensor& t : l) add(t);
+  }
+  void add(const std::vector<Tensor>& l) { add(TensorList(l)); }
+  template <typename T>
+  void add(const T&) {}
 
-/// The same check for an unboxed call's tensors.
-BRASA_API void check_devices_of(const char* op, const std::vector<const Tensor*>& tensors);
+ private:
+  [[noreturn]] void fail(const Tensor& t) const;
+  const char* op_;
+  std::optional<Device> home_;
+};
 
 template <typename F>
 struct fn_signature;
@@ -59,6 +74,7 @@ class BRASA_API Library {
     using Sig = typename detail::fn_signature<decltype(fn)>::type;
     OperatorHandle& op = detail::op_for_impl(name, key_, typeid(Sig).name(), origin_);
     Checked<fn, Sig>::op_name = op.name().c_str();
+    Checked<fn, Sig>::check = op.name() != "copy_";
     static_cast<Op<Sig>&>(op).template impl<&Checked<fn, Sig>::call>(key_);
     return *this;
   }
@@ -76,10 +92,12 @@ class BRASA_API Library {
   template <auto fn, typename R, typename... Args>
   struct Checked<fn, R(Args...)> {
     static inline const char* op_name = "";
+    static inline bool check = true;  // copy_ moves between devices
     static R call(Args... args) {
-      std::vector<const Tensor*> tensors;
-      (detail::collect(tensors, args), ...);
-      detail::check_devices_of(op_name, tensors);
+      if (check) {
+        detail::DeviceCheck c(op_name);
+        (c.add(args), ...);
+      }
       return fn(std::forward<Args>(args)...);
     }
   };

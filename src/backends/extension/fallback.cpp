@@ -99,8 +99,6 @@ class Fallback {
     for (Value& v : stack_) move_result(v);
   }
 
-  Device target() const { return target_; }
-
  private:
   bool is_device(const Tensor& t) const { return t.defined() && !t.is_cpu(); }
 
@@ -207,7 +205,11 @@ class Fallback {
       return brasa::detail::empty_strided_generic(r.sizes(), r.strides(), r.dtype(), target_);
     size_t lo = span_begin(r) / kAlign * kAlign, n = span_end(r) - lo;
     Allocator* alloc = get_allocator(target_.type());
-    Device where = target_.has_index() ? target_ : Device(target_.type(), 0);
+    const DeviceRuntime* rt = runtime(target_.type());
+    const Device where =
+        target_.has_index()
+            ? target_
+            : Device(target_.type(), static_cast<int8_t>(rt ? rt->current_device() : 0));
     Storage s = make_intrusive<StorageImpl>(alloc->allocate(n), n, where, alloc);
     copy_bytes(where, s->data(), Device(kCPU), static_cast<const char*>(r.storage()->data()) + lo,
                n);

@@ -53,12 +53,10 @@ void detail::check_devices(const OperatorHandle& op, const Stack& stack) {
   }
 }
 
-void detail::check_devices_of(const char* op, const std::vector<const Tensor*>& tensors) {
-  if (std::strcmp(op, "copy_") == 0) return;
-  std::optional<Device> home;
-  std::string home_what;
-  for (size_t i = 0; i < tensors.size(); ++i)
-    check_one(op, "tensor argument " + std::to_string(i), *tensors[i], home, home_what);
+void detail::DeviceCheck::fail(const Tensor& t) const {
+  BRASA_THROW(ValueError, op_, ": expected all tensors to be on the same device, but found at ",
+              "least two devices, ", *home_, " and ", t.device(), " (a tensor of shape ", t.sizes(),
+              ")");
 }
 
 OperatorHandle& detail::op_for_impl(const std::string& name, DispatchKey key, const char* signature,
