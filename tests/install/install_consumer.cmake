@@ -14,8 +14,8 @@ endfunction()
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 run_step("cmake --install" ${CMAKE_COMMAND} --install ${BRASA_BUILD_DIR} --prefix ${prefix})
-foreach(f include/brasa/brasa.h include/brasa/compat/torch/torch.h libbrasa.so brasaConfig.cmake
-          brasaTargets.cmake)
+foreach(f include/brasa/brasa.h include/brasa/compat/torch/torch.h libbrasa.so
+          libbrasa_distributed.so brasaConfig.cmake brasaTargets.cmake)
   file(GLOB_RECURSE found ${prefix}/*/${f})  # the lib dir may be lib, lib64 or lib/<multiarch>
   if(NOT EXISTS ${prefix}/${f} AND NOT found)
     message(FATAL_ERROR "install_consumer: ${f} was not installed under ${prefix}")
@@ -34,6 +34,15 @@ endif()
 run_step("run torch_user" ${WORK_DIR}/build/torch_user)
 if(NOT step_output MATCHES "torch: sum 42 dtype Double")
   message(FATAL_ERROR "install_consumer: torch_user printed:\n${step_output}")
+endif()
+# Note [Distributed library]: a one-process program loads neither the distributed library nor MPI.
+run_step("ldd torch_user" ldd ${WORK_DIR}/build/torch_user)
+if(step_output MATCHES "libbrasa_distributed|libmpi|libgloo")
+  message(FATAL_ERROR "install_consumer: torch_user loads distributed libraries:\n${step_output}")
+endif()
+run_step("run dist_user" ${WORK_DIR}/build/dist_user)
+if(NOT step_output MATCHES "dist: gloo sum 21")
+  message(FATAL_ERROR "install_consumer: dist_user printed:\n${step_output}")
 endif()
 
 # The out-of-tree backend example, built on its own against the installed brasa, then loaded.
