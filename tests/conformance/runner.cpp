@@ -1,10 +1,12 @@
 // brasa_conformance [--all] [--known known_failures.txt] [--backend LIB] [--device DEV]
-// <fixture.bin>...: runs every case of the fixtures written by generate.py through the op maps
-// (ops_<family>.cpp) and compares with PyTorch; with --device, runs each case on the CPU and on
-// DEV (a backend loaded with --backend or BRASA_BACKENDS) and compares the two (backend_mode.h).
-// Prints failures, a summary line "conformance: N ops, N cases checked, N failed" (--all: every
-// failure, not the first 60) and a last line "N passed, N failed". Exit 0 when all pass, 1 on
-// failures, 2 on harness errors, 77 (ctest: skipped) without fixtures.
+// [--capability default|avx2|avx512] <fixture.bin>...: runs every case of the fixtures written by
+// generate.py through the op maps (ops_<family>.cpp) and compares with PyTorch; with --device, runs
+// each case on the CPU and on DEV (a backend loaded with --backend or BRASA_BACKENDS) and compares
+// the two (backend_mode.h). Prints failures, a summary line "conformance: N ops, N cases checked, N
+// failed" (--all: every failure, not the first 60) and a last line "N passed, N failed". Exit 0
+// when all pass, 1 on failures, 2 on harness errors, 77 (ctest: skipped) without fixtures or when
+// the CPU kernels in use are not the --capability build (set BRASA_CPU_CAPABILITY_OVERRIDE to force
+// a lower one).
 
 #include <cstdio>
 #include <fstream>
@@ -15,6 +17,7 @@
 #include <string>
 
 #include "backend_mode.h"
+#include "backends/cpu/stub.h"
 #include "brasa/backend/backend.h"
 #include "compare.h"
 #include "registry.h"
@@ -193,6 +196,17 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "conformance: %s\n", e.what());
         return 2;
       }
+      continue;
+    }
+    if (std::string(argv[f]) == "--capability" && f + 1 < argc) {
+      const std::string want = argv[++f];
+      const char* have = brasa::cpu::to_string(brasa::cpu::cpu_capability());
+      if (want != have) {
+        std::printf("conformance: skipped: the CPU kernels in use are the %s build, not %s\n", have,
+                    want.c_str());
+        return 77;
+      }
+      std::printf("conformance: CPU kernels: the %s build\n", have);
       continue;
     }
     if (std::string(argv[f]) == "--known" && f + 1 < argc) {

@@ -2,22 +2,41 @@
 #include <string>
 
 #include "backends/cpu/stub.h"
+#include "brasa/core/warning.h"
 
 namespace brasa::cpu {
 
 namespace {
+// Each capability is chosen only when the CPU has every instruction set its build is compiled for
+// (cmake/BrasaKernels.cmake): AVX2 builds use FMA, F16C and BMI2 too, AVX-512 builds all of those.
+bool has_avx2_build_isa() {
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+         __builtin_cpu_supports("f16c") && __builtin_cpu_supports("bmi2");
+}
+bool has_avx512_build_isa() {
+  return has_avx2_build_isa() && __builtin_cpu_supports("avx512f") &&
+         __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+         __builtin_cpu_supports("avx512dq");
+}
+
 CpuCapability detect() {
   __builtin_cpu_init();
   CpuCapability best = CpuCapability::DEFAULT;
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) best = CpuCapability::AVX2;
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq"))
-    best = CpuCapability::AVX512;
+  if (has_avx2_build_isa()) best = CpuCapability::AVX2;
+  if (has_avx512_build_isa()) best = CpuCapability::AVX512;
   if (const char* o = std::getenv("BRASA_CPU_CAPABILITY_OVERRIDE")) {
-    std::string s = o;
-    CpuCapability want = s == "default" ? CpuCapability::DEFAULT
-                         : s == "avx2"  ? CpuCapability::AVX2
-                                        : CpuCapability::AVX512;
+    const std::string s = o;
+    CpuCapability want = best;
+    if (s == "default")
+      want = CpuCapability::DEFAULT;
+    else if (s == "avx2")
+      want = CpuCapability::AVX2;
+    else if (s == "avx512")
+      want = CpuCapability::AVX512;
+    else
+      warn("BRASA_CPU_CAPABILITY_OVERRIDE: expected default, avx2 or avx512, got '" + s +
+           "'; using " + to_string(best));
+    // Only a lower capability can be forced: the CPU may lack a higher one's instructions.
     if (static_cast<int>(want) < static_cast<int>(best)) best = want;
   }
   return best;
