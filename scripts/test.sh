@@ -23,8 +23,10 @@ done
 source scripts/deps.sh
 brasa_install_deps
 
-# Formatting is part of the checks (STYLE.md: .clang-format, checked in CI).
+# Formatting is part of the checks (STYLE.md: .clang-format, checked in CI), and so are the layers:
+# no file includes a higher layer's header (docs/contributing.md).
 scripts/format.sh --check
+python3 scripts/check_layers.py
 
 jobs="$(brasa_jobs)"
 cmake --preset "$preset" -DBRASA_WERROR=ON

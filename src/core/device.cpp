@@ -3,8 +3,8 @@
 #include <atomic>
 #include <mutex>
 
-#include "backends/extension/startup.h"
 #include "brasa/core/error.h"
+#include "core/device_hooks.h"
 
 namespace brasa {
 namespace {
@@ -95,7 +95,8 @@ Device::Device(const std::string& spec) : type_(kCPU), index_(-1) {
     index_ = static_cast<int8_t>(v);
   }
   // A backend named by BRASA_BACKENDS may not be loaded yet: load it, then look again.
-  if (!parse_type(type, type_) && !(detail::load_startup_backends() && parse_type(type, type_)))
+  if (!parse_type(type, type_) &&
+      !(detail::load_startup_backends_hook() && parse_type(type, type_)))
     BRASA_THROW(ValueError, "Device: expected one of cpu, cuda, meta, ", g_privateuse1_name,
                 " (optionally with ':index'), got '", spec, "'");
   BRASA_CHECK(type_ != kCPU || index_ <= 0, "Device: CPU device index must be -1 or zero, got '",

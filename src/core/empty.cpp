@@ -3,29 +3,20 @@
 #include <algorithm>
 #include <limits>
 
-#include "brasa/backend/accelerator.h"
-#include "brasa/backend/backend.h"
 #include "brasa/core/dispatch_type.h"
 #include "brasa/core/error.h"
+#include "core/device_hooks.h"
 
 namespace brasa::detail {
 namespace {
-// A PrivateUse1 tensor made for "npu" lives on the current npu device, like PyTorch's.
-Device resolve_index(Device device) {
-  if (device.has_index()) return device;
-  backend::DeviceRuntime* r = backend::runtime(kPrivateUse1);
-  return Device(kPrivateUse1, static_cast<int8_t>(r ? r->current_device() : 0));
-}
-
 // A tensor of `nbytes` of fresh storage on `device` (none on meta), before sizes are set.
 inline IntrusivePtr<TensorImpl> new_tensor(size_t nbytes, ScalarType dtype, Device device) {
   DataPtr data;
   Allocator* alloc = nullptr;
   if (BRASA_UNLIKELY(device.type() == kPrivateUse1)) {
-    device = resolve_index(device);
-    alloc = get_allocator(device.type());
-    accelerator::DeviceIndexGuard on(device.index());
-    data = alloc->allocate(nbytes);
+    auto* allocate = core_hooks().allocate_privateuse1;
+    BRASA_CHECK_NOT_IMPLEMENTED(allocate != nullptr, "empty: no backend provides ", device);
+    data = allocate(device, nbytes, alloc);  // Note [Core hooks]
   } else if (!device.is_meta()) {
     alloc = get_allocator(device.type());
     data = alloc->allocate(nbytes);

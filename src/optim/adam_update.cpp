@@ -1,9 +1,9 @@
 // Adam/AdamW per-parameter update: the fused kernel when it applies, in-place ops otherwise.
 #include "optim/adam_update.h"
 
+#include "backends/cpu/kernels/optim_kernels.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/pointwise.h"
-#include "optim/fused_kernels.h"
 
 namespace brasa::optim::detail {
 

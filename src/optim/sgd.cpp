@@ -1,11 +1,11 @@
 // SGD: momentum/dampening/nesterov/weight decay/maximize, in place under NoGradGuard.
 #include "brasa/optim/sgd.h"
 
+#include "backends/cpu/kernels/optim_kernels.h"
 #include "brasa/autograd/grad_mode.h"
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "optim/closure.h"
-#include "optim/fused_kernels.h"
 
 namespace brasa::optim {
 

@@ -1,7 +1,7 @@
 #pragma once
-// DispatchKey and DispatchKeySet. A key set is a bitmask; a higher bit means a higher priority,
-// so the dispatcher runs the kernel of the highest key present (see Note [Dispatch] in
-// dispatcher.h).
+// DispatchKey and DispatchKeySet, in core because every tensor carries its key set. A key set is a
+// bitmask; a higher bit means a higher priority, so the dispatcher runs the kernel of the highest
+// key present (see Note [Dispatch] in brasa/dispatch/dispatcher.h).
 
 #include <cstdint>
 #include <ostream>

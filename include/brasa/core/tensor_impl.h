@@ -4,11 +4,11 @@
 
 #include <memory>
 
+#include "brasa/core/dispatch_key.h"
 #include "brasa/core/dtype.h"
 #include "brasa/core/object_pool.h"
 #include "brasa/core/small_vector.h"
 #include "brasa/core/storage.h"
-#include "brasa/dispatch/dispatch_key.h"
 
 namespace brasa {
 

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <optional>
 
-#include "brasa/nn/options_arg.h"
+#include "brasa/core/options_arg.h"
 
 namespace brasa::data {
 

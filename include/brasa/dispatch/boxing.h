@@ -5,7 +5,7 @@
 #include <tuple>
 #include <type_traits>
 
-#include "brasa/dispatch/dispatch_key.h"
+#include "brasa/core/dispatch_key.h"
 #include "brasa/dispatch/value.h"
 
 namespace brasa::detail {

@@ -16,8 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "brasa/core/dispatch_key.h"
 #include "brasa/dispatch/boxing.h"
-#include "brasa/dispatch/dispatch_key.h"
 #include "brasa/dispatch/schema.h"
 
 namespace brasa {

@@ -2,7 +2,7 @@
 // Adagrad with PyTorch's update rule: per-element sum of squared gradients (started at
 // initial_accumulator_value when the optimizer is built), lr decay, L2 weight decay.
 
-#include "brasa/nn/options_arg.h"
+#include "brasa/core/options_arg.h"
 #include "brasa/optim/optimizer.h"
 
 namespace brasa::optim {

@@ -4,7 +4,7 @@
 
 #include <tuple>
 
-#include "brasa/nn/options_arg.h"
+#include "brasa/core/options_arg.h"
 #include "brasa/optim/optimizer.h"
 
 namespace brasa::optim {

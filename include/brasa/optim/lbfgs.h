@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "brasa/nn/options_arg.h"
+#include "brasa/core/options_arg.h"
 #include "brasa/optim/optimizer.h"
 
 namespace brasa::optim {

@@ -2,7 +2,7 @@
 // RMSprop with PyTorch's update rule: smoothing constant alpha, optional momentum buffer,
 // centered variant (subtracts the squared running mean of gradients), L2 weight decay.
 
-#include "brasa/nn/options_arg.h"
+#include "brasa/core/options_arg.h"
 #include "brasa/optim/optimizer.h"
 
 namespace brasa::optim {

@@ -2,7 +2,7 @@
 // Stochastic gradient descent with PyTorch's momentum (the first step copies the gradient into
 // the buffer), dampening, Nesterov momentum, L2 weight decay and maximize.
 
-#include "brasa/nn/options_arg.h"
+#include "brasa/core/options_arg.h"
 #include "brasa/optim/optimizer.h"
 
 namespace brasa::optim {

@@ -18,7 +18,6 @@
 #include <new>
 #include <vector>
 
-#include "backends/extension/startup.h"
 #include "brasa/core/allocator.h"
 #include "brasa/core/error.h"
 
@@ -218,27 +217,11 @@ class CpuCachingAllocator final : public Allocator {
   Stats stats_;
 };
 
-Allocator* g_allocators[16] = {};
+// The CPU's allocator, registered before any CPU tensor can exist (libbrasa's static initialisers
+// make none).
+const bool registered = (set_allocator(kCPU, &CpuCachingAllocator::get()), true);
 
 }  // namespace
-
-Allocator* get_allocator(DeviceType t) {
-  int i = static_cast<int>(t);
-  if (t == kCPU && !g_allocators[i]) return &CpuCachingAllocator::get();
-  if (t == kPrivateUse1) {
-    detail::mark_privateuse1_used();
-    if (!g_allocators[i]) detail::load_startup_backends();
-  }
-  BRASA_CHECK_NOT_IMPLEMENTED(g_allocators[i] != nullptr, "no allocator registered for device ",
-                              device_type_name(t),
-                              t == kPrivateUse1 ? " (load its backend with brasa::backend::"
-                                                  "load_backend or BRASA_BACKENDS)"
-                                                : "");
-  return g_allocators[i];
-}
-void set_allocator(DeviceType t, Allocator* allocator) {
-  g_allocators[static_cast<int>(t)] = allocator;
-}
 
 MemoryStats memory_stats() { return CpuCachingAllocator::get().stats(); }
 void empty_cache() { CpuCachingAllocator::get().empty_cache(); }

@@ -5,6 +5,7 @@
 #include "backends/extension/startup.h"
 #include "brasa/backend/backend.h"
 #include "brasa/core/error.h"
+#include "core/device_hooks.h"
 
 namespace brasa::accelerator {
 namespace {
@@ -78,3 +79,26 @@ DeviceIndexGuard::~DeviceIndexGuard() {
 }
 
 }  // namespace brasa::accelerator
+
+namespace brasa::detail {
+namespace {
+// A PrivateUse1 tensor made for "npu" lives on the current npu device, like PyTorch's; its bytes
+// are allocated with that device current.
+DataPtr allocate_privateuse1(Device& device, size_t nbytes, Allocator*& allocator) {
+  if (!device.has_index()) {
+    backend::DeviceRuntime* r = backend::runtime(kPrivateUse1);
+    device = Device(kPrivateUse1, static_cast<int8_t>(r ? r->current_device() : 0));
+  }
+  allocator = get_allocator(kPrivateUse1);
+  accelerator::DeviceIndexGuard on(device.index());
+  return allocator->allocate(nbytes);
+}
+
+// Note [Core hooks]: installed before main, so core reaches the registry without including it.
+const bool hooks_installed = [] {
+  core_hooks().load_startup_backends = &load_startup_backends;
+  core_hooks().allocate_privateuse1 = &allocate_privateuse1;
+  return true;
+}();
+}  // namespace
+}  // namespace brasa::detail

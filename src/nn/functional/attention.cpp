@@ -1,16 +1,16 @@
 // scaled_dot_product_attention: forward and backward as dispatched ops over the blockwise kernels
 // (Note [Blockwise attention] in attention.h); this file checks shapes, broadcasts the batch dims
 // and converts masks and reduced-precision inputs.
-#include "nn/functional/attention.h"
+#include "brasa/ops/attention.h"
 
 #include <cmath>
 #include <limits>
 #include <vector>
 
+#include "backends/cpu/kernels/attention_kernels.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
-#include "brasa/ops/attention.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/pointwise.h"
 

@@ -1,6 +1,5 @@
 // copy_, to(), clone(), contiguous() and fill_.
-#include "ops/copy/copy.h"
-
+#include "backends/cpu/kernels/copy_kernels.h"
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/factory.h"

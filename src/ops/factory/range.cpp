@@ -1,9 +1,8 @@
 // arange, linspace and logspace: dispatched factories (CPU fills, Meta shapes only).
-#include "ops/factory/range.h"
-
 #include <cmath>
 #include <limits>
 
+#include "backends/cpu/kernels/range_kernels.h"
 #include "brasa/core/dispatch_type.h"
 #include "brasa/core/empty.h"
 #include "brasa/dispatch/dispatcher.h"

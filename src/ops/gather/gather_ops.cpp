@@ -4,13 +4,13 @@
 #include <limits>
 #include <string>
 
+#include "backends/cpu/kernels/gather_kernels.h"
 #include "brasa/core/dispatch_type.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/indexing_ops.h"
-#include "ops/gather/gather_kernels.h"
 
 namespace brasa::ops {
 

@@ -1,11 +1,11 @@
 // nonzero and masked_select: results whose size depends on the data (no Meta kernel: the shape
 // is unknown without the values, so a meta input throws NotImplementedError).
+#include "backends/cpu/kernels/gather_kernels.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/indexing_ops.h"
 #include "brasa/ops/view.h"
-#include "ops/gather/gather_kernels.h"
 
 namespace brasa::ops {
 

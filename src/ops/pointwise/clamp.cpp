@@ -2,11 +2,11 @@
 // backends/cpu/kernels/ternary_kernels.cpp.
 #include <cmath>
 
+#include "backends/cpu/kernels/ternary_kernels.h"
 #include "brasa/core/error.h"
 #include "brasa/core/type_promotion.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/pointwise.h"
-#include "ops/pointwise/ternary.h"
 
 namespace brasa::ops {
 

@@ -1,8 +1,8 @@
 // nan_to_num; loop in backends/cpu/kernels/ternary_kernels.cpp.
+#include "backends/cpu/kernels/ternary_kernels.h"
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/pointwise.h"
-#include "ops/pointwise/ternary.h"
 
 namespace brasa::ops {
 

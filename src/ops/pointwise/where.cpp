@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "backends/cpu/kernels/ternary_kernels.h"
 #include "brasa/autograd/history.h"
 #include "brasa/core/dispatch_type.h"
 #include "brasa/core/empty.h"
@@ -10,7 +11,6 @@
 #include "brasa/core/type_promotion.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/pointwise.h"
-#include "ops/pointwise/ternary.h"
 
 namespace brasa::ops {
 

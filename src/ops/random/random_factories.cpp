@@ -2,11 +2,11 @@
 // (randperm is its own dispatched op: its draws are serial, Fisher-Yates).
 #include <limits>
 
+#include "backends/cpu/kernels/random_kernels.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/factory.h"
-#include "ops/random/random.h"
 
 namespace brasa::ops {
 

@@ -3,10 +3,10 @@
 #include <cmath>
 #include <limits>
 
+#include "backends/cpu/kernels/random_kernels.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
-#include "ops/random/random.h"
 
 namespace brasa::ops {
 

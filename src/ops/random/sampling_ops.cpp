@@ -15,6 +15,7 @@
 #include <numeric>
 #include <vector>
 
+#include "backends/cpu/kernels/random_kernels.h"
 #include "brasa/core/dispatch_type.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
@@ -22,7 +23,6 @@
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/sampling.h"
-#include "ops/random/random.h"
 
 namespace brasa::ops {
 

@@ -7,9 +7,21 @@
 
 namespace brasa::ops {
 
-#define BRASA_DEFINE_REDUCE_STUB(name) BRASA_DEFINE_STUB(name##_stub, ReduceKernel);
-BRASA_FORALL_REDUCE_STUBS(BRASA_DEFINE_REDUCE_STUB)
-#undef BRASA_DEFINE_REDUCE_STUB
+BRASA_DEFINE_STUB(sum_stub, ReduceKernel);
+BRASA_DEFINE_STUB(prod_stub, ReduceKernel);
+BRASA_DEFINE_STUB(mean_stub, ReduceKernel);
+BRASA_DEFINE_STUB(amax_stub, ReduceKernel);
+BRASA_DEFINE_STUB(amin_stub, ReduceKernel);
+BRASA_DEFINE_STUB(max_dim_stub, ReduceKernel);
+BRASA_DEFINE_STUB(min_dim_stub, ReduceKernel);
+BRASA_DEFINE_STUB(argmax_stub, ReduceKernel);
+BRASA_DEFINE_STUB(argmin_stub, ReduceKernel);
+BRASA_DEFINE_STUB(var_stub, ReduceKernel);
+BRASA_DEFINE_STUB(norm_stub, ReduceKernel);
+BRASA_DEFINE_STUB(logsumexp_stub, ReduceKernel);
+BRASA_DEFINE_STUB(all_stub, ReduceKernel);
+BRASA_DEFINE_STUB(any_stub, ReduceKernel);
+BRASA_DEFINE_STUB(count_nonzero_stub, ReduceKernel);
 
 void resize_output(const Tensor& out, IntArrayRef shape, const char* op) {
   if (out.sizes().equals(shape)) return;

@@ -1,50 +1,14 @@
 #pragma once
-// Shared front end of the reduction ops: dim checking, result allocation (fresh or `out=`), and one
-// CPU stub per reduction whose loop lives in backends/cpu/kernels/reduce_kernels*.cpp. Every op's
-// CPU and Meta kernels are the same function: on meta tensors only the result's shape and dtype are
-// computed.
+// Shared front end of the reduction ops: dim checking, result allocation (fresh or `out=`), over
+// the CPU stubs of backends/cpu/kernels/reduce_kernels.h. Every op's CPU and Meta kernels are the
+// same function: on meta tensors only the result's shape and dtype are computed.
 
 #include <tuple>
 
-#include "backends/cpu/reduce.h"
-#include "backends/cpu/stub.h"
-#include "backends/cpu/tensor_iterator.h"
+#include "backends/cpu/kernels/reduce_kernels.h"
 #include "brasa/dispatch/dispatcher.h"
 
 namespace brasa::ops {
-
-/// Per-op scalar arguments of a reduction kernel: mean's count, var's correction, norm's p, ...
-struct ReduceParams {
-  double p = 0;
-  bool flag = false;
-};
-using ReduceKernel = void (*)(const cpu::ReduceIter& it, const ReduceParams& params);
-
-// clang-format off
-#define BRASA_FORALL_REDUCE_STUBS(_) \
-  _(sum) \
-  _(prod) \
-  _(mean) \
-  _(amax) \
-  _(amin) \
-  _(max_dim) \
-  _(min_dim) \
-  _(argmax) \
-  _(argmin) \
-  _(var) \
-  _(norm) \
-  _(logsumexp) \
-  _(all) \
-  _(any) \
-  _(count_nonzero)
-// clang-format on
-#define BRASA_DECLARE_REDUCE_STUB(name) BRASA_DECLARE_STUB(name##_stub, ReduceKernel);
-BRASA_FORALL_REDUCE_STUBS(BRASA_DECLARE_REDUCE_STUB)
-#undef BRASA_DECLARE_REDUCE_STUB
-
-/// isclose over an (out: bool, a, b) iterator whose inputs share one dtype (for allclose).
-using IscloseKernel = void (*)(cpu::TensorIterator& it, double rtol, double atol, bool equal_nan);
-BRASA_DECLARE_STUB(isclose_stub, IscloseKernel);
 
 /// Reduces `self` over `mask` with `stub` into a result of `dtype`: a new tensor, or `out` when it
 /// is defined (resized when it has no elements; a dtype mismatch goes through a temporary).

@@ -1,10 +1,10 @@
 // cumsum and cumprod (loops in backends/cpu/kernels/scan_kernels.cpp); also the LineShape helper
 // shared with softmax and sort.
+#include "backends/cpu/kernels/scan_softmax_sort_kernels.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/reduce.h"
-#include "ops/reduce/scan_softmax_sort.h"
 
 namespace brasa::ops {
 

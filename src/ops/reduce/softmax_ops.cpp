@@ -1,9 +1,9 @@
 // softmax and log_softmax (loops in backends/cpu/kernels/softmax_kernels.cpp).
+#include "backends/cpu/kernels/scan_softmax_sort_kernels.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/reduce.h"
-#include "ops/reduce/scan_softmax_sort.h"
 
 namespace brasa::ops {
 

@@ -1,9 +1,9 @@
 // sort, argsort and topk (loops in backends/cpu/kernels/sort_kernels.cpp).
+#include "backends/cpu/kernels/scan_softmax_sort_kernels.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/reduce.h"
-#include "ops/reduce/scan_softmax_sort.h"
 
 namespace brasa::ops {
 

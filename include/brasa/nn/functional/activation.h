@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "brasa/core/options_arg.h"
 #include "brasa/core/tensor.h"
-#include "brasa/nn/options_arg.h"
 
 namespace brasa::nn {
 

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "brasa/core/error.h"
+#include "brasa/core/options_arg.h"
 #include "brasa/nn/expanding_array.h"
-#include "brasa/nn/options_arg.h"
 #include "brasa/ops/conv.h"
 
 namespace brasa {

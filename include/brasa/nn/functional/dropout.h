@@ -6,8 +6,8 @@
 #include <optional>
 
 #include "brasa/core/generator.h"
+#include "brasa/core/options_arg.h"
 #include "brasa/core/tensor.h"
-#include "brasa/nn/options_arg.h"
 
 namespace brasa::nn::functional {
 

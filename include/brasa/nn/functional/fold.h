@@ -1,9 +1,9 @@
 #pragma once
 // F::unfold (im2col: [N, C, H, W] -> [N, C * kh * kw, L]) and F::fold (col2im, summing overlaps).
 
+#include "brasa/core/options_arg.h"
 #include "brasa/core/tensor.h"
 #include "brasa/nn/expanding_array.h"
-#include "brasa/nn/options_arg.h"
 
 namespace brasa::nn::functional {
 

@@ -7,8 +7,8 @@
 
 #include <cstdint>
 
+#include "brasa/core/options_arg.h"
 #include "brasa/core/tensor.h"
-#include "brasa/nn/options_arg.h"
 #include "brasa/nn/reduction.h"
 
 namespace brasa::nn {

@@ -7,8 +7,8 @@
 #include <optional>
 #include <vector>
 
+#include "brasa/core/options_arg.h"
 #include "brasa/core/tensor.h"
-#include "brasa/nn/options_arg.h"
 
 namespace brasa::nn {
 

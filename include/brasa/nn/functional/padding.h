@@ -6,9 +6,9 @@
 #include <variant>
 #include <vector>
 
+#include "brasa/core/options_arg.h"
 #include "brasa/core/tensor.h"
 #include "brasa/nn/modes.h"
-#include "brasa/nn/options_arg.h"
 
 namespace brasa::nn::functional {
 

@@ -1,8 +1,8 @@
 #pragma once
 // F::pixel_shuffle / F::pixel_unshuffle ([*, C * r^2, H, W] <-> [*, C, H * r, W * r]).
 
+#include "brasa/core/options_arg.h"
 #include "brasa/core/tensor.h"
-#include "brasa/nn/options_arg.h"
 
 namespace brasa::nn::functional {
 

@@ -6,9 +6,9 @@
 #include <optional>
 #include <tuple>
 
+#include "brasa/core/options_arg.h"
 #include "brasa/core/tensor.h"
 #include "brasa/nn/expanding_array.h"
-#include "brasa/nn/options_arg.h"
 
 namespace brasa::nn {
 

@@ -7,10 +7,10 @@
 #include <optional>
 
 #include "brasa/autograd/grad_mode.h"
+#include "brasa/core/options_arg.h"
 #include "brasa/core/tensor.h"
 #include "brasa/nn/cloneable.h"
 #include "brasa/nn/functional/normalization.h"
-#include "brasa/nn/options_arg.h"
 #include "brasa/nn/pimpl.h"
 #include "brasa/ops/factory.h"
 

@@ -8,12 +8,12 @@
 #include <variant>
 #include <vector>
 
+#include "brasa/core/options_arg.h"
 #include "brasa/core/tensor.h"
 #include "brasa/nn/cloneable.h"
 #include "brasa/nn/expanding_array.h"
 #include "brasa/nn/functional/conv.h"
 #include "brasa/nn/modes.h"
-#include "brasa/nn/options_arg.h"
 #include "brasa/nn/pimpl.h"
 
 namespace brasa {

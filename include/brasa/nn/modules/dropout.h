@@ -1,9 +1,9 @@
 #pragma once
 // Dropout modules: active in training mode (is_training()), the identity in eval mode.
 
+#include "brasa/core/options_arg.h"
 #include "brasa/core/tensor.h"
 #include "brasa/nn/cloneable.h"
-#include "brasa/nn/options_arg.h"
 #include "brasa/nn/pimpl.h"
 
 namespace brasa::nn {

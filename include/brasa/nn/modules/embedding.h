@@ -6,10 +6,10 @@
 #include <optional>
 #include <variant>
 
+#include "brasa/core/options_arg.h"
 #include "brasa/core/tensor.h"
 #include "brasa/nn/cloneable.h"
 #include "brasa/nn/init_modes.h"
-#include "brasa/nn/options_arg.h"
 #include "brasa/nn/pimpl.h"
 #include "brasa/nn/reduction.h"
 

@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "brasa/core/options_arg.h"
 #include "brasa/core/tensor.h"
 #include "brasa/nn/cloneable.h"
-#include "brasa/nn/options_arg.h"
 #include "brasa/nn/pimpl.h"
 
 namespace brasa::nn {

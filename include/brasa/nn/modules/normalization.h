@@ -5,10 +5,10 @@
 #include <optional>
 #include <vector>
 
+#include "brasa/core/options_arg.h"
 #include "brasa/core/tensor.h"
 #include "brasa/nn/cloneable.h"
 #include "brasa/nn/functional/normalization.h"
-#include "brasa/nn/options_arg.h"
 #include "brasa/nn/pimpl.h"
 
 namespace brasa::nn {

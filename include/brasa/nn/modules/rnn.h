@@ -8,10 +8,10 @@
 #include <variant>
 #include <vector>
 
+#include "brasa/core/options_arg.h"
 #include "brasa/core/tensor.h"
 #include "brasa/nn/cloneable.h"
 #include "brasa/nn/init_modes.h"
-#include "brasa/nn/options_arg.h"
 #include "brasa/nn/pimpl.h"
 
 namespace brasa {

@@ -8,6 +8,7 @@
 #include <variant>
 #include <vector>
 
+#include "brasa/core/options_arg.h"
 #include "brasa/core/tensor.h"
 #include "brasa/nn/cloneable.h"
 #include "brasa/nn/init_modes.h"
@@ -16,7 +17,6 @@
 #include "brasa/nn/modules/dropout.h"
 #include "brasa/nn/modules/linear.h"
 #include "brasa/nn/modules/multihead_attention.h"
-#include "brasa/nn/options_arg.h"
 #include "brasa/nn/pimpl.h"
 
 namespace brasa::nn {

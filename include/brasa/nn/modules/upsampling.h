@@ -5,11 +5,11 @@
 #include <variant>
 #include <vector>
 
+#include "brasa/core/options_arg.h"
 #include "brasa/core/tensor.h"
 #include "brasa/nn/cloneable.h"
 #include "brasa/nn/functional/upsampling.h"
 #include "brasa/nn/modes.h"
-#include "brasa/nn/options_arg.h"
 #include "brasa/nn/pimpl.h"
 
 namespace brasa::nn {

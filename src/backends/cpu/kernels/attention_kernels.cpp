@@ -1,6 +1,8 @@
 // Loops of scaled_dot_product_attention (compiled once per CPU capability): Note [Blockwise
-// attention] in nn/functional/attention.h. Tile products use a 4-row x 2-vector register-blocked
+// attention] in attention_kernels.h. Tile products use a 4-row x 2-vector register-blocked
 // micro-kernel on GCC vector types, so each capability gets its widest registers.
+#include "backends/cpu/kernels/attention_kernels.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -9,7 +11,6 @@
 
 #include "backends/cpu/fast_exp.h"
 #include "brasa/core/parallel.h"
-#include "nn/functional/attention.h"
 
 namespace brasa::cpu {
 namespace {

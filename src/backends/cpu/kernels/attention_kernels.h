@@ -14,9 +14,9 @@
 // offset + ((n * L + i) * S + j) / 4, lane ((n * L + i) * S + j) % 4, so the backward replays it.
 #include <cstdint>
 
+#include "backends/cpu/kernels/random_kernels.h"
 #include "backends/cpu/stub.h"
 #include "brasa/core/dtype.h"
-#include "ops/random/random.h"
 
 namespace brasa::ops {
 

@@ -1,9 +1,10 @@
 // copy_ with dtype conversion, and fill_ (compiled once per CPU capability).
+#include "backends/cpu/kernels/copy_kernels.h"
+
 #include <cstring>
 
 #include "backends/cpu/loops.h"
 #include "brasa/core/dispatch_type.h"
-#include "ops/copy/copy.h"
 
 namespace brasa::cpu {
 namespace {

@@ -1,7 +1,7 @@
 // Loops of the gather/scatter family (see Note [Gather/scatter geometry] in
-// ops/gather/gather_kernels.h): one strided walk over the index tensor, run twice (check, then act)
+// gather_kernels.h): one strided walk over the index tensor, run twice (check, then act)
 // so that a bad index throws before anything is written.
-#include "ops/gather/gather_kernels.h"
+#include "backends/cpu/kernels/gather_kernels.h"
 
 #include <algorithm>
 #include <cmath>

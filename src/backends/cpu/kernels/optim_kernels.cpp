@@ -1,11 +1,12 @@
 // Fused optimizer steps (compiled once per CPU capability): Adam/AdamW and SGD with momentum in
 // one pass per parameter.
+#include "backends/cpu/kernels/optim_kernels.h"
+
 #include <algorithm>
 #include <cmath>
 
 #include "backends/cpu/vec_math.h"
 #include "brasa/core/parallel.h"
-#include "optim/fused_kernels.h"
 
 namespace brasa::cpu {
 namespace {

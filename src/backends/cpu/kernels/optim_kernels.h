@@ -1,7 +1,8 @@
 #pragma once
-// Fused optimizer steps: one parallel pass over a contiguous float/double parameter updates it and
-// its state (loops in backends/cpu/kernels/optim_kernels.cpp). Scalars follow PyTorch's
-// single-tensor updates: computed in double, applied in the tensor's type.
+// The kernel interface of the fused optimizer steps (called from src/optim; loops in
+// optim_kernels.cpp): one parallel pass over a contiguous float/double parameter updates it and its
+// state. Scalars follow PyTorch's single-tensor updates: computed in double, applied in the
+// tensor's type.
 
 #include <cstdint>
 

@@ -1,5 +1,7 @@
 // Loops of the random family (compiled once per CPU capability). Draw rules: Note [Random
-// reproducibility] in ops/random/random.h.
+// reproducibility] in random_kernels.h.
+#include "backends/cpu/kernels/random_kernels.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -7,7 +9,6 @@
 
 #include "brasa/core/dispatch_type.h"
 #include "brasa/core/parallel.h"
-#include "ops/random/random.h"
 
 namespace brasa::cpu {
 namespace {

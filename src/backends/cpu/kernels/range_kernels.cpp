@@ -1,10 +1,11 @@
 // Loops of arange, linspace and logspace (compiled once per CPU capability).
+#include "backends/cpu/kernels/range_kernels.h"
+
 #include <cmath>
 #include <type_traits>
 
 #include "brasa/core/dispatch_type.h"
 #include "brasa/core/parallel.h"
-#include "ops/factory/range.h"
 
 namespace brasa::cpu {
 namespace {

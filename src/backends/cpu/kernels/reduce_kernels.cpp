@@ -1,5 +1,7 @@
 // Loops of sum, mean, prod, amax, amin, all, any, count_nonzero and isclose (compiled once per CPU
 // capability; the engine is backends/cpu/reduce_loops.h).
+#include "backends/cpu/kernels/reduce_kernels.h"
+
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -7,7 +9,6 @@
 #include "backends/cpu/loops.h"
 #include "backends/cpu/reduce_loops.h"
 #include "brasa/core/dispatch_type.h"
-#include "ops/reduce/reduce_common.h"
 
 namespace brasa::cpu {
 namespace {

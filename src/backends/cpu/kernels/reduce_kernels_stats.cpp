@@ -4,9 +4,9 @@
 #include <cmath>
 #include <limits>
 
+#include "backends/cpu/kernels/reduce_kernels.h"
 #include "backends/cpu/reduce_loops.h"
 #include "brasa/core/dispatch_type.h"
-#include "ops/reduce/reduce_common.h"
 
 namespace brasa::cpu {
 namespace {

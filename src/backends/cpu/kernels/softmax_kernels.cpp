@@ -13,9 +13,9 @@
 #include <type_traits>
 
 #include "backends/cpu/fast_exp.h"
+#include "backends/cpu/kernels/scan_softmax_sort_kernels.h"
 #include "brasa/core/dispatch_type.h"
 #include "brasa/core/parallel.h"
-#include "ops/reduce/scan_softmax_sort.h"
 
 namespace brasa::cpu {
 namespace {

@@ -4,9 +4,9 @@
 #include <utility>
 #include <vector>
 
+#include "backends/cpu/kernels/scan_softmax_sort_kernels.h"
 #include "brasa/core/dispatch_type.h"
 #include "brasa/core/parallel.h"
-#include "ops/reduce/scan_softmax_sort.h"
 
 namespace brasa::cpu {
 namespace {

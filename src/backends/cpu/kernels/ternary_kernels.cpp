@@ -1,4 +1,6 @@
 // Loops of clamp, lerp, where, masked_fill and nan_to_num (compiled once per CPU capability).
+#include "backends/cpu/kernels/ternary_kernels.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -7,7 +9,6 @@
 
 #include "backends/cpu/loops.h"
 #include "brasa/core/dispatch_type.h"
-#include "ops/pointwise/ternary.h"
 
 namespace brasa::cpu {
 namespace {

@@ -1,0 +1,29 @@
+#pragma once
+// Note [Core hooks]
+// core sits below the backend registry (src/backends/extension) but must reach it for what a plugin
+// provides: a device name that a BRASA_BACKENDS library defines, and storage on a PrivateUse1
+// device. The registry installs these hooks at load time, so core never includes a higher layer.
+
+#include <cstddef>
+
+#include "brasa/core/allocator.h"
+
+namespace brasa::detail {
+
+struct CoreHooks {
+  /// Loads the BRASA_BACKENDS libraries once; true when one was loaded (by this call or earlier).
+  bool (*load_startup_backends)() = nullptr;
+  /// Allocates `nbytes` on a PrivateUse1 device made current for the call; an index-less `device`
+  /// becomes the current device. Sets `allocator` to the allocator used.
+  DataPtr (*allocate_privateuse1)(Device& device, size_t nbytes, Allocator*& allocator) = nullptr;
+};
+/// The hooks (all null until the backend registry installs them).
+CoreHooks& core_hooks();
+
+/// core_hooks().load_startup_backends, or false when none is installed.
+bool load_startup_backends_hook();
+
+/// Records that a PrivateUse1 tensor or device exists (Note [PrivateUse1 name]).
+void mark_privateuse1_used();
+
+}  // namespace brasa::detail
