@@ -1,5 +1,4 @@
-"""Range and literal factories: arange, linspace, logspace, eye, tensor-from-list. PENDING: brasa's
-implementations live on another branch (CMake option BRASA_CONFORMANCE_PENDING)."""
+"""Range and literal factories: arange, linspace, logspace, eye, tensor-from-list."""
 
 import torch
 

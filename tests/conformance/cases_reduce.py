@@ -1,5 +1,4 @@
-"""Reductions, scans, softmax and sorting. PENDING: brasa's kernels live on another branch (CMake option
-BRASA_CONFORMANCE_PENDING). Inputs of ops that return indices have distinct values, so ties can't make
+"""Reductions, scans, softmax and sorting. Inputs of ops that return indices have distinct values, so ties can't make
 the indices ambiguous (sort with stable=True is checked with ties on purpose)."""
 
 import torch

@@ -1,5 +1,5 @@
 """Unary pointwise ops and the pointwise ops with extra operands (clamp, lerp, where, masked_fill,
-nan_to_num). PENDING: brasa's kernels live on another branch (CMake option BRASA_CONFORMANCE_PENDING)."""
+nan_to_num)."""
 
 import torch
 

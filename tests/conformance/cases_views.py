@@ -1,6 +1,5 @@
 """View ops and indexing: results are checked with their strides (FLAG_CHECK_STRIDES), since a view's
-geometry is part of its meaning. PENDING: brasa's view ops live on another branch (CMake option
-BRASA_CONFORMANCE_PENDING)."""
+geometry is part of its meaning."""
 
 import torch
 

@@ -1,5 +1,4 @@
-// Op map of the range/literal factory family (cases_ranges.py). PENDING: built only with
-// BRASA_CONFORMANCE_PENDING until the factories branch is merged; uses libtorch's signatures
+// Op map of the range/literal factory family (cases_ranges.py); uses libtorch's signatures
 // (arange(end|start,end[,step], options), linspace/logspace(start, end, steps[, base], options),
 // eye(n[, m], options), tensor(ArrayRef<T>, options) plus reshape for nested lists).
 

@@ -1,5 +1,4 @@
-// Op map of the reduction family (cases_reduce.py). PENDING: built only with
-// BRASA_CONFORMANCE_PENDING until the reductions branch is merged.
+// Op map of the reduction family (cases_reduce.py).
 
 #include <tuple>
 

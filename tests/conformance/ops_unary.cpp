@@ -1,5 +1,4 @@
-// Op map of the unary family (cases_unary.py). PENDING: built only with BRASA_CONFORMANCE_PENDING
-// until the unary branch is merged.
+// Op map of the unary family (cases_unary.py).
 
 #include "registry.h"
 

@@ -1,7 +1,4 @@
-// Op map of the view and indexing family (cases_views.py). PENDING: built only with
-// BRASA_CONFORMANCE_PENDING until the views branch is merged. The indexing header name is
-// libtorch's concept under brasa's layout; adjust the include if the views branch names it
-// differently.
+// Op map of the view and indexing family (cases_views.py).
 
 #include "brasa/core/indexing.h"
 #include "registry.h"
