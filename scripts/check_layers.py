@@ -27,7 +27,7 @@ TOP_LEVEL = {"backend": "backends", "data": "data", "optim": "optim", "dlpack": 
 EXCEPTIONS = {
     # GradMode belongs in core (as c10::GradMode); composites pick a differentiable path with it.
     ("src/ops/pointwise/where.cpp", "brasa/autograd/history.h"),
-    ("src/ops/gather/advanced_index.cpp", "brasa/autograd/history.h"),
+    ("src/ops/index/advanced_index.cpp", "brasa/autograd/history.h"),
     # The binary/unary kernel interfaces move to backends/cpu/kernels/ with the op declarations.
     ("src/backends/cpu/kernels/binary_kernels.cpp", "ops/pointwise/binary_ops.h"),
     ("src/backends/cpu/kernels/unary_kernels.cpp", "ops/pointwise/unary_ops.h"),

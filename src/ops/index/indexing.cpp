@@ -14,7 +14,7 @@
 #include "brasa/core/error.h"
 #include "brasa/ops/indexing_ops.h"
 #include "brasa/ops/view.h"
-#include "ops/gather/advanced_index.h"
+#include "ops/index/advanced_index.h"
 
 namespace brasa::indexing {
 

@@ -1,4 +1,4 @@
-// Derivatives of the shape family: cat (slices of the gradient), flip, roll, tril, triu and
+// Derivatives of the rearrange family: cat (slices of the gradient), flip, roll, tril, triu and
 // repeat. stack and meshgrid are composites of differentiable ops (registered in join_ops.cpp).
 #include <vector>
 

@@ -2,7 +2,7 @@
 // one per dim it covers, from nonzero()); these broadcast together and, combined with the strides
 // of the view, give the storage offset of every result element. index() is then a take() from the
 // view's storage and index_put_() a scatter into it.
-#include "ops/gather/advanced_index.h"
+#include "ops/index/advanced_index.h"
 
 #include "brasa/autograd/history.h"
 #include "brasa/core/empty.h"
