@@ -3,7 +3,7 @@
 // devices refused.
 #include <sstream>
 
-#include "backend/npu_fixture.h"
+#include "support/npu_fixture.h"
 
 namespace brasa::testing {
 namespace {

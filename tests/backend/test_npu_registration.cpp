@@ -3,7 +3,7 @@
 #include <ATen/DeviceAccelerator.h>
 #include <torch/library.h>
 
-#include "backend/npu_fixture.h"
+#include "support/npu_fixture.h"
 
 namespace brasa::testing {
 namespace {

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "brasa/brasa.h"
-#include "core/geometry.h"
+#include "support/geometry.h"
 
 using namespace brasa;
 using namespace brasa::indexing;

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "brasa/brasa.h"
-#include "core/geometry.h"
+#include "support/geometry.h"
 
 using namespace brasa;
 

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
-#include "data/idx_fixture.h"
+#include "support/idx_fixture.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <random>
 
 #include "brasa/brasa.h"
-#include "data/idx_fixture.h"
+#include "support/idx_fixture.h"
 
 namespace brasa::data::datasets {
 namespace {

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "brasa/brasa.h"
-#include "gloo_test_store.h"
+#include "support/gloo_test_store.h"
 
 namespace brasa_gloo_test {
 namespace {

@@ -7,7 +7,7 @@
 #include <torch/csrc/distributed/c10d/Types.hpp>
 #include <torch/csrc/distributed/c10d/Work.hpp>
 
-#include "gloo_test_store.h"
+#include "support/gloo_test_store.h"
 
 namespace brasa_gloo_test {
 namespace {

@@ -11,7 +11,7 @@
 #include <future>
 
 #include "brasa/brasa.h"
-#include "gloo_test_store.h"
+#include "support/gloo_test_store.h"
 
 extern char** environ;
 

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "brasa/brasa.h"
-#include "layer_test_util.h"
+#include "support/layer_test_util.h"
 
 using namespace brasa;
 using layer_test::det;

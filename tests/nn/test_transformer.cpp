@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "brasa/brasa.h"
-#include "nn/torch_oracle.h"
+#include "support/torch_oracle.h"
 
 using namespace brasa;
 namespace oracle = brasa::testing_oracle;

@@ -9,7 +9,7 @@
 #include "brasa/core/parallel.h"
 #include "brasa/nn/functional.h"
 #include "brasa/ops/conv.h"
-#include "ops/test_reduce_util.h"
+#include "support/tensor_values.h"
 
 using namespace brasa;
 using namespace brasa::testing;

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "brasa/ops/linalg.h"
-#include "ops/test_reduce_util.h"
+#include "support/tensor_values.h"
 
 using namespace brasa;
 using namespace brasa::testing;

@@ -6,7 +6,7 @@
 #include <functional>
 #include <limits>
 
-#include "ops/test_reduce_util.h"
+#include "support/tensor_values.h"
 
 using namespace brasa;
 using namespace brasa::testing;

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "ops/test_reduce_util.h"
+#include "support/tensor_values.h"
 
 using namespace brasa;
 using namespace brasa::testing;

@@ -7,7 +7,7 @@
 #include <functional>
 #include <memory>
 
-#include "optim/optim_model.h"
+#include "support/optim_model.h"
 #include "optim/reference_trajectories.h"
 
 namespace {

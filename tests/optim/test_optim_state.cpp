@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
-#include "optim/optim_model.h"
+#include "support/optim_model.h"
 
 namespace {
 

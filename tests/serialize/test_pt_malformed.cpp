@@ -9,7 +9,7 @@
 
 #include "brasa/serialize/error.h"
 #include "brasa/serialize/pt.h"
-#include "serialize/source_tree.h"
+#include "support/source_tree.h"
 
 namespace brasa::serialize {
 namespace {

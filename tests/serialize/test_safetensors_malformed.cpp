@@ -11,7 +11,7 @@
 #include "brasa/serialize/error.h"
 #include "brasa/serialize/file_io.h"
 #include "brasa/serialize/safetensors.h"
-#include "serialize/source_tree.h"
+#include "support/source_tree.h"
 
 namespace brasa {
 namespace {

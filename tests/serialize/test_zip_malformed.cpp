@@ -11,7 +11,7 @@
 #include <string>
 
 #include "brasa/serialize/error.h"
-#include "serialize/source_tree.h"
+#include "support/source_tree.h"
 #include "serialize/zip.h"
 
 namespace brasa::serialize {

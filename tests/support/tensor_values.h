@@ -1,5 +1,5 @@
 #pragma once
-// Helpers for the reduction tests: build tensors from values, read them back, make strided views.
+// Helpers of the op tests: build tensors from values, read them back, make strided views.
 #include <cstring>
 #include <vector>
 
