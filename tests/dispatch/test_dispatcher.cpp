@@ -12,8 +12,9 @@ using namespace brasa;
 namespace {
 
 // A test op with a CPU kernel and a Trace kernel that records and redispatches.
-BRASA_DEFINE_OP(twice_op, "test::twice", "test::twice(Tensor self) -> Tensor",
-                Tensor(const Tensor&))
+BRASA_DECLARE_OP(twice_op, "test::twice", "test::twice(Tensor self) -> Tensor",
+                 Tensor(const Tensor&));
+BRASA_DEFINE_OP(twice_op)
 std::vector<std::string> g_trace;
 Tensor twice_cpu(const Tensor& t) { return t * 2; }
 Tensor twice_trace(const Tensor& t) {
@@ -24,8 +25,9 @@ Tensor twice_trace(const Tensor& t) {
 BRASA_REGISTER_KERNEL(twice_op, twice_cpu, CPU)
 BRASA_REGISTER_KERNEL(twice_op, twice_trace, Trace)
 
-BRASA_DEFINE_OP(boxed_only_op, "test::boxed_only", "test::boxed_only(Tensor self, int n) -> Tensor",
-                Tensor(const Tensor&, int64_t))
+BRASA_DECLARE_OP(boxed_only_op, "test::boxed_only",
+                 "test::boxed_only(Tensor self, int n) -> Tensor", Tensor(const Tensor&, int64_t));
+BRASA_DEFINE_OP(boxed_only_op)
 void boxed_only_cpu(const OperatorHandle&, DispatchKeySet, Stack& stack) {
   Tensor t = stack[0].tensor();
   int64_t n = stack[1].get<int64_t>();

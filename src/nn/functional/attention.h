@@ -16,6 +16,7 @@
 
 #include "backends/cpu/stub.h"
 #include "brasa/core/dtype.h"
+#include "brasa/dispatch/dispatcher.h"
 #include "ops/random/random.h"
 
 namespace brasa::ops {
@@ -49,5 +50,24 @@ using AttentionBackwardKernel = void (*)(ScalarType dt, const AttentionGeometry&
 
 BRASA_DECLARE_STUB(attention_forward_stub, AttentionForwardKernel);
 BRASA_DECLARE_STUB(attention_backward_stub, AttentionBackwardKernel);
+
+// The dispatched ops (Note [Op declarations]): kernels in attention.cpp, derivatives in
+// attention_grad.cpp.
+BRASA_DECLARE_OP(sdpa_forward_op, "_scaled_dot_product_attention_forward",
+                 "_scaled_dot_product_attention_forward(Tensor query, Tensor key, Tensor value, "
+                 "Tensor? attn_mask, float dropout_p, bool is_causal, float? scale, Generator? "
+                 "generator) -> (Tensor output, Tensor logsumexp, Tensor philox)",
+                 std::tuple<Tensor, Tensor, Tensor>(const Tensor&, const Tensor&, const Tensor&,
+                                                    const Tensor&, double, bool,
+                                                    std::optional<double>,
+                                                    std::optional<Generator>));
+BRASA_DECLARE_OP(
+    sdpa_backward_op, "scaled_dot_product_attention_backward",
+    "scaled_dot_product_attention_backward(Tensor grad_out, Tensor query, Tensor key, Tensor "
+    "value, Tensor? attn_mask, Tensor out, Tensor logsumexp, Tensor philox, float dropout_p, bool "
+    "is_causal, float? scale) -> (Tensor grad_query, Tensor grad_key, Tensor grad_value)",
+    std::tuple<Tensor, Tensor, Tensor>(const Tensor&, const Tensor&, const Tensor&, const Tensor&,
+                                       const Tensor&, const Tensor&, const Tensor&, const Tensor&,
+                                       double, bool, std::optional<double>));
 
 }  // namespace brasa::ops

@@ -3,11 +3,9 @@
 
 #include "autograd/function_node.h"
 #include "brasa/ops/factory.h"
+#include "ops/copy/copy.h"
 
 namespace brasa::ops {
-
-BRASA_DECLARE_OP(copy_op, Tensor(const Tensor&, const Tensor&))
-BRASA_DECLARE_OP(fill_op, Tensor(const Tensor&, const Scalar&))
 
 namespace {
 
