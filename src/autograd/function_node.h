@@ -156,9 +156,9 @@ BRASA_API void non_differentiable_kernel(const OperatorHandle& op, DispatchKeySe
 }  // namespace brasa::autograd
 
 /// Marks an op non-differentiable: BRASA_NON_DIFFERENTIABLE(argmax_op).
-#define BRASA_NON_DIFFERENTIABLE(op)                                 \
-  static const bool BRASA_CONCAT(brasa_nondiff_, __COUNTER__) = [] { \
-    op().impl_boxed(::brasa::DispatchKey::Autograd,                  \
-                    &::brasa::autograd::non_differentiable_kernel);  \
-    return true;                                                     \
+#define BRASA_NON_DIFFERENTIABLE(op)                                                               \
+  static const bool BRASA_CONCAT(brasa_nondiff_, __COUNTER__) = [] {                               \
+    op().impl_boxed(::brasa::DispatchKey::Autograd, &::brasa::autograd::non_differentiable_kernel, \
+                    __FILE__);                                                                     \
+    return true;                                                                                   \
   }();

@@ -51,8 +51,29 @@ const char* to_string(DispatchKey k) {
 }
 std::ostream& operator<<(std::ostream& os, DispatchKey k) { return os << to_string(k); }
 
-OperatorHandle::OperatorHandle(const char* name, const char* schema, const char* signature)
-    : name_(name), schema_(schema), info_(SchemaInfo::parse(schema)), signature_(signature) {
+namespace {
+// __FILE__ is what the compiler was given: absolute, or relative to the build folder
+// ("../../src/ops/pool/pool_ops.h"). Both become relative to the source root by keeping the part
+// from the last source folder ("src/", "include/", "tests/", ...) on.
+std::string relative_source_path(const char* file) {
+  const std::string path = std::string("/") + (file ? file : "");
+  size_t best = std::string::npos;
+  for (const char* root : {"/src/", "/include/", "/tests/", "/tools/", "/examples/", "/bench/"}) {
+    size_t at = path.rfind(root);
+    if (at != std::string::npos && (best == std::string::npos || at > best)) best = at;
+  }
+  return best == std::string::npos ? path.substr(1) : path.substr(best + 1);
+}
+}  // namespace
+
+OperatorHandle::OperatorHandle(const char* name, const char* schema, const char* signature,
+                               int num_arguments, const char* declared_in)
+    : name_(name),
+      schema_(schema),
+      info_(SchemaInfo::parse(schema)),
+      signature_(signature),
+      num_arguments_(num_arguments),
+      declared_in_(relative_source_path(declared_in)) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   BRASA_INTERNAL_ASSERT(!r.by_name.count(name_), "op '", name_, "' defined twice");
@@ -61,15 +82,16 @@ OperatorHandle::OperatorHandle(const char* name, const char* schema, const char*
   r.by_name[name_] = this;
 }
 
-void OperatorHandle::set_kernel(DispatchKey k, void* unboxed, BoxedKernel boxed) {
+void OperatorHandle::set_kernel(DispatchKey k, void* unboxed, BoxedKernel boxed, const char* file) {
   int i = static_cast<int>(k);
   unboxed_[i] = unboxed;
   boxed_[i] = boxed;
+  kernel_files_[i] = relative_source_path(file);
   kernel_mask_ |= DispatchKeySet(k).raw();
 }
 
-void OperatorHandle::impl_boxed(DispatchKey k, BoxedKernel kernel) {
-  set_kernel(k, nullptr, kernel);
+void OperatorHandle::impl_boxed(DispatchKey k, BoxedKernel kernel, const char* file) {
+  set_kernel(k, nullptr, kernel, file);
 }
 
 void OperatorHandle::no_kernel(DispatchKeySet keys) const {

@@ -4,6 +4,7 @@
 #include "backends/cpu/kernels/optim_kernels.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/pointwise.h"
+#include "optim/fused_ops.h"
 
 namespace brasa::optim::detail {
 
@@ -17,18 +18,9 @@ void check_adam_hyper(const AdamHyper& h, const char* name) {
   BRASA_CHECK(h.weight_decay >= 0, name, ": invalid weight_decay value: ", h.weight_decay);
 }
 
-namespace {
+BRASA_DEFINE_OP(fused_adam_op)
 
-// Note [Fused optimizer ops]: the fused steps are dispatched ops (like PyTorch's _fused_adamw_),
-// so a tensor on any device takes the same arithmetic: a backend may implement the op, or the CPU
-// fallback runs the CPU kernel on copies, and results equal the CPU's bit for bit.
-BRASA_DEFINE_OP(fused_adam_op, "_fused_adam_",
-                "_fused_adam_(Tensor(a!) self, Tensor grad, Tensor(b!) exp_avg, Tensor(c!) "
-                "exp_avg_sq, Tensor(d!)? max_exp_avg_sq, float beta1, float beta2, float eps, "
-                "float weight_decay, float param_scale, float step_size, float "
-                "bias_correction2_sqrt, bool maximize) -> ()",
-                void(const Tensor&, const Tensor&, const Tensor&, const Tensor&, const Tensor&,
-                     double, double, double, double, double, double, double, bool))
+namespace {
 
 void fused_adam_cpu(const Tensor& param, const Tensor& grad, const Tensor& exp_avg,
                     const Tensor& exp_avg_sq, const Tensor& max_exp_avg_sq, double beta1,

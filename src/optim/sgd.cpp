@@ -6,6 +6,7 @@
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "optim/closure.h"
+#include "optim/fused_ops.h"
 
 namespace brasa::optim {
 
@@ -46,17 +47,10 @@ void SGDParamState::load(const StateEntry& e) {
 
 namespace detail {
 BRASA_DEFINE_STUB(fused_sgd_stub, FusedSgdKernel);
+BRASA_DEFINE_OP(fused_sgd_op)
 }  // namespace detail
 
 namespace {
-
-// Note [Fused optimizer ops] (adam_update.cpp): the fused step is a dispatched op.
-BRASA_DEFINE_OP(fused_sgd_op, "_fused_sgd_",
-                "_fused_sgd_(Tensor(a!) self, Tensor grad, Tensor(b!) momentum_buffer, float lr, "
-                "float momentum, float dampening, float weight_decay, bool nesterov, bool "
-                "maximize) -> ()",
-                void(const Tensor&, const Tensor&, const Tensor&, double, double, double, double,
-                     bool, bool))
 
 void fused_sgd_cpu(const Tensor& p, const Tensor& grad, const Tensor& buf, double lr,
                    double momentum, double dampening, double weight_decay, bool nesterov,
@@ -75,7 +69,7 @@ void fused_sgd_cpu(const Tensor& p, const Tensor& grad, const Tensor& buf, doubl
   a.maximize = maximize;
   detail::fused_sgd_stub(a);
 }
-BRASA_REGISTER_KERNEL(fused_sgd_op, fused_sgd_cpu, CPU)
+BRASA_REGISTER_KERNEL(detail::fused_sgd_op, fused_sgd_cpu, CPU)
 
 // One pass when the parameter, gradient and existing buffer are contiguous float/double.
 bool fused_sgd_step(const Tensor& p, const Tensor& grad, const Tensor& buf, const SGDOptions& o) {
@@ -85,8 +79,8 @@ bool fused_sgd_step(const Tensor& p, const Tensor& grad, const Tensor& buf, cons
            !t.is_meta() && t.sizes() == p.sizes();
   };
   if ((dtype != kFloat && dtype != kDouble) || !ok(p) || !ok(grad) || !ok(buf)) return false;
-  fused_sgd_op().call(p, grad, buf, o.lr(), o.momentum(), o.dampening(), o.weight_decay(),
-                      o.nesterov(), o.maximize());
+  detail::fused_sgd_op().call(p, grad, buf, o.lr(), o.momentum(), o.dampening(), o.weight_decay(),
+                              o.nesterov(), o.maximize());
   return true;
 }
 

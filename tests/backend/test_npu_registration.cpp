@@ -51,8 +51,9 @@ TEST_F(NpuRegistration, PiecesRegisterOnce) {
   EXPECT_THROW(backend::register_allocator(kCUDA, &other, "test"), ValueError);
 }
 
-BRASA_DEFINE_OP(test_twice_op, "test::backend_twice", "test::backend_twice(Tensor self) -> Tensor",
-                Tensor(const Tensor&))
+BRASA_DECLARE_OP(test_twice_op, "test::backend_twice", "test::backend_twice(Tensor self) -> Tensor",
+                 Tensor(const Tensor&));
+BRASA_DEFINE_OP(test_twice_op)
 Tensor twice_cpu(const Tensor& self) { return self * 2; }
 BRASA_REGISTER_KERNEL(test_twice_op, twice_cpu, CPU)
 Tensor twice_npu(const Tensor& self) { return self + self; }

@@ -12,8 +12,9 @@ using namespace brasa;
 namespace {
 
 // A test op with a CPU kernel and a Trace kernel that records and redispatches.
-BRASA_DEFINE_OP(twice_op, "test::twice", "test::twice(Tensor self) -> Tensor",
-                Tensor(const Tensor&))
+BRASA_DECLARE_OP(twice_op, "test::twice", "test::twice(Tensor self) -> Tensor",
+                 Tensor(const Tensor&));
+BRASA_DEFINE_OP(twice_op)
 std::vector<std::string> g_trace;
 Tensor twice_cpu(const Tensor& t) { return t * 2; }
 Tensor twice_trace(const Tensor& t) {
@@ -24,8 +25,9 @@ Tensor twice_trace(const Tensor& t) {
 BRASA_REGISTER_KERNEL(twice_op, twice_cpu, CPU)
 BRASA_REGISTER_KERNEL(twice_op, twice_trace, Trace)
 
-BRASA_DEFINE_OP(boxed_only_op, "test::boxed_only", "test::boxed_only(Tensor self, int n) -> Tensor",
-                Tensor(const Tensor&, int64_t))
+BRASA_DECLARE_OP(boxed_only_op, "test::boxed_only",
+                 "test::boxed_only(Tensor self, int n) -> Tensor", Tensor(const Tensor&, int64_t));
+BRASA_DEFINE_OP(boxed_only_op)
 void boxed_only_cpu(const OperatorHandle&, DispatchKeySet, Stack& stack) {
   Tensor t = stack[0].tensor();
   int64_t n = stack[1].get<int64_t>();
@@ -84,50 +86,4 @@ TEST(Dispatcher, MissingKernelNamesOpAndKeys) {
     EXPECT_NE(msg.find("test::twice"), std::string::npos) << msg;
     EXPECT_NE(msg.find("Meta"), std::string::npos) << msg;
   }
-}
-
-namespace {
-std::vector<std::string> g_fallback_ops;
-void recording_fallback(const OperatorHandle& op, DispatchKeySet, Stack& stack) {
-  g_fallback_ops.push_back(op.name());
-  Tensor first = stack[0].tensor();
-  stack.clear();
-  stack.emplace_back(first);
-}
-// The PrivateUse1 allocator before the test (null, unless a backend test registered one).
-Allocator* g_saved_allocator() {
-  try {
-    return get_allocator(kPrivateUse1);
-  } catch (const NotImplementedError&) {
-    return nullptr;
-  }
-}
-class MallocAllocator final : public Allocator {
- public:
-  DataPtr allocate(size_t n) override {
-    void* p = std::malloc(n ? n : 1);
-    return DataPtr(p, nullptr, [](void*, void* q) { std::free(q); });
-  }
-};
-}  // namespace
-
-TEST(Dispatcher, BackendFallbackServesOpsWithoutKernels) {
-  // Uses the PrivateUse1 slot with an allocator of its own: only while no backend holds it (the npu
-  // tests load one when the whole binary runs in one process).
-  if (backend::is_registered(kPrivateUse1)) GTEST_SKIP() << "a PrivateUse1 backend is loaded";
-  static MallocAllocator alloc;
-  Allocator* saved_alloc = g_saved_allocator();
-  BoxedKernel saved = detail::backend_fallback(DispatchKey::PrivateUse1);
-  set_allocator(kPrivateUse1, &alloc);
-  set_backend_fallback(DispatchKey::PrivateUse1, &recording_fallback);
-  Tensor a = empty({2}, Device(kPrivateUse1));
-  EXPECT_TRUE(a.is_privateuseone());
-  Tensor r = a * a;  // mul has no PrivateUse1 kernel: the boxed fallback serves it
-  EXPECT_TRUE(r.is_same(a));
-  ASSERT_EQ(g_fallback_ops.size(), 1u);
-  EXPECT_EQ(g_fallback_ops[0], "mul");
-  set_backend_fallback(DispatchKey::PrivateUse1, nullptr);
-  EXPECT_THROW(a * a, NotImplementedError);
-  set_backend_fallback(DispatchKey::PrivateUse1, saved);
-  set_allocator(kPrivateUse1, saved_alloc);
 }

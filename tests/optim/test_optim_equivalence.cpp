@@ -7,8 +7,8 @@
 #include <functional>
 #include <memory>
 
-#include "support/optim_model.h"
 #include "optim/reference_trajectories.h"
+#include "support/optim_model.h"
 
 namespace {
 

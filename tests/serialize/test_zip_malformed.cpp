@@ -11,8 +11,8 @@
 #include <string>
 
 #include "brasa/serialize/error.h"
-#include "support/source_tree.h"
 #include "serialize/zip.h"
+#include "support/source_tree.h"
 
 namespace brasa::serialize {
 namespace {

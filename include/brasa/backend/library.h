@@ -75,7 +75,7 @@ class BRASA_API Library {
     OperatorHandle& op = detail::op_for_impl(name, key_, typeid(Sig).name(), origin_);
     Checked<fn, Sig>::op_name = op.name().c_str();
     Checked<fn, Sig>::check = op.name() != "copy_";
-    static_cast<Op<Sig>&>(op).template impl<&Checked<fn, Sig>::call>(key_);
+    static_cast<Op<Sig>&>(op).template impl<&Checked<fn, Sig>::call>(key_, origin_.c_str());
     return *this;
   }
   /// Registers a boxed kernel (arguments on the stack, results left on it) for op `name`.

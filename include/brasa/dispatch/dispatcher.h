@@ -18,6 +18,7 @@
 
 #include "brasa/core/dispatch_key.h"
 #include "brasa/dispatch/boxing.h"
+#include "brasa/dispatch/op_declaration.h"
 #include "brasa/dispatch/schema.h"
 
 namespace brasa {
@@ -42,8 +43,10 @@ BRASA_API BoxedKernel backend_fallback(DispatchKey k);
 class BRASA_API OperatorHandle {
  public:
   /// `signature` names the unboxed C++ type (typeid(R(Args...)).name()), so kernels registered by
-  /// name can be checked against it.
-  OperatorHandle(const char* name, const char* schema, const char* signature);
+  /// name can be checked against it; `num_arguments` is its parameter count; `declared_in` is the
+  /// file that declares the op (Note [Op declarations]).
+  OperatorHandle(const char* name, const char* schema, const char* signature, int num_arguments,
+                 const char* declared_in);
   OperatorHandle(const OperatorHandle&) = delete;
   OperatorHandle& operator=(const OperatorHandle&) = delete;
 
@@ -53,6 +56,12 @@ class BRASA_API OperatorHandle {
   /// The parsed schema: argument names, which arguments are written, view ops.
   const SchemaInfo& schema_info() const { return info_; }
   const char* signature() const { return signature_; }
+  /// Parameter count of the unboxed C++ signature.
+  int num_arguments() const { return num_arguments_; }
+  /// The header that declares the op, relative to the source root ("" when unknown).
+  const std::string& declared_in() const { return declared_in_; }
+  /// The file that registered the kernel at `k` ("" when none, or when the registrar did not say).
+  const std::string& kernel_file(DispatchKey k) const { return kernel_files_[static_cast<int>(k)]; }
   int id() const { return id_; }
   bool has_kernel(DispatchKey k) const { return kernel_mask_ & DispatchKeySet(k).raw(); }
 
@@ -71,13 +80,13 @@ class BRASA_API OperatorHandle {
   /// Runs the boxed kernel of exactly `k` (or its backend fallback).
   void call_boxed_at(DispatchKey k, DispatchKeySet keys, Stack& stack) const;
 
-  /// Registers a boxed-only kernel for key k.
-  void impl_boxed(DispatchKey k, BoxedKernel kernel);
+  /// Registers a boxed-only kernel for key k; `file` names the registering file.
+  void impl_boxed(DispatchKey k, BoxedKernel kernel, const char* file = nullptr);
   /// Keys computed from a boxed stack's tensors plus thread-local adjustments.
   static DispatchKeySet keys_from_stack(const Stack& stack);
 
  protected:
-  void set_kernel(DispatchKey k, void* unboxed, BoxedKernel boxed);
+  void set_kernel(DispatchKey k, void* unboxed, BoxedKernel boxed, const char* file);
   [[noreturn]] void no_kernel(DispatchKeySet keys) const;
   void log_dispatch(DispatchKey k) const;
 
@@ -90,7 +99,10 @@ class BRASA_API OperatorHandle {
   std::string schema_;
   SchemaInfo info_;
   const char* signature_;
+  int num_arguments_;
   int id_;
+  std::string declared_in_;
+  std::string kernel_files_[kNumDispatchKeys];
 };
 
 /// Looks an op up by name (for boxed callers); null if unknown.
@@ -113,8 +125,8 @@ template <typename R, typename... Args>
 class Op<R(Args...)> : public OperatorHandle {
  public:
   using Fn = R (*)(Args...);
-  Op(const char* name, const char* schema)
-      : OperatorHandle(name, schema, typeid(R(Args...)).name()) {}
+  Op(const char* name, const char* schema, const char* declared_in = "")
+      : OperatorHandle(name, schema, typeid(R(Args...)).name(), sizeof...(Args), declared_in) {}
 
   R call(Args... args) const {
     uint32_t k = (0u | ... | detail::keys_of(args));
@@ -127,9 +139,10 @@ class Op<R(Args...)> : public OperatorHandle {
     return call_via_boxed(k, keys, args...);
   }
 
+  /// `file` names the registering file (BRASA_REGISTER_KERNEL passes __FILE__).
   template <Fn kernel>
-  void impl(DispatchKey k) {
-    set_kernel(k, reinterpret_cast<void*>(kernel), &boxed_wrapper<kernel>);
+  void impl(DispatchKey k, const char* file = nullptr) {
+    set_kernel(k, reinterpret_cast<void*>(kernel), &boxed_wrapper<kernel>, file);
   }
 
  private:
@@ -189,24 +202,14 @@ class IncludeDispatchKeyGuard {
 
 }  // namespace brasa
 
-/// Defines an op object: BRASA_DEFINE_OP(add_op, "add", "add(Tensor a, Tensor b) -> Tensor",
-/// Tensor(const Tensor&, const Tensor&)). Use it in the op's own .cpp file; other files that need
-/// the op declare it with BRASA_DECLARE_OP.
-#define BRASA_DEFINE_OP(var, name, schema, ...)       \
-  ::brasa::Op<__VA_ARGS__>& var() {                   \
-    static ::brasa::Op<__VA_ARGS__> op(name, schema); \
-    return op;                                        \
-  }
-#define BRASA_DECLARE_OP(var, ...) ::brasa::Op<__VA_ARGS__>& var();
-
 #define BRASA_CONCAT_INNER(a, b) a##b
 #define BRASA_CONCAT(a, b) BRASA_CONCAT_INNER(a, b)
 /// Registers `fn` as op's kernel for the given keys at load time: BRASA_REGISTER_KERNEL(add_op,
 /// add_cpu, CPU, Meta).
-#define BRASA_REGISTER_KERNEL(op, fn, ...)                                \
-  static const bool BRASA_CONCAT(brasa_reg_, __COUNTER__) = [] {          \
-    for (auto k : {BRASA_KEYS_(__VA_ARGS__)}) op().template impl<&fn>(k); \
-    return true;                                                          \
+#define BRASA_REGISTER_KERNEL(op, fn, ...)                                          \
+  static const bool BRASA_CONCAT(brasa_reg_, __COUNTER__) = [] {                    \
+    for (auto k : {BRASA_KEYS_(__VA_ARGS__)}) op().template impl<&fn>(k, __FILE__); \
+    return true;                                                                    \
   }();
 #define BRASA_KEY_(k) ::brasa::DispatchKey::k
 #define BRASA_KEYS_(...) BRASA_MAP_KEYS_(__VA_ARGS__)

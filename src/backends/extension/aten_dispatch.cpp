@@ -156,7 +156,7 @@ void register_aten_kernel(DispatchKey key, const std::string& aten_name,
   list.push_back({&form, call, fn, t.order[form.name]});
   std::sort(list.begin(), list.end(),
             [](const Registered& a, const Registered& b) { return a.order < b.order; });
-  if (list.size() == 1) op->impl_boxed(key, &aten_kernel);
+  if (list.size() == 1) op->impl_boxed(key, &aten_kernel, origin.c_str());
 }
 
 std::vector<std::string> aten_names() {

@@ -90,7 +90,7 @@ Library::Library(DispatchKey key, std::string origin) : key_(key), origin_(std::
 
 Library& Library::impl_boxed(const std::string& name, BoxedKernel kernel) {
   BRASA_CHECK(kernel != nullptr, "Library::impl_boxed: null kernel for '", name, "'");
-  detail::op_for_impl(name, key_, nullptr, origin_).impl_boxed(key_, kernel);
+  detail::op_for_impl(name, key_, nullptr, origin_).impl_boxed(key_, kernel, origin_.c_str());
   return *this;
 }
 

@@ -13,6 +13,7 @@
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/pointwise.h"
+#include "ops/attention/attention_ops.h"
 
 namespace brasa::ops {
 
@@ -21,20 +22,8 @@ BRASA_DEFINE_STUB(attention_backward_stub, AttentionBackwardKernel);
 
 using Triple = std::tuple<Tensor, Tensor, Tensor>;
 
-BRASA_DEFINE_OP(sdpa_forward_op, "_scaled_dot_product_attention_forward",
-                "_scaled_dot_product_attention_forward(Tensor query, Tensor key, Tensor value, "
-                "Tensor? attn_mask, float dropout_p, bool is_causal, float? scale, Generator? "
-                "generator) -> (Tensor output, Tensor logsumexp, Tensor philox)",
-                Triple(const Tensor&, const Tensor&, const Tensor&, const Tensor&, double, bool,
-                       std::optional<double>, std::optional<Generator>))
-BRASA_DEFINE_OP(sdpa_backward_op, "scaled_dot_product_attention_backward",
-                "scaled_dot_product_attention_backward(Tensor grad_out, Tensor query, Tensor key, "
-                "Tensor value, Tensor? attn_mask, Tensor out, Tensor logsumexp, Tensor philox, "
-                "float dropout_p, bool is_causal, float? scale) -> (Tensor grad_query, Tensor "
-                "grad_key, Tensor grad_value)",
-                Triple(const Tensor&, const Tensor&, const Tensor&, const Tensor&, const Tensor&,
-                       const Tensor&, const Tensor&, const Tensor&, double, bool,
-                       std::optional<double>))
+BRASA_DEFINE_OP(sdpa_forward_op)
+BRASA_DEFINE_OP(sdpa_backward_op)
 
 namespace {
 

@@ -13,20 +13,17 @@
 #include <tuple>
 
 #include "autograd/function_node.h"
+#include "backends/cpu/kernels/attention_kernels.h"
 #include "brasa/ops/attention.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/linalg.h"
 #include "brasa/ops/pointwise.h"
+#include "ops/attention/attention_ops.h"
 
 namespace brasa::ops {
 
 using Triple = std::tuple<Tensor, Tensor, Tensor>;
 using OptD = std::optional<double>;
-BRASA_DECLARE_OP(sdpa_forward_op, Triple(const Tensor&, const Tensor&, const Tensor&, const Tensor&,
-                                         double, bool, OptD, std::optional<Generator>))
-BRASA_DECLARE_OP(sdpa_backward_op,
-                 Triple(const Tensor&, const Tensor&, const Tensor&, const Tensor&, const Tensor&,
-                        const Tensor&, const Tensor&, const Tensor&, double, bool, OptD))
 
 namespace {
 

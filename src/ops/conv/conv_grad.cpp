@@ -10,15 +10,11 @@
 
 #include "autograd/function_node.h"
 #include "brasa/ops/conv.h"
+#include "ops/conv/conv_ops.h"
 
 namespace brasa::ops {
 
-BRASA_DECLARE_OP(convolution_op, Tensor(const Tensor&, const Tensor&, const Tensor&, IntArrayRef,
-                                        IntArrayRef, IntArrayRef, bool, IntArrayRef, int64_t))
 using Triple = std::tuple<Tensor, Tensor, Tensor>;
-BRASA_DECLARE_OP(convolution_backward_op,
-                 Triple(const Tensor&, const Tensor&, const Tensor&, IntArrayRef, IntArrayRef,
-                        IntArrayRef, bool, IntArrayRef, int64_t, bool, bool, bool))
 
 namespace {
 

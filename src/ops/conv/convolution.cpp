@@ -5,6 +5,7 @@
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/conv.h"
+#include "ops/conv/conv_ops.h"
 #include "ops/conv/conv_params.h"
 
 namespace brasa::ops {
@@ -86,22 +87,10 @@ std::tuple<Tensor, Tensor, Tensor> convolution_backward_kernel(
 
 }  // namespace
 
-BRASA_DEFINE_OP(convolution_op, "convolution",
-                "convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, "
-                "int[] padding, int[] dilation, bool transposed, int[] output_padding, "
-                "int groups) -> Tensor",
-                Tensor(const Tensor&, const Tensor&, const Tensor&, IntArrayRef, IntArrayRef,
-                       IntArrayRef, bool, IntArrayRef, int64_t))
+BRASA_DEFINE_OP(convolution_op)
 BRASA_REGISTER_KERNEL(convolution_op, convolution_kernel, CPU, Meta)
 
-BRASA_DEFINE_OP(convolution_backward_op, "convolution_backward",
-                "convolution_backward(Tensor grad_output, Tensor input, Tensor weight, "
-                "int[] stride, int[] padding, int[] dilation, bool transposed, "
-                "int[] output_padding, int groups, bool mask_input, bool mask_weight, "
-                "bool mask_bias) -> (Tensor, Tensor, Tensor)",
-                std::tuple<Tensor, Tensor, Tensor>(const Tensor&, const Tensor&, const Tensor&,
-                                                   IntArrayRef, IntArrayRef, IntArrayRef, bool,
-                                                   IntArrayRef, int64_t, bool, bool, bool))
+BRASA_DEFINE_OP(convolution_backward_op)
 BRASA_REGISTER_KERNEL(convolution_backward_op, convolution_backward_kernel, CPU, Meta)
 
 }  // namespace brasa::ops

@@ -3,16 +3,15 @@
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/factory.h"
+#include "ops/copy/copy_ops.h"
 
 namespace brasa::ops {
 
 BRASA_DEFINE_STUB(copy_stub, CopyKernel);
 BRASA_DEFINE_STUB(fill_stub, FillKernel);
 
-BRASA_DEFINE_OP(copy_op, "copy_", "copy_(Tensor(a!) self, Tensor src) -> Tensor(a!)",
-                Tensor(const Tensor&, const Tensor&))
-BRASA_DEFINE_OP(fill_op, "fill_", "fill_(Tensor(a!) self, Scalar value) -> Tensor(a!)",
-                Tensor(const Tensor&, const Scalar&))
+BRASA_DEFINE_OP(copy_op)
+BRASA_DEFINE_OP(fill_op)
 
 namespace {
 Tensor copy_kernel(const Tensor& self, const Tensor& src) {

@@ -2,12 +2,11 @@
 // and contiguous are built on copy_, so they are differentiable through it.
 
 #include "autograd/function_node.h"
+#include "backends/cpu/kernels/copy_kernels.h"
 #include "brasa/ops/factory.h"
+#include "ops/copy/copy_ops.h"
 
 namespace brasa::ops {
-
-BRASA_DECLARE_OP(copy_op, Tensor(const Tensor&, const Tensor&))
-BRASA_DECLARE_OP(fill_op, Tensor(const Tensor&, const Scalar&))
 
 namespace {
 

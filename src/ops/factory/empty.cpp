@@ -4,16 +4,13 @@
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/factory.h"
+#include "ops/factory/factory_ops.h"
 
 namespace brasa {
 namespace ops {
 
-BRASA_DEFINE_OP(empty_op, "empty", "empty(int[] size, ScalarType dtype, Device device) -> Tensor",
-                Tensor(IntArrayRef, ScalarType, Device))
-BRASA_DEFINE_OP(
-    empty_strided_op, "empty_strided",
-    "empty_strided(int[] size, int[] stride, ScalarType dtype, Device device) -> Tensor",
-    Tensor(IntArrayRef, IntArrayRef, ScalarType, Device))
+BRASA_DEFINE_OP(empty_op)
+BRASA_DEFINE_OP(empty_strided_op)
 
 namespace {
 Tensor empty_kernel(IntArrayRef size, ScalarType dtype, Device device) {

@@ -3,11 +3,11 @@
 #include "brasa/core/empty.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/factory.h"
+#include "ops/factory/factory_ops.h"
 
 namespace brasa::ops {
 
-BRASA_DEFINE_OP(eye_op, "eye", "eye.m(int n, int m, ScalarType dtype, Device device) -> Tensor",
-                Tensor(int64_t, int64_t, ScalarType, Device))
+BRASA_DEFINE_OP(eye_op)
 
 namespace {
 Tensor eye_kernel(int64_t n, int64_t m, ScalarType dt, Device device) {

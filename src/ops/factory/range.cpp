@@ -7,6 +7,7 @@
 #include "brasa/core/empty.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/factory.h"
+#include "ops/factory/factory_ops.h"
 
 namespace brasa::ops {
 
@@ -14,18 +15,9 @@ BRASA_DEFINE_STUB(arange_stub, ArangeKernel);
 BRASA_DEFINE_STUB(linspace_stub, LinspaceKernel);
 BRASA_DEFINE_STUB(logspace_stub, LogspaceKernel);
 
-BRASA_DEFINE_OP(arange_op, "arange",
-                "arange.start_step(Scalar start, Scalar end, Scalar step, ScalarType dtype, "
-                "Device device) -> Tensor",
-                Tensor(const Scalar&, const Scalar&, const Scalar&, ScalarType, Device))
-BRASA_DEFINE_OP(linspace_op, "linspace",
-                "linspace(Scalar start, Scalar end, int steps, ScalarType dtype, Device device) "
-                "-> Tensor",
-                Tensor(const Scalar&, const Scalar&, int64_t, ScalarType, Device))
-BRASA_DEFINE_OP(logspace_op, "logspace",
-                "logspace(Scalar start, Scalar end, int steps, float base, ScalarType dtype, "
-                "Device device) -> Tensor",
-                Tensor(const Scalar&, const Scalar&, int64_t, double, ScalarType, Device))
+BRASA_DEFINE_OP(arange_op)
+BRASA_DEFINE_OP(linspace_op)
+BRASA_DEFINE_OP(logspace_op)
 
 namespace {
 

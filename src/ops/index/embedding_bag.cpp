@@ -7,6 +7,7 @@
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/indexing_ops.h"
+#include "ops/index/gather_ops.h"
 
 namespace brasa::ops {
 namespace {
@@ -86,11 +87,7 @@ Tensor embedding_bag_kernel(const Tensor& weight, const Tensor& indices, const T
 
 }  // namespace
 
-BRASA_DEFINE_OP(embedding_bag_op, "embedding_bag",
-                "embedding_bag(Tensor weight, Tensor indices, Tensor? offsets, str mode, Tensor? "
-                "per_sample_weights, bool include_last_offset, int? padding_idx) -> Tensor",
-                Tensor(const Tensor&, const Tensor&, const Tensor&, std::string, const Tensor&,
-                       bool, std::optional<int64_t>))
+BRASA_DEFINE_OP(embedding_bag_op)
 BRASA_REGISTER_KERNEL(embedding_bag_op, embedding_bag_kernel, CPU, Autograd)
 
 }  // namespace brasa::ops

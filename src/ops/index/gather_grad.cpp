@@ -10,29 +10,9 @@
 #include "brasa/ops/factory.h"
 #include "brasa/ops/indexing_ops.h"
 #include "brasa/ops/pointwise.h"
+#include "ops/index/gather_ops.h"
 
 namespace brasa::ops {
-
-BRASA_DECLARE_OP(gather_op, Tensor(const Tensor&, int64_t, const Tensor&, bool))
-BRASA_DECLARE_OP(scatter_src_op, Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&))
-BRASA_DECLARE_OP(scatter_value_op, Tensor(const Tensor&, int64_t, const Tensor&, const Scalar&))
-BRASA_DECLARE_OP(scatter_add_op, Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&))
-BRASA_DECLARE_OP(scatter_reduce_op,
-                 Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&, std::string, bool))
-BRASA_DECLARE_OP(index_select_op, Tensor(const Tensor&, int64_t, const Tensor&))
-BRASA_DECLARE_OP(index_add_op,
-                 Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&, const Scalar&))
-BRASA_DECLARE_OP(index_copy_op, Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&))
-BRASA_DECLARE_OP(index_fill_op, Tensor(const Tensor&, int64_t, const Tensor&, const Scalar&))
-BRASA_DECLARE_OP(take_op, Tensor(const Tensor&, const Tensor&))
-BRASA_DECLARE_OP(masked_select_op, Tensor(const Tensor&, const Tensor&))
-BRASA_DECLARE_OP(nonzero_op, Tensor(const Tensor&))
-BRASA_DECLARE_OP(embedding_op, Tensor(const Tensor&, const Tensor&, int64_t, bool, bool))
-BRASA_DECLARE_OP(embedding_renorm_op, Tensor(const Tensor&, const Tensor&, double, double))
-BRASA_DECLARE_OP(repeat_interleave_counts_op, Tensor(const Tensor&))
-BRASA_DECLARE_OP(one_hot_op, Tensor(const Tensor&, int64_t))
-BRASA_DECLARE_OP(searchsorted_op, Tensor(const Tensor&, const Tensor&, bool, bool))
-BRASA_DECLARE_OP(unique_op, std::tuple<Tensor, Tensor, Tensor>(const Tensor&, bool, bool, bool))
 
 namespace {
 

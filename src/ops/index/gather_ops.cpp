@@ -1,5 +1,7 @@
 // gather / scatter / scatter_add / index_select / index_add / index_copy / index_fill / take:
 // shape and dtype checks here, one strided loop for all (Note [Gather/scatter geometry]).
+#include "ops/index/gather_ops.h"
+
 #include <cmath>
 #include <limits>
 #include <string>
@@ -263,38 +265,16 @@ Tensor take_kernel(const Tensor& self, const Tensor& index) {
 
 }  // namespace
 
-BRASA_DEFINE_OP(gather_op, "gather",
-                "gather(Tensor self, int dim, Tensor index, bool sparse_grad) -> Tensor",
-                Tensor(const Tensor&, int64_t, const Tensor&, bool))
-BRASA_DEFINE_OP(scatter_src_op, "scatter_.src",
-                "scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)",
-                Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&))
-BRASA_DEFINE_OP(scatter_value_op, "scatter_.value",
-                "scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> "
-                "Tensor(a!)",
-                Tensor(const Tensor&, int64_t, const Tensor&, const Scalar&))
-BRASA_DEFINE_OP(scatter_add_op, "scatter_add_",
-                "scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)",
-                Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&))
-BRASA_DEFINE_OP(scatter_reduce_op, "scatter_reduce.two",
-                "scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, "
-                "bool include_self) -> Tensor",
-                Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&, std::string, bool))
-BRASA_DEFINE_OP(index_select_op, "index_select",
-                "index_select(Tensor self, int dim, Tensor index) -> Tensor",
-                Tensor(const Tensor&, int64_t, const Tensor&))
-BRASA_DEFINE_OP(index_add_op, "index_add_",
-                "index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, Scalar alpha) "
-                "-> Tensor(a!)",
-                Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&, const Scalar&))
-BRASA_DEFINE_OP(index_copy_op, "index_copy_",
-                "index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)",
-                Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&))
-BRASA_DEFINE_OP(index_fill_op, "index_fill_",
-                "index_fill_(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)",
-                Tensor(const Tensor&, int64_t, const Tensor&, const Scalar&))
-BRASA_DEFINE_OP(take_op, "take", "take(Tensor self, Tensor index) -> Tensor",
-                Tensor(const Tensor&, const Tensor&))
+BRASA_DEFINE_OP(gather_op)
+BRASA_DEFINE_OP(scatter_src_op)
+BRASA_DEFINE_OP(scatter_value_op)
+BRASA_DEFINE_OP(scatter_add_op)
+BRASA_DEFINE_OP(scatter_reduce_op)
+BRASA_DEFINE_OP(index_select_op)
+BRASA_DEFINE_OP(index_add_op)
+BRASA_DEFINE_OP(index_copy_op)
+BRASA_DEFINE_OP(index_fill_op)
+BRASA_DEFINE_OP(take_op)
 
 BRASA_REGISTER_KERNEL(gather_op, gather_kernel, CPU, Meta)
 BRASA_REGISTER_KERNEL(scatter_src_op, scatter_src_kernel, CPU, Meta)

@@ -10,6 +10,7 @@
 #include "brasa/ops/indexing_ops.h"
 #include "brasa/ops/pointwise.h"
 #include "brasa/ops/reduce.h"
+#include "ops/index/gather_ops.h"
 
 namespace brasa::ops {
 namespace {
@@ -146,38 +147,20 @@ Tensor masked_scatter_kernel(const Tensor& self, const Tensor& mask, const Tenso
 
 }  // namespace
 
-BRASA_DEFINE_OP(repeat_interleave_counts_op, "repeat_interleave.Tensor",
-                "repeat_interleave.Tensor(Tensor repeats) -> Tensor", Tensor(const Tensor&))
-BRASA_DEFINE_OP(repeat_interleave_op, "repeat_interleave.self_Tensor",
-                "repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim) -> Tensor",
-                Tensor(const Tensor&, const Tensor&, std::optional<int64_t>))
-BRASA_DEFINE_OP(one_hot_op, "one_hot", "one_hot(Tensor self, int num_classes) -> Tensor",
-                Tensor(const Tensor&, int64_t))
-BRASA_DEFINE_OP(searchsorted_op, "searchsorted.Tensor",
-                "searchsorted.Tensor(Tensor sorted_sequence, Tensor self, bool out_int32, bool "
-                "right) -> Tensor",
-                Tensor(const Tensor&, const Tensor&, bool, bool))
-BRASA_DEFINE_OP(unique_op, "_unique2",
-                "_unique2(Tensor self, bool sorted, bool return_inverse, bool return_counts) -> "
-                "(Tensor, Tensor, Tensor)",
-                std::tuple<Tensor, Tensor, Tensor>(const Tensor&, bool, bool, bool))
-BRASA_DEFINE_OP(embedding_op, "embedding",
-                "embedding(Tensor weight, Tensor indices, int padding_idx, bool "
-                "scale_grad_by_freq, bool sparse) -> Tensor",
-                Tensor(const Tensor&, const Tensor&, int64_t, bool, bool))
-BRASA_DEFINE_OP(masked_scatter_op, "masked_scatter",
-                "masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor",
-                Tensor(const Tensor&, const Tensor&, const Tensor&))
+BRASA_DEFINE_OP(repeat_interleave_counts_op)
+BRASA_DEFINE_OP(repeat_interleave_op)
+BRASA_DEFINE_OP(one_hot_op)
+BRASA_DEFINE_OP(searchsorted_op)
+BRASA_DEFINE_OP(unique_op)
+BRASA_DEFINE_OP(embedding_op)
+BRASA_DEFINE_OP(masked_scatter_op)
 BRASA_REGISTER_KERNEL(repeat_interleave_counts_op, repeat_interleave_counts_kernel, CPU)
 BRASA_REGISTER_KERNEL(repeat_interleave_op, repeat_interleave_kernel, CPU, Autograd)
 BRASA_REGISTER_KERNEL(one_hot_op, one_hot_kernel, CPU)
 BRASA_REGISTER_KERNEL(searchsorted_op, searchsorted_kernel, CPU, Meta)
 BRASA_REGISTER_KERNEL(unique_op, unique_kernel, CPU)
 BRASA_REGISTER_KERNEL(embedding_op, embedding_kernel, CPU, Meta)
-BRASA_DEFINE_OP(embedding_renorm_op, "embedding_renorm_",
-                "embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float "
-                "norm_type) -> Tensor(a!)",
-                Tensor(const Tensor&, const Tensor&, double, double))
+BRASA_DEFINE_OP(embedding_renorm_op)
 BRASA_REGISTER_KERNEL(embedding_renorm_op, embedding_renorm_kernel, CPU)
 BRASA_REGISTER_KERNEL(masked_scatter_op, masked_scatter_kernel, CPU, Autograd)
 

@@ -6,6 +6,7 @@
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/indexing_ops.h"
 #include "brasa/ops/view.h"
+#include "ops/index/gather_ops.h"
 
 namespace brasa::ops {
 
@@ -49,10 +50,8 @@ Tensor masked_select_kernel(const Tensor& self, const Tensor& mask) {
 
 }  // namespace
 
-BRASA_DEFINE_OP(nonzero_op, "nonzero", "nonzero(Tensor self) -> Tensor", Tensor(const Tensor&))
-BRASA_DEFINE_OP(masked_select_op, "masked_select",
-                "masked_select(Tensor self, Tensor mask) -> Tensor",
-                Tensor(const Tensor&, const Tensor&))
+BRASA_DEFINE_OP(nonzero_op)
+BRASA_DEFINE_OP(masked_select_op)
 BRASA_REGISTER_KERNEL(nonzero_op, nonzero_kernel, CPU, Meta)
 BRASA_REGISTER_KERNEL(masked_select_op, masked_select_kernel, CPU, Meta)
 

@@ -5,15 +5,12 @@
 #include "autograd/function_node.h"
 #include "brasa/ops/linalg.h"
 #include "brasa/ops/pointwise.h"
+#include "ops/linalg/mm_ops.h"
 
 namespace brasa::ops {
 
 using ProductSig = Tensor(const Tensor&, const Tensor&, const Tensor&, const Scalar&,
                           const Scalar&);
-BRASA_DECLARE_OP(addmm_op, ProductSig)
-BRASA_DECLARE_OP(baddbmm_op, ProductSig)
-BRASA_DECLARE_OP(addmv_op, ProductSig)
-BRASA_DECLARE_OP(dot_op, Tensor(const Tensor&, const Tensor&))
 
 namespace {
 

@@ -1,5 +1,7 @@
 // mm, bmm, addmm, baddbmm, mv, addmv, dot: one core (a batched product, optionally accumulated into
 // a broadcast self) over cpu::gemm_batched. Meta kernels return the result's shape and dtype.
+#include "ops/linalg/mm_ops.h"
+
 #include <sstream>
 
 #include "backends/cpu/gemm.h"
@@ -110,22 +112,13 @@ Tensor dot_kernel(const Tensor& self, const Tensor& other) {
 
 }  // namespace
 
-BRASA_DEFINE_OP(
-    addmm_op, "addmm",
-    "addmm(Tensor? self, Tensor mat1, Tensor mat2, Scalar beta, Scalar alpha) -> Tensor",
-    Tensor(const Tensor&, const Tensor&, const Tensor&, const Scalar&, const Scalar&))
+BRASA_DEFINE_OP(addmm_op)
 BRASA_REGISTER_KERNEL(addmm_op, addmm_kernel, CPU, Meta)
-BRASA_DEFINE_OP(baddbmm_op, "baddbmm",
-                "baddbmm(Tensor? self, Tensor batch1, Tensor batch2, Scalar beta, Scalar alpha) -> "
-                "Tensor",
-                Tensor(const Tensor&, const Tensor&, const Tensor&, const Scalar&, const Scalar&))
+BRASA_DEFINE_OP(baddbmm_op)
 BRASA_REGISTER_KERNEL(baddbmm_op, baddbmm_kernel, CPU, Meta)
-BRASA_DEFINE_OP(addmv_op, "addmv",
-                "addmv(Tensor? self, Tensor mat, Tensor vec, Scalar beta, Scalar alpha) -> Tensor",
-                Tensor(const Tensor&, const Tensor&, const Tensor&, const Scalar&, const Scalar&))
+BRASA_DEFINE_OP(addmv_op)
 BRASA_REGISTER_KERNEL(addmv_op, addmv_kernel, CPU, Meta)
-BRASA_DEFINE_OP(dot_op, "dot", "dot(Tensor self, Tensor other) -> Tensor",
-                Tensor(const Tensor&, const Tensor&))
+BRASA_DEFINE_OP(dot_op)
 BRASA_REGISTER_KERNEL(dot_op, dot_kernel, CPU, Meta)
 
 }  // namespace brasa::ops

@@ -128,29 +128,28 @@ Grads fmod_grad(const Inputs& in) {
   return {in.g, BRASA_IF_NEEDED(in.need_b, -in.g * div(in.a, in.b, std::string_view("trunc")))};
 }
 
-#define BRASA_BINARY_DERIVATIVE(name, node, saves, formula)                     \
-  Tensor name##_autograd(const Tensor& a, const Tensor& b, const Scalar& alpha, \
-                         const Tensor& out) {                                   \
-    static constexpr Derivative kDerivative{node, saves, formula};              \
-    return differentiate(name##_op(), kDerivative, a, b, alpha, out);           \
-  }                                                                             \
-  BRASA_REGISTER_KERNEL(name##_op, name##_autograd, Autograd)
+#define BRASA_BINARY_DERIVATIVE(op, node, saves, formula)                                          \
+  Tensor op##_autograd(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& out) { \
+    static constexpr Derivative kDerivative{node, saves, formula};                                 \
+    return differentiate(op(), kDerivative, a, b, alpha, out);                                     \
+  }                                                                                                \
+  BRASA_REGISTER_KERNEL(op, op##_autograd, Autograd)
 
-BRASA_BINARY_DERIVATIVE(add, "AddBackward0", kNone, add_grad)
-BRASA_BINARY_DERIVATIVE(sub, "SubBackward0", kNone, sub_grad)
-BRASA_BINARY_DERIVATIVE(mul, "MulBackward0", kA | kB, mul_grad)
-BRASA_BINARY_DERIVATIVE(div, "DivBackward0", kA | kB, div_grad)
-BRASA_BINARY_DERIVATIVE(div_trunc, "DivBackward1", kNone, zero_grad)
-BRASA_BINARY_DERIVATIVE(floor_divide, "DivBackward1", kNone, zero_grad)
-BRASA_BINARY_DERIVATIVE(pow, "PowBackward1", kA | kB | kResult, pow_grad)
-BRASA_BINARY_DERIVATIVE(atan2, "Atan2Backward0", kA | kB, atan2_grad)
-BRASA_BINARY_DERIVATIVE(hypot, "HypotBackward0", kA | kB | kResult, hypot_grad)
-BRASA_BINARY_DERIVATIVE(maximum, "MaximumBackward0", kA | kB, maximum_grad)
-BRASA_BINARY_DERIVATIVE(minimum, "MinimumBackward0", kA | kB, minimum_grad)
-BRASA_BINARY_DERIVATIVE(threshold_backward, "ThresholdBackwardBackward0", kB,
+BRASA_BINARY_DERIVATIVE(add_op, "AddBackward0", kNone, add_grad)
+BRASA_BINARY_DERIVATIVE(sub_op, "SubBackward0", kNone, sub_grad)
+BRASA_BINARY_DERIVATIVE(mul_op, "MulBackward0", kA | kB, mul_grad)
+BRASA_BINARY_DERIVATIVE(div_op, "DivBackward0", kA | kB, div_grad)
+BRASA_BINARY_DERIVATIVE(div_trunc_op, "DivBackward1", kNone, zero_grad)
+BRASA_BINARY_DERIVATIVE(floor_divide_op, "DivBackward1", kNone, zero_grad)
+BRASA_BINARY_DERIVATIVE(pow_op, "PowBackward1", kA | kB | kResult, pow_grad)
+BRASA_BINARY_DERIVATIVE(atan2_op, "Atan2Backward0", kA | kB, atan2_grad)
+BRASA_BINARY_DERIVATIVE(hypot_op, "HypotBackward0", kA | kB | kResult, hypot_grad)
+BRASA_BINARY_DERIVATIVE(maximum_op, "MaximumBackward0", kA | kB, maximum_grad)
+BRASA_BINARY_DERIVATIVE(minimum_op, "MinimumBackward0", kA | kB, minimum_grad)
+BRASA_BINARY_DERIVATIVE(threshold_backward_op, "ThresholdBackwardBackward0", kB,
                         threshold_backward_grad)
-BRASA_BINARY_DERIVATIVE(remainder, "RemainderBackward0", kA | kB, remainder_grad)
-BRASA_BINARY_DERIVATIVE(fmod, "FmodBackward0", kA | kB, fmod_grad)
+BRASA_BINARY_DERIVATIVE(remainder_op, "RemainderBackward0", kA | kB, remainder_grad)
+BRASA_BINARY_DERIVATIVE(fmod_op, "FmodBackward0", kA | kB, fmod_grad)
 
 }  // namespace
 }  // namespace brasa::ops

@@ -31,28 +31,57 @@ Tensor run_flat_scalar(cpu::DispatchStub<FlatBinaryKernel>& stub, ScalarType out
 }
 }  // namespace
 
-#define BRASA_DEFINE_BINARY(name, kind)                                                       \
-  BRASA_DEFINE_STUB(name##_stub, BinaryKernel);                                               \
-  BRASA_DEFINE_STUB(name##_flat_stub, FlatBinaryKernel);                                      \
-  BRASA_DEFINE_OP(name##_op, #name,                                                           \
-                  #name "(Tensor self, Tensor other, Scalar alpha, Tensor? out) -> Tensor",   \
-                  Tensor(const Tensor&, const Tensor&, const Scalar&, const Tensor&))         \
-  static Tensor name##_kernel(const Tensor& a, const Tensor& b, const Scalar& alpha,          \
-                              const Tensor& out) {                                            \
-    if (auto dt = flat_binary_dtype(BinaryKind::kind, a, b, alpha, out)) {                    \
-      Tensor r = detail::empty_generic(a.sizes(), *dt, a.device());                           \
-      run_flat(name##_flat_stub, r, a, b.data_ptr(), alpha);                                  \
-      return r;                                                                               \
-    }                                                                                         \
-    if (auto dt = flat_scalar_binary_dtype(BinaryKind::kind, a, b, alpha, out))               \
-      return run_flat_scalar(name##_flat_stub, *dt, a, b, alpha);                             \
-    cpu::TensorIterator it = make_binary_iterator(#name, BinaryKind::kind, a, b, alpha, out); \
-    if (!it.is_meta()) name##_stub(it, alpha);                                                \
-    it.finish();                                                                              \
-    return it.output();                                                                       \
-  }                                                                                           \
-  BRASA_REGISTER_KERNEL(name##_op, name##_kernel, CPU, Meta)
-BRASA_FORALL_BINARY_OPS(BRASA_DEFINE_BINARY)
+// The CPU and Meta kernel of every binary op: the flat paths when they apply, else the iterator.
+template <const char* name, BinaryKind kind, cpu::DispatchStub<BinaryKernel>& stub,
+          cpu::DispatchStub<FlatBinaryKernel>& flat_stub>
+Tensor binary_kernel(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& out) {
+  if (auto dt = flat_binary_dtype(kind, a, b, alpha, out)) {
+    Tensor r = detail::empty_generic(a.sizes(), *dt, a.device());
+    run_flat(flat_stub, r, a, b.data_ptr(), alpha);
+    return r;
+  }
+  if (auto dt = flat_scalar_binary_dtype(kind, a, b, alpha, out))
+    return run_flat_scalar(flat_stub, *dt, a, b, alpha);
+  cpu::TensorIterator it = make_binary_iterator(name, kind, a, b, alpha, out);
+  if (!it.is_meta()) stub(it, alpha);
+  it.finish();
+  return it.output();
+}
+
+// Defines op `var` (declared in binary_ops.h) and its stubs, and registers its kernel.
+#define BRASA_DEFINE_BINARY(var, kind, stub, flat_stub)                                            \
+  BRASA_DEFINE_STUB(stub, BinaryKernel);                                                           \
+  BRASA_DEFINE_STUB(flat_stub, FlatBinaryKernel);                                                  \
+  BRASA_DEFINE_OP(var)                                                                             \
+  BRASA_REGISTER_KERNEL(var, (binary_kernel<var##_decl::name, BinaryKind::kind, stub, flat_stub>), \
+                        CPU, Meta)
+BRASA_DEFINE_BINARY(add_op, Arith, add_stub, add_flat_stub)
+BRASA_DEFINE_BINARY(sub_op, Subtract, sub_stub, sub_flat_stub)
+BRASA_DEFINE_BINARY(mul_op, Arith, mul_stub, mul_flat_stub)
+BRASA_DEFINE_BINARY(div_op, TrueDivide, div_stub, div_flat_stub)
+BRASA_DEFINE_BINARY(div_trunc_op, Arith, div_trunc_stub, div_trunc_flat_stub)
+BRASA_DEFINE_BINARY(floor_divide_op, Arith, floor_divide_stub, floor_divide_flat_stub)
+BRASA_DEFINE_BINARY(remainder_op, Arith, remainder_stub, remainder_flat_stub)
+BRASA_DEFINE_BINARY(fmod_op, Arith, fmod_stub, fmod_flat_stub)
+BRASA_DEFINE_BINARY(pow_op, Arith, pow_stub, pow_flat_stub)
+BRASA_DEFINE_BINARY(atan2_op, Float, atan2_stub, atan2_flat_stub)
+BRASA_DEFINE_BINARY(hypot_op, FloatOnly, hypot_stub, hypot_flat_stub)
+BRASA_DEFINE_BINARY(maximum_op, Arith, maximum_stub, maximum_flat_stub)
+BRASA_DEFINE_BINARY(minimum_op, Arith, minimum_stub, minimum_flat_stub)
+BRASA_DEFINE_BINARY(threshold_backward_op, Arith, threshold_backward_stub,
+                    threshold_backward_flat_stub)
+BRASA_DEFINE_BINARY(eq_op, Compare, eq_stub, eq_flat_stub)
+BRASA_DEFINE_BINARY(ne_op, Compare, ne_stub, ne_flat_stub)
+BRASA_DEFINE_BINARY(lt_op, Compare, lt_stub, lt_flat_stub)
+BRASA_DEFINE_BINARY(le_op, Compare, le_stub, le_flat_stub)
+BRASA_DEFINE_BINARY(gt_op, Compare, gt_stub, gt_flat_stub)
+BRASA_DEFINE_BINARY(ge_op, Compare, ge_stub, ge_flat_stub)
+BRASA_DEFINE_BINARY(logical_and_op, Logical, logical_and_stub, logical_and_flat_stub)
+BRASA_DEFINE_BINARY(logical_or_op, Logical, logical_or_stub, logical_or_flat_stub)
+BRASA_DEFINE_BINARY(logical_xor_op, Logical, logical_xor_stub, logical_xor_flat_stub)
+BRASA_DEFINE_BINARY(bitwise_and_op, Bitwise, bitwise_and_stub, bitwise_and_flat_stub)
+BRASA_DEFINE_BINARY(bitwise_or_op, Bitwise, bitwise_or_stub, bitwise_or_flat_stub)
+BRASA_DEFINE_BINARY(bitwise_xor_op, Bitwise, bitwise_xor_stub, bitwise_xor_flat_stub)
 #undef BRASA_DEFINE_BINARY
 
 }  // namespace brasa::ops

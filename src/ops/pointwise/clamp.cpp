@@ -7,6 +7,7 @@
 #include "brasa/core/type_promotion.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/pointwise.h"
+#include "ops/pointwise/ternary_ops.h"
 
 namespace brasa::ops {
 
@@ -93,21 +94,13 @@ Tensor clamp_tensor_kernel(const Tensor& self, const OptTensor& min, const OptTe
 
 }  // namespace
 
-BRASA_DEFINE_OP(clamp_op, "clamp",
-                "clamp(Tensor self, Scalar? min, Scalar? max, Tensor? out) -> Tensor",
-                Tensor(const Tensor&, const OptScalar&, const OptScalar&, const Tensor&))
+BRASA_DEFINE_OP(clamp_op)
 BRASA_REGISTER_KERNEL(clamp_op, clamp_scalar_kernel, CPU, Meta)
-BRASA_DEFINE_OP(clamp_tensor_op, "clamp.Tensor",
-                "clamp.Tensor(Tensor self, Tensor? min, Tensor? max, Tensor? out) -> Tensor",
-                Tensor(const Tensor&, const OptTensor&, const OptTensor&, const Tensor&))
+BRASA_DEFINE_OP(clamp_tensor_op)
 BRASA_REGISTER_KERNEL(clamp_tensor_op, clamp_tensor_kernel, CPU, Meta)
-BRASA_DEFINE_OP(clamp_min_op, "clamp_min",
-                "clamp_min(Tensor self, Scalar min, Tensor? out) -> Tensor",
-                Tensor(const Tensor&, const Scalar&, const Tensor&))
+BRASA_DEFINE_OP(clamp_min_op)
 BRASA_REGISTER_KERNEL(clamp_min_op, clamp_min_kernel, CPU, Meta)
-BRASA_DEFINE_OP(clamp_max_op, "clamp_max",
-                "clamp_max(Tensor self, Scalar max, Tensor? out) -> Tensor",
-                Tensor(const Tensor&, const Scalar&, const Tensor&))
+BRASA_DEFINE_OP(clamp_max_op)
 BRASA_REGISTER_KERNEL(clamp_max_op, clamp_max_kernel, CPU, Meta)
 
 }  // namespace brasa::ops

@@ -3,6 +3,7 @@
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/pointwise.h"
+#include "ops/pointwise/ternary_ops.h"
 
 namespace brasa::ops {
 
@@ -47,13 +48,9 @@ Tensor lerp_tensor_kernel(const Tensor& self, const Tensor& end, const Tensor& w
 
 }  // namespace
 
-BRASA_DEFINE_OP(lerp_scalar_op, "lerp.Scalar",
-                "lerp.Scalar(Tensor self, Tensor end, Scalar weight, Tensor? out) -> Tensor",
-                Tensor(const Tensor&, const Tensor&, const Scalar&, const Tensor&))
+BRASA_DEFINE_OP(lerp_scalar_op)
 BRASA_REGISTER_KERNEL(lerp_scalar_op, lerp_scalar_kernel, CPU, Meta)
-BRASA_DEFINE_OP(lerp_tensor_op, "lerp.Tensor",
-                "lerp.Tensor(Tensor self, Tensor end, Tensor weight, Tensor? out) -> Tensor",
-                Tensor(const Tensor&, const Tensor&, const Tensor&, const Tensor&))
+BRASA_DEFINE_OP(lerp_tensor_op)
 BRASA_REGISTER_KERNEL(lerp_tensor_op, lerp_tensor_kernel, CPU, Meta)
 
 }  // namespace brasa::ops

@@ -3,6 +3,7 @@
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/pointwise.h"
+#include "ops/pointwise/ternary_ops.h"
 
 namespace brasa::ops {
 
@@ -26,10 +27,7 @@ Tensor nan_to_num_kernel(const Tensor& self, OptDouble nan, OptDouble posinf, Op
 }
 }  // namespace
 
-BRASA_DEFINE_OP(
-    nan_to_num_op, "nan_to_num",
-    "nan_to_num(Tensor self, float? nan, float? posinf, float? neginf, Tensor? out) -> Tensor",
-    Tensor(const Tensor&, OptDouble, OptDouble, OptDouble, const Tensor&))
+BRASA_DEFINE_OP(nan_to_num_op)
 BRASA_REGISTER_KERNEL(nan_to_num_op, nan_to_num_kernel, CPU, Meta)
 
 }  // namespace brasa::ops

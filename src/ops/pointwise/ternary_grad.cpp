@@ -4,26 +4,16 @@
 #include <string>
 
 #include "autograd/function_node.h"
+#include "backends/cpu/kernels/ternary_kernels.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/pointwise.h"
+#include "ops/pointwise/ternary_ops.h"
 
 namespace brasa::ops {
 
 using OptScalar = std::optional<Scalar>;
 using OptTensor = std::optional<Tensor>;
 using OptDouble = std::optional<double>;
-
-BRASA_DECLARE_OP(where_op, Tensor(const Tensor&, const Tensor&, const Tensor&, const Tensor&))
-BRASA_DECLARE_OP(masked_fill_op, Tensor(const Tensor&, const Tensor&, const Scalar&, const Tensor&))
-BRASA_DECLARE_OP(clamp_op, Tensor(const Tensor&, const OptScalar&, const OptScalar&, const Tensor&))
-BRASA_DECLARE_OP(clamp_tensor_op,
-                 Tensor(const Tensor&, const OptTensor&, const OptTensor&, const Tensor&))
-BRASA_DECLARE_OP(clamp_min_op, Tensor(const Tensor&, const Scalar&, const Tensor&))
-BRASA_DECLARE_OP(clamp_max_op, Tensor(const Tensor&, const Scalar&, const Tensor&))
-BRASA_DECLARE_OP(lerp_scalar_op, Tensor(const Tensor&, const Tensor&, const Scalar&, const Tensor&))
-BRASA_DECLARE_OP(lerp_tensor_op, Tensor(const Tensor&, const Tensor&, const Tensor&, const Tensor&))
-BRASA_DECLARE_OP(nan_to_num_op,
-                 Tensor(const Tensor&, OptDouble, OptDouble, OptDouble, const Tensor&))
 
 namespace {
 

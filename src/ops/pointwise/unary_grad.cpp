@@ -50,50 +50,50 @@ constexpr double kLn10 = std::numbers::ln10;
 constexpr double kTwoOverSqrtPi = 2.0 * std::numbers::inv_sqrtpi;
 constexpr double kSqrtPiOverTwo = 0.5 / std::numbers::inv_sqrtpi;
 
-#define BRASA_UNARY_DERIVATIVE(name, node, saves, ...)                       \
-  Tensor name##_formula(const Tensor& g, const Tensor& x, const Tensor& y) { \
-    (void)x;                                                                 \
-    (void)y;                                                                 \
-    return __VA_ARGS__;                                                      \
-  }                                                                          \
-  Tensor name##_autograd(const Tensor& x, const Tensor& out) {               \
-    static constexpr Derivative kDerivative{node, saves, name##_formula};    \
-    return differentiate(name##_op(), kDerivative, x, out);                  \
-  }                                                                          \
-  BRASA_REGISTER_KERNEL(name##_op, name##_autograd, Autograd)
+#define BRASA_UNARY_DERIVATIVE(op, node, saves, ...)                       \
+  Tensor op##_formula(const Tensor& g, const Tensor& x, const Tensor& y) { \
+    (void)x;                                                               \
+    (void)y;                                                               \
+    return __VA_ARGS__;                                                    \
+  }                                                                        \
+  Tensor op##_autograd(const Tensor& x, const Tensor& out) {               \
+    static constexpr Derivative kDerivative{node, saves, op##_formula};    \
+    return differentiate(op(), kDerivative, x, out);                       \
+  }                                                                        \
+  BRASA_REGISTER_KERNEL(op, op##_autograd, Autograd)
 
-BRASA_UNARY_DERIVATIVE(reciprocal, "ReciprocalBackward0", kResult, -g* y* y)
-BRASA_UNARY_DERIVATIVE(exp, "ExpBackward0", kResult, g* y)
-BRASA_UNARY_DERIVATIVE(exp2, "Exp2Backward0", kResult, g* y* kLn2)
-BRASA_UNARY_DERIVATIVE(expm1, "Expm1Backward0", kResult, g*(y + 1))
-BRASA_UNARY_DERIVATIVE(log, "LogBackward0", kInput, g / x)
-BRASA_UNARY_DERIVATIVE(log2, "Log2Backward0", kInput, g / (x * kLn2))
-BRASA_UNARY_DERIVATIVE(log10, "Log10Backward0", kInput, g / (x * kLn10))
-BRASA_UNARY_DERIVATIVE(log1p, "Log1PBackward0", kInput, g / (x + 1))
-BRASA_UNARY_DERIVATIVE(sqrt, "SqrtBackward0", kResult, g / (y * 2))
-BRASA_UNARY_DERIVATIVE(rsqrt, "RsqrtBackward0", kResult, g* y.pow(3) * -0.5)
-BRASA_UNARY_DERIVATIVE(sin, "SinBackward0", kInput, g* x.cos())
-BRASA_UNARY_DERIVATIVE(cos, "CosBackward0", kInput, g * -x.sin())
-BRASA_UNARY_DERIVATIVE(tan, "TanBackward0", kResult, g*(y* y + 1))
-BRASA_UNARY_DERIVATIVE(asin, "AsinBackward0", kInput, g*(-(x* x) + 1).rsqrt())
-BRASA_UNARY_DERIVATIVE(acos, "AcosBackward0", kInput, -g*(-(x* x) + 1).rsqrt())
-BRASA_UNARY_DERIVATIVE(atan, "AtanBackward0", kInput, g / (x * x + 1))
-BRASA_UNARY_DERIVATIVE(sinh, "SinhBackward0", kInput, g* x.cosh())
-BRASA_UNARY_DERIVATIVE(cosh, "CoshBackward0", kInput, g* x.sinh())
-BRASA_UNARY_DERIVATIVE(tanh, "TanhBackward0", kResult, g*(-(y* y) + 1))
-BRASA_UNARY_DERIVATIVE(sigmoid, "SigmoidBackward0", kResult, g* y*(-y + 1))
-BRASA_UNARY_DERIVATIVE(erf, "ErfBackward0", kInput, g*(-(x* x)).exp() * kTwoOverSqrtPi)
-BRASA_UNARY_DERIVATIVE(erfinv, "ErfinvBackward0", kResult, g*(y* y).exp() * kSqrtPiOverTwo)
-BRASA_UNARY_DERIVATIVE(neg, "NegBackward0", kNone, -g)
-BRASA_UNARY_DERIVATIVE(abs, "AbsBackward0", kInput, g* x.sign())
-BRASA_UNARY_DERIVATIVE(sign, "SignBackward0", kNone, zeros_like(g))
-BRASA_UNARY_DERIVATIVE(square, "PowBackward0", kInput, g* x * 2)
-BRASA_UNARY_DERIVATIVE(floor, "FloorBackward0", kNone, zeros_like(g))
-BRASA_UNARY_DERIVATIVE(ceil, "CeilBackward0", kNone, zeros_like(g))
-BRASA_UNARY_DERIVATIVE(round, "RoundBackward0", kNone, zeros_like(g))
-BRASA_UNARY_DERIVATIVE(trunc, "TruncBackward0", kNone, zeros_like(g))
-BRASA_UNARY_DERIVATIVE(frac, "FracBackward0", kNone, g)
-BRASA_UNARY_DERIVATIVE(relu, "ReluBackward0", kResult,
+BRASA_UNARY_DERIVATIVE(reciprocal_op, "ReciprocalBackward0", kResult, -g* y* y)
+BRASA_UNARY_DERIVATIVE(exp_op, "ExpBackward0", kResult, g* y)
+BRASA_UNARY_DERIVATIVE(exp2_op, "Exp2Backward0", kResult, g* y* kLn2)
+BRASA_UNARY_DERIVATIVE(expm1_op, "Expm1Backward0", kResult, g*(y + 1))
+BRASA_UNARY_DERIVATIVE(log_op, "LogBackward0", kInput, g / x)
+BRASA_UNARY_DERIVATIVE(log2_op, "Log2Backward0", kInput, g / (x * kLn2))
+BRASA_UNARY_DERIVATIVE(log10_op, "Log10Backward0", kInput, g / (x * kLn10))
+BRASA_UNARY_DERIVATIVE(log1p_op, "Log1PBackward0", kInput, g / (x + 1))
+BRASA_UNARY_DERIVATIVE(sqrt_op, "SqrtBackward0", kResult, g / (y * 2))
+BRASA_UNARY_DERIVATIVE(rsqrt_op, "RsqrtBackward0", kResult, g* y.pow(3) * -0.5)
+BRASA_UNARY_DERIVATIVE(sin_op, "SinBackward0", kInput, g* x.cos())
+BRASA_UNARY_DERIVATIVE(cos_op, "CosBackward0", kInput, g * -x.sin())
+BRASA_UNARY_DERIVATIVE(tan_op, "TanBackward0", kResult, g*(y* y + 1))
+BRASA_UNARY_DERIVATIVE(asin_op, "AsinBackward0", kInput, g*(-(x* x) + 1).rsqrt())
+BRASA_UNARY_DERIVATIVE(acos_op, "AcosBackward0", kInput, -g*(-(x* x) + 1).rsqrt())
+BRASA_UNARY_DERIVATIVE(atan_op, "AtanBackward0", kInput, g / (x * x + 1))
+BRASA_UNARY_DERIVATIVE(sinh_op, "SinhBackward0", kInput, g* x.cosh())
+BRASA_UNARY_DERIVATIVE(cosh_op, "CoshBackward0", kInput, g* x.sinh())
+BRASA_UNARY_DERIVATIVE(tanh_op, "TanhBackward0", kResult, g*(-(y* y) + 1))
+BRASA_UNARY_DERIVATIVE(sigmoid_op, "SigmoidBackward0", kResult, g* y*(-y + 1))
+BRASA_UNARY_DERIVATIVE(erf_op, "ErfBackward0", kInput, g*(-(x* x)).exp() * kTwoOverSqrtPi)
+BRASA_UNARY_DERIVATIVE(erfinv_op, "ErfinvBackward0", kResult, g*(y* y).exp() * kSqrtPiOverTwo)
+BRASA_UNARY_DERIVATIVE(neg_op, "NegBackward0", kNone, -g)
+BRASA_UNARY_DERIVATIVE(abs_op, "AbsBackward0", kInput, g* x.sign())
+BRASA_UNARY_DERIVATIVE(sign_op, "SignBackward0", kNone, zeros_like(g))
+BRASA_UNARY_DERIVATIVE(square_op, "PowBackward0", kInput, g* x * 2)
+BRASA_UNARY_DERIVATIVE(floor_op, "FloorBackward0", kNone, zeros_like(g))
+BRASA_UNARY_DERIVATIVE(ceil_op, "CeilBackward0", kNone, zeros_like(g))
+BRASA_UNARY_DERIVATIVE(round_op, "RoundBackward0", kNone, zeros_like(g))
+BRASA_UNARY_DERIVATIVE(trunc_op, "TruncBackward0", kNone, zeros_like(g))
+BRASA_UNARY_DERIVATIVE(frac_op, "FracBackward0", kNone, g)
+BRASA_UNARY_DERIVATIVE(relu_op, "ReluBackward0", kResult,
                        threshold_backward_op().call(g, y, 1, Tensor()))
 
 }  // namespace

@@ -38,18 +38,57 @@ cpu::TensorIterator make_unary_iterator(const char* name, UnaryKind kind, const 
   return cfg.build();
 }
 
-#define BRASA_DEFINE_UNARY(name, kind)                                               \
-  BRASA_DEFINE_STUB(name##_stub, UnaryKernel);                                       \
-  BRASA_DEFINE_OP(name##_op, #name, #name "(Tensor self, Tensor? out) -> Tensor",    \
-                  Tensor(const Tensor&, const Tensor&))                              \
-  static Tensor name##_kernel(const Tensor& self, const Tensor& out) {               \
-    cpu::TensorIterator it = make_unary_iterator(#name, UnaryKind::kind, self, out); \
-    if (!it.is_meta()) name##_stub(it);                                              \
-    it.finish();                                                                     \
-    return it.output();                                                              \
-  }                                                                                  \
-  BRASA_REGISTER_KERNEL(name##_op, name##_kernel, CPU, Meta)
-BRASA_FORALL_UNARY_OPS(BRASA_DEFINE_UNARY)
+// The CPU and Meta kernel of every unary op.
+template <const char* name, UnaryKind kind, cpu::DispatchStub<UnaryKernel>& stub>
+Tensor unary_kernel(const Tensor& self, const Tensor& out) {
+  cpu::TensorIterator it = make_unary_iterator(name, kind, self, out);
+  if (!it.is_meta()) stub(it);
+  it.finish();
+  return it.output();
+}
+
+// Defines op `var` (declared in unary_ops.h) and its stub, and registers its kernel.
+#define BRASA_DEFINE_UNARY(var, kind, stub) \
+  BRASA_DEFINE_STUB(stub, UnaryKernel);     \
+  BRASA_DEFINE_OP(var)                      \
+  BRASA_REGISTER_KERNEL(var, (unary_kernel<var##_decl::name, UnaryKind::kind, stub>), CPU, Meta)
+BRASA_DEFINE_UNARY(reciprocal_op, Float, reciprocal_stub)
+BRASA_DEFINE_UNARY(exp_op, Float, exp_stub)
+BRASA_DEFINE_UNARY(exp2_op, Float, exp2_stub)
+BRASA_DEFINE_UNARY(expm1_op, Float, expm1_stub)
+BRASA_DEFINE_UNARY(log_op, Float, log_stub)
+BRASA_DEFINE_UNARY(log2_op, Float, log2_stub)
+BRASA_DEFINE_UNARY(log10_op, Float, log10_stub)
+BRASA_DEFINE_UNARY(log1p_op, Float, log1p_stub)
+BRASA_DEFINE_UNARY(sqrt_op, Float, sqrt_stub)
+BRASA_DEFINE_UNARY(rsqrt_op, Float, rsqrt_stub)
+BRASA_DEFINE_UNARY(sin_op, Float, sin_stub)
+BRASA_DEFINE_UNARY(cos_op, Float, cos_stub)
+BRASA_DEFINE_UNARY(tan_op, Float, tan_stub)
+BRASA_DEFINE_UNARY(asin_op, Float, asin_stub)
+BRASA_DEFINE_UNARY(acos_op, Float, acos_stub)
+BRASA_DEFINE_UNARY(atan_op, Float, atan_stub)
+BRASA_DEFINE_UNARY(sinh_op, Float, sinh_stub)
+BRASA_DEFINE_UNARY(cosh_op, Float, cosh_stub)
+BRASA_DEFINE_UNARY(tanh_op, Float, tanh_stub)
+BRASA_DEFINE_UNARY(sigmoid_op, Float, sigmoid_stub)
+BRASA_DEFINE_UNARY(erf_op, Float, erf_stub)
+BRASA_DEFINE_UNARY(erfinv_op, Float, erfinv_stub)
+BRASA_DEFINE_UNARY(neg_op, Numeric, neg_stub)
+BRASA_DEFINE_UNARY(abs_op, Numeric, abs_stub)
+BRASA_DEFINE_UNARY(sign_op, Same, sign_stub)
+BRASA_DEFINE_UNARY(square_op, Square, square_stub)
+BRASA_DEFINE_UNARY(floor_op, Numeric, floor_stub)
+BRASA_DEFINE_UNARY(ceil_op, Numeric, ceil_stub)
+BRASA_DEFINE_UNARY(round_op, Numeric, round_stub)
+BRASA_DEFINE_UNARY(trunc_op, Numeric, trunc_stub)
+BRASA_DEFINE_UNARY(frac_op, Numeric, frac_stub)
+BRASA_DEFINE_UNARY(relu_op, Numeric, relu_stub)
+BRASA_DEFINE_UNARY(bitwise_not_op, Same, bitwise_not_stub)
+BRASA_DEFINE_UNARY(logical_not_op, Logical, logical_not_stub)
+BRASA_DEFINE_UNARY(isnan_op, Predicate, isnan_stub)
+BRASA_DEFINE_UNARY(isinf_op, Predicate, isinf_stub)
+BRASA_DEFINE_UNARY(isfinite_op, Predicate, isfinite_stub)
 #undef BRASA_DEFINE_UNARY
 
 }  // namespace brasa::ops
@@ -70,7 +109,28 @@ const Tensor kNoOut;
     ops::name##_op().call(*this, *this);                                          \
     return *this;                                                                 \
   }
-BRASA_FORALL_UNARY_FLOAT_OPS(BRASA_UNARY_API)
+BRASA_UNARY_API(reciprocal, Float)
+BRASA_UNARY_API(exp, Float)
+BRASA_UNARY_API(exp2, Float)
+BRASA_UNARY_API(expm1, Float)
+BRASA_UNARY_API(log, Float)
+BRASA_UNARY_API(log2, Float)
+BRASA_UNARY_API(log10, Float)
+BRASA_UNARY_API(log1p, Float)
+BRASA_UNARY_API(sqrt, Float)
+BRASA_UNARY_API(rsqrt, Float)
+BRASA_UNARY_API(sin, Float)
+BRASA_UNARY_API(cos, Float)
+BRASA_UNARY_API(tan, Float)
+BRASA_UNARY_API(asin, Float)
+BRASA_UNARY_API(acos, Float)
+BRASA_UNARY_API(atan, Float)
+BRASA_UNARY_API(sinh, Float)
+BRASA_UNARY_API(cosh, Float)
+BRASA_UNARY_API(tanh, Float)
+BRASA_UNARY_API(sigmoid, Float)
+BRASA_UNARY_API(erf, Float)
+BRASA_UNARY_API(erfinv, Float)
 BRASA_UNARY_API(neg, Numeric)
 BRASA_UNARY_API(abs, Numeric)
 BRASA_UNARY_API(sign, Same)

@@ -11,6 +11,7 @@
 #include "brasa/core/type_promotion.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/pointwise.h"
+#include "ops/pointwise/ternary_ops.h"
 
 namespace brasa::ops {
 
@@ -56,13 +57,9 @@ Tensor masked_fill_kernel(const Tensor& self, const Tensor& mask, const Scalar& 
 
 }  // namespace
 
-BRASA_DEFINE_OP(where_op, "where",
-                "where(Tensor condition, Tensor self, Tensor other, Tensor? out) -> Tensor",
-                Tensor(const Tensor&, const Tensor&, const Tensor&, const Tensor&))
+BRASA_DEFINE_OP(where_op)
 BRASA_REGISTER_KERNEL(where_op, where_kernel, CPU, Meta)
-BRASA_DEFINE_OP(masked_fill_op, "masked_fill",
-                "masked_fill(Tensor self, Tensor mask, Scalar value, Tensor? out) -> Tensor",
-                Tensor(const Tensor&, const Tensor&, const Scalar&, const Tensor&))
+BRASA_DEFINE_OP(masked_fill_op)
 BRASA_REGISTER_KERNEL(masked_fill_op, masked_fill_kernel, CPU, Meta)
 
 }  // namespace brasa::ops

@@ -7,6 +7,7 @@
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/pool.h"
 #include "ops/pool/pool_common.h"
+#include "ops/pool/pool_ops.h"
 
 namespace brasa::ops {
 namespace {
@@ -184,30 +185,31 @@ Tensor adaptive_max_backward_kernel(const Tensor& grad_output, const Tensor& sel
 
 }  // namespace
 
-#define BRASA_ADAPTIVE_OPS(N)                                                                      \
-  BRASA_DEFINE_OP(adaptive_avg_pool##N##d_op, "adaptive_avg_pool" #N "d",                          \
-                  "adaptive_avg_pool" #N "d(Tensor self, int[] output_size) -> Tensor",            \
-                  Tensor(const Tensor&, IntArrayRef))                                              \
-  BRASA_REGISTER_KERNEL(adaptive_avg_pool##N##d_op, adaptive_avg_kernel<N>, CPU, Meta)             \
-  BRASA_DEFINE_OP(adaptive_avg_pool##N##d_backward_op, "adaptive_avg_pool" #N "d_backward",        \
-                  "adaptive_avg_pool" #N "d_backward(Tensor grad_output, Tensor self) -> Tensor",  \
-                  Tensor(const Tensor&, const Tensor&))                                            \
-  BRASA_REGISTER_KERNEL(adaptive_avg_pool##N##d_backward_op, adaptive_avg_backward_kernel<N>, CPU, \
-                        Meta)                                                                      \
-  BRASA_DEFINE_OP(adaptive_max_pool##N##d_op, "adaptive_max_pool" #N "d",                          \
-                  "adaptive_max_pool" #N "d(Tensor self, int[] output_size) -> (Tensor, Tensor)",  \
-                  std::tuple<Tensor, Tensor>(const Tensor&, IntArrayRef))                          \
-  BRASA_REGISTER_KERNEL(adaptive_max_pool##N##d_op, adaptive_max_kernel<N>, CPU, Meta)             \
-  BRASA_DEFINE_OP(adaptive_max_pool##N##d_backward_op, "adaptive_max_pool" #N "d_backward",        \
-                  "adaptive_max_pool" #N                                                           \
-                  "d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor",         \
-                  Tensor(const Tensor&, const Tensor&, const Tensor&))                             \
-  BRASA_REGISTER_KERNEL(adaptive_max_pool##N##d_backward_op, adaptive_max_backward_kernel<N>, CPU, \
-                        Meta)
+BRASA_DEFINE_OP(adaptive_avg_pool1d_op)
+BRASA_DEFINE_OP(adaptive_avg_pool2d_op)
+BRASA_DEFINE_OP(adaptive_avg_pool3d_op)
+BRASA_DEFINE_OP(adaptive_avg_pool1d_backward_op)
+BRASA_DEFINE_OP(adaptive_avg_pool2d_backward_op)
+BRASA_DEFINE_OP(adaptive_avg_pool3d_backward_op)
+BRASA_DEFINE_OP(adaptive_max_pool1d_op)
+BRASA_DEFINE_OP(adaptive_max_pool2d_op)
+BRASA_DEFINE_OP(adaptive_max_pool3d_op)
+BRASA_DEFINE_OP(adaptive_max_pool1d_backward_op)
+BRASA_DEFINE_OP(adaptive_max_pool2d_backward_op)
+BRASA_DEFINE_OP(adaptive_max_pool3d_backward_op)
 
-BRASA_ADAPTIVE_OPS(1)
-BRASA_ADAPTIVE_OPS(2)
-BRASA_ADAPTIVE_OPS(3)
+BRASA_REGISTER_KERNEL(adaptive_avg_pool1d_op, adaptive_avg_kernel<1>, CPU, Meta)
+BRASA_REGISTER_KERNEL(adaptive_avg_pool2d_op, adaptive_avg_kernel<2>, CPU, Meta)
+BRASA_REGISTER_KERNEL(adaptive_avg_pool3d_op, adaptive_avg_kernel<3>, CPU, Meta)
+BRASA_REGISTER_KERNEL(adaptive_avg_pool1d_backward_op, adaptive_avg_backward_kernel<1>, CPU, Meta)
+BRASA_REGISTER_KERNEL(adaptive_avg_pool2d_backward_op, adaptive_avg_backward_kernel<2>, CPU, Meta)
+BRASA_REGISTER_KERNEL(adaptive_avg_pool3d_backward_op, adaptive_avg_backward_kernel<3>, CPU, Meta)
+BRASA_REGISTER_KERNEL(adaptive_max_pool1d_op, adaptive_max_kernel<1>, CPU, Meta)
+BRASA_REGISTER_KERNEL(adaptive_max_pool2d_op, adaptive_max_kernel<2>, CPU, Meta)
+BRASA_REGISTER_KERNEL(adaptive_max_pool3d_op, adaptive_max_kernel<3>, CPU, Meta)
+BRASA_REGISTER_KERNEL(adaptive_max_pool1d_backward_op, adaptive_max_backward_kernel<1>, CPU, Meta)
+BRASA_REGISTER_KERNEL(adaptive_max_pool2d_backward_op, adaptive_max_backward_kernel<2>, CPU, Meta)
+BRASA_REGISTER_KERNEL(adaptive_max_pool3d_backward_op, adaptive_max_backward_kernel<3>, CPU, Meta)
 
 }  // namespace brasa::ops
 

@@ -6,6 +6,7 @@
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/pool.h"
 #include "ops/pool/pool_common.h"
+#include "ops/pool/pool_ops.h"
 
 namespace brasa::ops {
 namespace {
@@ -115,26 +116,19 @@ Tensor avg_pool_backward_kernel(const Tensor& grad_output, const Tensor& self, I
 
 }  // namespace
 
-#define BRASA_AVG_POOL_OPS(N)                                                                  \
-  BRASA_DEFINE_OP(avg_pool##N##d_op, "avg_pool" #N "d",                                        \
-                  "avg_pool" #N                                                                \
-                  "d(Tensor self, int[] kernel_size, int[] stride, int[] padding, "            \
-                  "bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor",  \
-                  Tensor(const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef, bool, bool,     \
-                         std::optional<int64_t>))                                              \
-  BRASA_REGISTER_KERNEL(avg_pool##N##d_op, avg_pool_kernel<N>, CPU, Meta)                      \
-  BRASA_DEFINE_OP(avg_pool##N##d_backward_op, "avg_pool" #N "d_backward",                      \
-                  "avg_pool" #N                                                                \
-                  "d_backward(Tensor grad_output, Tensor self, int[] kernel_size, "            \
-                  "int[] stride, int[] padding, bool ceil_mode, bool count_include_pad, int? " \
-                  "divisor_override) -> Tensor",                                               \
-                  Tensor(const Tensor&, const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef,  \
-                         bool, bool, std::optional<int64_t>))                                  \
-  BRASA_REGISTER_KERNEL(avg_pool##N##d_backward_op, avg_pool_backward_kernel<N>, CPU, Meta)
+BRASA_DEFINE_OP(avg_pool1d_op)
+BRASA_DEFINE_OP(avg_pool2d_op)
+BRASA_DEFINE_OP(avg_pool3d_op)
+BRASA_DEFINE_OP(avg_pool1d_backward_op)
+BRASA_DEFINE_OP(avg_pool2d_backward_op)
+BRASA_DEFINE_OP(avg_pool3d_backward_op)
 
-BRASA_AVG_POOL_OPS(1)
-BRASA_AVG_POOL_OPS(2)
-BRASA_AVG_POOL_OPS(3)
+BRASA_REGISTER_KERNEL(avg_pool1d_op, avg_pool_kernel<1>, CPU, Meta)
+BRASA_REGISTER_KERNEL(avg_pool2d_op, avg_pool_kernel<2>, CPU, Meta)
+BRASA_REGISTER_KERNEL(avg_pool3d_op, avg_pool_kernel<3>, CPU, Meta)
+BRASA_REGISTER_KERNEL(avg_pool1d_backward_op, avg_pool_backward_kernel<1>, CPU, Meta)
+BRASA_REGISTER_KERNEL(avg_pool2d_backward_op, avg_pool_backward_kernel<2>, CPU, Meta)
+BRASA_REGISTER_KERNEL(avg_pool3d_backward_op, avg_pool_backward_kernel<3>, CPU, Meta)
 
 }  // namespace brasa::ops
 

@@ -8,6 +8,7 @@
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/pool.h"
 #include "ops/pool/pool_common.h"
+#include "ops/pool/pool_ops.h"
 
 namespace brasa::ops {
 namespace {
@@ -125,28 +126,19 @@ Tensor max_pool_backward_kernel(const Tensor& grad_output, const Tensor& self, I
 
 }  // namespace
 
-#define BRASA_MAX_POOL_OPS(N)                                                                      \
-  BRASA_DEFINE_OP(max_pool##N##d_with_indices_op, "max_pool" #N "d_with_indices",                  \
-                  "max_pool" #N                                                                    \
-                  "d_with_indices(Tensor self, int[] kernel_size, int[] stride, "                  \
-                  "int[] padding, int[] dilation, bool ceil_mode) -> (Tensor, Tensor)",            \
-                  std::tuple<Tensor, Tensor>(const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef, \
-                                             IntArrayRef, bool))                                   \
-  BRASA_REGISTER_KERNEL(max_pool##N##d_with_indices_op, max_pool_kernel<N>, CPU, Meta)             \
-  BRASA_DEFINE_OP(max_pool##N##d_with_indices_backward_op,                                         \
-                  "max_pool" #N "d_with_indices_backward",                                         \
-                  "max_pool" #N                                                                    \
-                  "d_with_indices_backward(Tensor grad_output, Tensor self, int[] "                \
-                  "kernel_size, int[] stride, int[] padding, int[] dilation, bool ceil_mode, "     \
-                  "Tensor indices) -> Tensor",                                                     \
-                  Tensor(const Tensor&, const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef,      \
-                         IntArrayRef, bool, const Tensor&))                                        \
-  BRASA_REGISTER_KERNEL(max_pool##N##d_with_indices_backward_op, max_pool_backward_kernel<N>, CPU, \
-                        Meta)
+BRASA_DEFINE_OP(max_pool1d_with_indices_op)
+BRASA_DEFINE_OP(max_pool2d_with_indices_op)
+BRASA_DEFINE_OP(max_pool3d_with_indices_op)
+BRASA_DEFINE_OP(max_pool1d_with_indices_backward_op)
+BRASA_DEFINE_OP(max_pool2d_with_indices_backward_op)
+BRASA_DEFINE_OP(max_pool3d_with_indices_backward_op)
 
-BRASA_MAX_POOL_OPS(1)
-BRASA_MAX_POOL_OPS(2)
-BRASA_MAX_POOL_OPS(3)
+BRASA_REGISTER_KERNEL(max_pool1d_with_indices_op, max_pool_kernel<1>, CPU, Meta)
+BRASA_REGISTER_KERNEL(max_pool2d_with_indices_op, max_pool_kernel<2>, CPU, Meta)
+BRASA_REGISTER_KERNEL(max_pool3d_with_indices_op, max_pool_kernel<3>, CPU, Meta)
+BRASA_REGISTER_KERNEL(max_pool1d_with_indices_backward_op, max_pool_backward_kernel<1>, CPU, Meta)
+BRASA_REGISTER_KERNEL(max_pool2d_with_indices_backward_op, max_pool_backward_kernel<2>, CPU, Meta)
+BRASA_REGISTER_KERNEL(max_pool3d_with_indices_backward_op, max_pool_backward_kernel<3>, CPU, Meta)
 
 }  // namespace brasa::ops
 

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "brasa/ops/indexing_ops.h"
+#include "ops/pool/pool_ops.h"
 
 namespace brasa::ops {
 
@@ -19,26 +20,6 @@ Tensor pool::gather_planes(const Tensor& gg, const Tensor& indices, int64_t n) {
 using IntArray = IntArrayRef;
 using OptInt = std::optional<int64_t>;
 using Pair = std::tuple<Tensor, Tensor>;
-
-#define BRASA_DECLARE_POOL_OPS(N)                                                               \
-  BRASA_DECLARE_OP(max_pool##N##d_with_indices_op,                                              \
-                   Pair(const Tensor&, IntArray, IntArray, IntArray, IntArray, bool))           \
-  BRASA_DECLARE_OP(max_pool##N##d_with_indices_backward_op,                                     \
-                   Tensor(const Tensor&, const Tensor&, IntArray, IntArray, IntArray, IntArray, \
-                          bool, const Tensor&))                                                 \
-  BRASA_DECLARE_OP(avg_pool##N##d_op,                                                           \
-                   Tensor(const Tensor&, IntArray, IntArray, IntArray, bool, bool, OptInt))     \
-  BRASA_DECLARE_OP(avg_pool##N##d_backward_op, Tensor(const Tensor&, const Tensor&, IntArray,   \
-                                                      IntArray, IntArray, bool, bool, OptInt))  \
-  BRASA_DECLARE_OP(adaptive_avg_pool##N##d_op, Tensor(const Tensor&, IntArray))                 \
-  BRASA_DECLARE_OP(adaptive_avg_pool##N##d_backward_op, Tensor(const Tensor&, const Tensor&))   \
-  BRASA_DECLARE_OP(adaptive_max_pool##N##d_op, Pair(const Tensor&, IntArray))                   \
-  BRASA_DECLARE_OP(adaptive_max_pool##N##d_backward_op,                                         \
-                   Tensor(const Tensor&, const Tensor&, const Tensor&))
-
-BRASA_DECLARE_POOL_OPS(1)
-BRASA_DECLARE_POOL_OPS(2)
-BRASA_DECLARE_POOL_OPS(3)
 
 namespace {
 
@@ -190,27 +171,30 @@ BRASA_POOL_BACKWARD_DERIVATIVES(3)
 
 }  // namespace
 
-#define BRASA_REGISTER_POOL_DERIVATIVES(N)                                                \
-  BRASA_REGISTER_KERNEL(max_pool##N##d_with_indices_op, max_pool##N##d_ag, Autograd)      \
-  BRASA_REGISTER_KERNEL(avg_pool##N##d_op, avg_pool##N##d_ag, Autograd)                   \
-  BRASA_REGISTER_KERNEL(adaptive_avg_pool##N##d_op, adaptive_avg_pool##N##d_ag, Autograd) \
-  BRASA_REGISTER_KERNEL(adaptive_max_pool##N##d_op, adaptive_max_pool##N##d_ag, Autograd)
+BRASA_REGISTER_KERNEL(max_pool1d_with_indices_op, max_pool1d_ag, Autograd)
+BRASA_REGISTER_KERNEL(max_pool2d_with_indices_op, max_pool2d_ag, Autograd)
+BRASA_REGISTER_KERNEL(max_pool3d_with_indices_op, max_pool3d_ag, Autograd)
+BRASA_REGISTER_KERNEL(avg_pool1d_op, avg_pool1d_ag, Autograd)
+BRASA_REGISTER_KERNEL(avg_pool2d_op, avg_pool2d_ag, Autograd)
+BRASA_REGISTER_KERNEL(avg_pool3d_op, avg_pool3d_ag, Autograd)
+BRASA_REGISTER_KERNEL(adaptive_avg_pool1d_op, adaptive_avg_pool1d_ag, Autograd)
+BRASA_REGISTER_KERNEL(adaptive_avg_pool2d_op, adaptive_avg_pool2d_ag, Autograd)
+BRASA_REGISTER_KERNEL(adaptive_avg_pool3d_op, adaptive_avg_pool3d_ag, Autograd)
+BRASA_REGISTER_KERNEL(adaptive_max_pool1d_op, adaptive_max_pool1d_ag, Autograd)
+BRASA_REGISTER_KERNEL(adaptive_max_pool2d_op, adaptive_max_pool2d_ag, Autograd)
+BRASA_REGISTER_KERNEL(adaptive_max_pool3d_op, adaptive_max_pool3d_ag, Autograd)
 
-BRASA_REGISTER_POOL_DERIVATIVES(1)
-BRASA_REGISTER_POOL_DERIVATIVES(2)
-BRASA_REGISTER_POOL_DERIVATIVES(3)
-
-#define BRASA_REGISTER_POOL_BACKWARD_DERIVATIVES(N)                                               \
-  BRASA_REGISTER_KERNEL(max_pool##N##d_with_indices_backward_op, max_pool##N##d_backward_ag,      \
-                        Autograd)                                                                 \
-  BRASA_REGISTER_KERNEL(avg_pool##N##d_backward_op, avg_pool##N##d_backward_ag, Autograd)         \
-  BRASA_REGISTER_KERNEL(adaptive_avg_pool##N##d_backward_op, adaptive_avg_pool##N##d_backward_ag, \
-                        Autograd)                                                                 \
-  BRASA_REGISTER_KERNEL(adaptive_max_pool##N##d_backward_op, adaptive_max_pool##N##d_backward_ag, \
-                        Autograd)
-
-BRASA_REGISTER_POOL_BACKWARD_DERIVATIVES(1)
-BRASA_REGISTER_POOL_BACKWARD_DERIVATIVES(2)
-BRASA_REGISTER_POOL_BACKWARD_DERIVATIVES(3)
+BRASA_REGISTER_KERNEL(max_pool1d_with_indices_backward_op, max_pool1d_backward_ag, Autograd)
+BRASA_REGISTER_KERNEL(max_pool2d_with_indices_backward_op, max_pool2d_backward_ag, Autograd)
+BRASA_REGISTER_KERNEL(max_pool3d_with_indices_backward_op, max_pool3d_backward_ag, Autograd)
+BRASA_REGISTER_KERNEL(avg_pool1d_backward_op, avg_pool1d_backward_ag, Autograd)
+BRASA_REGISTER_KERNEL(avg_pool2d_backward_op, avg_pool2d_backward_ag, Autograd)
+BRASA_REGISTER_KERNEL(avg_pool3d_backward_op, avg_pool3d_backward_ag, Autograd)
+BRASA_REGISTER_KERNEL(adaptive_avg_pool1d_backward_op, adaptive_avg_pool1d_backward_ag, Autograd)
+BRASA_REGISTER_KERNEL(adaptive_avg_pool2d_backward_op, adaptive_avg_pool2d_backward_ag, Autograd)
+BRASA_REGISTER_KERNEL(adaptive_avg_pool3d_backward_op, adaptive_avg_pool3d_backward_ag, Autograd)
+BRASA_REGISTER_KERNEL(adaptive_max_pool1d_backward_op, adaptive_max_pool1d_backward_ag, Autograd)
+BRASA_REGISTER_KERNEL(adaptive_max_pool2d_backward_op, adaptive_max_pool2d_backward_ag, Autograd)
+BRASA_REGISTER_KERNEL(adaptive_max_pool3d_backward_op, adaptive_max_pool3d_backward_ag, Autograd)
 
 }  // namespace brasa::ops

@@ -7,12 +7,11 @@
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/factory.h"
+#include "ops/random/random_ops.h"
 
 namespace brasa::ops {
 
-BRASA_DEFINE_OP(randperm_op, "randperm",
-                "randperm(int n, Generator? generator, ScalarType dtype, Device device) -> Tensor",
-                Tensor(int64_t, std::optional<Generator>, ScalarType, Device))
+BRASA_DEFINE_OP(randperm_op)
 
 namespace {
 

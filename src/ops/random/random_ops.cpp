@@ -1,5 +1,7 @@
 // In-place random fills (uniform_, normal_, bernoulli_, random_) as dispatched ops, and the Tensor
 // methods. Loops: backends/cpu/kernels/random_kernels.cpp.
+#include "ops/random/random_ops.h"
+
 #include <cmath>
 #include <limits>
 
@@ -22,21 +24,10 @@ PhiloxRange reserve_philox(const std::optional<Generator>& gen, uint64_t blocks)
   return PhiloxRange{g.current_seed(), g.get()->reserve(blocks)};
 }
 
-BRASA_DEFINE_OP(
-    uniform_op, "uniform_",
-    "uniform_(Tensor(a!) self, float from, float to, Generator? generator) -> Tensor(a!)",
-    Tensor(const Tensor&, double, double, std::optional<Generator>))
-BRASA_DEFINE_OP(
-    normal_op, "normal_",
-    "normal_(Tensor(a!) self, float mean, float std, Generator? generator) -> Tensor(a!)",
-    Tensor(const Tensor&, double, double, std::optional<Generator>))
-BRASA_DEFINE_OP(bernoulli_op, "bernoulli_",
-                "bernoulli_.float(Tensor(a!) self, float p, Generator? generator) -> Tensor(a!)",
-                Tensor(const Tensor&, double, std::optional<Generator>))
-BRASA_DEFINE_OP(
-    random_op, "random_",
-    "random_.from(Tensor(a!) self, int from, int to, Generator? generator) -> Tensor(a!)",
-    Tensor(const Tensor&, int64_t, int64_t, std::optional<Generator>))
+BRASA_DEFINE_OP(uniform_op)
+BRASA_DEFINE_OP(normal_op)
+BRASA_DEFINE_OP(bernoulli_op)
+BRASA_DEFINE_OP(random_op)
 
 namespace {
 

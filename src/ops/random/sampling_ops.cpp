@@ -23,19 +23,13 @@
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/sampling.h"
+#include "ops/random/random_ops.h"
 
 namespace brasa::ops {
 
-BRASA_DEFINE_OP(exponential_op, "exponential_",
-                "exponential_(Tensor(a!) self, float lambd, Generator? generator) -> Tensor(a!)",
-                Tensor(const Tensor&, double, std::optional<Generator>))
-BRASA_DEFINE_OP(geometric_op, "geometric_",
-                "geometric_(Tensor(a!) self, float p, Generator? generator) -> Tensor(a!)",
-                Tensor(const Tensor&, double, std::optional<Generator>))
-BRASA_DEFINE_OP(multinomial_op, "multinomial",
-                "multinomial(Tensor self, int num_samples, bool replacement, Generator? "
-                "generator) -> Tensor",
-                Tensor(const Tensor&, int64_t, bool, std::optional<Generator>))
+BRASA_DEFINE_OP(exponential_op)
+BRASA_DEFINE_OP(geometric_op)
+BRASA_DEFINE_OP(multinomial_op)
 
 namespace {
 

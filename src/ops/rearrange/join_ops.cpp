@@ -6,6 +6,7 @@
 #include "brasa/core/type_promotion.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/indexing_ops.h"
+#include "ops/rearrange/rearrange_ops.h"
 
 namespace brasa::ops {
 namespace {
@@ -104,13 +105,9 @@ std::vector<Tensor> meshgrid_kernel(TensorList tensors, std::string indexing) {
 
 }  // namespace
 
-BRASA_DEFINE_OP(cat_op, "cat", "cat(Tensor[] tensors, int dim) -> Tensor",
-                Tensor(TensorList, int64_t))
-BRASA_DEFINE_OP(stack_op, "stack", "stack(Tensor[] tensors, int dim) -> Tensor",
-                Tensor(TensorList, int64_t))
-BRASA_DEFINE_OP(meshgrid_op, "meshgrid.indexing",
-                "meshgrid.indexing(Tensor[] tensors, str indexing) -> Tensor[]",
-                std::vector<Tensor>(TensorList, std::string))
+BRASA_DEFINE_OP(cat_op)
+BRASA_DEFINE_OP(stack_op)
+BRASA_DEFINE_OP(meshgrid_op)
 BRASA_REGISTER_KERNEL(cat_op, cat_kernel, CPU, Meta)
 BRASA_REGISTER_KERNEL(stack_op, stack_kernel, CPU, Meta, Autograd)
 BRASA_REGISTER_KERNEL(meshgrid_op, meshgrid_kernel, CPU, Meta, Autograd)

@@ -8,15 +8,9 @@
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/reduce.h"
 #include "brasa/ops/view.h"
+#include "ops/rearrange/rearrange_ops.h"
 
 namespace brasa::ops {
-
-BRASA_DECLARE_OP(cat_op, Tensor(TensorList, int64_t))
-BRASA_DECLARE_OP(flip_op, Tensor(const Tensor&, IntArrayRef))
-BRASA_DECLARE_OP(roll_op, Tensor(const Tensor&, IntArrayRef, IntArrayRef))
-BRASA_DECLARE_OP(tril_op, Tensor(const Tensor&, int64_t))
-BRASA_DECLARE_OP(triu_op, Tensor(const Tensor&, int64_t))
-BRASA_DECLARE_OP(repeat_op, Tensor(const Tensor&, IntArrayRef))
 
 namespace {
 

@@ -5,6 +5,7 @@
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/indexing_ops.h"
+#include "ops/rearrange/rearrange_ops.h"
 
 namespace brasa::ops {
 namespace {
@@ -91,16 +92,11 @@ Tensor repeat_kernel(const Tensor& self, IntArrayRef repeats) {
 
 }  // namespace
 
-BRASA_DEFINE_OP(flip_op, "flip", "flip(Tensor self, int[] dims) -> Tensor",
-                Tensor(const Tensor&, IntArrayRef))
-BRASA_DEFINE_OP(roll_op, "roll", "roll(Tensor self, int[] shifts, int[] dims) -> Tensor",
-                Tensor(const Tensor&, IntArrayRef, IntArrayRef))
-BRASA_DEFINE_OP(tril_op, "tril", "tril(Tensor self, int diagonal) -> Tensor",
-                Tensor(const Tensor&, int64_t))
-BRASA_DEFINE_OP(triu_op, "triu", "triu(Tensor self, int diagonal) -> Tensor",
-                Tensor(const Tensor&, int64_t))
-BRASA_DEFINE_OP(repeat_op, "repeat", "repeat(Tensor self, int[] repeats) -> Tensor",
-                Tensor(const Tensor&, IntArrayRef))
+BRASA_DEFINE_OP(flip_op)
+BRASA_DEFINE_OP(roll_op)
+BRASA_DEFINE_OP(tril_op)
+BRASA_DEFINE_OP(triu_op)
+BRASA_DEFINE_OP(repeat_op)
 BRASA_REGISTER_KERNEL(flip_op, flip_kernel, CPU, Meta)
 BRASA_REGISTER_KERNEL(roll_op, roll_kernel, CPU, Meta)
 BRASA_REGISTER_KERNEL(tril_op, tril_kernel, CPU, Meta)

@@ -3,21 +3,16 @@
 #include "brasa/ops/pointwise.h"
 #include "brasa/ops/reduce.h"
 #include "ops/reduce/reduce_common.h"
+#include "ops/reduce/reduce_ops.h"
 
 namespace brasa::ops {
 
 BRASA_DEFINE_STUB(isclose_stub, IscloseKernel);
 
-using LogicalSig = Tensor(const Tensor&, IntArrayRef, bool);
-BRASA_DEFINE_OP(all_op, "all", "all(Tensor self, int[] dim, bool keepdim) -> Tensor", LogicalSig)
-BRASA_DEFINE_OP(any_op, "any", "any(Tensor self, int[] dim, bool keepdim) -> Tensor", LogicalSig)
-BRASA_DEFINE_OP(count_nonzero_op, "count_nonzero",
-                "count_nonzero(Tensor self, int[] dim) -> Tensor",
-                Tensor(const Tensor&, IntArrayRef))
-BRASA_DEFINE_OP(
-    allclose_op, "allclose",
-    "allclose(Tensor self, Tensor other, float rtol, float atol, bool equal_nan) -> bool",
-    bool(const Tensor&, const Tensor&, double, double, bool))
+BRASA_DEFINE_OP(all_op)
+BRASA_DEFINE_OP(any_op)
+BRASA_DEFINE_OP(count_nonzero_op)
+BRASA_DEFINE_OP(allclose_op)
 
 namespace {
 // PyTorch keeps uint8 for all/any of uint8 inputs (a legacy of byte masks); bool otherwise.

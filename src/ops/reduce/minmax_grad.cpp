@@ -7,18 +7,9 @@
 #include "brasa/ops/pointwise.h"
 #include "brasa/ops/reduce.h"
 #include "ops/reduce/reduce_grad.h"
+#include "ops/reduce/reduce_ops.h"
 
 namespace brasa::ops {
-
-using AminmaxSig = Tensor(const Tensor&, IntArrayRef, bool, const Tensor&);
-using MinmaxDimSig = std::tuple<Tensor, Tensor>(const Tensor&, int64_t, bool);
-using ArgSig = Tensor(const Tensor&, std::optional<int64_t>, bool);
-BRASA_DECLARE_OP(amax_op, AminmaxSig)
-BRASA_DECLARE_OP(amin_op, AminmaxSig)
-BRASA_DECLARE_OP(max_dim_op, MinmaxDimSig)
-BRASA_DECLARE_OP(min_dim_op, MinmaxDimSig)
-BRASA_DECLARE_OP(argmax_op, ArgSig)
-BRASA_DECLARE_OP(argmin_op, ArgSig)
 
 namespace {
 

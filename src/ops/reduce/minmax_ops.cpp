@@ -2,26 +2,16 @@
 #include "brasa/core/error.h"
 #include "brasa/ops/reduce.h"
 #include "ops/reduce/reduce_common.h"
+#include "ops/reduce/reduce_ops.h"
 
 namespace brasa::ops {
 
-using AminmaxSig = Tensor(const Tensor&, IntArrayRef, bool, const Tensor&);
-using MinmaxDimSig = std::tuple<Tensor, Tensor>(const Tensor&, int64_t, bool);
-using ArgSig = Tensor(const Tensor&, std::optional<int64_t>, bool);
-BRASA_DEFINE_OP(amax_op, "amax",
-                "amax(Tensor self, int[] dim, bool keepdim, Tensor? out) -> Tensor", AminmaxSig)
-BRASA_DEFINE_OP(amin_op, "amin",
-                "amin(Tensor self, int[] dim, bool keepdim, Tensor? out) -> Tensor", AminmaxSig)
-BRASA_DEFINE_OP(max_dim_op, "max.dim",
-                "max.dim(Tensor self, int dim, bool keepdim) -> (Tensor values, Tensor indices)",
-                MinmaxDimSig)
-BRASA_DEFINE_OP(min_dim_op, "min.dim",
-                "min.dim(Tensor self, int dim, bool keepdim) -> (Tensor values, Tensor indices)",
-                MinmaxDimSig)
-BRASA_DEFINE_OP(argmax_op, "argmax", "argmax(Tensor self, int? dim, bool keepdim) -> Tensor",
-                ArgSig)
-BRASA_DEFINE_OP(argmin_op, "argmin", "argmin(Tensor self, int? dim, bool keepdim) -> Tensor",
-                ArgSig)
+BRASA_DEFINE_OP(amax_op)
+BRASA_DEFINE_OP(amin_op)
+BRASA_DEFINE_OP(max_dim_op)
+BRASA_DEFINE_OP(min_dim_op)
+BRASA_DEFINE_OP(argmax_op)
+BRASA_DEFINE_OP(argmin_op)
 
 namespace {
 Tensor amax_kernel(const Tensor& self, IntArrayRef dim, bool keepdim, const Tensor& out) {

@@ -6,17 +6,12 @@
 #include "brasa/ops/factory.h"
 #include "brasa/ops/pointwise.h"
 #include "brasa/ops/reduce.h"
+#include "ops/reduce/reduce_ops.h"
 
 namespace brasa::ops {
 
 using ReduceOp =
     Op<Tensor(const Tensor&, IntArrayRef, bool, std::optional<ScalarType>, const Tensor&)>;
-BRASA_DECLARE_OP(sum_op,
-                 Tensor(const Tensor&, IntArrayRef, bool, std::optional<ScalarType>, const Tensor&))
-BRASA_DECLARE_OP(mean_op,
-                 Tensor(const Tensor&, IntArrayRef, bool, std::optional<ScalarType>, const Tensor&))
-BRASA_DECLARE_OP(prod_op,
-                 Tensor(const Tensor&, IntArrayRef, bool, std::optional<ScalarType>, const Tensor&))
 
 Tensor unsqueeze_reduced(const Tensor& t, int64_t ndim, IntArrayRef dims, bool keepdim) {
   if (keepdim || ndim == 0) return t;

@@ -7,12 +7,9 @@
 #include "brasa/ops/pointwise.h"
 #include "brasa/ops/reduce.h"
 #include "ops/reduce/reduce_grad.h"
+#include "ops/reduce/reduce_ops.h"
 
 namespace brasa::ops {
-
-using ScanSig = Tensor(const Tensor&, int64_t, std::optional<ScalarType>);
-BRASA_DECLARE_OP(cumsum_op, ScanSig)
-BRASA_DECLARE_OP(cumprod_op, ScanSig)
 
 namespace {
 

@@ -5,6 +5,7 @@
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/reduce.h"
+#include "ops/reduce/reduce_ops.h"
 
 namespace brasa::ops {
 
@@ -23,11 +24,8 @@ LineShape line_shape(IntArrayRef sizes, int64_t dim) {
   return s;
 }
 
-using ScanSig = Tensor(const Tensor&, int64_t, std::optional<ScalarType>);
-BRASA_DEFINE_OP(cumsum_op, "cumsum", "cumsum(Tensor self, int dim, ScalarType? dtype) -> Tensor",
-                ScanSig)
-BRASA_DEFINE_OP(cumprod_op, "cumprod", "cumprod(Tensor self, int dim, ScalarType? dtype) -> Tensor",
-                ScanSig)
+BRASA_DEFINE_OP(cumsum_op)
+BRASA_DEFINE_OP(cumprod_op)
 
 namespace {
 Tensor scan(const char* op, const Tensor& self, int64_t dim, std::optional<ScalarType> dtype,

@@ -3,12 +3,9 @@
 #include "brasa/ops/pointwise.h"
 #include "brasa/ops/reduce.h"
 #include "ops/reduce/reduce_grad.h"
+#include "ops/reduce/reduce_ops.h"
 
 namespace brasa::ops {
-
-using SoftmaxSig = Tensor(const Tensor&, int64_t, std::optional<ScalarType>);
-BRASA_DECLARE_OP(softmax_op, SoftmaxSig)
-BRASA_DECLARE_OP(log_softmax_op, SoftmaxSig)
 
 namespace {
 

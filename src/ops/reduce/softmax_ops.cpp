@@ -4,16 +4,14 @@
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/reduce.h"
+#include "ops/reduce/reduce_ops.h"
 
 namespace brasa::ops {
 
 BRASA_DEFINE_STUB(softmax_stub, SoftmaxKernel);
 
-using SoftmaxSig = Tensor(const Tensor&, int64_t, std::optional<ScalarType>);
-BRASA_DEFINE_OP(softmax_op, "softmax", "softmax(Tensor self, int dim, ScalarType? dtype) -> Tensor",
-                SoftmaxSig)
-BRASA_DEFINE_OP(log_softmax_op, "log_softmax",
-                "log_softmax(Tensor self, int dim, ScalarType? dtype) -> Tensor", SoftmaxSig)
+BRASA_DEFINE_OP(softmax_op)
+BRASA_DEFINE_OP(log_softmax_op)
 
 namespace {
 Tensor softmax_impl(const char* op, const Tensor& self, int64_t dim,

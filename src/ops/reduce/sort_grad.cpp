@@ -2,12 +2,11 @@
 // have no history).
 
 #include "ops/reduce/reduce_grad.h"
+#include "ops/reduce/reduce_ops.h"
 
 namespace brasa::ops {
 
 using PairSig = std::tuple<Tensor, Tensor>;
-BRASA_DECLARE_OP(sort_op, PairSig(const Tensor&, int64_t, bool))
-BRASA_DECLARE_OP(topk_op, PairSig(const Tensor&, int64_t, int64_t, bool, bool))
 
 namespace {
 

@@ -4,19 +4,15 @@
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/reduce.h"
+#include "ops/reduce/reduce_ops.h"
 
 namespace brasa::ops {
 
 BRASA_DEFINE_STUB(sort_stub, SortKernel);
 
 using PairSig = std::tuple<Tensor, Tensor>;
-BRASA_DEFINE_OP(sort_op, "sort",
-                "sort(Tensor self, int dim, bool descending) -> (Tensor values, Tensor indices)",
-                PairSig(const Tensor&, int64_t, bool))
-BRASA_DEFINE_OP(topk_op, "topk",
-                "topk(Tensor self, int k, int dim, bool largest, bool sorted) -> (Tensor values, "
-                "Tensor indices)",
-                PairSig(const Tensor&, int64_t, int64_t, bool, bool))
+BRASA_DEFINE_OP(sort_op)
+BRASA_DEFINE_OP(topk_op)
 
 namespace {
 PairSig select_lines(const char* op, const Tensor& self, int64_t dim, int64_t k, bool descending) {

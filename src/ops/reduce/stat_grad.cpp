@@ -7,14 +7,9 @@
 #include "brasa/ops/pointwise.h"
 #include "brasa/ops/reduce.h"
 #include "ops/reduce/reduce_grad.h"
+#include "ops/reduce/reduce_ops.h"
 
 namespace brasa::ops {
-
-using VarSig = Tensor(const Tensor&, IntArrayRef, int64_t, bool);
-BRASA_DECLARE_OP(var_op, VarSig)
-BRASA_DECLARE_OP(std_op, VarSig)
-BRASA_DECLARE_OP(norm_op, Tensor(const Tensor&, std::optional<Scalar>, IntArrayRef, bool))
-BRASA_DECLARE_OP(logsumexp_op, Tensor(const Tensor&, IntArrayRef, bool))
 
 namespace {
 

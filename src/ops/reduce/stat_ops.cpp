@@ -4,19 +4,14 @@
 #include "brasa/core/error.h"
 #include "brasa/ops/reduce.h"
 #include "ops/reduce/reduce_common.h"
+#include "ops/reduce/reduce_ops.h"
 
 namespace brasa::ops {
 
-using VarSig = Tensor(const Tensor&, IntArrayRef, int64_t, bool);
-BRASA_DEFINE_OP(var_op, "var",
-                "var(Tensor self, int[] dim, int correction, bool keepdim) -> Tensor", VarSig)
-BRASA_DEFINE_OP(std_op, "std",
-                "std(Tensor self, int[] dim, int correction, bool keepdim) -> Tensor", VarSig)
-BRASA_DEFINE_OP(norm_op, "norm", "norm(Tensor self, Scalar? p, int[] dim, bool keepdim) -> Tensor",
-                Tensor(const Tensor&, std::optional<Scalar>, IntArrayRef, bool))
-BRASA_DEFINE_OP(logsumexp_op, "logsumexp",
-                "logsumexp(Tensor self, int[] dim, bool keepdim) -> Tensor",
-                Tensor(const Tensor&, IntArrayRef, bool))
+BRASA_DEFINE_OP(var_op)
+BRASA_DEFINE_OP(std_op)
+BRASA_DEFINE_OP(norm_op)
+BRASA_DEFINE_OP(logsumexp_op)
 
 namespace {
 Tensor var_std(const char* op, const Tensor& self, IntArrayRef dim, int64_t correction,

@@ -3,21 +3,13 @@
 #include "brasa/core/error.h"
 #include "brasa/ops/reduce.h"
 #include "ops/reduce/reduce_common.h"
+#include "ops/reduce/reduce_ops.h"
 
 namespace brasa::ops {
 
-BRASA_DEFINE_OP(
-    sum_op, "sum",
-    "sum(Tensor self, int[] dim, bool keepdim, ScalarType? dtype, Tensor? out) -> Tensor",
-    Tensor(const Tensor&, IntArrayRef, bool, std::optional<ScalarType>, const Tensor&))
-BRASA_DEFINE_OP(
-    mean_op, "mean",
-    "mean(Tensor self, int[] dim, bool keepdim, ScalarType? dtype, Tensor? out) -> Tensor",
-    Tensor(const Tensor&, IntArrayRef, bool, std::optional<ScalarType>, const Tensor&))
-BRASA_DEFINE_OP(
-    prod_op, "prod",
-    "prod(Tensor self, int[] dim, bool keepdim, ScalarType? dtype, Tensor? out) -> Tensor",
-    Tensor(const Tensor&, IntArrayRef, bool, std::optional<ScalarType>, const Tensor&))
+BRASA_DEFINE_OP(sum_op)
+BRASA_DEFINE_OP(mean_op)
+BRASA_DEFINE_OP(prod_op)
 
 namespace {
 // Integral and bool inputs accumulate and return int64 unless a dtype is given (like PyTorch).

@@ -3,6 +3,7 @@
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/pool.h"
 #include "ops/pool/pool_common.h"
+#include "ops/pool/resample_ops.h"
 
 namespace brasa::ops {
 namespace {
@@ -123,16 +124,9 @@ Tensor col2im_kernel(const Tensor& self, IntArrayRef output_size, IntArrayRef ke
 
 }  // namespace
 
-BRASA_DEFINE_OP(im2col_op, "im2col",
-                "im2col(Tensor self, int[] kernel_size, int[] dilation, int[] padding, int[] "
-                "stride) -> Tensor",
-                Tensor(const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef, IntArrayRef))
+BRASA_DEFINE_OP(im2col_op)
 BRASA_REGISTER_KERNEL(im2col_op, im2col_kernel, CPU, Meta)
-BRASA_DEFINE_OP(col2im_op, "col2im",
-                "col2im(Tensor self, int[] output_size, int[] kernel_size, int[] dilation, int[] "
-                "padding, int[] stride) -> Tensor",
-                Tensor(const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef, IntArrayRef,
-                       IntArrayRef))
+BRASA_DEFINE_OP(col2im_op)
 BRASA_REGISTER_KERNEL(col2im_op, col2im_kernel, CPU, Meta)
 
 }  // namespace brasa::ops

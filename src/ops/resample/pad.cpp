@@ -7,6 +7,7 @@
 #include "brasa/ops/factory.h"
 #include "brasa/ops/pool.h"
 #include "ops/pool/pool_common.h"
+#include "ops/pool/resample_ops.h"
 
 namespace brasa::ops {
 namespace {
@@ -132,26 +133,52 @@ Tensor pad_backward_kernel(const Tensor& grad_output, const Tensor& self, IntArr
 
 }  // namespace
 
-#define BRASA_PAD_OPS(prefix, M, N)                                                       \
-  BRASA_DEFINE_OP(prefix##N##d_op, #prefix #N "d",                                        \
-                  #prefix #N "d(Tensor self, int[] padding) -> Tensor",                   \
-                  Tensor(const Tensor&, IntArrayRef))                                     \
-  BRASA_REGISTER_KERNEL(prefix##N##d_op, (pad_kernel<M, N>), CPU, Meta)                   \
-  BRASA_DEFINE_OP(prefix##N##d_backward_op, #prefix #N "d_backward",                      \
-                  #prefix #N                                                              \
-                  "d_backward(Tensor grad_output, Tensor self, int[] padding) -> Tensor", \
-                  Tensor(const Tensor&, const Tensor&, IntArrayRef))                      \
-  BRASA_REGISTER_KERNEL(prefix##N##d_backward_op, (pad_backward_kernel<M, N>), CPU, Meta)
+BRASA_DEFINE_OP(reflection_pad1d_op)
+BRASA_DEFINE_OP(reflection_pad2d_op)
+BRASA_DEFINE_OP(reflection_pad3d_op)
+BRASA_DEFINE_OP(reflection_pad1d_backward_op)
+BRASA_DEFINE_OP(reflection_pad2d_backward_op)
+BRASA_DEFINE_OP(reflection_pad3d_backward_op)
+BRASA_DEFINE_OP(replication_pad1d_op)
+BRASA_DEFINE_OP(replication_pad2d_op)
+BRASA_DEFINE_OP(replication_pad3d_op)
+BRASA_DEFINE_OP(replication_pad1d_backward_op)
+BRASA_DEFINE_OP(replication_pad2d_backward_op)
+BRASA_DEFINE_OP(replication_pad3d_backward_op)
+BRASA_DEFINE_OP(circular_pad1d_op)
+BRASA_DEFINE_OP(circular_pad2d_op)
+BRASA_DEFINE_OP(circular_pad3d_op)
+BRASA_DEFINE_OP(circular_pad1d_backward_op)
+BRASA_DEFINE_OP(circular_pad2d_backward_op)
+BRASA_DEFINE_OP(circular_pad3d_backward_op)
 
-BRASA_PAD_OPS(reflection_pad, PadMode::reflect, 1)
-BRASA_PAD_OPS(reflection_pad, PadMode::reflect, 2)
-BRASA_PAD_OPS(reflection_pad, PadMode::reflect, 3)
-BRASA_PAD_OPS(replication_pad, PadMode::replicate, 1)
-BRASA_PAD_OPS(replication_pad, PadMode::replicate, 2)
-BRASA_PAD_OPS(replication_pad, PadMode::replicate, 3)
-BRASA_PAD_OPS(circular_pad, PadMode::circular, 1)
-BRASA_PAD_OPS(circular_pad, PadMode::circular, 2)
-BRASA_PAD_OPS(circular_pad, PadMode::circular, 3)
+BRASA_REGISTER_KERNEL(reflection_pad1d_op, (pad_kernel<PadMode::reflect, 1>), CPU, Meta)
+BRASA_REGISTER_KERNEL(reflection_pad2d_op, (pad_kernel<PadMode::reflect, 2>), CPU, Meta)
+BRASA_REGISTER_KERNEL(reflection_pad3d_op, (pad_kernel<PadMode::reflect, 3>), CPU, Meta)
+BRASA_REGISTER_KERNEL(reflection_pad1d_backward_op, (pad_backward_kernel<PadMode::reflect, 1>), CPU,
+                      Meta)
+BRASA_REGISTER_KERNEL(reflection_pad2d_backward_op, (pad_backward_kernel<PadMode::reflect, 2>), CPU,
+                      Meta)
+BRASA_REGISTER_KERNEL(reflection_pad3d_backward_op, (pad_backward_kernel<PadMode::reflect, 3>), CPU,
+                      Meta)
+BRASA_REGISTER_KERNEL(replication_pad1d_op, (pad_kernel<PadMode::replicate, 1>), CPU, Meta)
+BRASA_REGISTER_KERNEL(replication_pad2d_op, (pad_kernel<PadMode::replicate, 2>), CPU, Meta)
+BRASA_REGISTER_KERNEL(replication_pad3d_op, (pad_kernel<PadMode::replicate, 3>), CPU, Meta)
+BRASA_REGISTER_KERNEL(replication_pad1d_backward_op, (pad_backward_kernel<PadMode::replicate, 1>),
+                      CPU, Meta)
+BRASA_REGISTER_KERNEL(replication_pad2d_backward_op, (pad_backward_kernel<PadMode::replicate, 2>),
+                      CPU, Meta)
+BRASA_REGISTER_KERNEL(replication_pad3d_backward_op, (pad_backward_kernel<PadMode::replicate, 3>),
+                      CPU, Meta)
+BRASA_REGISTER_KERNEL(circular_pad1d_op, (pad_kernel<PadMode::circular, 1>), CPU, Meta)
+BRASA_REGISTER_KERNEL(circular_pad2d_op, (pad_kernel<PadMode::circular, 2>), CPU, Meta)
+BRASA_REGISTER_KERNEL(circular_pad3d_op, (pad_kernel<PadMode::circular, 3>), CPU, Meta)
+BRASA_REGISTER_KERNEL(circular_pad1d_backward_op, (pad_backward_kernel<PadMode::circular, 1>), CPU,
+                      Meta)
+BRASA_REGISTER_KERNEL(circular_pad2d_backward_op, (pad_backward_kernel<PadMode::circular, 2>), CPU,
+                      Meta)
+BRASA_REGISTER_KERNEL(circular_pad3d_backward_op, (pad_backward_kernel<PadMode::circular, 3>), CPU,
+                      Meta)
 
 }  // namespace brasa::ops
 

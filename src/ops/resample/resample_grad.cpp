@@ -7,35 +7,19 @@
 
 #include "brasa/ops/pool.h"
 #include "ops/pool/pool_grad.h"
+#include "ops/pool/resample_ops.h"
 
 namespace brasa::ops {
 
 using IntArray = IntArrayRef;
 using OptD = std::optional<double>;
 
-BRASA_DECLARE_OP(upsample_nearest1d_op, Tensor(const Tensor&, IntArray, OptD))
-BRASA_DECLARE_OP(upsample_nearest2d_op, Tensor(const Tensor&, IntArray, OptD, OptD))
-BRASA_DECLARE_OP(upsample_nearest3d_op, Tensor(const Tensor&, IntArray, OptD, OptD, OptD))
-BRASA_DECLARE_OP(upsample_bilinear2d_op, Tensor(const Tensor&, IntArray, bool, OptD, OptD))
-BRASA_DECLARE_OP(upsample_nearest1d_backward_op, Tensor(const Tensor&, IntArray, IntArray, OptD))
-BRASA_DECLARE_OP(upsample_nearest2d_backward_op,
-                 Tensor(const Tensor&, IntArray, IntArray, OptD, OptD))
-BRASA_DECLARE_OP(upsample_nearest3d_backward_op,
-                 Tensor(const Tensor&, IntArray, IntArray, OptD, OptD, OptD))
-BRASA_DECLARE_OP(upsample_bilinear2d_backward_op,
-                 Tensor(const Tensor&, IntArray, IntArray, bool, OptD, OptD))
-BRASA_DECLARE_OP(im2col_op, Tensor(const Tensor&, IntArray, IntArray, IntArray, IntArray))
-BRASA_DECLARE_OP(col2im_op, Tensor(const Tensor&, IntArray, IntArray, IntArray, IntArray, IntArray))
-
-#define BRASA_DECLARE_PAD_OPS(prefix, N)                             \
-  BRASA_DECLARE_OP(prefix##N##d_op, Tensor(const Tensor&, IntArray)) \
-  BRASA_DECLARE_OP(prefix##N##d_backward_op, Tensor(const Tensor&, const Tensor&, IntArray))
+// The pads' derivative functions are generated per (prefix, N); their registrations below name
+// each op in full.
 #define BRASA_PAD_FAMILY(X, prefix) X(prefix, 1) X(prefix, 2) X(prefix, 3)
 #define BRASA_ALL_PADS(X)             \
   BRASA_PAD_FAMILY(X, reflection_pad) \
   BRASA_PAD_FAMILY(X, replication_pad) BRASA_PAD_FAMILY(X, circular_pad)
-
-BRASA_ALL_PADS(BRASA_DECLARE_PAD_OPS)
 
 namespace {
 
@@ -186,11 +170,23 @@ BRASA_REGISTER_KERNEL(upsample_bilinear2d_backward_op, bilinear2d_backward_ag, A
 BRASA_REGISTER_KERNEL(im2col_op, im2col_ag, Autograd)
 BRASA_REGISTER_KERNEL(col2im_op, col2im_ag, Autograd)
 
-#define BRASA_REGISTER_PAD_DERIVATIVE(prefix, N) \
-  BRASA_REGISTER_KERNEL(prefix##N##d_op, prefix##N##d_ag, Autograd)
-BRASA_ALL_PADS(BRASA_REGISTER_PAD_DERIVATIVE)
-#define BRASA_REGISTER_PAD_BACKWARD_DERIVATIVE(prefix, N) \
-  BRASA_REGISTER_KERNEL(prefix##N##d_backward_op, prefix##N##d_backward_ag, Autograd)
-BRASA_ALL_PADS(BRASA_REGISTER_PAD_BACKWARD_DERIVATIVE)
+BRASA_REGISTER_KERNEL(reflection_pad1d_op, reflection_pad1d_ag, Autograd)
+BRASA_REGISTER_KERNEL(reflection_pad2d_op, reflection_pad2d_ag, Autograd)
+BRASA_REGISTER_KERNEL(reflection_pad3d_op, reflection_pad3d_ag, Autograd)
+BRASA_REGISTER_KERNEL(replication_pad1d_op, replication_pad1d_ag, Autograd)
+BRASA_REGISTER_KERNEL(replication_pad2d_op, replication_pad2d_ag, Autograd)
+BRASA_REGISTER_KERNEL(replication_pad3d_op, replication_pad3d_ag, Autograd)
+BRASA_REGISTER_KERNEL(circular_pad1d_op, circular_pad1d_ag, Autograd)
+BRASA_REGISTER_KERNEL(circular_pad2d_op, circular_pad2d_ag, Autograd)
+BRASA_REGISTER_KERNEL(circular_pad3d_op, circular_pad3d_ag, Autograd)
+BRASA_REGISTER_KERNEL(reflection_pad1d_backward_op, reflection_pad1d_backward_ag, Autograd)
+BRASA_REGISTER_KERNEL(reflection_pad2d_backward_op, reflection_pad2d_backward_ag, Autograd)
+BRASA_REGISTER_KERNEL(reflection_pad3d_backward_op, reflection_pad3d_backward_ag, Autograd)
+BRASA_REGISTER_KERNEL(replication_pad1d_backward_op, replication_pad1d_backward_ag, Autograd)
+BRASA_REGISTER_KERNEL(replication_pad2d_backward_op, replication_pad2d_backward_ag, Autograd)
+BRASA_REGISTER_KERNEL(replication_pad3d_backward_op, replication_pad3d_backward_ag, Autograd)
+BRASA_REGISTER_KERNEL(circular_pad1d_backward_op, circular_pad1d_backward_ag, Autograd)
+BRASA_REGISTER_KERNEL(circular_pad2d_backward_op, circular_pad2d_backward_ag, Autograd)
+BRASA_REGISTER_KERNEL(circular_pad3d_backward_op, circular_pad3d_backward_ag, Autograd)
 
 }  // namespace brasa::ops

@@ -8,6 +8,7 @@
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/pool.h"
 #include "ops/pool/pool_common.h"
+#include "ops/pool/resample_ops.h"
 
 namespace brasa::ops {
 namespace {
@@ -245,44 +246,21 @@ Tensor nearest3d_backward_kernel(const Tensor& g, IntArrayRef output_size, IntAr
 }  // namespace
 
 using OptD = std::optional<double>;
-BRASA_DEFINE_OP(upsample_nearest1d_op, "upsample_nearest1d",
-                "upsample_nearest1d(Tensor self, int[] output_size, float? scales) -> Tensor",
-                Tensor(const Tensor&, IntArrayRef, OptD))
+BRASA_DEFINE_OP(upsample_nearest1d_op)
 BRASA_REGISTER_KERNEL(upsample_nearest1d_op, nearest1d_kernel, CPU, Meta)
-BRASA_DEFINE_OP(upsample_nearest2d_op, "upsample_nearest2d",
-                "upsample_nearest2d(Tensor self, int[] output_size, float? scales_h, float? "
-                "scales_w) -> Tensor",
-                Tensor(const Tensor&, IntArrayRef, OptD, OptD))
+BRASA_DEFINE_OP(upsample_nearest2d_op)
 BRASA_REGISTER_KERNEL(upsample_nearest2d_op, nearest2d_kernel, CPU, Meta)
-BRASA_DEFINE_OP(upsample_nearest3d_op, "upsample_nearest3d",
-                "upsample_nearest3d(Tensor self, int[] output_size, float? scales_d, float? "
-                "scales_h, float? scales_w) -> Tensor",
-                Tensor(const Tensor&, IntArrayRef, OptD, OptD, OptD))
+BRASA_DEFINE_OP(upsample_nearest3d_op)
 BRASA_REGISTER_KERNEL(upsample_nearest3d_op, nearest3d_kernel, CPU, Meta)
-BRASA_DEFINE_OP(upsample_nearest1d_backward_op, "upsample_nearest1d_backward",
-                "upsample_nearest1d_backward(Tensor grad_output, int[] output_size, int[] "
-                "input_size, float? scales) -> Tensor",
-                Tensor(const Tensor&, IntArrayRef, IntArrayRef, OptD))
+BRASA_DEFINE_OP(upsample_nearest1d_backward_op)
 BRASA_REGISTER_KERNEL(upsample_nearest1d_backward_op, nearest1d_backward_kernel, CPU, Meta)
-BRASA_DEFINE_OP(upsample_nearest2d_backward_op, "upsample_nearest2d_backward",
-                "upsample_nearest2d_backward(Tensor grad_output, int[] output_size, int[] "
-                "input_size, float? scales_h, float? scales_w) -> Tensor",
-                Tensor(const Tensor&, IntArrayRef, IntArrayRef, OptD, OptD))
+BRASA_DEFINE_OP(upsample_nearest2d_backward_op)
 BRASA_REGISTER_KERNEL(upsample_nearest2d_backward_op, nearest2d_backward_kernel, CPU, Meta)
-BRASA_DEFINE_OP(upsample_nearest3d_backward_op, "upsample_nearest3d_backward",
-                "upsample_nearest3d_backward(Tensor grad_output, int[] output_size, int[] "
-                "input_size, float? scales_d, float? scales_h, float? scales_w) -> Tensor",
-                Tensor(const Tensor&, IntArrayRef, IntArrayRef, OptD, OptD, OptD))
+BRASA_DEFINE_OP(upsample_nearest3d_backward_op)
 BRASA_REGISTER_KERNEL(upsample_nearest3d_backward_op, nearest3d_backward_kernel, CPU, Meta)
-BRASA_DEFINE_OP(upsample_bilinear2d_op, "upsample_bilinear2d",
-                "upsample_bilinear2d(Tensor self, int[] output_size, bool align_corners, float? "
-                "scales_h, float? scales_w) -> Tensor",
-                Tensor(const Tensor&, IntArrayRef, bool, OptD, OptD))
+BRASA_DEFINE_OP(upsample_bilinear2d_op)
 BRASA_REGISTER_KERNEL(upsample_bilinear2d_op, bilinear_kernel, CPU, Meta)
-BRASA_DEFINE_OP(upsample_bilinear2d_backward_op, "upsample_bilinear2d_backward",
-                "upsample_bilinear2d_backward(Tensor grad_output, int[] output_size, int[] "
-                "input_size, bool align_corners, float? scales_h, float? scales_w) -> Tensor",
-                Tensor(const Tensor&, IntArrayRef, IntArrayRef, bool, OptD, OptD))
+BRASA_DEFINE_OP(upsample_bilinear2d_backward_op)
 BRASA_REGISTER_KERNEL(upsample_bilinear2d_backward_op, bilinear_backward_kernel, CPU, Meta)
 
 }  // namespace brasa::ops

@@ -3,18 +3,14 @@
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/view.h"
+#include "ops/view/view_ops.h"
 #include "ops/view/view_utils.h"
 
 namespace brasa::ops {
 
-BRASA_DEFINE_OP(transpose_op, "transpose",
-                "transpose(Tensor(a) self, int dim0, int dim1) -> Tensor(a)",
-                Tensor(const Tensor&, int64_t, int64_t))
-BRASA_DEFINE_OP(permute_op, "permute", "permute(Tensor(a) self, int[] dims) -> Tensor(a)",
-                Tensor(const Tensor&, IntArrayRef))
-BRASA_DEFINE_OP(diagonal_op, "diagonal",
-                "diagonal(Tensor(a) self, int offset, int dim1, int dim2) -> Tensor(a)",
-                Tensor(const Tensor&, int64_t, int64_t, int64_t))
+BRASA_DEFINE_OP(transpose_op)
+BRASA_DEFINE_OP(permute_op)
+BRASA_DEFINE_OP(diagonal_op)
 
 namespace {
 

@@ -7,29 +7,19 @@
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/view.h"
+#include "ops/view/view_ops.h"
 #include "ops/view/view_utils.h"
 
 namespace brasa::ops {
 
-BRASA_DEFINE_OP(view_op, "view", "view(Tensor(a) self, int[] size) -> Tensor(a)",
-                Tensor(const Tensor&, IntArrayRef))
-BRASA_DEFINE_OP(squeeze_op, "squeeze", "squeeze(Tensor(a) self) -> Tensor(a)",
-                Tensor(const Tensor&))
-BRASA_DEFINE_OP(squeeze_dims_op, "squeeze.dims",
-                "squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)",
-                Tensor(const Tensor&, IntArrayRef))
-BRASA_DEFINE_OP(unsqueeze_op, "unsqueeze", "unsqueeze(Tensor(a) self, int dim) -> Tensor(a)",
-                Tensor(const Tensor&, int64_t))
-BRASA_DEFINE_OP(expand_op, "expand",
-                "expand(Tensor(a) self, int[] size, bool implicit) -> Tensor(a)",
-                Tensor(const Tensor&, IntArrayRef, bool))
-BRASA_DEFINE_OP(alias_op, "alias", "alias(Tensor(a) self) -> Tensor(a)", Tensor(const Tensor&))
-BRASA_DEFINE_OP(
-    as_strided_op, "as_strided",
-    "as_strided(Tensor(a) self, int[] size, int[] stride, int? storage_offset) -> Tensor(a)",
-    Tensor(const Tensor&, IntArrayRef, IntArrayRef, std::optional<int64_t>))
-BRASA_DEFINE_OP(resize_op, "resize_", "resize_(Tensor(a!) self, int[] size) -> Tensor(a!)",
-                Tensor(const Tensor&, IntArrayRef))
+BRASA_DEFINE_OP(view_op)
+BRASA_DEFINE_OP(squeeze_op)
+BRASA_DEFINE_OP(squeeze_dims_op)
+BRASA_DEFINE_OP(unsqueeze_op)
+BRASA_DEFINE_OP(expand_op)
+BRASA_DEFINE_OP(alias_op)
+BRASA_DEFINE_OP(as_strided_op)
+BRASA_DEFINE_OP(resize_op)
 
 namespace {
 

@@ -3,20 +3,14 @@
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/view.h"
+#include "ops/view/view_ops.h"
 
 namespace brasa::ops {
 
-BRASA_DEFINE_OP(select_op, "select", "select(Tensor(a) self, int dim, int index) -> Tensor(a)",
-                Tensor(const Tensor&, int64_t, int64_t))
-BRASA_DEFINE_OP(slice_op, "slice",
-                "slice(Tensor(a) self, int dim, int? start, int? end, int step) -> Tensor(a)",
-                Tensor(const Tensor&, int64_t, std::optional<int64_t>, std::optional<int64_t>,
-                       int64_t))
-BRASA_DEFINE_OP(split_with_sizes_op, "split_with_sizes",
-                "split_with_sizes(Tensor(a) self, int[] split_sizes, int dim) -> Tensor(a)[]",
-                std::vector<Tensor>(const Tensor&, IntArrayRef, int64_t))
-BRASA_DEFINE_OP(unbind_op, "unbind", "unbind(Tensor(a) self, int dim) -> Tensor(a)[]",
-                std::vector<Tensor>(const Tensor&, int64_t))
+BRASA_DEFINE_OP(select_op)
+BRASA_DEFINE_OP(slice_op)
+BRASA_DEFINE_OP(split_with_sizes_op)
+BRASA_DEFINE_OP(unbind_op)
 
 namespace {
 

@@ -5,25 +5,9 @@
 #include "brasa/ops/factory.h"
 #include "brasa/ops/indexing_ops.h"
 #include "brasa/ops/view.h"
+#include "ops/view/view_ops.h"
 
 namespace brasa::ops {
-
-BRASA_DECLARE_OP(view_op, Tensor(const Tensor&, IntArrayRef))
-BRASA_DECLARE_OP(squeeze_op, Tensor(const Tensor&))
-BRASA_DECLARE_OP(squeeze_dims_op, Tensor(const Tensor&, IntArrayRef))
-BRASA_DECLARE_OP(unsqueeze_op, Tensor(const Tensor&, int64_t))
-BRASA_DECLARE_OP(expand_op, Tensor(const Tensor&, IntArrayRef, bool))
-BRASA_DECLARE_OP(alias_op, Tensor(const Tensor&))
-BRASA_DECLARE_OP(as_strided_op,
-                 Tensor(const Tensor&, IntArrayRef, IntArrayRef, std::optional<int64_t>))
-BRASA_DECLARE_OP(transpose_op, Tensor(const Tensor&, int64_t, int64_t))
-BRASA_DECLARE_OP(permute_op, Tensor(const Tensor&, IntArrayRef))
-BRASA_DECLARE_OP(diagonal_op, Tensor(const Tensor&, int64_t, int64_t, int64_t))
-BRASA_DECLARE_OP(select_op, Tensor(const Tensor&, int64_t, int64_t))
-BRASA_DECLARE_OP(slice_op, Tensor(const Tensor&, int64_t, std::optional<int64_t>,
-                                  std::optional<int64_t>, int64_t))
-BRASA_DECLARE_OP(split_with_sizes_op, std::vector<Tensor>(const Tensor&, IntArrayRef, int64_t))
-BRASA_DECLARE_OP(unbind_op, std::vector<Tensor>(const Tensor&, int64_t))
 
 namespace {
 

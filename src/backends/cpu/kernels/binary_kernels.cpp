@@ -296,9 +296,36 @@ void bitwise_xor_kernel(It& it, const Scalar&) {
 }  // namespace brasa::cpu
 
 namespace brasa::ops {
-#define BRASA_REGISTER_BINARY(name, kind)                                                      \
-  BRASA_REGISTER_STUB(name##_stub, ::brasa::cpu::name##_kernel<::brasa::cpu::TensorIterator>); \
-  BRASA_REGISTER_STUB(name##_flat_stub, ::brasa::cpu::name##_kernel<::brasa::cpu::FlatIterator>);
-BRASA_FORALL_BINARY_OPS(BRASA_REGISTER_BINARY)
+// Each op's loop, compiled for both iterators (the op and its stubs are in binary_ops.h).
+#define BRASA_REGISTER_BINARY(stub, flat_stub, kernel)                           \
+  BRASA_REGISTER_STUB(stub, ::brasa::cpu::kernel<::brasa::cpu::TensorIterator>); \
+  BRASA_REGISTER_STUB(flat_stub, ::brasa::cpu::kernel<::brasa::cpu::FlatIterator>);
+BRASA_REGISTER_BINARY(add_stub, add_flat_stub, add_kernel)
+BRASA_REGISTER_BINARY(sub_stub, sub_flat_stub, sub_kernel)
+BRASA_REGISTER_BINARY(mul_stub, mul_flat_stub, mul_kernel)
+BRASA_REGISTER_BINARY(div_stub, div_flat_stub, div_kernel)
+BRASA_REGISTER_BINARY(div_trunc_stub, div_trunc_flat_stub, div_trunc_kernel)
+BRASA_REGISTER_BINARY(floor_divide_stub, floor_divide_flat_stub, floor_divide_kernel)
+BRASA_REGISTER_BINARY(remainder_stub, remainder_flat_stub, remainder_kernel)
+BRASA_REGISTER_BINARY(fmod_stub, fmod_flat_stub, fmod_kernel)
+BRASA_REGISTER_BINARY(pow_stub, pow_flat_stub, pow_kernel)
+BRASA_REGISTER_BINARY(atan2_stub, atan2_flat_stub, atan2_kernel)
+BRASA_REGISTER_BINARY(hypot_stub, hypot_flat_stub, hypot_kernel)
+BRASA_REGISTER_BINARY(maximum_stub, maximum_flat_stub, maximum_kernel)
+BRASA_REGISTER_BINARY(minimum_stub, minimum_flat_stub, minimum_kernel)
+BRASA_REGISTER_BINARY(threshold_backward_stub, threshold_backward_flat_stub,
+                      threshold_backward_kernel)
+BRASA_REGISTER_BINARY(eq_stub, eq_flat_stub, eq_kernel)
+BRASA_REGISTER_BINARY(ne_stub, ne_flat_stub, ne_kernel)
+BRASA_REGISTER_BINARY(lt_stub, lt_flat_stub, lt_kernel)
+BRASA_REGISTER_BINARY(le_stub, le_flat_stub, le_kernel)
+BRASA_REGISTER_BINARY(gt_stub, gt_flat_stub, gt_kernel)
+BRASA_REGISTER_BINARY(ge_stub, ge_flat_stub, ge_kernel)
+BRASA_REGISTER_BINARY(logical_and_stub, logical_and_flat_stub, logical_and_kernel)
+BRASA_REGISTER_BINARY(logical_or_stub, logical_or_flat_stub, logical_or_kernel)
+BRASA_REGISTER_BINARY(logical_xor_stub, logical_xor_flat_stub, logical_xor_kernel)
+BRASA_REGISTER_BINARY(bitwise_and_stub, bitwise_and_flat_stub, bitwise_and_kernel)
+BRASA_REGISTER_BINARY(bitwise_or_stub, bitwise_or_flat_stub, bitwise_or_kernel)
+BRASA_REGISTER_BINARY(bitwise_xor_stub, bitwise_xor_flat_stub, bitwise_xor_kernel)
 #undef BRASA_REGISTER_BINARY
 }  // namespace brasa::ops

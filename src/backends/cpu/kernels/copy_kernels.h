@@ -9,4 +9,5 @@ BRASA_DECLARE_STUB(copy_stub, CopyKernel);
 /// fill_: writes `value` (converted to the iterator's output dtype) into operand 0.
 using FillKernel = void (*)(cpu::TensorIterator& it, const Scalar& value);
 BRASA_DECLARE_STUB(fill_stub, FillKernel);
+
 }  // namespace brasa::ops

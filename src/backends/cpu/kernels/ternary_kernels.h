@@ -1,7 +1,8 @@
 #pragma once
-// CPU stubs of the pointwise ops with more than one operand or extra arguments: clamp (clamp.cpp),
-// lerp (lerp.cpp), where and masked_fill (where.cpp), nan_to_num (nan_to_num.cpp). Their loops are
-// in backends/cpu/kernels/ternary_kernels.cpp.
+// The pointwise ops with more than one operand or extra arguments: clamp (clamp.cpp), lerp
+// (lerp.cpp), where and masked_fill (where.cpp), nan_to_num (nan_to_num.cpp). Their CPU stubs and
+// dispatched ops are declared here; the loops are in backends/cpu/kernels/ternary_kernels.cpp and
+// the derivatives in ternary_grad.cpp.
 
 #include <optional>
 

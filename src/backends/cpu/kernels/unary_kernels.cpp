@@ -169,8 +169,19 @@ void isfinite_kernel(TensorIterator& it) {
 }  // namespace brasa::cpu
 
 namespace brasa::ops {
-#define BRASA_REGISTER_UNARY(name, kind) \
-  BRASA_REGISTER_STUB(name##_stub, ::brasa::cpu::name##_kernel);
-BRASA_FORALL_UNARY_OTHER_OPS(BRASA_REGISTER_UNARY)
-#undef BRASA_REGISTER_UNARY
+BRASA_REGISTER_STUB(neg_stub, ::brasa::cpu::neg_kernel);
+BRASA_REGISTER_STUB(abs_stub, ::brasa::cpu::abs_kernel);
+BRASA_REGISTER_STUB(sign_stub, ::brasa::cpu::sign_kernel);
+BRASA_REGISTER_STUB(square_stub, ::brasa::cpu::square_kernel);
+BRASA_REGISTER_STUB(floor_stub, ::brasa::cpu::floor_kernel);
+BRASA_REGISTER_STUB(ceil_stub, ::brasa::cpu::ceil_kernel);
+BRASA_REGISTER_STUB(round_stub, ::brasa::cpu::round_kernel);
+BRASA_REGISTER_STUB(trunc_stub, ::brasa::cpu::trunc_kernel);
+BRASA_REGISTER_STUB(frac_stub, ::brasa::cpu::frac_kernel);
+BRASA_REGISTER_STUB(relu_stub, ::brasa::cpu::relu_kernel);
+BRASA_REGISTER_STUB(bitwise_not_stub, ::brasa::cpu::bitwise_not_kernel);
+BRASA_REGISTER_STUB(logical_not_stub, ::brasa::cpu::logical_not_kernel);
+BRASA_REGISTER_STUB(isnan_stub, ::brasa::cpu::isnan_kernel);
+BRASA_REGISTER_STUB(isinf_stub, ::brasa::cpu::isinf_kernel);
+BRASA_REGISTER_STUB(isfinite_stub, ::brasa::cpu::isfinite_kernel);
 }  // namespace brasa::ops

@@ -141,9 +141,30 @@ struct erfinv_fn {
   }
 };
 
-#define BRASA_FLOAT_KERNEL(name, kind) \
+#define BRASA_FLOAT_KERNEL(name) \
   void name##_kernel(TensorIterator& it) { float_kernel<name##_fn>(it, #name); }
-BRASA_FORALL_UNARY_FLOAT_OPS(BRASA_FLOAT_KERNEL)
+BRASA_FLOAT_KERNEL(reciprocal)
+BRASA_FLOAT_KERNEL(exp)
+BRASA_FLOAT_KERNEL(exp2)
+BRASA_FLOAT_KERNEL(expm1)
+BRASA_FLOAT_KERNEL(log)
+BRASA_FLOAT_KERNEL(log2)
+BRASA_FLOAT_KERNEL(log10)
+BRASA_FLOAT_KERNEL(log1p)
+BRASA_FLOAT_KERNEL(sqrt)
+BRASA_FLOAT_KERNEL(rsqrt)
+BRASA_FLOAT_KERNEL(sin)
+BRASA_FLOAT_KERNEL(cos)
+BRASA_FLOAT_KERNEL(tan)
+BRASA_FLOAT_KERNEL(asin)
+BRASA_FLOAT_KERNEL(acos)
+BRASA_FLOAT_KERNEL(atan)
+BRASA_FLOAT_KERNEL(sinh)
+BRASA_FLOAT_KERNEL(cosh)
+BRASA_FLOAT_KERNEL(tanh)
+BRASA_FLOAT_KERNEL(sigmoid)
+BRASA_FLOAT_KERNEL(erf)
+BRASA_FLOAT_KERNEL(erfinv)
 #undef BRASA_FLOAT_KERNEL
 #undef BRASA_VEC_FORM
 
@@ -151,8 +172,26 @@ BRASA_FORALL_UNARY_FLOAT_OPS(BRASA_FLOAT_KERNEL)
 }  // namespace brasa::cpu
 
 namespace brasa::ops {
-#define BRASA_REGISTER_UNARY(name, kind) \
-  BRASA_REGISTER_STUB(name##_stub, ::brasa::cpu::name##_kernel);
-BRASA_FORALL_UNARY_FLOAT_OPS(BRASA_REGISTER_UNARY)
-#undef BRASA_REGISTER_UNARY
+BRASA_REGISTER_STUB(reciprocal_stub, ::brasa::cpu::reciprocal_kernel);
+BRASA_REGISTER_STUB(exp_stub, ::brasa::cpu::exp_kernel);
+BRASA_REGISTER_STUB(exp2_stub, ::brasa::cpu::exp2_kernel);
+BRASA_REGISTER_STUB(expm1_stub, ::brasa::cpu::expm1_kernel);
+BRASA_REGISTER_STUB(log_stub, ::brasa::cpu::log_kernel);
+BRASA_REGISTER_STUB(log2_stub, ::brasa::cpu::log2_kernel);
+BRASA_REGISTER_STUB(log10_stub, ::brasa::cpu::log10_kernel);
+BRASA_REGISTER_STUB(log1p_stub, ::brasa::cpu::log1p_kernel);
+BRASA_REGISTER_STUB(sqrt_stub, ::brasa::cpu::sqrt_kernel);
+BRASA_REGISTER_STUB(rsqrt_stub, ::brasa::cpu::rsqrt_kernel);
+BRASA_REGISTER_STUB(sin_stub, ::brasa::cpu::sin_kernel);
+BRASA_REGISTER_STUB(cos_stub, ::brasa::cpu::cos_kernel);
+BRASA_REGISTER_STUB(tan_stub, ::brasa::cpu::tan_kernel);
+BRASA_REGISTER_STUB(asin_stub, ::brasa::cpu::asin_kernel);
+BRASA_REGISTER_STUB(acos_stub, ::brasa::cpu::acos_kernel);
+BRASA_REGISTER_STUB(atan_stub, ::brasa::cpu::atan_kernel);
+BRASA_REGISTER_STUB(sinh_stub, ::brasa::cpu::sinh_kernel);
+BRASA_REGISTER_STUB(cosh_stub, ::brasa::cpu::cosh_kernel);
+BRASA_REGISTER_STUB(tanh_stub, ::brasa::cpu::tanh_kernel);
+BRASA_REGISTER_STUB(sigmoid_stub, ::brasa::cpu::sigmoid_kernel);
+BRASA_REGISTER_STUB(erf_stub, ::brasa::cpu::erf_kernel);
+BRASA_REGISTER_STUB(erfinv_stub, ::brasa::cpu::erfinv_kernel);
 }  // namespace brasa::ops

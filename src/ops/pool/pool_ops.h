@@ -1,0 +1,124 @@
+#pragma once
+// The pooling family's dispatched ops (Note [Op declarations]), one per dimension: max pools with
+// indices (max_pool.cpp), average pools (avg_pool.cpp), adaptive pools (adaptive.cpp), each with
+// its backward op; derivatives in pool_grad.cpp.
+
+#include <optional>
+#include <tuple>
+
+#include "brasa/dispatch/dispatcher.h"
+
+namespace brasa::ops {
+
+// max_pool.cpp
+BRASA_DECLARE_OP(max_pool1d_with_indices_op, "max_pool1d_with_indices",
+                 "max_pool1d_with_indices(Tensor self, int[] kernel_size, int[] stride, int[] "
+                 "padding, int[] dilation, bool ceil_mode) -> (Tensor, Tensor)",
+                 std::tuple<Tensor, Tensor>(const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef,
+                                            IntArrayRef, bool));
+BRASA_DECLARE_OP(max_pool2d_with_indices_op, "max_pool2d_with_indices",
+                 "max_pool2d_with_indices(Tensor self, int[] kernel_size, int[] stride, int[] "
+                 "padding, int[] dilation, bool ceil_mode) -> (Tensor, Tensor)",
+                 std::tuple<Tensor, Tensor>(const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef,
+                                            IntArrayRef, bool));
+BRASA_DECLARE_OP(max_pool3d_with_indices_op, "max_pool3d_with_indices",
+                 "max_pool3d_with_indices(Tensor self, int[] kernel_size, int[] stride, int[] "
+                 "padding, int[] dilation, bool ceil_mode) -> (Tensor, Tensor)",
+                 std::tuple<Tensor, Tensor>(const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef,
+                                            IntArrayRef, bool));
+BRASA_DECLARE_OP(
+    max_pool1d_with_indices_backward_op, "max_pool1d_with_indices_backward",
+    "max_pool1d_with_indices_backward(Tensor grad_output, Tensor self, int[] kernel_size, int[] "
+    "stride, int[] padding, int[] dilation, bool ceil_mode, Tensor indices) -> Tensor",
+    Tensor(const Tensor&, const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef, IntArrayRef, bool,
+           const Tensor&));
+BRASA_DECLARE_OP(
+    max_pool2d_with_indices_backward_op, "max_pool2d_with_indices_backward",
+    "max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[] kernel_size, int[] "
+    "stride, int[] padding, int[] dilation, bool ceil_mode, Tensor indices) -> Tensor",
+    Tensor(const Tensor&, const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef, IntArrayRef, bool,
+           const Tensor&));
+BRASA_DECLARE_OP(
+    max_pool3d_with_indices_backward_op, "max_pool3d_with_indices_backward",
+    "max_pool3d_with_indices_backward(Tensor grad_output, Tensor self, int[] kernel_size, int[] "
+    "stride, int[] padding, int[] dilation, bool ceil_mode, Tensor indices) -> Tensor",
+    Tensor(const Tensor&, const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef, IntArrayRef, bool,
+           const Tensor&));
+
+// avg_pool.cpp
+BRASA_DECLARE_OP(avg_pool1d_op, "avg_pool1d",
+                 "avg_pool1d(Tensor self, int[] kernel_size, int[] stride, int[] padding, bool "
+                 "ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor",
+                 Tensor(const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef, bool, bool,
+                        std::optional<int64_t>));
+BRASA_DECLARE_OP(avg_pool2d_op, "avg_pool2d",
+                 "avg_pool2d(Tensor self, int[] kernel_size, int[] stride, int[] padding, bool "
+                 "ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor",
+                 Tensor(const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef, bool, bool,
+                        std::optional<int64_t>));
+BRASA_DECLARE_OP(avg_pool3d_op, "avg_pool3d",
+                 "avg_pool3d(Tensor self, int[] kernel_size, int[] stride, int[] padding, bool "
+                 "ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor",
+                 Tensor(const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef, bool, bool,
+                        std::optional<int64_t>));
+BRASA_DECLARE_OP(
+    avg_pool1d_backward_op, "avg_pool1d_backward",
+    "avg_pool1d_backward(Tensor grad_output, Tensor self, int[] kernel_size, int[] stride, int[] "
+    "padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor",
+    Tensor(const Tensor&, const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef, bool, bool,
+           std::optional<int64_t>));
+BRASA_DECLARE_OP(
+    avg_pool2d_backward_op, "avg_pool2d_backward",
+    "avg_pool2d_backward(Tensor grad_output, Tensor self, int[] kernel_size, int[] stride, int[] "
+    "padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor",
+    Tensor(const Tensor&, const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef, bool, bool,
+           std::optional<int64_t>));
+BRASA_DECLARE_OP(
+    avg_pool3d_backward_op, "avg_pool3d_backward",
+    "avg_pool3d_backward(Tensor grad_output, Tensor self, int[] kernel_size, int[] stride, int[] "
+    "padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor",
+    Tensor(const Tensor&, const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef, bool, bool,
+           std::optional<int64_t>));
+
+// adaptive.cpp
+BRASA_DECLARE_OP(adaptive_avg_pool1d_op, "adaptive_avg_pool1d",
+                 "adaptive_avg_pool1d(Tensor self, int[] output_size) -> Tensor",
+                 Tensor(const Tensor&, IntArrayRef));
+BRASA_DECLARE_OP(adaptive_avg_pool2d_op, "adaptive_avg_pool2d",
+                 "adaptive_avg_pool2d(Tensor self, int[] output_size) -> Tensor",
+                 Tensor(const Tensor&, IntArrayRef));
+BRASA_DECLARE_OP(adaptive_avg_pool3d_op, "adaptive_avg_pool3d",
+                 "adaptive_avg_pool3d(Tensor self, int[] output_size) -> Tensor",
+                 Tensor(const Tensor&, IntArrayRef));
+BRASA_DECLARE_OP(adaptive_avg_pool1d_backward_op, "adaptive_avg_pool1d_backward",
+                 "adaptive_avg_pool1d_backward(Tensor grad_output, Tensor self) -> Tensor",
+                 Tensor(const Tensor&, const Tensor&));
+BRASA_DECLARE_OP(adaptive_avg_pool2d_backward_op, "adaptive_avg_pool2d_backward",
+                 "adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor",
+                 Tensor(const Tensor&, const Tensor&));
+BRASA_DECLARE_OP(adaptive_avg_pool3d_backward_op, "adaptive_avg_pool3d_backward",
+                 "adaptive_avg_pool3d_backward(Tensor grad_output, Tensor self) -> Tensor",
+                 Tensor(const Tensor&, const Tensor&));
+BRASA_DECLARE_OP(adaptive_max_pool1d_op, "adaptive_max_pool1d",
+                 "adaptive_max_pool1d(Tensor self, int[] output_size) -> (Tensor, Tensor)",
+                 std::tuple<Tensor, Tensor>(const Tensor&, IntArrayRef));
+BRASA_DECLARE_OP(adaptive_max_pool2d_op, "adaptive_max_pool2d",
+                 "adaptive_max_pool2d(Tensor self, int[] output_size) -> (Tensor, Tensor)",
+                 std::tuple<Tensor, Tensor>(const Tensor&, IntArrayRef));
+BRASA_DECLARE_OP(adaptive_max_pool3d_op, "adaptive_max_pool3d",
+                 "adaptive_max_pool3d(Tensor self, int[] output_size) -> (Tensor, Tensor)",
+                 std::tuple<Tensor, Tensor>(const Tensor&, IntArrayRef));
+BRASA_DECLARE_OP(
+    adaptive_max_pool1d_backward_op, "adaptive_max_pool1d_backward",
+    "adaptive_max_pool1d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor",
+    Tensor(const Tensor&, const Tensor&, const Tensor&));
+BRASA_DECLARE_OP(
+    adaptive_max_pool2d_backward_op, "adaptive_max_pool2d_backward",
+    "adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor",
+    Tensor(const Tensor&, const Tensor&, const Tensor&));
+BRASA_DECLARE_OP(
+    adaptive_max_pool3d_backward_op, "adaptive_max_pool3d_backward",
+    "adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor",
+    Tensor(const Tensor&, const Tensor&, const Tensor&));
+
+}  // namespace brasa::ops
