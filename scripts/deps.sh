@@ -6,7 +6,8 @@ set -euo pipefail
 BRASA_PACKAGES=(
   build-essential cmake ninja-build ccache          # toolchain
   clang-format                                      # formatting check in scripts/test.sh
-  libgtest-dev libgmock-dev libbenchmark-dev        # tests and benchmarks
+  libgtest-dev                                      # tests
+  libcli11-dev                                      # command lines of the examples and brasarun
   libsleef-dev libdnnl-dev                          # vector math, oneDNN
   zlib1g-dev                                        # gzip-compressed datasets (MNIST)
   python3-torch python3-numpy libtorch-dev          # PyTorch as the test oracle; libtorch to compare

@@ -9,9 +9,8 @@
 // uninterrupted one. --fail-at-step S makes rank 1 kill itself (SIGKILL) at step S in the first
 // generation (to test that).
 //
-// Usage: ddp_fashion_mnist [--model mlp|cnn] [--epochs N] [--batch-size N (per rank)] [--lr X]
-//          [--max-steps N] [--checkpoint-dir DIR] [--checkpoint-every N] [--fail-at-step S]
-//          [--out PATH] [--data-dir DIR]
+// `ddp_fashion_mnist --help` lists the options (--model, --epochs, --batch-size per rank, --lr,
+// --max-steps, --checkpoint-dir, ...) and their defaults.
 
 #include <signal.h>
 #include <unistd.h>
@@ -20,6 +19,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "../fashion_mnist/cli.h"
 #include "../fashion_mnist/models.h"
 #include "brasa/distributed.h"
 #include "brasa/serialize/checkpoint.h"
@@ -36,34 +36,24 @@ struct Config {
   double lr = 1e-3;
 };
 
-Config parse(int argc, char** argv) {
-  Config c;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string k = argv[i], v = argv[i + 1];
-    if (k == "--model")
-      c.model = v;
-    else if (k == "--data-dir")
-      c.data_dir = v;
-    else if (k == "--checkpoint-dir")
-      c.checkpoint_dir = v;
-    else if (k == "--out")
-      c.out = v;
-    else if (k == "--epochs")
-      c.epochs = std::stoi(v);
-    else if (k == "--batch-size")
-      c.batch_size = std::stoll(v);
-    else if (k == "--max-steps")
-      c.max_steps = std::stoll(v);
-    else if (k == "--checkpoint-every")
-      c.checkpoint_every = std::stoll(v);
-    else if (k == "--fail-at-step")
-      c.fail_at_step = std::stoll(v);
-    else if (k == "--lr")
-      c.lr = std::stod(v);
-    else
-      throw std::invalid_argument("unknown option " + k);
-  }
-  return c;
+void add_options(CLI::App& app, Config& c) {
+  app.option_defaults()->always_capture_default()->multi_option_policy(
+      CLI::MultiOptionPolicy::TakeLast);
+  app.add_option("--model", c.model, "the network to train")->check(CLI::IsMember({"mlp", "cnn"}));
+  app.add_option("--epochs", c.epochs, "passes over the training set")
+      ->transform(cli::integer<int>(1));
+  app.add_option("--batch-size", c.batch_size, "images per step and rank")
+      ->transform(cli::integer<int64_t>(1));
+  app.add_option("--lr", c.lr, "AdamW learning rate")->check(cli::positive_number());
+  app.add_option("--max-steps", c.max_steps, "stop after this many steps (0: no limit)")
+      ->transform(cli::integer<int64_t>());
+  app.add_option("--checkpoint-dir", c.checkpoint_dir, "every rank's checkpoints and COMMITTED");
+  app.add_option("--checkpoint-every", c.checkpoint_every, "steps between committed checkpoints")
+      ->transform(cli::integer<int64_t>(1));
+  app.add_option("--fail-at-step", c.fail_at_step, "rank 1 kills itself at this step (first run)")
+      ->transform(cli::integer<int64_t>());
+  app.add_option("--out", c.out, "the trained model (torch::save, rank 0)");
+  app.add_option("--data-dir", c.data_dir, "Fashion-MNIST's idx files");
 }
 
 std::string committed_path(const Config& c) { return c.checkpoint_dir + "/COMMITTED"; }
@@ -145,8 +135,12 @@ int train(Model model, const Config& c) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  Config c;
+  CLI::App app("Trains the main job's model with DistributedDataParallel (start it with brasarun).",
+               "ddp_fashion_mnist");
+  add_options(app, c);
+  if (auto exit_code = cli::parse(app, argc, argv)) return *exit_code;
   try {
-    const Config c = parse(argc, argv);
     return c.model == "cnn" ? train(Cnn(), c) : train(Mlp(), c);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ddp_fashion_mnist: %s\n", e.what());

@@ -3,10 +3,7 @@
 // Written against libtorch's C++ API (<torch/torch.h>); training checkpoints (checkpoint.h) use
 // brasa's Checkpointer, which libtorch lacks.
 //
-// Usage: fashion_mnist [--model cnn|mlp] [--epochs N] [--batch-size N] [--lr X] [--threads N]
-//                      [--seed N] [--data-dir DIR] [--checkpoint PATH] [--log-every N]
-//                      [--checkpoint-dir DIR] [--checkpoint-every STEPS] [--resume]
-//                      [--max-steps N] [--logits PATH] [--device DEV] [--backend LIB]
+// `fashion_mnist --help` lists the options and their defaults.
 // Every --checkpoint-every steps and at the end of each epoch the model, optimizer, data position
 // and RNG go to --checkpoint-dir (last 3 kept); --resume continues from the newest one and
 // finishes exactly as the uninterrupted run would have. The final model is written as safetensors
@@ -25,6 +22,7 @@
 
 #include "brasa/backend.h"
 #include "checkpoint.h"
+#include "cli.h"
 #include "models.h"
 #include "progress.h"
 
@@ -49,68 +47,31 @@ struct Config {
   std::string backend;  // a backend library to load first
 };
 
-[[noreturn]] void usage(const char* argv0, const std::string& why) {
-  std::fprintf(stderr,
-               "%s: %s\nusage: %s [--model cnn|mlp] [--epochs N] [--batch-size N] [--lr X] "
-               "[--threads N] [--seed N] [--data-dir DIR] [--checkpoint PATH] [--log-every N] "
-               "[--checkpoint-dir DIR] [--checkpoint-every STEPS] [--resume] [--max-steps N] "
-               "[--logits PATH] [--device DEV] [--backend LIB]\n",
-               argv0, why.c_str(), argv0);
-  std::exit(2);
-}
-
-Config parse(int argc, char** argv) {
-  Config c;
-  for (int i = 1; i < argc; ++i) {
-    std::string key = argv[i];
-    if (key == "--help" || key == "-h") usage(argv[0], "help");
-    if (key == "--resume") {
-      c.resume = true;
-      continue;
-    }
-    if (i + 1 >= argc) usage(argv[0], "missing value for " + key);
-    std::string v = argv[++i];
-    try {
-      if (key == "--model")
-        c.model = v;
-      else if (key == "--epochs")
-        c.epochs = std::stoi(v);
-      else if (key == "--batch-size")
-        c.batch_size = std::stoll(v);
-      else if (key == "--lr")
-        c.lr = std::stod(v);
-      else if (key == "--threads")
-        c.threads = std::stoi(v);
-      else if (key == "--seed")
-        c.seed = std::stoull(v);
-      else if (key == "--data-dir")
-        c.data_dir = v;
-      else if (key == "--checkpoint")
-        c.checkpoint = v;
-      else if (key == "--log-every")
-        c.log_every = std::stoi(v);
-      else if (key == "--checkpoint-dir")
-        c.checkpoint_dir = v;
-      else if (key == "--checkpoint-every")
-        c.checkpoint_every = std::stoll(v);
-      else if (key == "--max-steps")
-        c.max_steps = std::stoll(v);
-      else if (key == "--device")
-        c.device = v;
-      else if (key == "--backend")
-        c.backend = v;
-      else if (key == "--logits")
-        c.logits = v;
-      else
-        usage(argv[0], "unknown option " + key);
-    } catch (const std::logic_error&) {
-      usage(argv[0], "bad value '" + v + "' for " + key);
-    }
-  }
-  if (c.model != "cnn" && c.model != "mlp") usage(argv[0], "--model must be cnn or mlp");
-  if (c.epochs < 1 || c.batch_size < 1 || c.lr <= 0 || c.log_every < 1 || c.checkpoint_every < 1)
-    usage(argv[0], "epochs, batch size, lr, log-every and checkpoint-every must be positive");
-  return c;
+void add_options(CLI::App& app, Config& c) {
+  app.option_defaults()->always_capture_default()->multi_option_policy(
+      CLI::MultiOptionPolicy::TakeLast);
+  app.add_option("--model", c.model, "the network to train")->check(CLI::IsMember({"cnn", "mlp"}));
+  app.add_option("--epochs", c.epochs, "passes over the training set")
+      ->transform(cli::integer<int>(1));
+  app.add_option("--batch-size", c.batch_size, "images per step")
+      ->transform(cli::integer<int64_t>(1));
+  app.add_option("--lr", c.lr, "AdamW learning rate")->check(cli::positive_number());
+  app.add_option("--threads", c.threads, "CPU threads (0: the library's default)")
+      ->transform(cli::integer<int>());
+  app.add_option("--seed", c.seed, "random seed")->transform(cli::integer<uint64_t>());
+  app.add_option("--data-dir", c.data_dir, "Fashion-MNIST's idx files");
+  app.add_option("--checkpoint", c.checkpoint, "final model (safetensors; .pt next to it)");
+  app.add_option("--log-every", c.log_every, "steps between progress lines")
+      ->transform(cli::integer<int>(1));
+  app.add_option("--checkpoint-dir", c.checkpoint_dir, "training checkpoints (last 3 kept)");
+  app.add_option("--checkpoint-every", c.checkpoint_every, "steps between training checkpoints")
+      ->transform(cli::integer<int64_t>(1));
+  app.add_flag("--resume", c.resume, "continue from the newest training checkpoint");
+  app.add_option("--max-steps", c.max_steps, "stop after this many steps (0: no limit)")
+      ->transform(cli::integer<int64_t>());
+  app.add_option("--logits", c.logits, "save the logits of the first 64 test images here");
+  app.add_option("--device", c.device, "device to train on (e.g. npu from --backend)");
+  app.add_option("--backend", c.backend, "backend library to load first");
 }
 
 // Fashion-MNIST's pixel mean and standard deviation (training set).
@@ -206,7 +167,10 @@ int train(Model model, const Config& c) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  Config c = parse(argc, argv);
+  Config c;
+  CLI::App app("Trains a small CNN or MLP on Fashion-MNIST, then saves it.", "fashion_mnist");
+  add_options(app, c);
+  if (auto exit_code = cli::parse(app, argc, argv)) return *exit_code;
   torch::manual_seed(c.seed);
   if (c.threads > 0) torch::set_num_threads(c.threads);
   try {

@@ -281,6 +281,9 @@ TEST_F(Brasarun, BadCommandLinesExit2WithUsage) {
                                              {"--nnodes", "2", "--master-port", "0", "/bin/true"},
                                              {"--monitor-interval", "-1", "/bin/true"},
                                              {"--master-port", "70000", "/bin/true"},
+                                             {"--nproc-per-node", "3abc", "/bin/true"},
+                                             {"--master-port", "0x10", "/bin/true"},
+                                             {"-x", "/bin/true"},
                                              {"--max-restarts"}}) {
     auto r = run_brasarun(args);
     EXPECT_EQ(r.exit_code, 2) << r.output;
@@ -289,6 +292,17 @@ TEST_F(Brasarun, BadCommandLinesExit2WithUsage) {
   auto help = run_brasarun({"--help"});
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_NE(help.output.find("--max-restarts"), std::string::npos);
+}
+
+// The program's own arguments, options among them, reach it unchanged; a repeated option takes its
+// last value; integers are decimal ("010" is 10, not octal 8).
+TEST_F(Brasarun, PassesTheProgramsArgumentsThroughUnchanged) {
+  auto r =
+      run_brasarun({"--no-prefix", "--nproc-per-node", "3", "--nproc-per-node=1", "--master-port",
+                    "010", "/bin/sh", "-c", "printf '%s|' \"$WORLD_SIZE\" \"$MASTER_PORT\" \"$@\"",
+                    "sh", "--nproc-per-node", "5", "--help", "--", "", "-x"});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output, "1|10|--nproc-per-node|5|--help|--||-x|");
 }
 
 TEST_F(Brasarun, MissingProgramFailsWith127) {

@@ -1,135 +1,117 @@
 #include "options.h"
 
-#include <cerrno>
+#include <CLI/CLI.hpp>
+#include <charconv>
 #include <cmath>
-#include <cstdlib>
-#include <functional>
-#include <map>
 
 namespace brasarun {
-
-std::string usage_text() {
-  return "usage: brasarun [options] [--] program [args...]\n"
-         "Starts nproc-per-node workers of `program` with torchrun's environment (RANK, "
-         "LOCAL_RANK,\n"
-         "WORLD_SIZE, LOCAL_WORLD_SIZE, GROUP_RANK, MASTER_ADDR, MASTER_PORT, TORCHELASTIC_*), "
-         "prefixes\n"
-         "their output with \"[rank N]: \", stops all of them when one fails and restarts the "
-         "group.\n"
-         "options (--opt value or --opt=value):\n"
-         "  --nproc-per-node N     workers on this node (default 1)\n"
-         "  --nnodes N             number of nodes (default 1)\n"
-         "  --node-rank R          rank of this node, 0 <= R < nnodes (default 0)\n"
-         "  --master-addr A        address of rank 0 (default 127.0.0.1)\n"
-         "  --master-port P        port of rank 0 (default 29500; 0 = a free port, single node "
-         "only)\n"
-         "  --max-restarts K       restarts of the worker group after a failure (default 0)\n"
-         "  --monitor-interval S   seconds between health checks (default 0.1)\n"
-         "  --run-id ID            job id given to workers (default: random)\n"
-         "  --no-prefix            pass worker output through unchanged\n"
-         "  --help                 print this text\n";
-}
-
 namespace {
 
-std::optional<long> parse_int(const std::string& text, long lo, long hi) {
-  if (text.empty()) return std::nullopt;
-  errno = 0;
-  char* end = nullptr;
-  long value = std::strtol(text.c_str(), &end, 10);
-  if (errno != 0 || *end != '\0' || value < lo || value > hi) return std::nullopt;
-  return value;
-}
+// The usage line first, then what brasarun does (CLI11 would print a description first).
+class Formatter : public CLI::Formatter {
+ public:
+  std::string make_usage(const CLI::App*, std::string) const override {
+    return "usage: brasarun [options] [--] program [args...]\n"
+           "Starts nproc-per-node workers of `program` with torchrun's environment (RANK,\n"
+           "LOCAL_RANK, WORLD_SIZE, LOCAL_WORLD_SIZE, GROUP_RANK, MASTER_ADDR, MASTER_PORT,\n"
+           "TORCHELASTIC_*), prefixes their output with \"[rank N]: \", stops all of them\n"
+           "when one fails and restarts the group. Options take `--opt value` or `--opt=value`;\n"
+           "the first argument that is not an option (or everything after `--`) is the program,\n"
+           "and its arguments reach it unchanged.\n";
+  }
+};
 
-std::optional<double> parse_seconds(const std::string& text) {
-  if (text.empty()) return std::nullopt;
-  errno = 0;
-  char* end = nullptr;
-  double value = std::strtod(text.c_str(), &end);
-  if (errno != 0 || *end != '\0' || !std::isfinite(value) || value <= 0 || value > 3600)
-    return std::nullopt;
-  return value;
-}
-
-ParseResult bad(const std::string& why) {
-  return ParseResult{std::nullopt, "brasarun: " + why + "\n" + usage_text(), 2};
-}
-
-using Setter = std::function<bool(Options&, const std::string&)>;
-
-Setter int_setter(int Options::*field, long lo, long hi) {
-  return [field, lo, hi](Options& o, const std::string& v) {
-    auto n = parse_int(v, lo, hi);
-    if (n) o.*field = static_cast<int>(*n);
-    return n.has_value();
+// A decimal integer in [lo, hi], rewritten canonically (CLI11 2.1 reads "010" as octal): a
+// transform, as check() would keep the text.
+CLI::Validator integer_in(long lo, long hi) {
+  auto check = [lo, hi](std::string& text) -> std::string {
+    long value = 0;
+    const char* end = text.data() + text.size();
+    auto [stop, error] = std::from_chars(text.data(), end, value);
+    if (error != std::errc() || stop != end || value < lo || value > hi)
+      return "expects an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+             "], got '" + text + "'";
+    text = std::to_string(value);
+    return "";
   };
+  return CLI::Validator(check, "");
 }
 
-const std::map<std::string, std::pair<Setter, std::string>>& valued_options() {
-  static const std::map<std::string, std::pair<Setter, std::string>> table = {
-      {"--nproc-per-node",
-       {int_setter(&Options::nproc_per_node, 1, 1024), "an integer in [1, 1024]"}},
-      {"--nnodes", {int_setter(&Options::nnodes, 1, 65536), "an integer in [1, 65536]"}},
-      {"--node-rank", {int_setter(&Options::node_rank, 0, 65535), "an integer in [0, 65535]"}},
-      {"--master-port", {int_setter(&Options::master_port, 0, 65535), "a port in [0, 65535]"}},
-      {"--max-restarts", {int_setter(&Options::max_restarts, 0, 1000000), "an integer >= 0"}},
-      {"--master-addr",
-       {[](Options& o, const std::string& v) {
-          o.master_addr = v;
-          return !v.empty();
-        },
-        "a host name or address"}},
-      {"--run-id",
-       {[](Options& o, const std::string& v) {
-          o.run_id = v;
-          return !v.empty();
-        },
-        "a non-empty id"}},
-      {"--monitor-interval",
-       {[](Options& o, const std::string& v) {
-          auto s = parse_seconds(v);
-          if (s) o.monitor_interval = *s;
-          return s.has_value();
-        },
-        "a number of seconds in (0, 3600]"}},
+CLI::Validator seconds() {
+  auto check = [](std::string& text) -> std::string {
+    double value = 0;
+    const char* end = text.data() + text.size();
+    auto [stop, error] = std::from_chars(text.data(), end, value);
+    if (error != std::errc() || stop != end || !std::isfinite(value) || value <= 0 || value > 3600)
+      return "expects a number of seconds in (0, 3600], got '" + text + "'";
+    return "";
   };
-  return table;
+  return CLI::Validator(check, "");
+}
+
+CLI::Validator non_empty(const std::string& what) {
+  return CLI::Validator([what](std::string& text) { return text.empty() ? "expects " + what : ""; },
+                        "");
+}
+
+void add_options(CLI::App& app, Options& o) {
+  app.formatter(std::make_shared<Formatter>());
+  app.set_help_flag("-h,--help", "print this text");
+  app.prefix_command();  // the first positional argument and all after it are the program's
+  app.option_defaults()->always_capture_default()->multi_option_policy(
+      CLI::MultiOptionPolicy::TakeLast);
+  app.add_option("--nproc-per-node", o.nproc_per_node, "workers on this node")
+      ->type_name("N")
+      ->transform(integer_in(1, 1024));
+  app.add_option("--nnodes", o.nnodes, "number of nodes")
+      ->type_name("N")
+      ->transform(integer_in(1, 65536));
+  app.add_option("--node-rank", o.node_rank, "rank of this node, 0 <= R < nnodes")
+      ->type_name("R")
+      ->transform(integer_in(0, 65535));
+  app.add_option("--master-addr", o.master_addr, "address of rank 0")
+      ->type_name("A")
+      ->check(non_empty("a host name or address"));
+  app.add_option("--master-port", o.master_port,
+                 "port of rank 0 (0 = a free port, single node only)")
+      ->type_name("P")
+      ->transform(integer_in(0, 65535));
+  app.add_option("--max-restarts", o.max_restarts, "restarts of the worker group after a failure")
+      ->type_name("K")
+      ->transform(integer_in(0, 1000000));
+  app.add_option("--monitor-interval", o.monitor_interval, "seconds between health checks")
+      ->type_name("S")
+      ->check(seconds());
+  app.add_option("--run-id", o.run_id, "job id given to workers (default: random)")
+      ->type_name("ID")
+      ->check(non_empty("a non-empty id"));
+  app.add_flag_callback(
+      "--no-prefix", [&o] { o.prefix = false; }, "pass worker output through unchanged");
 }
 
 }  // namespace
 
 ParseResult parse_options(const std::vector<std::string>& args) {
   Options options;
-  size_t i = 0;
-  for (; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "--") {
-      ++i;
-      break;
-    }
-    if (arg.rfind("-", 0) != 0 || arg == "-") break;  // the program starts here
-    if (arg == "--help" || arg == "-h") return ParseResult{std::nullopt, usage_text(), 0};
-    if (arg == "--no-prefix") {
-      options.prefix = false;
-      continue;
-    }
-    std::string name = arg;
-    std::optional<std::string> value;
-    if (auto eq = arg.find('='); eq != std::string::npos) {
-      name = arg.substr(0, eq);
-      value = arg.substr(eq + 1);
-    }
-    auto it = valued_options().find(name);
-    if (it == valued_options().end()) return bad("unknown option '" + name + "'");
-    if (!value) {
-      if (i + 1 >= args.size()) return bad("option " + name + " needs a value");
-      value = args[++i];
-    }
-    const auto& [setter, expected] = it->second;
-    if (!setter(options, *value))
-      return bad("option " + name + " expects " + expected + ", got '" + *value + "'");
+  CLI::App app("", "brasarun");
+  add_options(app, options);
+  auto bad = [&app](const std::string& why) {
+    return ParseResult{std::nullopt, "brasarun: " + why + "\n" + app.help(), 2};
+  };
+  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses from the back
+  try {
+    app.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return ParseResult{std::nullopt, app.help(), 0};  // --help
+    return bad(e.what());
   }
-  options.command.assign(args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
+  // With prefix_command, CLI11 leaves unknown options (and a leading "--") in remaining() too.
+  options.command = app.remaining();
+  if (!options.command.empty() && options.command[0] == "--")
+    options.command.erase(options.command.begin());
+  else if (!options.command.empty() && options.command[0].size() > 1 &&
+           options.command[0][0] == '-')
+    return bad("unknown option '" + options.command[0] + "'");
   if (options.command.empty()) return bad("no program to run");
   if (options.node_rank >= options.nnodes)
     return bad("--node-rank " + std::to_string(options.node_rank) + " must be < --nnodes " +

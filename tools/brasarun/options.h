@@ -29,8 +29,8 @@ struct ParseResult {
   int exit_code = 0;
 };
 
+/// Parses brasarun's arguments (argv without argv[0]) with CLI11: its options, then the program and
+/// the program's arguments, passed through unchanged.
 ParseResult parse_options(const std::vector<std::string>& args);
-
-std::string usage_text();
 
 }  // namespace brasarun
