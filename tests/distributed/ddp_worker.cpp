@@ -234,11 +234,20 @@ int mpi_init() {
 }
 
 // Rank 1 is killed after a barrier; rank 0's next allreduce must fail fast, naming rank 1.
-int die() {
+// die: rank 1 is SIGKILLed before an allreduce; die-mid: while a large one is in flight (Note
+// [SIGPIPE]: the survivor's writes then meet a closed socket). Rank 0 must get an error naming
+// rank 1.
+int die(bool mid) {
   auto pg = dist::init_process_group("gloo");
   pg->barrier()->wait();
-  if (pg->getRank() == 1) ::kill(::getpid(), SIGKILL);
-  std::vector<Tensor> t{ones({1000})};
+  std::vector<Tensor> t{ones({mid ? int64_t(1) << 22 : 1000})};
+  if (pg->getRank() == 1) {
+    if (mid) {
+      auto work = pg->allreduce(t);
+      ::usleep(static_cast<useconds_t>(::getpid() % 5000));  // somewhere inside the transfer
+    }
+    ::kill(::getpid(), SIGKILL);
+  }
   const auto start = std::chrono::steady_clock::now();
   try {
     pg->allreduce(t)->wait();
@@ -302,7 +311,8 @@ int main(int argc, char** argv) {
     if (mode == "reference" && argc >= 4)
       return reference(std::stoll(argv[2]), argv[3], micro, adam);
     if (mode == "unused") return unused();
-    if (mode == "die") return die();
+    if (mode == "die") return die(false);
+    if (mode == "die-mid") return die(true);
     if (mode == "mpi-init") return mpi_init();
     if (mode == "uneven" && argc >= 3) return uneven(argv[2]);
     if (mode == "uneven-reference" && argc >= 4)

@@ -13,6 +13,7 @@
 #include "distributed/gloo/gloo_checks.h"
 #include "distributed/gloo/gloo_impl.h"
 #include "distributed/gloo/gloo_store.h"
+#include "distributed/sigpipe.h"
 
 namespace brasa::distributed {
 
@@ -26,6 +27,7 @@ bool is_timeout_message(const std::string& m) {
 
 void run_translating(const std::string& label, std::chrono::milliseconds timeout,
                      const std::function<void()>& body, const ProcessGroup* group) {
+  SigpipeGuard no_sigpipe;  // Note [SIGPIPE]: a lost peer is an error, not a killed process
   try {
     body();
   } catch (const Error&) {
