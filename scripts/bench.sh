@@ -17,7 +17,7 @@ report="${REPORT:-$build/bench-report.md}"
 python=/usr/bin/python3
 
 missing=()
-for pkg in libtorch-dev python3-torch libbenchmark-dev; do
+for pkg in libtorch-dev python3-torch; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 if ((${#missing[@]})); then
