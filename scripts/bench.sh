@@ -17,7 +17,7 @@ report="${REPORT:-$build/bench-report.md}"
 python=/usr/bin/python3
 
 missing=()
-for pkg in libtorch-dev python3-torch; do
+for pkg in libtorch-dev python3-torch libopenblas0-pthread; do  # OpenBLAS: the anchor at its best
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 if ((${#missing[@]})); then
