@@ -64,6 +64,8 @@ class BRASA_API OperatorHandle {
   const std::string& kernel_file(DispatchKey k) const { return kernel_files_[static_cast<int>(k)]; }
   int id() const { return id_; }
   bool has_kernel(DispatchKey k) const { return kernel_mask_ & DispatchKeySet(k).raw(); }
+  /// The unboxed kernel registered at `k` (null when none or boxed-only), for identity checks.
+  const void* unboxed_kernel(DispatchKey k) const { return unboxed_[static_cast<int>(k)]; }
 
   /// The key whose kernel runs for `keys`; throws NotImplementedError if none.
   DispatchKey pick(DispatchKeySet keys) const {

@@ -137,7 +137,6 @@ class BRASA_API TensorIterator {
   /// Byte strides of operand i in iteration order.
   IntArrayRef strides(int i) const { return strides_[i]; }
   char* data(int i) const { return data_[i]; }
-  bool is_meta() const { return is_meta_; }
   /// True when every operand is contiguous along the single coalesced dim.
   bool is_contiguous() const;
   /// Whether input i is a 0-d/broadcast scalar (stride 0 everywhere).
@@ -181,7 +180,7 @@ class BRASA_API TensorIterator {
   ScalarType out_dtype_ = ScalarType::Undefined;
   Device device_ = Device(kCPU);
   int64_t numel_ = 0;
-  bool is_meta_ = false;
+  bool is_meta_ = false;  // for_each runs no loop over meta operands (they have no data)
 };
 
 inline TensorIterator TensorIteratorConfig::build() { return TensorIterator(*this); }

@@ -157,15 +157,33 @@ const void* base(const Tensor& t) {
   return t.defined() ? t.unsafeGetTensorImpl()->storage()->data() : nullptr;
 }
 
-Triple forward_kernel(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask,
-                      double dropout_p, bool is_causal, std::optional<double> scale,
-                      std::optional<Generator> gen) {
+// The forward's shape rule: the checked inputs and the empty results (out and lse in the compute
+// dtype).
+struct Forward {
+  Prepared p;
+  Tensor out, lse, philox;
+};
+Forward forward_rule(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask,
+                     double dropout_p, bool is_causal, std::optional<double> scale) {
   Prepared p = prepare(q, k, v, mask, dropout_p, is_causal, scale);
   Tensor out = detail::empty_generic(with(p.batch, {p.L, p.Ev}), p.compute, q.device());
   Tensor lse = detail::empty_generic(with(p.batch, {p.L}), p.compute, q.device());
-  Tensor philox = detail::empty_generic({2}, kLong, q.device());
-  if (q.is_meta())
-    return {q.scalar_type() == p.compute ? out : out.to(q.scalar_type()), lse, philox};
+  return {std::move(p), out, lse, detail::empty_generic({2}, kLong, q.device())};
+}
+
+Tensor in_dtype(const Tensor& t, ScalarType dt) { return t.scalar_type() == dt ? t : t.to(dt); }
+
+Triple forward_meta(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask,
+                    double dropout_p, bool is_causal, std::optional<double> scale,
+                    std::optional<Generator>) {
+  Forward f = forward_rule(q, k, v, mask, dropout_p, is_causal, scale);
+  return {in_dtype(f.out, q.scalar_type()), f.lse, f.philox};
+}
+
+Triple forward_kernel(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask,
+                      double dropout_p, bool is_causal, std::optional<double> scale,
+                      std::optional<Generator> gen) {
+  auto [p, out, lse, philox] = forward_rule(q, k, v, mask, dropout_p, is_causal, scale);
   PhiloxRange rng{0, 0};
   if (dropout_p > 0 && p.N * p.L * p.S > 0)
     rng = reserve_philox(gen, uint64_t((p.N * p.L * p.S + 3) / 4));
@@ -179,8 +197,7 @@ Triple forward_kernel(const Tensor& q, const Tensor& k, const Tensor& v, const T
     attention_forward_stub(p.compute, g, base(p.q), base(p.k), base(p.v), base(p.mask),
                            out.data_ptr(), lse.data_ptr());
   }
-  if (q.scalar_type() != p.compute) out = out.to(q.scalar_type());
-  return {out, lse, philox};
+  return {in_dtype(out, q.scalar_type()), lse, philox};
 }
 
 // grad of a broadcast input: summed over the batch dims the input was expanded along.
@@ -194,9 +211,14 @@ Tensor reduce_to(const Tensor& g, const Tensor& like) {
   return r.scalar_type() == like.scalar_type() ? r : r.to(like.scalar_type());
 }
 
-Triple backward_kernel(const Tensor& grad_out, const Tensor& q, const Tensor& k, const Tensor& v,
-                       const Tensor& mask, const Tensor& out, const Tensor& lse,
-                       const Tensor& philox, double dropout_p, bool is_causal,
+// The backward's shape rule: the checked inputs and the empty gradients (compute dtype, broadcast
+// batch).
+struct Backward {
+  Prepared p;
+  Tensor gq, gk, gv;
+};
+Backward backward_rule(const Tensor& grad_out, const Tensor& q, const Tensor& k, const Tensor& v,
+                       const Tensor& mask, const Tensor& out, double dropout_p, bool is_causal,
                        std::optional<double> scale) {
   Prepared p = prepare(q, k, v, mask, dropout_p, is_causal, scale);
   const std::vector<int64_t> out_shape = with(p.batch, {p.L, p.Ev});
@@ -206,26 +228,41 @@ Triple backward_kernel(const Tensor& grad_out, const Tensor& q, const Tensor& k,
   Tensor gq = detail::empty_generic(with(p.batch, {p.L, p.E}), p.compute, q.device());
   Tensor gk = detail::empty_generic(with(p.batch, {p.S, p.E}), p.compute, q.device());
   Tensor gv = detail::empty_generic(with(p.batch, {p.S, p.Ev}), p.compute, q.device());
-  if (!q.is_meta()) {
-    gq.zero_(), gk.zero_(), gv.zero_();
-    if (p.N * p.L * p.S > 0) {
-      Tensor go = grad_out.to(p.compute).contiguous(), o = out.to(p.compute).contiguous();
-      Tensor l = lse.to(p.compute).contiguous();
-      Tensor ph = philox.contiguous();
-      PhiloxRange rng{uint64_t(ph.data_ptr<int64_t>()[0]), uint64_t(ph.data_ptr<int64_t>()[1])};
-      AttentionGeometry g = geometry(p, is_causal, dropout_p, rng);
-      attention_backward_stub(p.compute, g, base(p.q), base(p.k), base(p.v), base(p.mask),
-                              o.data_ptr(), go.data_ptr(), l.data_ptr(), gq.data_ptr(),
-                              gk.data_ptr(), gv.data_ptr());
-    }
+  return {std::move(p), gq, gk, gv};
+}
+
+Triple backward_meta(const Tensor& grad_out, const Tensor& q, const Tensor& k, const Tensor& v,
+                     const Tensor& mask, const Tensor& out, const Tensor&, const Tensor&,
+                     double dropout_p, bool is_causal, std::optional<double> scale) {
+  Backward b = backward_rule(grad_out, q, k, v, mask, out, dropout_p, is_causal, scale);
+  return {reduce_to(b.gq, q), reduce_to(b.gk, k), reduce_to(b.gv, v)};
+}
+
+Triple backward_kernel(const Tensor& grad_out, const Tensor& q, const Tensor& k, const Tensor& v,
+                       const Tensor& mask, const Tensor& out, const Tensor& lse,
+                       const Tensor& philox, double dropout_p, bool is_causal,
+                       std::optional<double> scale) {
+  auto [p, gq, gk, gv] = backward_rule(grad_out, q, k, v, mask, out, dropout_p, is_causal, scale);
+  gq.zero_(), gk.zero_(), gv.zero_();
+  if (p.N * p.L * p.S > 0) {
+    Tensor go = grad_out.to(p.compute).contiguous(), o = out.to(p.compute).contiguous();
+    Tensor l = lse.to(p.compute).contiguous();
+    Tensor ph = philox.contiguous();
+    PhiloxRange rng{uint64_t(ph.data_ptr<int64_t>()[0]), uint64_t(ph.data_ptr<int64_t>()[1])};
+    AttentionGeometry g = geometry(p, is_causal, dropout_p, rng);
+    attention_backward_stub(p.compute, g, base(p.q), base(p.k), base(p.v), base(p.mask),
+                            o.data_ptr(), go.data_ptr(), l.data_ptr(), gq.data_ptr(), gk.data_ptr(),
+                            gv.data_ptr());
   }
   return {reduce_to(gq, q), reduce_to(gk, k), reduce_to(gv, v)};
 }
 
 }  // namespace
 
-BRASA_REGISTER_KERNEL(sdpa_forward_op, forward_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(sdpa_backward_op, backward_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(sdpa_forward_op, forward_kernel, CPU)
+BRASA_REGISTER_KERNEL(sdpa_forward_op, forward_meta, Meta)
+BRASA_REGISTER_KERNEL(sdpa_backward_op, backward_kernel, CPU)
+BRASA_REGISTER_KERNEL(sdpa_backward_op, backward_meta, Meta)
 
 }  // namespace brasa::ops
 

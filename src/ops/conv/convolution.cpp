@@ -1,6 +1,8 @@
 // The dispatched convolution and convolution_backward ops. A transposed convolution is computed
 // as the input gradient of the regular convolution it transposes, and its gradients as a regular
 // forward (input) and weight gradient with the roles of input and grad_output swapped.
+#include <utility>
+
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
@@ -19,14 +21,33 @@ Tensor bias_view(const Tensor& bias, int64_t nsp) {
   return bias.view(shape);
 }
 
+// The shape rule: the checked parameters and the empty result.
+std::pair<ConvParams, Tensor> convolution_rule(const Tensor& input, const Tensor& weight,
+                                               const Tensor& bias, IntArrayRef stride,
+                                               IntArrayRef padding, IntArrayRef dilation,
+                                               bool transposed, IntArrayRef output_padding,
+                                               int64_t groups) {
+  ConvParams p = conv::check_conv("convolution", input, weight, bias, stride, padding, dilation,
+                                  transposed, output_padding, groups);
+  Tensor y = detail::empty_generic(conv::conv_output_shape(p, input.sizes(), weight.sizes()),
+                                   input.dtype(), input.device());
+  return {p, y};
+}
+
+Tensor convolution_meta(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                        IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
+                        bool transposed, IntArrayRef output_padding, int64_t groups) {
+  return convolution_rule(input, weight, bias, stride, padding, dilation, transposed,
+                          output_padding, groups)
+      .second;
+}
+
 Tensor convolution_kernel(const Tensor& input, const Tensor& weight, const Tensor& bias,
                           IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
                           bool transposed, IntArrayRef output_padding, int64_t groups) {
-  const ConvParams p = conv::check_conv("convolution", input, weight, bias, stride, padding,
-                                        dilation, transposed, output_padding, groups);
-  Tensor y = detail::empty_generic(conv::conv_output_shape(p, input.sizes(), weight.sizes()),
-                                   input.dtype(), input.device());
-  if (y.is_meta() || y.numel() == 0) return y;
+  auto [p, y] = convolution_rule(input, weight, bias, stride, padding, dilation, transposed,
+                                 output_padding, groups);
+  if (y.numel() == 0) return y;
   if (!transposed) {
     conv::conv_forward(y, input, weight, bias, p);
   } else {
@@ -36,7 +57,10 @@ Tensor convolution_kernel(const Tensor& input, const Tensor& weight, const Tenso
   return y;
 }
 
-std::tuple<Tensor, Tensor, Tensor> convolution_backward_kernel(
+using Triple = std::tuple<Tensor, Tensor, Tensor>;
+
+// The shape rule of the backward: the checked parameters and the empty gradients asked for.
+std::pair<ConvParams, Triple> convolution_backward_rule(
     const Tensor& grad_output, const Tensor& input, const Tensor& weight, IntArrayRef stride,
     IntArrayRef padding, IntArrayRef dilation, bool transposed, IntArrayRef output_padding,
     int64_t groups, bool need_input, bool need_weight, bool need_bias) {
@@ -56,7 +80,31 @@ std::tuple<Tensor, Tensor, Tensor> convolution_backward_kernel(
   if (need_input) gi = detail::empty_generic(input.sizes(), dt, dev);
   if (need_weight) gw = detail::empty_generic(weight.sizes(), dt, dev);
   if (need_bias) gb = detail::empty_generic({out_shape[1]}, dt, dev);
-  if (input.is_meta()) return {gi, gw, gb};
+  return {p, {gi, gw, gb}};
+}
+
+Triple convolution_backward_meta(const Tensor& grad_output, const Tensor& input,
+                                 const Tensor& weight, IntArrayRef stride, IntArrayRef padding,
+                                 IntArrayRef dilation, bool transposed, IntArrayRef output_padding,
+                                 int64_t groups, bool need_input, bool need_weight,
+                                 bool need_bias) {
+  return convolution_backward_rule(grad_output, input, weight, stride, padding, dilation,
+                                   transposed, output_padding, groups, need_input, need_weight,
+                                   need_bias)
+      .second;
+}
+
+Triple convolution_backward_kernel(const Tensor& grad_output, const Tensor& input,
+                                   const Tensor& weight, IntArrayRef stride, IntArrayRef padding,
+                                   IntArrayRef dilation, bool transposed,
+                                   IntArrayRef output_padding, int64_t groups, bool need_input,
+                                   bool need_weight, bool need_bias) {
+  auto [p, grads] =
+      convolution_backward_rule(grad_output, input, weight, stride, padding, dilation, transposed,
+                                output_padding, groups, need_input, need_weight, need_bias);
+  auto& [gi, gw, gb] = grads;
+  const ScalarType dt = input.dtype();
+  const Device dev = input.device();
   if (need_bias) {
     DimVector dims{0};
     for (int64_t i = 0; i < p.nsp; ++i) dims.push_back(i + 2);
@@ -88,10 +136,12 @@ std::tuple<Tensor, Tensor, Tensor> convolution_backward_kernel(
 }  // namespace
 
 BRASA_DEFINE_OP(convolution_op)
-BRASA_REGISTER_KERNEL(convolution_op, convolution_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(convolution_op, convolution_kernel, CPU)
+BRASA_REGISTER_KERNEL(convolution_op, convolution_meta, Meta)
 
 BRASA_DEFINE_OP(convolution_backward_op)
-BRASA_REGISTER_KERNEL(convolution_backward_op, convolution_backward_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(convolution_backward_op, convolution_backward_kernel, CPU)
+BRASA_REGISTER_KERNEL(convolution_backward_op, convolution_backward_meta, Meta)
 
 }  // namespace brasa::ops
 

@@ -4,6 +4,7 @@
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/factory.h"
 #include "ops/copy/copy_ops.h"
+#include "ops/meta.h"
 
 namespace brasa::ops {
 
@@ -14,14 +15,17 @@ BRASA_DEFINE_OP(copy_op)
 BRASA_DEFINE_OP(fill_op)
 
 namespace {
+// A meta self takes any source (nothing is copied); a meta source has no data to give.
+Tensor copy_meta(const Tensor& self, const Tensor& src) {
+  BRASA_CHECK(self.defined() && src.defined(), "copy_: got an undefined tensor");
+  BRASA_CHECK_NOT_IMPLEMENTED(self.is_meta(),
+                              "copy_: cannot copy out of a meta tensor (it has no data)");
+  cpu::broadcast_shapes(self.sizes(), src.sizes(), "copy_");
+  return self;
+}
+
 Tensor copy_kernel(const Tensor& self, const Tensor& src) {
   BRASA_CHECK(self.defined() && src.defined(), "copy_: got an undefined tensor");
-  BRASA_CHECK_NOT_IMPLEMENTED(!src.is_meta() || self.is_meta(),
-                              "copy_: cannot copy out of a meta tensor (it has no data)");
-  if (self.is_meta()) {
-    cpu::broadcast_shapes(self.sizes(), src.sizes(), "copy_");
-    return self;
-  }
   BRASA_CHECK_NOT_IMPLEMENTED(src.device() == self.device() || (src.dim() == 0 && src.is_cpu()),
                               "copy_: no copy from ", src.device(), " to ", self.device(),
                               " is registered");
@@ -41,22 +45,32 @@ Tensor copy_kernel(const Tensor& self, const Tensor& src) {
   return self;
 }
 
-Tensor fill_kernel(const Tensor& self, const Scalar& value) {
+cpu::TensorIterator make_fill_iterator(const Tensor& self, const Scalar& value) {
   detail::check_scalar_fits(value, self.dtype(), "fill_");
-  cpu::TensorIterator it = cpu::TensorIteratorConfig("fill_")
-                               .add_output(self)
-                               .declare_static_shape(self.sizes())
-                               .common_dtype(self.dtype())
-                               .resize_outputs(false)
-                               .build();
-  if (!it.is_meta()) fill_stub(it, value);
+  return cpu::TensorIteratorConfig("fill_")
+      .add_output(self)
+      .declare_static_shape(self.sizes())
+      .common_dtype(self.dtype())
+      .resize_outputs(false)
+      .build();
+}
+
+Tensor fill_meta(const Tensor& self, const Scalar& value) {
+  return iterator_meta(make_fill_iterator(self, value));
+}
+
+Tensor fill_kernel(const Tensor& self, const Scalar& value) {
+  cpu::TensorIterator it = make_fill_iterator(self, value);
+  fill_stub(it, value);
   it.finish();
   return self;
 }
 }  // namespace
 
-BRASA_REGISTER_KERNEL(copy_op, copy_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(fill_op, fill_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(copy_op, copy_kernel, CPU)
+BRASA_REGISTER_KERNEL(copy_op, copy_meta, Meta)
+BRASA_REGISTER_KERNEL(fill_op, fill_kernel, CPU)
+BRASA_REGISTER_KERNEL(fill_op, fill_meta, Meta)
 
 }  // namespace brasa::ops
 

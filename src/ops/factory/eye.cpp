@@ -1,4 +1,4 @@
-// eye(n), eye(n, m): a dispatched factory (CPU fills, Meta shapes only).
+// eye(n), eye(n, m): a dispatched factory (the meta function is the shape rule; CPU fills it).
 #include "brasa/core/dispatch_type.h"
 #include "brasa/core/empty.h"
 #include "brasa/dispatch/dispatcher.h"
@@ -10,11 +10,15 @@ namespace brasa::ops {
 BRASA_DEFINE_OP(eye_op)
 
 namespace {
-Tensor eye_kernel(int64_t n, int64_t m, ScalarType dt, Device device) {
+Tensor eye_meta(int64_t n, int64_t m, ScalarType dt, Device device) {
   BRASA_CHECK(n >= 0, "eye: n must be greater or equal to 0, got ", n);
   BRASA_CHECK(m >= 0, "eye: m must be greater or equal to 0, got ", m);
-  Tensor out = detail::empty_generic({n, m}, dt, device);
-  if (device.is_meta() || out.numel() == 0) return out;
+  return detail::empty_generic({n, m}, dt, device);
+}
+
+Tensor eye_kernel(int64_t n, int64_t m, ScalarType dt, Device device) {
+  Tensor out = eye_meta(n, m, dt, device);
+  if (out.numel() == 0) return out;
   out.zero_();
   BRASA_DISPATCH_ALL_TYPES(dt, "eye", [&] {
     scalar_t* p = out.data_ptr<scalar_t>();
@@ -25,7 +29,8 @@ Tensor eye_kernel(int64_t n, int64_t m, ScalarType dt, Device device) {
 }
 }  // namespace
 
-BRASA_REGISTER_KERNEL(eye_op, eye_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(eye_op, eye_kernel, CPU)
+BRASA_REGISTER_KERNEL(eye_op, eye_meta, Meta)
 
 }  // namespace brasa::ops
 

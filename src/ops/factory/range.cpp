@@ -1,4 +1,5 @@
-// arange, linspace and logspace: dispatched factories (CPU fills, Meta shapes only).
+// arange, linspace and logspace: dispatched factories (the meta function is the shape rule; CPU
+// fills its result).
 #include <cmath>
 #include <limits>
 
@@ -44,11 +45,15 @@ int64_t arange_size(const Scalar& start, const Scalar& end, const Scalar& step, 
   });
 }
 
+Tensor arange_meta(const Scalar& start, const Scalar& end, const Scalar& step, ScalarType dt,
+                   Device device) {
+  return detail::empty_generic({arange_size(start, end, step, dt)}, dt, device);
+}
+
 Tensor arange_kernel(const Scalar& start, const Scalar& end, const Scalar& step, ScalarType dt,
                      Device device) {
-  const int64_t n = arange_size(start, end, step, dt);
-  Tensor out = detail::empty_generic({n}, dt, device);
-  if (!device.is_meta() && n > 0) arange_stub(out.data_ptr(), dt, n, start, step);
+  Tensor out = arange_meta(start, end, step, dt, device);
+  if (out.numel() > 0) arange_stub(out.data_ptr(), dt, out.numel(), start, step);
   return out;
 }
 
@@ -57,19 +62,28 @@ void check_steps(int64_t steps, ScalarType dt, const char* op) {
   BRASA_CHECK_TYPE(dt != kBool, op, ": not implemented for dtype Bool");
 }
 
+Tensor linspace_meta(const Scalar&, const Scalar&, int64_t steps, ScalarType dt, Device device) {
+  check_steps(steps, dt, "linspace");
+  return detail::empty_generic({steps}, dt, device);
+}
+
 Tensor linspace_kernel(const Scalar& start, const Scalar& end, int64_t steps, ScalarType dt,
                        Device device) {
-  check_steps(steps, dt, "linspace");
-  Tensor out = detail::empty_generic({steps}, dt, device);
-  if (!device.is_meta() && steps > 0) linspace_stub(out.data_ptr(), dt, steps, start, end);
+  Tensor out = linspace_meta(start, end, steps, dt, device);
+  if (steps > 0) linspace_stub(out.data_ptr(), dt, steps, start, end);
   return out;
+}
+
+Tensor logspace_meta(const Scalar&, const Scalar&, int64_t steps, double, ScalarType dt,
+                     Device device) {
+  check_steps(steps, dt, "logspace");
+  return detail::empty_generic({steps}, dt, device);
 }
 
 Tensor logspace_kernel(const Scalar& start, const Scalar& end, int64_t steps, double base,
                        ScalarType dt, Device device) {
-  check_steps(steps, dt, "logspace");
-  Tensor out = detail::empty_generic({steps}, dt, device);
-  if (!device.is_meta() && steps > 0) logspace_stub(out.data_ptr(), dt, steps, start, end, base);
+  Tensor out = logspace_meta(start, end, steps, base, dt, device);
+  if (steps > 0) logspace_stub(out.data_ptr(), dt, steps, start, end, base);
   return out;
 }
 
@@ -80,9 +94,12 @@ Tensor finish(Tensor t, const TensorOptions& o) {
 
 }  // namespace
 
-BRASA_REGISTER_KERNEL(arange_op, arange_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(linspace_op, linspace_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(logspace_op, logspace_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(arange_op, arange_kernel, CPU)
+BRASA_REGISTER_KERNEL(arange_op, arange_meta, Meta)
+BRASA_REGISTER_KERNEL(linspace_op, linspace_kernel, CPU)
+BRASA_REGISTER_KERNEL(linspace_op, linspace_meta, Meta)
+BRASA_REGISTER_KERNEL(logspace_op, logspace_kernel, CPU)
+BRASA_REGISTER_KERNEL(logspace_op, logspace_meta, Meta)
 
 }  // namespace brasa::ops
 

@@ -55,25 +55,25 @@ Tensor expand_index(const Tensor& index, int64_t dim, IntArrayRef sizes) {
   return detail::make_view(i, sizes, strides, i.storage_offset());
 }
 
-void run(ScatterMode mode, const Tensor& data, int64_t dim, const Tensor& index,
-         const Tensor& other, const Scalar& value, bool wrap_negative, const char* op) {
-  if (data.is_meta() || index.is_meta()) return;
-  scatter_gather_stub(mode, data, dim, index, other, value, wrap_negative, op);
+Tensor gather_meta(const Tensor& self, int64_t dim, const Tensor& index, bool) {
+  check_long_index(index, "gather");
+  check_gather_shapes(self, detail::wrap_dim(dim, ndim1(self), "gather"), index, nullptr, "gather");
+  return detail::empty_generic(index.sizes(), self.dtype(), self.device());
 }
 
-Tensor gather_kernel(const Tensor& self, int64_t dim, const Tensor& index, bool) {
-  check_long_index(index, "gather");
-  int64_t d = detail::wrap_dim(dim, ndim1(self), "gather");
-  check_gather_shapes(self, d, index, nullptr, "gather");
-  Tensor out = detail::empty_generic(index.sizes(), self.dtype(), self.device());
-  run(ScatterMode::Gather, self, d, index, out, 0, false, "gather");
+Tensor gather_kernel(const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad) {
+  Tensor out = gather_meta(self, dim, index, sparse_grad);
+  const int64_t d = detail::wrap_dim(dim, ndim1(self), "gather");
+  scatter_gather_stub(ScatterMode::Gather, self, d, index, out, 0, false, "gather");
   return out;
 }
 
 void check_no_internal_overlap(const Tensor& self, const char* op);
 
-const Tensor& scatter_common(ScatterMode mode, const Tensor& self, int64_t dim, const Tensor& index,
-                             const Tensor& src, const Scalar& value, const char* op) {
+// The rule of the scatters (written in place, so their meta functions return self): the wrapped
+// dim.
+int64_t check_scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                      const char* op) {
   check_long_index(index, op);
   int64_t d = detail::wrap_dim(dim, ndim1(self), op);
   if (src.defined()) {
@@ -82,24 +82,44 @@ const Tensor& scatter_common(ScatterMode mode, const Tensor& self, int64_t dim, 
   }
   check_gather_shapes(self, d, index, src.defined() ? &src : nullptr, op);
   check_no_internal_overlap(self, op);
-  if (self.is_contiguous() || self.is_meta()) {
-    run(mode, self, d, index, src, value, false, op);
+  return d;
+}
+
+const Tensor& scatter_common(ScatterMode mode, const Tensor& self, int64_t dim, const Tensor& index,
+                             const Tensor& src, const Scalar& value, const char* op) {
+  const int64_t d = check_scatter(self, dim, index, src, op);
+  if (self.is_contiguous()) {
+    scatter_gather_stub(mode, self, d, index, src, value, false, op);
   } else {
     Tensor tmp = self.contiguous();
-    run(mode, tmp, d, index, src, value, false, op);
+    scatter_gather_stub(mode, tmp, d, index, src, value, false, op);
     self.copy_(tmp);
   }
   return self;
 }
 
+Tensor scatter_src_meta(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  check_scatter(self, dim, index, src, "scatter_");
+  return self;
+}
 Tensor scatter_src_kernel(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
   scatter_common(ScatterMode::Scatter, self, dim, index, src, 0, "scatter_");
+  return self;
+}
+Tensor scatter_value_meta(const Tensor& self, int64_t dim, const Tensor& index,
+                          const Scalar& value) {
+  detail::check_scalar_fits(value, self.dtype(), "scatter_");
+  check_scatter(self, dim, index, Tensor(), "scatter_");
   return self;
 }
 Tensor scatter_value_kernel(const Tensor& self, int64_t dim, const Tensor& index,
                             const Scalar& value) {
   detail::check_scalar_fits(value, self.dtype(), "scatter_");
   scatter_common(ScatterMode::ScatterValue, self, dim, index, Tensor(), value, "scatter_");
+  return self;
+}
+Tensor scatter_add_meta(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  check_scatter(self, dim, index, src, "scatter_add_");
   return self;
 }
 Tensor scatter_add_kernel(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
@@ -133,8 +153,7 @@ Scalar reduce_identity(const std::string& reduce, ScalarType dtype) {
   return Scalar(extreme.item<int64_t>());
 }
 
-Tensor scatter_reduce_kernel(const Tensor& self, int64_t dim, const Tensor& index,
-                             const Tensor& src, std::string reduce, bool include_self) {
+ScatterMode scatter_reduce_mode(const Tensor& self, const std::string& reduce) {
   static const char* op = "scatter_reduce";
   ScatterMode mode;
   if (reduce == "sum" || reduce == "mean") {
@@ -150,13 +169,28 @@ Tensor scatter_reduce_kernel(const Tensor& self, int64_t dim, const Tensor& inde
   }
   BRASA_CHECK_TYPE(reduce != "mean" || self.dtype() != kBool, op,
                    ": reduce \"mean\" is not implemented for Bool");
+  return mode;
+}
+
+Tensor scatter_reduce_meta(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                           std::string reduce, bool) {
+  scatter_reduce_mode(self, reduce);
+  Tensor out = self.clone();
+  check_scatter(out, dim, index, src, "scatter_reduce");
+  return out;
+}
+
+Tensor scatter_reduce_kernel(const Tensor& self, int64_t dim, const Tensor& index,
+                             const Tensor& src, std::string reduce, bool include_self) {
+  static const char* op = "scatter_reduce";
+  const ScatterMode mode = scatter_reduce_mode(self, reduce);
   Tensor out = self.clone();
   if (!include_self) {
     scatter_common(ScatterMode::ScatterValue, out, dim, index, Tensor(),
                    reduce_identity(reduce, self.dtype()), op);
   }
   scatter_common(mode, out, dim, index, src, 0, op);
-  if (reduce != "mean" || out.is_meta()) return out;
+  if (reduce != "mean") return out;
   Tensor count = include_self ? ones_like(self, kLong) : zeros_like(self, kLong);
   count.scatter_add_(dim, index, ones_like(src, kLong).expand(src.sizes()));
   count = count.clamp_min(1);
@@ -178,12 +212,15 @@ DimVector replace_dim(const Tensor& self, int64_t dim, int64_t n) {
   return sizes;
 }
 
-Tensor index_select_kernel(const Tensor& self, int64_t dim, const Tensor& index) {
+Tensor index_select_meta(const Tensor& self, int64_t dim, const Tensor& index) {
   check_vector_index(index, "index_select");
   int64_t d = detail::wrap_dim(dim, ndim1(self), "index_select");
-  DimVector sizes = replace_dim(self, d, index.numel());
-  Tensor out = detail::empty_generic(sizes, self.dtype(), self.device());
-  if (index.is_meta() || self.is_meta()) return out;
+  return detail::empty_generic(replace_dim(self, d, index.numel()), self.dtype(), self.device());
+}
+
+Tensor index_select_kernel(const Tensor& self, int64_t dim, const Tensor& index) {
+  Tensor out = index_select_meta(self, dim, index);
+  const int64_t d = detail::wrap_dim(dim, ndim1(self), "index_select");
   if (self.is_contiguous() && self.dim() > 0) {
     // Whole rows are copied: the embedding-lookup path.
     Tensor idx = index.to(kLong).contiguous();
@@ -204,14 +241,15 @@ Tensor index_select_kernel(const Tensor& self, int64_t dim, const Tensor& index)
     }
     return out;
   }
-  run(ScatterMode::Gather, self, d, expand_index(index, d, sizes), out, 0, false, "index_select");
+  scatter_gather_stub(ScatterMode::Gather, self, d, expand_index(index, d, out.sizes()), out, 0,
+                      false, "index_select");
   return out;
 }
 
-/// index_add_/index_copy_/index_fill_: scatter along dim through an expanded vector index.
-const Tensor& index_scatter(ScatterMode mode, const Tensor& self, int64_t dim, const Tensor& index,
-                            const Tensor& source, const Scalar& value, bool wrap_negative,
-                            const char* op) {
+/// The rule of index_add_/index_copy_/index_fill_ (in place: their meta functions return self):
+/// the wrapped dim.
+int64_t check_index_scatter(const Tensor& self, int64_t dim, const Tensor& index,
+                            const Tensor& source, const char* op) {
   check_vector_index(index, op);
   int64_t d = detail::wrap_dim(dim, ndim1(self), op);
   DimVector sizes = replace_dim(self, d, index.numel());
@@ -225,7 +263,15 @@ const Tensor& index_scatter(ScatterMode mode, const Tensor& self, int64_t dim, c
                 " elements)");
   }
   check_no_internal_overlap(self, op);
-  if (index.is_meta() || self.is_meta()) return self;
+  return d;
+}
+
+/// index_add_/index_copy_/index_fill_: scatter along dim through an expanded vector index.
+const Tensor& index_scatter(ScatterMode mode, const Tensor& self, int64_t dim, const Tensor& index,
+                            const Tensor& source, const Scalar& value, bool wrap_negative,
+                            const char* op) {
+  const int64_t d = check_index_scatter(self, dim, index, source, op);
+  DimVector sizes = replace_dim(self, d, index.numel());
   Tensor src = source.defined() ? source.reshape(sizes) : source;
   Tensor target = self.is_contiguous() ? self : self.contiguous();
   scatter_gather_stub(mode, target, d, expand_index(index, d, sizes), src, value, wrap_negative,
@@ -234,6 +280,11 @@ const Tensor& index_scatter(ScatterMode mode, const Tensor& self, int64_t dim, c
   return self;
 }
 
+Tensor index_add_meta(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                      const Scalar&) {
+  check_index_scatter(self, dim, index, source, "index_add_");
+  return self;
+}
 Tensor index_add_kernel(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
                         const Scalar& alpha) {
   Tensor scaled = source;
@@ -242,9 +293,18 @@ Tensor index_add_kernel(const Tensor& self, int64_t dim, const Tensor& index, co
   }
   return index_scatter(ScatterMode::ScatterAdd, self, dim, index, scaled, 0, false, "index_add_");
 }
+Tensor index_copy_meta(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
+  check_index_scatter(self, dim, index, source, "index_copy_");
+  return self;
+}
 Tensor index_copy_kernel(const Tensor& self, int64_t dim, const Tensor& index,
                          const Tensor& source) {
   return index_scatter(ScatterMode::Scatter, self, dim, index, source, 0, false, "index_copy_");
+}
+Tensor index_fill_meta(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  detail::check_scalar_fits(value, self.dtype(), "index_fill_");
+  check_index_scatter(self, dim, index, Tensor(), "index_fill_");
+  return self;
 }
 Tensor index_fill_kernel(const Tensor& self, int64_t dim, const Tensor& index,
                          const Scalar& value) {
@@ -253,13 +313,16 @@ Tensor index_fill_kernel(const Tensor& self, int64_t dim, const Tensor& index,
                        "index_fill_");
 }
 
-Tensor take_kernel(const Tensor& self, const Tensor& index) {
+Tensor take_meta(const Tensor& self, const Tensor& index) {
   check_long_index(index, "take");
-  Tensor out = detail::empty_generic(index.sizes(), self.dtype(), self.device());
-  if (self.is_meta() || index.is_meta()) return out;
+  return detail::empty_generic(index.sizes(), self.dtype(), self.device());
+}
+
+Tensor take_kernel(const Tensor& self, const Tensor& index) {
+  Tensor out = take_meta(self, index);
   Tensor flat = self.reshape({-1});
   Tensor flat_index = index.reshape({-1});
-  run(ScatterMode::Gather, flat, 0, flat_index, out.view({-1}), 0, true, "take");
+  scatter_gather_stub(ScatterMode::Gather, flat, 0, flat_index, out.view({-1}), 0, true, "take");
   return out;
 }
 
@@ -276,16 +339,26 @@ BRASA_DEFINE_OP(index_copy_op)
 BRASA_DEFINE_OP(index_fill_op)
 BRASA_DEFINE_OP(take_op)
 
-BRASA_REGISTER_KERNEL(gather_op, gather_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(scatter_src_op, scatter_src_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(scatter_value_op, scatter_value_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(scatter_add_op, scatter_add_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(scatter_reduce_op, scatter_reduce_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(index_select_op, index_select_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(index_add_op, index_add_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(index_copy_op, index_copy_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(index_fill_op, index_fill_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(take_op, take_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(gather_op, gather_kernel, CPU)
+BRASA_REGISTER_KERNEL(gather_op, gather_meta, Meta)
+BRASA_REGISTER_KERNEL(scatter_src_op, scatter_src_kernel, CPU)
+BRASA_REGISTER_KERNEL(scatter_src_op, scatter_src_meta, Meta)
+BRASA_REGISTER_KERNEL(scatter_value_op, scatter_value_kernel, CPU)
+BRASA_REGISTER_KERNEL(scatter_value_op, scatter_value_meta, Meta)
+BRASA_REGISTER_KERNEL(scatter_add_op, scatter_add_kernel, CPU)
+BRASA_REGISTER_KERNEL(scatter_add_op, scatter_add_meta, Meta)
+BRASA_REGISTER_KERNEL(scatter_reduce_op, scatter_reduce_kernel, CPU)
+BRASA_REGISTER_KERNEL(scatter_reduce_op, scatter_reduce_meta, Meta)
+BRASA_REGISTER_KERNEL(index_select_op, index_select_kernel, CPU)
+BRASA_REGISTER_KERNEL(index_select_op, index_select_meta, Meta)
+BRASA_REGISTER_KERNEL(index_add_op, index_add_kernel, CPU)
+BRASA_REGISTER_KERNEL(index_add_op, index_add_meta, Meta)
+BRASA_REGISTER_KERNEL(index_copy_op, index_copy_kernel, CPU)
+BRASA_REGISTER_KERNEL(index_copy_op, index_copy_meta, Meta)
+BRASA_REGISTER_KERNEL(index_fill_op, index_fill_kernel, CPU)
+BRASA_REGISTER_KERNEL(index_fill_op, index_fill_meta, Meta)
+BRASA_REGISTER_KERNEL(take_op, take_kernel, CPU)
+BRASA_REGISTER_KERNEL(take_op, take_meta, Meta)
 
 }  // namespace brasa::ops
 

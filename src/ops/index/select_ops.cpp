@@ -1,5 +1,5 @@
-// nonzero and masked_select: results whose size depends on the data (no Meta kernel: the shape
-// is unknown without the values, so a meta input throws NotImplementedError).
+// nonzero and masked_select: results whose size depends on the data (nonzero's meta function
+// throws NotImplementedError: the shape is unknown without the values).
 #include "backends/cpu/kernels/gather_kernels.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
@@ -14,10 +14,14 @@ BRASA_DEFINE_STUB(nonzero_stub, NonzeroKernel);
 
 namespace {
 
+// The result's shape depends on the values, which a meta tensor does not have.
+Tensor nonzero_meta(const Tensor& self) {
+  BRASA_CHECK(self.defined(), "nonzero: called on an undefined tensor");
+  BRASA_THROW(NotImplementedError, "nonzero: the result shape of a meta tensor is data-dependent");
+}
+
 Tensor nonzero_kernel(const Tensor& self) {
   BRASA_CHECK(self.defined(), "nonzero: called on an undefined tensor");
-  BRASA_CHECK_NOT_IMPLEMENTED(!self.is_meta(),
-                              "nonzero: the result shape of a meta tensor is data-dependent");
   Tensor c = self.contiguous();
   const int64_t count = nonzero_stub(c, nullptr);
   Tensor out = detail::empty_generic({count, self.dim()}, kLong, self.device());
@@ -52,7 +56,8 @@ Tensor masked_select_kernel(const Tensor& self, const Tensor& mask) {
 
 BRASA_DEFINE_OP(nonzero_op)
 BRASA_DEFINE_OP(masked_select_op)
-BRASA_REGISTER_KERNEL(nonzero_op, nonzero_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(nonzero_op, nonzero_kernel, CPU)
+BRASA_REGISTER_KERNEL(nonzero_op, nonzero_meta, Meta)
 BRASA_REGISTER_KERNEL(masked_select_op, masked_select_kernel, CPU, Meta)
 
 }  // namespace brasa::ops

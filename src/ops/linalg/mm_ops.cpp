@@ -1,5 +1,5 @@
 // mm, bmm, addmm, baddbmm, mv, addmv, dot: one core (a batched product, optionally accumulated into
-// a broadcast self) over cpu::gemm_batched. Meta kernels return the result's shape and dtype.
+// a broadcast self) over cpu::gemm_batched; each op's meta function stops at the core's result.
 #include "ops/linalg/mm_ops.h"
 
 #include <sstream>
@@ -39,13 +39,21 @@ void check_self(const char* op, const Tensor& self, const Tensor& mat, IntArrayR
               "] does not broadcast to the result shape ", IntArrayRef(out_shape));
 }
 
-// out = beta * self + alpha * (a @ w) with a [B, M, K], w [B, K, N], viewed as out_shape.
+// The meta function of every product: a [B, M, N] result for a [B, M, K], w [B, K, N], viewed as
+// out_shape.
+Tensor product_meta(const Tensor&, const Tensor& a, const Tensor& w, const Scalar&, const Scalar&,
+                    IntArrayRef out_shape) {
+  return detail::empty_generic({a.size(0), a.size(1), w.size(2)}, a.dtype(), a.device())
+      .view(out_shape);
+}
+
+// out = beta * self + alpha * (a @ w) into product_meta's result.
 Tensor product(const Tensor& self, const Tensor& a, const Tensor& w, const Scalar& beta,
                const Scalar& alpha, IntArrayRef out_shape) {
+  Tensor result = product_meta(self, a, w, beta, alpha, out_shape);
+  if (result.numel() == 0) return result;
   const int64_t B = a.size(0), M = a.size(1), K = a.size(2), N = w.size(2);
-  Tensor out = detail::empty_generic({B, M, N}, a.dtype(), a.device());
-  Tensor result = out.view(out_shape);
-  if (a.is_meta() || out.numel() == 0) return result;
+  Tensor out = result.view({B, M, N});
   const bool use_self = self.defined() && !(beta.to<double>() == 0.0);
   if (use_self) result.copy_(self);
   if (K == 0) {
@@ -59,6 +67,10 @@ Tensor product(const Tensor& self, const Tensor& a, const Tensor& w, const Scala
   return result;
 }
 
+// Each op's kernel is a template over the product: `product` (CPU) or `product_meta` (Meta).
+using ProductFn = decltype(&product);
+
+template <ProductFn run>
 Tensor addmm_kernel(const Tensor& self, const Tensor& m1, const Tensor& m2, const Scalar& beta,
                     const Scalar& alpha) {
   const char* op = self.defined() ? "addmm" : "mm";
@@ -69,9 +81,10 @@ Tensor addmm_kernel(const Tensor& self, const Tensor& m1, const Tensor& m2, cons
               shape_str(m1), " and ", shape_str(m2), ")");
   const DimVector shape{m1.size(0), m2.size(1)};
   if (self.defined()) check_self(op, self, m1, shape);
-  return product(self, m1.unsqueeze(0), m2.unsqueeze(0), beta, alpha, shape);
+  return run(self, m1.unsqueeze(0), m2.unsqueeze(0), beta, alpha, shape);
 }
 
+template <ProductFn run>
 Tensor baddbmm_kernel(const Tensor& self, const Tensor& b1, const Tensor& b2, const Scalar& beta,
                       const Scalar& alpha) {
   const char* op = self.defined() ? "baddbmm" : "bmm";
@@ -83,9 +96,10 @@ Tensor baddbmm_kernel(const Tensor& self, const Tensor& b1, const Tensor& b2, co
               ", ", b1.size(2), "] but got: [", b2.size(0), ", ", b2.size(1), "].");
   const DimVector shape{b1.size(0), b1.size(1), b2.size(2)};
   if (self.defined()) check_self(op, self, b1, shape);
-  return product(self, b1, b2, beta, alpha, shape);
+  return run(self, b1, b2, beta, alpha, shape);
 }
 
+template <ProductFn run>
 Tensor addmv_kernel(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
                     const Scalar& alpha) {
   const char* op = self.defined() ? "addmv" : "mv";
@@ -96,9 +110,10 @@ Tensor addmv_kernel(const Tensor& self, const Tensor& mat, const Tensor& vec, co
               shape_str(mat), ",", vec.size(0));
   const DimVector shape{mat.size(0)};
   if (self.defined()) check_self(op, self, mat, shape);
-  return product(self, mat.unsqueeze(0), vec.unsqueeze(-1).unsqueeze(0), beta, alpha, shape);
+  return run(self, mat.unsqueeze(0), vec.unsqueeze(-1).unsqueeze(0), beta, alpha, shape);
 }
 
+template <ProductFn run>
 Tensor dot_kernel(const Tensor& self, const Tensor& other) {
   check_dtypes("dot", self, other);
   BRASA_CHECK(self.dim() == 1 && other.dim() == 1, "dot: 1D tensors expected, but got ", self.dim(),
@@ -107,19 +122,23 @@ Tensor dot_kernel(const Tensor& self, const Tensor& other) {
               self.size(0), "] and src [", other.size(0),
               "] to have the same number of elements, but got ", self.size(0), " and ",
               other.size(0), " elements respectively");
-  return product(Tensor(), self.view({1, 1, -1}), other.unsqueeze(-1).unsqueeze(0), 0, 1, {});
+  return run(Tensor(), self.view({1, 1, -1}), other.unsqueeze(-1).unsqueeze(0), 0, 1, {});
 }
 
 }  // namespace
 
 BRASA_DEFINE_OP(addmm_op)
-BRASA_REGISTER_KERNEL(addmm_op, addmm_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(addmm_op, addmm_kernel<product>, CPU)
+BRASA_REGISTER_KERNEL(addmm_op, addmm_kernel<product_meta>, Meta)
 BRASA_DEFINE_OP(baddbmm_op)
-BRASA_REGISTER_KERNEL(baddbmm_op, baddbmm_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(baddbmm_op, baddbmm_kernel<product>, CPU)
+BRASA_REGISTER_KERNEL(baddbmm_op, baddbmm_kernel<product_meta>, Meta)
 BRASA_DEFINE_OP(addmv_op)
-BRASA_REGISTER_KERNEL(addmv_op, addmv_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(addmv_op, addmv_kernel<product>, CPU)
+BRASA_REGISTER_KERNEL(addmv_op, addmv_kernel<product_meta>, Meta)
 BRASA_DEFINE_OP(dot_op)
-BRASA_REGISTER_KERNEL(dot_op, dot_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(dot_op, dot_kernel<product>, CPU)
+BRASA_REGISTER_KERNEL(dot_op, dot_kernel<product_meta>, Meta)
 
 }  // namespace brasa::ops
 

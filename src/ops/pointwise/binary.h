@@ -1,8 +1,9 @@
 #pragma once
 // Shared front end of the binary pointwise ops (add, mul, eq, bitwise_and, ...): each op is a
 // dispatched Op taking (self, other, alpha, out) where an undefined `out` means "allocate", and
-// in-place forms pass out = self. The CPU and Meta kernels are the same function: the iterator
-// computes shapes and dtypes for both and only CPU runs the loop.
+// in-place forms pass out = self. The iterator is the shape rule: the meta function
+// (binary_meta) builds it and stops, the CPU kernel builds it and runs the loop
+// (Note [Meta functions]).
 
 #include "backends/cpu/flat_iterator.h"
 #include "backends/cpu/stub.h"

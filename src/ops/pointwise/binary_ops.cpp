@@ -4,6 +4,7 @@
 
 #include "brasa/core/error.h"
 #include "brasa/ops/pointwise.h"
+#include "ops/meta.h"
 
 namespace brasa::ops {
 namespace {
@@ -31,7 +32,13 @@ Tensor run_flat_scalar(cpu::DispatchStub<FlatBinaryKernel>& stub, ScalarType out
 }
 }  // namespace
 
-// The CPU and Meta kernel of every binary op: the flat paths when they apply, else the iterator.
+// The meta function of every binary op (Note [Meta functions]): the iterator's shape and dtype.
+template <const char* name, BinaryKind kind>
+Tensor binary_meta(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& out) {
+  return iterator_meta(make_binary_iterator(name, kind, a, b, alpha, out));
+}
+
+// The CPU kernel of every binary op: the flat paths when they apply, else the iterator.
 template <const char* name, BinaryKind kind, cpu::DispatchStub<BinaryKernel>& stub,
           cpu::DispatchStub<FlatBinaryKernel>& flat_stub>
 Tensor binary_kernel(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& out) {
@@ -43,18 +50,19 @@ Tensor binary_kernel(const Tensor& a, const Tensor& b, const Scalar& alpha, cons
   if (auto dt = flat_scalar_binary_dtype(kind, a, b, alpha, out))
     return run_flat_scalar(flat_stub, *dt, a, b, alpha);
   cpu::TensorIterator it = make_binary_iterator(name, kind, a, b, alpha, out);
-  if (!it.is_meta()) stub(it, alpha);
+  stub(it, alpha);
   it.finish();
   return it.output();
 }
 
-// Defines op `var` (declared in binary_ops.h) and its stubs, and registers its kernel.
+// Defines op `var` (declared in binary_ops.h) and its stubs, and registers its kernels.
 #define BRASA_DEFINE_BINARY(var, kind, stub, flat_stub)                                            \
   BRASA_DEFINE_STUB(stub, BinaryKernel);                                                           \
   BRASA_DEFINE_STUB(flat_stub, FlatBinaryKernel);                                                  \
   BRASA_DEFINE_OP(var)                                                                             \
   BRASA_REGISTER_KERNEL(var, (binary_kernel<var##_decl::name, BinaryKind::kind, stub, flat_stub>), \
-                        CPU, Meta)
+                        CPU)                                                                       \
+  BRASA_REGISTER_KERNEL(var, (binary_meta<var##_decl::name, BinaryKind::kind>), Meta)
 BRASA_DEFINE_BINARY(add_op, Arith, add_stub, add_flat_stub)
 BRASA_DEFINE_BINARY(sub_op, Subtract, sub_stub, sub_flat_stub)
 BRASA_DEFINE_BINARY(mul_op, Arith, mul_stub, mul_flat_stub)

@@ -7,6 +7,7 @@
 #include "brasa/core/type_promotion.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/pointwise.h"
+#include "ops/meta.h"
 #include "ops/pointwise/ternary_ops.h"
 
 namespace brasa::ops {
@@ -27,9 +28,11 @@ void check_out_dtype(const char* name, const Tensor& out, ScalarType dt) {
 }
 
 // NaN bounds (PyTorch 1.13): clamp with both bounds and clamp_min/clamp_max fill NaN; a lone NaN
-// bound of clamp is ignored.
-Tensor clamp_scalar_impl(const char* name, const Tensor& self, OptScalar min, OptScalar max,
-                         const Tensor& out, bool lone_nan_fills) {
+// bound of clamp is ignored. Leaves in min/max the bounds the loop uses and in nan_fill whether it
+// fills NaN.
+cpu::TensorIterator make_clamp_scalar_iterator(const char* name, const Tensor& self, OptScalar& min,
+                                               OptScalar& max, const Tensor& out,
+                                               bool lone_nan_fills, bool& nan_fill) {
   BRASA_CHECK(self.defined(), name, ": got an undefined tensor");
   BRASA_CHECK(min || max, name, ": at least one of 'min' or 'max' must not be None");
   ResultTypeState st;
@@ -39,7 +42,7 @@ Tensor clamp_scalar_impl(const char* name, const Tensor& self, OptScalar min, Op
   const ScalarType dt = st.result();
   BRASA_CHECK_TYPE(dt != kBool, name, ": not implemented for dtype Bool");
   check_out_dtype(name, out, dt);
-  bool nan_fill = false;
+  nan_fill = false;
   if (is_floating_type(dt)) {
     if ((min && max) || lone_nan_fills) {
       nan_fill = is_nan(min) || is_nan(max);
@@ -54,25 +57,46 @@ Tensor clamp_scalar_impl(const char* name, const Tensor& self, OptScalar min, Op
   }
   cpu::TensorIteratorConfig cfg(name);
   cfg.add_output(out).add_input(self).common_dtype(dt);
-  cpu::TensorIterator it = cfg.build();
-  if (!it.is_meta()) clamp_scalar_stub(it, min, max, nan_fill);
+  return cfg.build();
+}
+
+Tensor clamp_scalar_meta(const char* name, const Tensor& self, OptScalar min, OptScalar max,
+                         const Tensor& out, bool lone_nan_fills) {
+  bool nan_fill = false;
+  return iterator_meta(
+      make_clamp_scalar_iterator(name, self, min, max, out, lone_nan_fills, nan_fill));
+}
+
+Tensor clamp_scalar_cpu(const char* name, const Tensor& self, OptScalar min, OptScalar max,
+                        const Tensor& out, bool lone_nan_fills) {
+  bool nan_fill = false;
+  cpu::TensorIterator it =
+      make_clamp_scalar_iterator(name, self, min, max, out, lone_nan_fills, nan_fill);
+  clamp_scalar_stub(it, min, max, nan_fill);
   it.finish();
   return it.output();
 }
 
+// The kernels of clamp, clamp_min and clamp_max: `impl` is clamp_scalar_meta (Meta) or
+// clamp_scalar_cpu (CPU).
+using ClampScalarImpl = Tensor (*)(const char*, const Tensor&, OptScalar, OptScalar, const Tensor&,
+                                   bool);
+template <ClampScalarImpl impl>
 Tensor clamp_scalar_kernel(const Tensor& self, const OptScalar& min, const OptScalar& max,
                            const Tensor& out) {
-  return clamp_scalar_impl("clamp", self, min, max, out, false);
+  return impl("clamp", self, min, max, out, false);
 }
+template <ClampScalarImpl impl>
 Tensor clamp_min_kernel(const Tensor& self, const Scalar& min, const Tensor& out) {
-  return clamp_scalar_impl("clamp_min", self, min, std::nullopt, out, true);
+  return impl("clamp_min", self, min, std::nullopt, out, true);
 }
+template <ClampScalarImpl impl>
 Tensor clamp_max_kernel(const Tensor& self, const Scalar& max, const Tensor& out) {
-  return clamp_scalar_impl("clamp_max", self, std::nullopt, max, out, true);
+  return impl("clamp_max", self, std::nullopt, max, out, true);
 }
 
-Tensor clamp_tensor_kernel(const Tensor& self, const OptTensor& min, const OptTensor& max,
-                           const Tensor& out) {
+cpu::TensorIterator make_clamp_tensor_iterator(const Tensor& self, const OptTensor& min,
+                                               const OptTensor& max, const Tensor& out) {
   const bool has_min = min && min->defined(), has_max = max && max->defined();
   BRASA_CHECK(self.defined(), "clamp: got an undefined tensor");
   BRASA_CHECK(has_min || has_max, "clamp: at least one of 'min' or 'max' must not be None");
@@ -86,8 +110,18 @@ Tensor clamp_tensor_kernel(const Tensor& self, const OptTensor& min, const OptTe
   cfg.add_output(out).add_input(self).common_dtype(dt);
   if (has_min) cfg.add_input(*min);
   if (has_max) cfg.add_input(*max);
-  cpu::TensorIterator it = cfg.build();
-  if (!it.is_meta()) clamp_tensor_stub(it, has_min, has_max);
+  return cfg.build();
+}
+
+Tensor clamp_tensor_meta(const Tensor& self, const OptTensor& min, const OptTensor& max,
+                         const Tensor& out) {
+  return iterator_meta(make_clamp_tensor_iterator(self, min, max, out));
+}
+
+Tensor clamp_tensor_kernel(const Tensor& self, const OptTensor& min, const OptTensor& max,
+                           const Tensor& out) {
+  cpu::TensorIterator it = make_clamp_tensor_iterator(self, min, max, out);
+  clamp_tensor_stub(it, min && min->defined(), max && max->defined());
   it.finish();
   return it.output();
 }
@@ -95,13 +129,17 @@ Tensor clamp_tensor_kernel(const Tensor& self, const OptTensor& min, const OptTe
 }  // namespace
 
 BRASA_DEFINE_OP(clamp_op)
-BRASA_REGISTER_KERNEL(clamp_op, clamp_scalar_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(clamp_op, clamp_scalar_kernel<clamp_scalar_cpu>, CPU)
+BRASA_REGISTER_KERNEL(clamp_op, clamp_scalar_kernel<clamp_scalar_meta>, Meta)
 BRASA_DEFINE_OP(clamp_tensor_op)
-BRASA_REGISTER_KERNEL(clamp_tensor_op, clamp_tensor_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(clamp_tensor_op, clamp_tensor_kernel, CPU)
+BRASA_REGISTER_KERNEL(clamp_tensor_op, clamp_tensor_meta, Meta)
 BRASA_DEFINE_OP(clamp_min_op)
-BRASA_REGISTER_KERNEL(clamp_min_op, clamp_min_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(clamp_min_op, clamp_min_kernel<clamp_scalar_cpu>, CPU)
+BRASA_REGISTER_KERNEL(clamp_min_op, clamp_min_kernel<clamp_scalar_meta>, Meta)
 BRASA_DEFINE_OP(clamp_max_op)
-BRASA_REGISTER_KERNEL(clamp_max_op, clamp_max_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(clamp_max_op, clamp_max_kernel<clamp_scalar_cpu>, CPU)
+BRASA_REGISTER_KERNEL(clamp_max_op, clamp_max_kernel<clamp_scalar_meta>, Meta)
 
 }  // namespace brasa::ops
 

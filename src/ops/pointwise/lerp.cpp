@@ -3,6 +3,7 @@
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/pointwise.h"
+#include "ops/meta.h"
 #include "ops/pointwise/ternary_ops.h"
 
 namespace brasa::ops {
@@ -31,17 +32,25 @@ cpu::TensorIterator make_lerp_iterator(const Tensor& self, const Tensor& end, co
   return cfg.build();
 }
 
+Tensor lerp_scalar_meta(const Tensor& self, const Tensor& end, const Scalar&, const Tensor& out) {
+  return iterator_meta(make_lerp_iterator(self, end, nullptr, out));
+}
+Tensor lerp_tensor_meta(const Tensor& self, const Tensor& end, const Tensor& weight,
+                        const Tensor& out) {
+  return iterator_meta(make_lerp_iterator(self, end, &weight, out));
+}
+
 Tensor lerp_scalar_kernel(const Tensor& self, const Tensor& end, const Scalar& weight,
                           const Tensor& out) {
   cpu::TensorIterator it = make_lerp_iterator(self, end, nullptr, out);
-  if (!it.is_meta()) lerp_scalar_stub(it, weight);
+  lerp_scalar_stub(it, weight);
   it.finish();
   return it.output();
 }
 Tensor lerp_tensor_kernel(const Tensor& self, const Tensor& end, const Tensor& weight,
                           const Tensor& out) {
   cpu::TensorIterator it = make_lerp_iterator(self, end, &weight, out);
-  if (!it.is_meta()) lerp_tensor_stub(it);
+  lerp_tensor_stub(it);
   it.finish();
   return it.output();
 }
@@ -49,9 +58,11 @@ Tensor lerp_tensor_kernel(const Tensor& self, const Tensor& end, const Tensor& w
 }  // namespace
 
 BRASA_DEFINE_OP(lerp_scalar_op)
-BRASA_REGISTER_KERNEL(lerp_scalar_op, lerp_scalar_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(lerp_scalar_op, lerp_scalar_kernel, CPU)
+BRASA_REGISTER_KERNEL(lerp_scalar_op, lerp_scalar_meta, Meta)
 BRASA_DEFINE_OP(lerp_tensor_op)
-BRASA_REGISTER_KERNEL(lerp_tensor_op, lerp_tensor_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(lerp_tensor_op, lerp_tensor_kernel, CPU)
+BRASA_REGISTER_KERNEL(lerp_tensor_op, lerp_tensor_meta, Meta)
 
 }  // namespace brasa::ops
 

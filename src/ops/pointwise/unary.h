@@ -1,8 +1,8 @@
 #pragma once
 // Shared front end of the unary pointwise ops (exp, neg, floor, isnan, ...): each op is a
 // dispatched Op taking (self, out) where an undefined `out` means "allocate" and in-place forms
-// pass out = self. The CPU and Meta kernels are the same function: the iterator computes shape and
-// dtype for both and only CPU runs the loop.
+// pass out = self. The iterator is the shape rule: the meta function (unary_meta) builds it and
+// stops, the CPU kernel builds it and runs the loop (Note [Meta functions]).
 
 #include "backends/cpu/stub.h"
 #include "backends/cpu/tensor_iterator.h"

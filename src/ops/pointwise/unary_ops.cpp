@@ -6,6 +6,7 @@
 
 #include "brasa/core/error.h"
 #include "brasa/ops/pointwise.h"
+#include "ops/meta.h"
 
 namespace brasa::ops {
 
@@ -38,20 +39,27 @@ cpu::TensorIterator make_unary_iterator(const char* name, UnaryKind kind, const 
   return cfg.build();
 }
 
-// The CPU and Meta kernel of every unary op.
+// The meta function of every unary op (Note [Meta functions]): the iterator's shape and dtype.
+template <const char* name, UnaryKind kind>
+Tensor unary_meta(const Tensor& self, const Tensor& out) {
+  return iterator_meta(make_unary_iterator(name, kind, self, out));
+}
+
+// The CPU kernel of every unary op.
 template <const char* name, UnaryKind kind, cpu::DispatchStub<UnaryKernel>& stub>
 Tensor unary_kernel(const Tensor& self, const Tensor& out) {
   cpu::TensorIterator it = make_unary_iterator(name, kind, self, out);
-  if (!it.is_meta()) stub(it);
+  stub(it);
   it.finish();
   return it.output();
 }
 
-// Defines op `var` (declared in unary_ops.h) and its stub, and registers its kernel.
-#define BRASA_DEFINE_UNARY(var, kind, stub) \
-  BRASA_DEFINE_STUB(stub, UnaryKernel);     \
-  BRASA_DEFINE_OP(var)                      \
-  BRASA_REGISTER_KERNEL(var, (unary_kernel<var##_decl::name, UnaryKind::kind, stub>), CPU, Meta)
+// Defines op `var` (declared in unary_ops.h) and its stub, and registers its kernels.
+#define BRASA_DEFINE_UNARY(var, kind, stub)                                                \
+  BRASA_DEFINE_STUB(stub, UnaryKernel);                                                    \
+  BRASA_DEFINE_OP(var)                                                                     \
+  BRASA_REGISTER_KERNEL(var, (unary_kernel<var##_decl::name, UnaryKind::kind, stub>), CPU) \
+  BRASA_REGISTER_KERNEL(var, (unary_meta<var##_decl::name, UnaryKind::kind>), Meta)
 BRASA_DEFINE_UNARY(reciprocal_op, Float, reciprocal_stub)
 BRASA_DEFINE_UNARY(exp_op, Float, exp_stub)
 BRASA_DEFINE_UNARY(exp2_op, Float, exp2_stub)

@@ -11,6 +11,7 @@
 #include "brasa/core/type_promotion.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/pointwise.h"
+#include "ops/meta.h"
 #include "ops/pointwise/ternary_ops.h"
 
 namespace brasa::ops {
@@ -26,31 +27,50 @@ void check_condition(const Tensor& cond, const char* op, const char* what) {
                    " to be a boolean tensor, but got a tensor with dtype ", cond.dtype());
 }
 
-Tensor where_kernel(const Tensor& cond, const Tensor& self, const Tensor& other,
-                    const Tensor& out) {
+cpu::TensorIterator make_where_iterator(const Tensor& cond, const Tensor& self, const Tensor& other,
+                                        const Tensor& out) {
   check_condition(cond, "where", "condition");
   BRASA_CHECK(self.defined() && other.defined(), "where: got an undefined tensor");
   const ScalarType dt = result_type(self, other);
-  auto promote = [&](const Tensor& t) { return t.dtype() == dt || t.is_meta() ? t : t.to(dt); };
+  auto promote = [&](const Tensor& t) { return t.dtype() == dt ? t : t.to(dt); };
   cpu::TensorIteratorConfig cfg("where");
   cfg.add_output(out).add_input(cond).add_input(promote(self)).add_input(promote(other));
   cfg.promote_inputs_to_common_dtype(false).common_dtype(dt);
-  cpu::TensorIterator it = cfg.build();
-  if (!it.is_meta()) where_stub(it);
+  return cfg.build();
+}
+
+Tensor where_meta(const Tensor& cond, const Tensor& self, const Tensor& other, const Tensor& out) {
+  return iterator_meta(make_where_iterator(cond, self, other, out));
+}
+
+Tensor where_kernel(const Tensor& cond, const Tensor& self, const Tensor& other,
+                    const Tensor& out) {
+  cpu::TensorIterator it = make_where_iterator(cond, self, other, out);
+  where_stub(it);
   it.finish();
   return it.output();
 }
 
-Tensor masked_fill_kernel(const Tensor& self, const Tensor& mask, const Scalar& value,
-                          const Tensor& out) {
+cpu::TensorIterator make_masked_fill_iterator(const Tensor& self, const Tensor& mask,
+                                              const Scalar& value, const Tensor& out) {
   BRASA_CHECK(self.defined(), "masked_fill: got an undefined tensor");
   check_condition(mask, "masked_fill", "mask");
   detail::check_scalar_fits(value, self.dtype(), "masked_fill");
   cpu::TensorIteratorConfig cfg("masked_fill");
   cfg.add_output(out).add_input(self).add_input(mask);
   cfg.promote_inputs_to_common_dtype(false).common_dtype(self.dtype());
-  cpu::TensorIterator it = cfg.build();
-  if (!it.is_meta()) masked_fill_stub(it, value);
+  return cfg.build();
+}
+
+Tensor masked_fill_meta(const Tensor& self, const Tensor& mask, const Scalar& value,
+                        const Tensor& out) {
+  return iterator_meta(make_masked_fill_iterator(self, mask, value, out));
+}
+
+Tensor masked_fill_kernel(const Tensor& self, const Tensor& mask, const Scalar& value,
+                          const Tensor& out) {
+  cpu::TensorIterator it = make_masked_fill_iterator(self, mask, value, out);
+  masked_fill_stub(it, value);
   it.finish();
   return it.output();
 }
@@ -58,9 +78,11 @@ Tensor masked_fill_kernel(const Tensor& self, const Tensor& mask, const Scalar& 
 }  // namespace
 
 BRASA_DEFINE_OP(where_op)
-BRASA_REGISTER_KERNEL(where_op, where_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(where_op, where_kernel, CPU)
+BRASA_REGISTER_KERNEL(where_op, where_meta, Meta)
 BRASA_DEFINE_OP(masked_fill_op)
-BRASA_REGISTER_KERNEL(masked_fill_op, masked_fill_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(masked_fill_op, masked_fill_kernel, CPU)
+BRASA_REGISTER_KERNEL(masked_fill_op, masked_fill_meta, Meta)
 
 }  // namespace brasa::ops
 

@@ -55,13 +55,23 @@ void for_window(const Geometry& g, const int64_t* lo, const int64_t* hi, const F
 }
 
 template <int64_t N>
-Tensor adaptive_avg_kernel(const Tensor& self, IntArrayRef output_size) {
+Geometry adaptive_avg_geometry(const Tensor& self, IntArrayRef output_size) {
   static const std::string name = "adaptive_avg_pool" + std::to_string(N) + "d";
-  const Geometry g = adaptive_geometry<N>(self, output_size, name.c_str());
-  const DimVector shape = pool::out_shape(self, g, N);
-  if (self.is_meta()) return detail::empty_generic(shape, self.scalar_type(), self.device());
+  return adaptive_geometry<N>(self, output_size, name.c_str());
+}
+
+template <int64_t N>
+Tensor adaptive_avg_meta(const Tensor& self, IntArrayRef output_size) {
+  const Geometry g = adaptive_avg_geometry<N>(self, output_size);
+  return pool::result_like(pool::out_shape(self, g, N), self);
+}
+
+template <int64_t N>
+Tensor adaptive_avg_kernel(const Tensor& self, IntArrayRef output_size) {
+  const Geometry g = adaptive_avg_geometry<N>(self, output_size);
+  const Tensor result = pool::result_like(pool::out_shape(self, g, N), self);
   const Tensor x = pool::compute_input(self);
-  Tensor out = pool::compute_output(shape, self);
+  Tensor out = pool::compute_output(result);
   pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
     using scalar_t = decltype(tag);
     {
@@ -77,11 +87,12 @@ Tensor adaptive_avg_kernel(const Tensor& self, IntArrayRef output_size) {
                 });
     }
   });
-  return pool::finish(out, self.scalar_type());
+  return pool::finish(out, result);
 }
 
+// The checked geometry of the backward.
 template <int64_t N>
-Tensor adaptive_avg_backward_kernel(const Tensor& grad_output, const Tensor& self) {
+Geometry adaptive_avg_backward_geometry(const Tensor& grad_output, const Tensor& self) {
   static const std::string name = "adaptive_avg_pool" + std::to_string(N) + "d_backward";
   pool::check_floating(grad_output, name.c_str());
   BRASA_CHECK(grad_output.dim() == self.dim(), name, ": grad_output of shape ",
@@ -92,9 +103,21 @@ Tensor adaptive_avg_backward_kernel(const Tensor& grad_output, const Tensor& sel
   BRASA_CHECK(grad_output.sizes() == IntArrayRef(pool::out_shape(self, g, N)), name,
               ": grad_output of shape ", pool::shape_str(grad_output.sizes()),
               " does not match self of shape ", pool::shape_str(self.sizes()));
-  if (self.is_meta()) return detail::empty_generic(self.sizes(), self.scalar_type(), self.device());
+  return g;
+}
+
+template <int64_t N>
+Tensor adaptive_avg_backward_meta(const Tensor& grad_output, const Tensor& self) {
+  adaptive_avg_backward_geometry<N>(grad_output, self);
+  return pool::result_like(self.sizes(), self);
+}
+
+template <int64_t N>
+Tensor adaptive_avg_backward_kernel(const Tensor& grad_output, const Tensor& self) {
+  const Geometry g = adaptive_avg_backward_geometry<N>(grad_output, self);
+  const Tensor result = pool::result_like(self.sizes(), self);
   const Tensor go = pool::compute_input(grad_output);
-  Tensor gi = pool::compute_output(self.sizes(), self);
+  Tensor gi = pool::compute_output(result);
   gi.zero_();
   pool::dispatch_compute(go.scalar_type(), [&](auto tag) {
     using scalar_t = decltype(tag);
@@ -110,19 +133,32 @@ Tensor adaptive_avg_backward_kernel(const Tensor& grad_output, const Tensor& sel
                 });
     }
   });
-  return pool::finish(gi, self.scalar_type());
+  return pool::finish(gi, result);
+}
+
+// The shape rule: the checked geometry and the empty values and indices.
+template <int64_t N>
+std::tuple<Geometry, Tensor, Tensor> adaptive_max_rule(const Tensor& self,
+                                                       IntArrayRef output_size) {
+  static const std::string name = "adaptive_max_pool" + std::to_string(N) + "d";
+  const Geometry g = adaptive_geometry<N>(self, output_size, name.c_str());
+  const DimVector shape = pool::out_shape(self, g, N);
+  return {g, pool::result_like(shape, self), detail::empty_generic(shape, kLong, self.device())};
+}
+
+template <int64_t N>
+std::tuple<Tensor, Tensor> adaptive_max_meta(const Tensor& self, IntArrayRef output_size) {
+  auto rule = adaptive_max_rule<N>(self, output_size);
+  return {std::get<1>(rule), std::get<2>(rule)};
 }
 
 template <int64_t N>
 std::tuple<Tensor, Tensor> adaptive_max_kernel(const Tensor& self, IntArrayRef output_size) {
-  static const std::string name = "adaptive_max_pool" + std::to_string(N) + "d";
-  const Geometry g = adaptive_geometry<N>(self, output_size, name.c_str());
-  const DimVector shape = pool::out_shape(self, g, N);
-  Tensor indices = detail::empty_generic(shape, kLong, self.device());
-  if (self.is_meta())
-    return {detail::empty_generic(shape, self.scalar_type(), self.device()), indices};
+  Geometry g;
+  Tensor result, indices;
+  std::tie(g, result, indices) = adaptive_max_rule<N>(self, output_size);
   const Tensor x = pool::compute_input(self);
-  Tensor out = pool::compute_output(shape, self);
+  Tensor out = pool::compute_output(result);
   pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
     using scalar_t = decltype(tag);
     {
@@ -142,12 +178,12 @@ std::tuple<Tensor, Tensor> adaptive_max_kernel(const Tensor& self, IntArrayRef o
                 });
     }
   });
-  return {pool::finish(out, self.scalar_type()), indices};
+  return {pool::finish(out, result), indices};
 }
 
 template <int64_t N>
-Tensor adaptive_max_backward_kernel(const Tensor& grad_output, const Tensor& self,
-                                    const Tensor& indices) {
+Tensor adaptive_max_backward_meta(const Tensor& grad_output, const Tensor& self,
+                                  const Tensor& indices) {
   static const std::string name = "adaptive_max_pool" + std::to_string(N) + "d_backward";
   pool::check_pool_input(self, N, name.c_str());
   pool::check_floating(grad_output, name.c_str());
@@ -156,10 +192,16 @@ Tensor adaptive_max_backward_kernel(const Tensor& grad_output, const Tensor& sel
               name, ": expected int64 indices of grad_output's shape ",
               pool::shape_str(grad_output.sizes()), " with as many dims as self ",
               pool::shape_str(self.sizes()));
-  if (self.is_meta()) return detail::empty_generic(self.sizes(), self.scalar_type(), self.device());
+  return pool::result_like(self.sizes(), self);
+}
+
+template <int64_t N>
+Tensor adaptive_max_backward_kernel(const Tensor& grad_output, const Tensor& self,
+                                    const Tensor& indices) {
+  const Tensor result = adaptive_max_backward_meta<N>(grad_output, self, indices);
   const Tensor go = pool::compute_input(grad_output);
   const Tensor ix = indices.contiguous();
-  Tensor gi = pool::compute_output(self.sizes(), self);
+  Tensor gi = pool::compute_output(result);
   gi.zero_();
   int64_t in_plane = 1, out_plane = 1;
   for (int64_t i = 0; i < N; ++i) {
@@ -180,7 +222,7 @@ Tensor adaptive_max_backward_kernel(const Tensor& grad_output, const Tensor& sel
       });
     }
   });
-  return pool::finish(gi, self.scalar_type());
+  return pool::finish(gi, result);
 }
 
 }  // namespace
@@ -198,18 +240,30 @@ BRASA_DEFINE_OP(adaptive_max_pool1d_backward_op)
 BRASA_DEFINE_OP(adaptive_max_pool2d_backward_op)
 BRASA_DEFINE_OP(adaptive_max_pool3d_backward_op)
 
-BRASA_REGISTER_KERNEL(adaptive_avg_pool1d_op, adaptive_avg_kernel<1>, CPU, Meta)
-BRASA_REGISTER_KERNEL(adaptive_avg_pool2d_op, adaptive_avg_kernel<2>, CPU, Meta)
-BRASA_REGISTER_KERNEL(adaptive_avg_pool3d_op, adaptive_avg_kernel<3>, CPU, Meta)
-BRASA_REGISTER_KERNEL(adaptive_avg_pool1d_backward_op, adaptive_avg_backward_kernel<1>, CPU, Meta)
-BRASA_REGISTER_KERNEL(adaptive_avg_pool2d_backward_op, adaptive_avg_backward_kernel<2>, CPU, Meta)
-BRASA_REGISTER_KERNEL(adaptive_avg_pool3d_backward_op, adaptive_avg_backward_kernel<3>, CPU, Meta)
-BRASA_REGISTER_KERNEL(adaptive_max_pool1d_op, adaptive_max_kernel<1>, CPU, Meta)
-BRASA_REGISTER_KERNEL(adaptive_max_pool2d_op, adaptive_max_kernel<2>, CPU, Meta)
-BRASA_REGISTER_KERNEL(adaptive_max_pool3d_op, adaptive_max_kernel<3>, CPU, Meta)
-BRASA_REGISTER_KERNEL(adaptive_max_pool1d_backward_op, adaptive_max_backward_kernel<1>, CPU, Meta)
-BRASA_REGISTER_KERNEL(adaptive_max_pool2d_backward_op, adaptive_max_backward_kernel<2>, CPU, Meta)
-BRASA_REGISTER_KERNEL(adaptive_max_pool3d_backward_op, adaptive_max_backward_kernel<3>, CPU, Meta)
+BRASA_REGISTER_KERNEL(adaptive_avg_pool1d_op, adaptive_avg_kernel<1>, CPU)
+BRASA_REGISTER_KERNEL(adaptive_avg_pool1d_op, adaptive_avg_meta<1>, Meta)
+BRASA_REGISTER_KERNEL(adaptive_avg_pool2d_op, adaptive_avg_kernel<2>, CPU)
+BRASA_REGISTER_KERNEL(adaptive_avg_pool2d_op, adaptive_avg_meta<2>, Meta)
+BRASA_REGISTER_KERNEL(adaptive_avg_pool3d_op, adaptive_avg_kernel<3>, CPU)
+BRASA_REGISTER_KERNEL(adaptive_avg_pool3d_op, adaptive_avg_meta<3>, Meta)
+BRASA_REGISTER_KERNEL(adaptive_avg_pool1d_backward_op, adaptive_avg_backward_kernel<1>, CPU)
+BRASA_REGISTER_KERNEL(adaptive_avg_pool1d_backward_op, adaptive_avg_backward_meta<1>, Meta)
+BRASA_REGISTER_KERNEL(adaptive_avg_pool2d_backward_op, adaptive_avg_backward_kernel<2>, CPU)
+BRASA_REGISTER_KERNEL(adaptive_avg_pool2d_backward_op, adaptive_avg_backward_meta<2>, Meta)
+BRASA_REGISTER_KERNEL(adaptive_avg_pool3d_backward_op, adaptive_avg_backward_kernel<3>, CPU)
+BRASA_REGISTER_KERNEL(adaptive_avg_pool3d_backward_op, adaptive_avg_backward_meta<3>, Meta)
+BRASA_REGISTER_KERNEL(adaptive_max_pool1d_op, adaptive_max_kernel<1>, CPU)
+BRASA_REGISTER_KERNEL(adaptive_max_pool1d_op, adaptive_max_meta<1>, Meta)
+BRASA_REGISTER_KERNEL(adaptive_max_pool2d_op, adaptive_max_kernel<2>, CPU)
+BRASA_REGISTER_KERNEL(adaptive_max_pool2d_op, adaptive_max_meta<2>, Meta)
+BRASA_REGISTER_KERNEL(adaptive_max_pool3d_op, adaptive_max_kernel<3>, CPU)
+BRASA_REGISTER_KERNEL(adaptive_max_pool3d_op, adaptive_max_meta<3>, Meta)
+BRASA_REGISTER_KERNEL(adaptive_max_pool1d_backward_op, adaptive_max_backward_kernel<1>, CPU)
+BRASA_REGISTER_KERNEL(adaptive_max_pool1d_backward_op, adaptive_max_backward_meta<1>, Meta)
+BRASA_REGISTER_KERNEL(adaptive_max_pool2d_backward_op, adaptive_max_backward_kernel<2>, CPU)
+BRASA_REGISTER_KERNEL(adaptive_max_pool2d_backward_op, adaptive_max_backward_meta<2>, Meta)
+BRASA_REGISTER_KERNEL(adaptive_max_pool3d_backward_op, adaptive_max_backward_kernel<3>, CPU)
+BRASA_REGISTER_KERNEL(adaptive_max_pool3d_backward_op, adaptive_max_backward_meta<3>, Meta)
 
 }  // namespace brasa::ops
 

@@ -50,16 +50,31 @@ Geometry avg_geometry(const Tensor& self, IntArrayRef kernel, IntArrayRef stride
 }
 
 template <int64_t N>
+Geometry avg_pool_geometry(const Tensor& self, IntArrayRef kernel, IntArrayRef stride,
+                           IntArrayRef padding, bool ceil_mode,
+                           std::optional<int64_t> divisor_override) {
+  static const std::string name = "avg_pool" + std::to_string(N) + "d";
+  return avg_geometry<N>(self, kernel, stride, padding, ceil_mode, divisor_override, name.c_str());
+}
+
+template <int64_t N>
+Tensor avg_pool_meta(const Tensor& self, IntArrayRef kernel, IntArrayRef stride,
+                     IntArrayRef padding, bool ceil_mode, bool,
+                     std::optional<int64_t> divisor_override) {
+  const Geometry g =
+      avg_pool_geometry<N>(self, kernel, stride, padding, ceil_mode, divisor_override);
+  return pool::result_like(pool::out_shape(self, g, N), self);
+}
+
+template <int64_t N>
 Tensor avg_pool_kernel(const Tensor& self, IntArrayRef kernel, IntArrayRef stride,
                        IntArrayRef padding, bool ceil_mode, bool count_include_pad,
                        std::optional<int64_t> divisor_override) {
-  static const std::string name = "avg_pool" + std::to_string(N) + "d";
   const Geometry g =
-      avg_geometry<N>(self, kernel, stride, padding, ceil_mode, divisor_override, name.c_str());
-  const DimVector shape = pool::out_shape(self, g, N);
-  if (self.is_meta()) return detail::empty_generic(shape, self.scalar_type(), self.device());
+      avg_pool_geometry<N>(self, kernel, stride, padding, ceil_mode, divisor_override);
+  const Tensor result = pool::result_like(pool::out_shape(self, g, N), self);
   const Tensor x = pool::compute_input(self);
-  Tensor out = pool::compute_output(shape, self);
+  Tensor out = pool::compute_output(result);
   pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
     using scalar_t = decltype(tag);
     {
@@ -77,13 +92,14 @@ Tensor avg_pool_kernel(const Tensor& self, IntArrayRef kernel, IntArrayRef strid
                   });
     }
   });
-  return pool::finish(out, self.scalar_type());
+  return pool::finish(out, result);
 }
 
+// The checked geometry of the backward.
 template <int64_t N>
-Tensor avg_pool_backward_kernel(const Tensor& grad_output, const Tensor& self, IntArrayRef kernel,
-                                IntArrayRef stride, IntArrayRef padding, bool ceil_mode,
-                                bool count_include_pad, std::optional<int64_t> divisor_override) {
+Geometry avg_pool_backward_geometry(const Tensor& grad_output, const Tensor& self,
+                                    IntArrayRef kernel, IntArrayRef stride, IntArrayRef padding,
+                                    bool ceil_mode, std::optional<int64_t> divisor_override) {
   static const std::string name = "avg_pool" + std::to_string(N) + "d_backward";
   const Geometry g =
       avg_geometry<N>(self, kernel, stride, padding, ceil_mode, divisor_override, name.c_str());
@@ -91,9 +107,27 @@ Tensor avg_pool_backward_kernel(const Tensor& grad_output, const Tensor& self, I
   const DimVector shape = pool::out_shape(self, g, N);
   BRASA_CHECK(grad_output.sizes() == IntArrayRef(shape), name, ": expected grad_output of shape ",
               pool::shape_str(shape), ", got ", pool::shape_str(grad_output.sizes()));
-  if (self.is_meta()) return detail::empty_generic(self.sizes(), self.scalar_type(), self.device());
+  return g;
+}
+
+template <int64_t N>
+Tensor avg_pool_backward_meta(const Tensor& grad_output, const Tensor& self, IntArrayRef kernel,
+                              IntArrayRef stride, IntArrayRef padding, bool ceil_mode, bool,
+                              std::optional<int64_t> divisor_override) {
+  avg_pool_backward_geometry<N>(grad_output, self, kernel, stride, padding, ceil_mode,
+                                divisor_override);
+  return pool::result_like(self.sizes(), self);
+}
+
+template <int64_t N>
+Tensor avg_pool_backward_kernel(const Tensor& grad_output, const Tensor& self, IntArrayRef kernel,
+                                IntArrayRef stride, IntArrayRef padding, bool ceil_mode,
+                                bool count_include_pad, std::optional<int64_t> divisor_override) {
+  const Geometry g = avg_pool_backward_geometry<N>(grad_output, self, kernel, stride, padding,
+                                                   ceil_mode, divisor_override);
+  const Tensor result = pool::result_like(self.sizes(), self);
   const Tensor go = pool::compute_input(grad_output);
-  Tensor gi = pool::compute_output(self.sizes(), self);
+  Tensor gi = pool::compute_output(result);
   gi.zero_();
   pool::dispatch_compute(go.scalar_type(), [&](auto tag) {
     using scalar_t = decltype(tag);
@@ -111,7 +145,7 @@ Tensor avg_pool_backward_kernel(const Tensor& grad_output, const Tensor& self, I
                   });
     }
   });
-  return pool::finish(gi, self.scalar_type());
+  return pool::finish(gi, result);
 }
 
 }  // namespace
@@ -123,12 +157,18 @@ BRASA_DEFINE_OP(avg_pool1d_backward_op)
 BRASA_DEFINE_OP(avg_pool2d_backward_op)
 BRASA_DEFINE_OP(avg_pool3d_backward_op)
 
-BRASA_REGISTER_KERNEL(avg_pool1d_op, avg_pool_kernel<1>, CPU, Meta)
-BRASA_REGISTER_KERNEL(avg_pool2d_op, avg_pool_kernel<2>, CPU, Meta)
-BRASA_REGISTER_KERNEL(avg_pool3d_op, avg_pool_kernel<3>, CPU, Meta)
-BRASA_REGISTER_KERNEL(avg_pool1d_backward_op, avg_pool_backward_kernel<1>, CPU, Meta)
-BRASA_REGISTER_KERNEL(avg_pool2d_backward_op, avg_pool_backward_kernel<2>, CPU, Meta)
-BRASA_REGISTER_KERNEL(avg_pool3d_backward_op, avg_pool_backward_kernel<3>, CPU, Meta)
+BRASA_REGISTER_KERNEL(avg_pool1d_op, avg_pool_kernel<1>, CPU)
+BRASA_REGISTER_KERNEL(avg_pool1d_op, avg_pool_meta<1>, Meta)
+BRASA_REGISTER_KERNEL(avg_pool2d_op, avg_pool_kernel<2>, CPU)
+BRASA_REGISTER_KERNEL(avg_pool2d_op, avg_pool_meta<2>, Meta)
+BRASA_REGISTER_KERNEL(avg_pool3d_op, avg_pool_kernel<3>, CPU)
+BRASA_REGISTER_KERNEL(avg_pool3d_op, avg_pool_meta<3>, Meta)
+BRASA_REGISTER_KERNEL(avg_pool1d_backward_op, avg_pool_backward_kernel<1>, CPU)
+BRASA_REGISTER_KERNEL(avg_pool1d_backward_op, avg_pool_backward_meta<1>, Meta)
+BRASA_REGISTER_KERNEL(avg_pool2d_backward_op, avg_pool_backward_kernel<2>, CPU)
+BRASA_REGISTER_KERNEL(avg_pool2d_backward_op, avg_pool_backward_meta<2>, Meta)
+BRASA_REGISTER_KERNEL(avg_pool3d_backward_op, avg_pool_backward_kernel<3>, CPU)
+BRASA_REGISTER_KERNEL(avg_pool3d_backward_op, avg_pool_backward_meta<3>, Meta)
 
 }  // namespace brasa::ops
 

@@ -61,34 +61,51 @@ void max_pool_loop(const T* in, T* out, int64_t* idx, int64_t planes, const Geom
   });
 }
 
+// The shape rule: the checked geometry and the empty values and indices.
 template <int64_t N>
-std::tuple<Tensor, Tensor> max_pool_kernel(const Tensor& self, IntArrayRef kernel,
-                                           IntArrayRef stride, IntArrayRef padding,
-                                           IntArrayRef dilation, bool ceil_mode) {
+std::tuple<Geometry, Tensor, Tensor> max_pool_rule(const Tensor& self, IntArrayRef kernel,
+                                                   IntArrayRef stride, IntArrayRef padding,
+                                                   IntArrayRef dilation, bool ceil_mode) {
   static const std::string name = "max_pool" + std::to_string(N) + "d";
   pool::check_pool_input(self, N, name.c_str());
   Geometry g;
   pool::pooling_geometry(g, self, N, kernel, stride, padding, dilation, ceil_mode, name.c_str());
   const DimVector shape = pool::out_shape(self, g, N);
-  Tensor indices = detail::empty_generic(shape, kLong, self.device());
-  if (self.is_meta())
-    return {detail::empty_generic(shape, self.scalar_type(), self.device()), indices};
+  return {g, pool::result_like(shape, self), detail::empty_generic(shape, kLong, self.device())};
+}
+
+template <int64_t N>
+std::tuple<Tensor, Tensor> max_pool_meta(const Tensor& self, IntArrayRef kernel, IntArrayRef stride,
+                                         IntArrayRef padding, IntArrayRef dilation,
+                                         bool ceil_mode) {
+  auto rule = max_pool_rule<N>(self, kernel, stride, padding, dilation, ceil_mode);
+  return {std::get<1>(rule), std::get<2>(rule)};
+}
+
+template <int64_t N>
+std::tuple<Tensor, Tensor> max_pool_kernel(const Tensor& self, IntArrayRef kernel,
+                                           IntArrayRef stride, IntArrayRef padding,
+                                           IntArrayRef dilation, bool ceil_mode) {
+  Geometry g;
+  Tensor result, indices;
+  std::tie(g, result, indices) =
+      max_pool_rule<N>(self, kernel, stride, padding, dilation, ceil_mode);
   const Tensor x = pool::compute_input(self);
-  Tensor out = pool::compute_output(shape, self);
+  Tensor out = pool::compute_output(result);
   const int64_t planes = pool::planes_of(self, N);
   pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
     using scalar_t = decltype(tag);
     max_pool_loop(x.data_ptr<scalar_t>(), out.data_ptr<scalar_t>(), indices.data_ptr<int64_t>(),
                   planes, g);
   });
-  return {pool::finish(out, self.scalar_type()), indices};
+  return {pool::finish(out, result), indices};
 }
 
-/// Scatter-adds grad_output into a zero grad_input at `indices` (flat offsets within each plane).
+// The checked geometry of the backward.
 template <int64_t N>
-Tensor max_pool_backward_kernel(const Tensor& grad_output, const Tensor& self, IntArrayRef kernel,
-                                IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
-                                bool ceil_mode, const Tensor& indices) {
+Geometry max_pool_backward_geometry(const Tensor& grad_output, const Tensor& self,
+                                    IntArrayRef kernel, IntArrayRef stride, IntArrayRef padding,
+                                    IntArrayRef dilation, bool ceil_mode, const Tensor& indices) {
   static const std::string name = "max_pool" + std::to_string(N) + "d_with_indices_backward";
   pool::check_pool_input(self, N, name.c_str());
   pool::check_floating(grad_output, name.c_str());
@@ -100,10 +117,29 @@ Tensor max_pool_backward_kernel(const Tensor& grad_output, const Tensor& self, I
               name, ": expected grad_output and int64 indices of shape ", pool::shape_str(shape),
               ", got ", pool::shape_str(grad_output.sizes()), " and ",
               indices.defined() ? pool::shape_str(indices.sizes()) : std::string("undefined"));
-  if (self.is_meta()) return detail::empty_generic(self.sizes(), self.scalar_type(), self.device());
+  return g;
+}
+
+template <int64_t N>
+Tensor max_pool_backward_meta(const Tensor& grad_output, const Tensor& self, IntArrayRef kernel,
+                              IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
+                              bool ceil_mode, const Tensor& indices) {
+  max_pool_backward_geometry<N>(grad_output, self, kernel, stride, padding, dilation, ceil_mode,
+                                indices);
+  return pool::result_like(self.sizes(), self);
+}
+
+/// Scatter-adds grad_output into a zero grad_input at `indices` (flat offsets within each plane).
+template <int64_t N>
+Tensor max_pool_backward_kernel(const Tensor& grad_output, const Tensor& self, IntArrayRef kernel,
+                                IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
+                                bool ceil_mode, const Tensor& indices) {
+  const Geometry g = max_pool_backward_geometry<N>(grad_output, self, kernel, stride, padding,
+                                                   dilation, ceil_mode, indices);
+  const Tensor result = pool::result_like(self.sizes(), self);
   const Tensor go = pool::compute_input(grad_output);
   const Tensor ix = indices.contiguous();
-  Tensor gi = pool::compute_output(self.sizes(), self);
+  Tensor gi = pool::compute_output(result);
   gi.zero_();
   const int64_t planes = pool::planes_of(self, N), in_plane = g.in_plane(),
                 out_plane = g.out_plane();
@@ -121,7 +157,7 @@ Tensor max_pool_backward_kernel(const Tensor& grad_output, const Tensor& self, I
       });
     }
   });
-  return pool::finish(gi, self.scalar_type());
+  return pool::finish(gi, result);
 }
 
 }  // namespace
@@ -133,12 +169,18 @@ BRASA_DEFINE_OP(max_pool1d_with_indices_backward_op)
 BRASA_DEFINE_OP(max_pool2d_with_indices_backward_op)
 BRASA_DEFINE_OP(max_pool3d_with_indices_backward_op)
 
-BRASA_REGISTER_KERNEL(max_pool1d_with_indices_op, max_pool_kernel<1>, CPU, Meta)
-BRASA_REGISTER_KERNEL(max_pool2d_with_indices_op, max_pool_kernel<2>, CPU, Meta)
-BRASA_REGISTER_KERNEL(max_pool3d_with_indices_op, max_pool_kernel<3>, CPU, Meta)
-BRASA_REGISTER_KERNEL(max_pool1d_with_indices_backward_op, max_pool_backward_kernel<1>, CPU, Meta)
-BRASA_REGISTER_KERNEL(max_pool2d_with_indices_backward_op, max_pool_backward_kernel<2>, CPU, Meta)
-BRASA_REGISTER_KERNEL(max_pool3d_with_indices_backward_op, max_pool_backward_kernel<3>, CPU, Meta)
+BRASA_REGISTER_KERNEL(max_pool1d_with_indices_op, max_pool_kernel<1>, CPU)
+BRASA_REGISTER_KERNEL(max_pool1d_with_indices_op, max_pool_meta<1>, Meta)
+BRASA_REGISTER_KERNEL(max_pool2d_with_indices_op, max_pool_kernel<2>, CPU)
+BRASA_REGISTER_KERNEL(max_pool2d_with_indices_op, max_pool_meta<2>, Meta)
+BRASA_REGISTER_KERNEL(max_pool3d_with_indices_op, max_pool_kernel<3>, CPU)
+BRASA_REGISTER_KERNEL(max_pool3d_with_indices_op, max_pool_meta<3>, Meta)
+BRASA_REGISTER_KERNEL(max_pool1d_with_indices_backward_op, max_pool_backward_kernel<1>, CPU)
+BRASA_REGISTER_KERNEL(max_pool1d_with_indices_backward_op, max_pool_backward_meta<1>, Meta)
+BRASA_REGISTER_KERNEL(max_pool2d_with_indices_backward_op, max_pool_backward_kernel<2>, CPU)
+BRASA_REGISTER_KERNEL(max_pool2d_with_indices_backward_op, max_pool_backward_meta<2>, Meta)
+BRASA_REGISTER_KERNEL(max_pool3d_with_indices_backward_op, max_pool_backward_kernel<3>, CPU)
+BRASA_REGISTER_KERNEL(max_pool3d_with_indices_backward_op, max_pool_backward_meta<3>, Meta)
 
 }  // namespace brasa::ops
 

@@ -79,14 +79,24 @@ inline Tensor compute_input(const Tensor& t) {
   return t.to(compute_dtype(t.scalar_type())).contiguous();
 }
 
-/// A fresh contiguous result of `shape` in the compute dtype of `like`.
-inline Tensor compute_output(IntArrayRef shape, const Tensor& like) {
-  return detail::empty_generic(shape, compute_dtype(like.scalar_type()), like.device());
+/// The result of an op of the family: contiguous, of `shape`, with the dtype and device of `like`
+/// (what the meta functions return and the CPU kernels fill, Note [Meta functions]).
+inline Tensor result_like(IntArrayRef shape, const Tensor& like) {
+  return detail::empty_generic(shape, like.scalar_type(), like.device());
 }
 
-/// Converts a compute-dtype result back to `dtype`.
-inline Tensor finish(const Tensor& r, ScalarType dtype) {
-  return r.scalar_type() == dtype ? r : r.to(dtype);
+/// The buffer a loop writes for `result`: result itself when it has the compute dtype, else a fresh
+/// one of the compute dtype.
+inline Tensor compute_output(const Tensor& result) {
+  const ScalarType c = compute_dtype(result.scalar_type());
+  return result.scalar_type() == c ? result
+                                   : detail::empty_generic(result.sizes(), c, result.device());
+}
+
+/// Hands a written compute buffer back as `result` (converting when they differ).
+inline Tensor finish(const Tensor& buffer, const Tensor& result) {
+  if (!buffer.is_same(result)) result.copy_(buffer);
+  return result;
 }
 
 /// Parallel loop over planes with a grain that keeps chunks at ~16k elements of work.

@@ -30,13 +30,17 @@ int64_t randperm_limit(ScalarType dt) {
   }
 }
 
-Tensor randperm_kernel(int64_t n, std::optional<Generator> gen, ScalarType dt, Device device) {
+Tensor randperm_meta(int64_t n, std::optional<Generator>, ScalarType dt, Device device) {
   BRASA_CHECK(n >= 0, "randperm: n must be non-negative, got ", n);
   BRASA_CHECK_TYPE(dt != kBool, "randperm: not implemented for dtype Bool");
   BRASA_CHECK(n <= randperm_limit(dt), "randperm: n=", n, " is too large for dtype ", dt,
               " (at most ", randperm_limit(dt), ")");
-  Tensor out = detail::empty_generic({n}, dt, device);
-  if (device.is_meta() || n == 0) return out;
+  return detail::empty_generic({n}, dt, device);
+}
+
+Tensor randperm_kernel(int64_t n, std::optional<Generator> gen, ScalarType dt, Device device) {
+  Tensor out = randperm_meta(n, gen, dt, device);
+  if (n == 0) return out;
   const uint64_t draws = static_cast<uint64_t>(n - 1);
   PhiloxRange r = reserve_philox(gen, (draws + kRandom64PerBlock - 1) / kRandom64PerBlock);
   randperm_stub(out.data_ptr(), dt, n, r);
@@ -45,7 +49,8 @@ Tensor randperm_kernel(int64_t n, std::optional<Generator> gen, ScalarType dt, D
 
 }  // namespace
 
-BRASA_REGISTER_KERNEL(randperm_op, randperm_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(randperm_op, randperm_kernel, CPU)
+BRASA_REGISTER_KERNEL(randperm_op, randperm_meta, Meta)
 
 }  // namespace brasa::ops
 

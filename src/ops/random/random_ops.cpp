@@ -34,7 +34,7 @@ namespace {
 // Runs fill(data) over a contiguous buffer holding self's elements in row-major order.
 template <typename F>
 void fill_contiguous(const Tensor& self, const F& fill) {
-  if (self.is_meta() || self.numel() == 0) return;
+  if (self.numel() == 0) return;
   if (self.is_contiguous()) {
     fill(self.data_ptr());
     self.unsafeGetTensorImpl()->bump_version();
@@ -58,7 +58,9 @@ double dtype_max(ScalarType dt) {
   }
 }
 
-Tensor uniform_kernel(const Tensor& self, double from, double to, std::optional<Generator> gen) {
+// Each op's argument rule is its meta function (an in-place fill keeps self's shape); the CPU
+// kernel checks through it, then fills.
+Tensor uniform_meta(const Tensor& self, double from, double to, std::optional<Generator>) {
   BRASA_CHECK_TYPE(self.is_floating_point(), "uniform_: not implemented for dtype ", self.dtype());
   const double lim = dtype_max(self.dtype());
   BRASA_CHECK(std::isfinite(from) && std::abs(from) <= lim, "uniform_: from=", from,
@@ -69,6 +71,11 @@ Tensor uniform_kernel(const Tensor& self, double from, double to, std::optional<
               " > to=", to);
   BRASA_CHECK(to - from <= lim, "uniform_ expects to-from <= the largest ", self.dtype(),
               ", but found to=", to, " and from=", from);
+  return self;
+}
+
+Tensor uniform_kernel(const Tensor& self, double from, double to, std::optional<Generator> gen) {
+  uniform_meta(self, from, to, gen);
   fill_contiguous(self, [&](void* data) {
     PhiloxRange r = reserve_philox(gen, blocks_for(self.numel(), uniform_per_block(self.dtype())));
     uniform_stub(data, self.dtype(), self.numel(), r, from, to);
@@ -76,9 +83,14 @@ Tensor uniform_kernel(const Tensor& self, double from, double to, std::optional<
   return self;
 }
 
-Tensor normal_kernel(const Tensor& self, double mean, double std, std::optional<Generator> gen) {
+Tensor normal_meta(const Tensor& self, double, double std, std::optional<Generator>) {
   BRASA_CHECK_TYPE(self.is_floating_point(), "normal_: not implemented for dtype ", self.dtype());
   BRASA_CHECK(std >= 0.0, "normal expects std >= 0.0, but found std ", std);
+  return self;
+}
+
+Tensor normal_kernel(const Tensor& self, double mean, double std, std::optional<Generator> gen) {
+  normal_meta(self, mean, std, gen);
   fill_contiguous(self, [&](void* data) {
     PhiloxRange r = reserve_philox(gen, blocks_for(self.numel(), normal_per_block(self.dtype())));
     normal_stub(data, self.dtype(), self.numel(), r, mean, std);
@@ -86,8 +98,13 @@ Tensor normal_kernel(const Tensor& self, double mean, double std, std::optional<
   return self;
 }
 
-Tensor bernoulli_kernel(const Tensor& self, double p, std::optional<Generator> gen) {
+Tensor bernoulli_meta(const Tensor& self, double p, std::optional<Generator>) {
   BRASA_CHECK(p >= 0.0 && p <= 1.0, "bernoulli_ expects p to be in [0, 1], but got p=", p);
+  return self;
+}
+
+Tensor bernoulli_kernel(const Tensor& self, double p, std::optional<Generator> gen) {
+  bernoulli_meta(self, p, gen);
   fill_contiguous(self, [&](void* data) {
     PhiloxRange r = reserve_philox(gen, blocks_for(self.numel(), kBernoulliPerBlock));
     bernoulli_stub(data, self.dtype(), self.numel(), r, p);
@@ -109,7 +126,7 @@ void integer_limits(ScalarType dt, int64_t* lo, int64_t* hi) {
   }
 }
 
-Tensor random_kernel(const Tensor& self, int64_t from, int64_t to, std::optional<Generator> gen) {
+Tensor random_meta(const Tensor& self, int64_t from, int64_t to, std::optional<Generator>) {
   BRASA_CHECK(from < to, "random_ expects 'from' to be less than 'to', but got from=", from,
               " >= to=", to);
   if (!self.is_floating_point()) {
@@ -120,6 +137,11 @@ Tensor random_kernel(const Tensor& self, int64_t from, int64_t to, std::optional
     BRASA_CHECK(to - 1 >= lo && to - 1 <= hi, "random_: to - 1=", to - 1, " is out of bounds for ",
                 self.dtype());
   }
+  return self;
+}
+
+Tensor random_kernel(const Tensor& self, int64_t from, int64_t to, std::optional<Generator> gen) {
+  random_meta(self, from, to, gen);
   const uint64_t range = uint64_t(to) - uint64_t(from);
   fill_contiguous(self, [&](void* data) {
     PhiloxRange r = reserve_philox(gen, blocks_for(self.numel(), kRandom64PerBlock));
@@ -130,10 +152,14 @@ Tensor random_kernel(const Tensor& self, int64_t from, int64_t to, std::optional
 
 }  // namespace
 
-BRASA_REGISTER_KERNEL(uniform_op, uniform_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(normal_op, normal_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(bernoulli_op, bernoulli_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(random_op, random_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(uniform_op, uniform_kernel, CPU)
+BRASA_REGISTER_KERNEL(uniform_op, uniform_meta, Meta)
+BRASA_REGISTER_KERNEL(normal_op, normal_kernel, CPU)
+BRASA_REGISTER_KERNEL(normal_op, normal_meta, Meta)
+BRASA_REGISTER_KERNEL(bernoulli_op, bernoulli_kernel, CPU)
+BRASA_REGISTER_KERNEL(bernoulli_op, bernoulli_meta, Meta)
+BRASA_REGISTER_KERNEL(random_op, random_kernel, CPU)
+BRASA_REGISTER_KERNEL(random_op, random_meta, Meta)
 
 }  // namespace brasa::ops
 

@@ -42,7 +42,7 @@ inline double unit(const PhiloxRange& r, uint64_t i) {
 // Fills self (row-major order) with f(u_i), u_i in [0, 1), through a contiguous double buffer.
 template <typename F>
 void fill_draws(const Tensor& self, const std::optional<Generator>& gen, const F& f) {
-  if (self.is_meta() || self.numel() == 0) return;
+  if (self.numel() == 0) return;
   const int64_t n = self.numel();
   const PhiloxRange r = reserve_philox(gen, uint64_t((n + 3) / 4));
   Tensor buf = detail::empty_generic(self.sizes(), kDouble, self.device());
@@ -53,17 +53,28 @@ void fill_draws(const Tensor& self, const std::optional<Generator>& gen, const F
   self.copy_(buf);
 }
 
-Tensor exponential_kernel(const Tensor& self, double lambd, std::optional<Generator> gen) {
+// Each op's argument rule is its meta function; the CPU kernel checks through it, then samples.
+Tensor exponential_meta(const Tensor& self, double lambd, std::optional<Generator>) {
   BRASA_CHECK_TYPE(self.is_floating_point(), "exponential_: not implemented for dtype ",
                    self.dtype());
   BRASA_CHECK(lambd >= 0, "exponential_ expects lambda >= 0.0, but found lambda=", lambd);
+  return self;
+}
+
+Tensor exponential_kernel(const Tensor& self, double lambd, std::optional<Generator> gen) {
+  exponential_meta(self, lambd, gen);
   fill_draws(self, gen, [lambd](double u) { return -std::log1p(-u) / lambd; });
   return self;
 }
 
-Tensor geometric_kernel(const Tensor& self, double p, std::optional<Generator> gen) {
+Tensor geometric_meta(const Tensor& self, double p, std::optional<Generator>) {
   BRASA_CHECK(p > 0 && p < 1, "geometric_ expects p to be in (0, 1), but got p=", p);
   BRASA_CHECK_TYPE(self.scalar_type() != kBool, "geometric_: not implemented for dtype Bool");
+  return self;
+}
+
+Tensor geometric_kernel(const Tensor& self, double p, std::optional<Generator> gen) {
+  geometric_meta(self, p, gen);
   const double denom = std::log1p(-p);
   fill_draws(self, gen, [denom](double u) { return std::ceil(std::log1p(-u) / denom); });
   return self;
@@ -100,8 +111,7 @@ void sample_row(const double* probs, int64_t k, int64_t n, bool replacement, con
   std::copy(order.begin(), order.begin() + n, out);
 }
 
-Tensor multinomial_kernel(const Tensor& self, int64_t n, bool replacement,
-                          std::optional<Generator> gen) {
+Tensor multinomial_meta(const Tensor& self, int64_t n, bool replacement, std::optional<Generator>) {
   BRASA_CHECK(self.dim() == 1 || self.dim() == 2, "prob_dist must be 1 or 2 dim, got ",
               self.sizes());
   BRASA_CHECK_TYPE(
@@ -111,10 +121,16 @@ Tensor multinomial_kernel(const Tensor& self, int64_t n, bool replacement,
   const int64_t k = self.size(-1), rows = self.dim() == 2 ? self.size(0) : 1;
   BRASA_CHECK(replacement || n <= k,
               "cannot sample n_sample > prob_dist.size(-1) samples without replacement");
-  Tensor result = detail::empty_generic(
+  return detail::empty_generic(
       self.dim() == 2 ? std::vector<int64_t>{rows, n} : std::vector<int64_t>{n}, kLong,
       self.device());
-  if (self.is_meta() || rows == 0) return result;
+}
+
+Tensor multinomial_kernel(const Tensor& self, int64_t n, bool replacement,
+                          std::optional<Generator> gen) {
+  Tensor result = multinomial_meta(self, n, replacement, gen);
+  const int64_t k = self.size(-1), rows = self.dim() == 2 ? self.size(0) : 1;
+  if (rows == 0) return result;
   Tensor probs = self.to(kDouble).contiguous().reshape({rows, k});
   const double* p = probs.data_ptr<double>();
   for (int64_t row = 0; row < rows; ++row) {
@@ -142,9 +158,12 @@ Tensor multinomial_kernel(const Tensor& self, int64_t n, bool replacement,
 
 }  // namespace
 
-BRASA_REGISTER_KERNEL(exponential_op, exponential_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(geometric_op, geometric_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(multinomial_op, multinomial_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(exponential_op, exponential_kernel, CPU)
+BRASA_REGISTER_KERNEL(exponential_op, exponential_meta, Meta)
+BRASA_REGISTER_KERNEL(geometric_op, geometric_kernel, CPU)
+BRASA_REGISTER_KERNEL(geometric_op, geometric_meta, Meta)
+BRASA_REGISTER_KERNEL(multinomial_op, multinomial_kernel, CPU)
+BRASA_REGISTER_KERNEL(multinomial_op, multinomial_meta, Meta)
 
 }  // namespace brasa::ops
 

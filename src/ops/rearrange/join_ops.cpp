@@ -14,7 +14,8 @@ namespace {
 /// PyTorch still skips 1-d tensors of shape [0] in cat, whatever the other shapes.
 bool skipped_in_cat(const Tensor& t) { return t.dim() == 1 && t.sizes()[0] == 0; }
 
-Tensor cat_kernel(TensorList tensors, int64_t dim) {
+// The meta function of cat: its checks, result shape and dtype.
+Tensor cat_meta(TensorList tensors, int64_t dim) {
   BRASA_CHECK(!tensors.empty(), "cat: expected a non-empty list of Tensors");
   const Tensor* first = nullptr;
   for (size_t i = 0; i < tensors.size(); ++i) {
@@ -45,8 +46,13 @@ Tensor cat_kernel(TensorList tensors, int64_t dim) {
     }
     sizes[d] += t.sizes()[d];
   }
-  Tensor out = detail::empty_generic(sizes, dtype, first->device());
-  if (out.is_meta()) return out;
+  return detail::empty_generic(sizes, dtype, first->device());
+}
+
+Tensor cat_kernel(TensorList tensors, int64_t dim) {
+  Tensor out = cat_meta(tensors, dim);
+  if (out.numel() == 0) return out;
+  const int64_t d = detail::wrap_dim(dim, out.dim(), "cat");
   int64_t offset = 0;
   for (const Tensor& t : tensors) {
     if (skipped_in_cat(t)) continue;
@@ -108,7 +114,8 @@ std::vector<Tensor> meshgrid_kernel(TensorList tensors, std::string indexing) {
 BRASA_DEFINE_OP(cat_op)
 BRASA_DEFINE_OP(stack_op)
 BRASA_DEFINE_OP(meshgrid_op)
-BRASA_REGISTER_KERNEL(cat_op, cat_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(cat_op, cat_kernel, CPU)
+BRASA_REGISTER_KERNEL(cat_op, cat_meta, Meta)
 BRASA_REGISTER_KERNEL(stack_op, stack_kernel, CPU, Meta, Autograd)
 BRASA_REGISTER_KERNEL(meshgrid_op, meshgrid_kernel, CPU, Meta, Autograd)
 

@@ -85,7 +85,7 @@ Tensor repeat_kernel(const Tensor& self, IntArrayRef repeats) {
     result.push_back(repeats[i] * padded[i]);
   }
   Tensor out = empty(result, TensorOptions().dtype(self.dtype()).device(self.device()));
-  if (out.numel() == 0 || out.is_meta()) return out;
+  if (out.numel() == 0) return out;
   out.view(expanded).copy_(self.reshape(interleaved).expand(expanded));
   return out;
 }

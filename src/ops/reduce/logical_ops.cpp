@@ -16,28 +16,38 @@ BRASA_DEFINE_OP(allclose_op)
 
 namespace {
 // PyTorch keeps uint8 for all/any of uint8 inputs (a legacy of byte masks); bool otherwise.
+template <ReduceRunner run>
 Tensor logical_reduce(cpu::DispatchStub<ReduceKernel>& stub, const char* op, const Tensor& self,
                       IntArrayRef dim, bool keepdim) {
   cpu::DimMask mask = cpu::make_dim_mask(dim, self.dim(), op);
   ScalarType dt = self.dtype() == kByte ? kByte : kBool;
-  return run_reduction(stub, op, self, mask, keepdim, dt);
+  return run(stub, op, self, mask, keepdim, dt, {}, {});
 }
+template <ReduceRunner run>
 Tensor all_kernel(const Tensor& self, IntArrayRef dim, bool keepdim) {
-  return logical_reduce(all_stub, "all", self, dim, keepdim);
+  return logical_reduce<run>(all_stub, "all", self, dim, keepdim);
 }
+template <ReduceRunner run>
 Tensor any_kernel(const Tensor& self, IntArrayRef dim, bool keepdim) {
-  return logical_reduce(any_stub, "any", self, dim, keepdim);
+  return logical_reduce<run>(any_stub, "any", self, dim, keepdim);
 }
+template <ReduceRunner run>
 Tensor count_nonzero_kernel(const Tensor& self, IntArrayRef dim) {
   cpu::DimMask mask = cpu::make_dim_mask(dim, self.dim(), "count_nonzero");
-  return run_reduction(count_nonzero_stub, "count_nonzero", self, mask, false, kLong);
+  return run(count_nonzero_stub, "count_nonzero", self, mask, false, kLong, {}, {});
+}
+void check_allclose(const Tensor& self, const Tensor& other) {
+  BRASA_CHECK_TYPE(self.dtype() == other.dtype(), "allclose: ", self.dtype(), " did not match ",
+                   other.dtype());
+}
+// The answer is a value computed from data, which meta tensors do not have.
+bool allclose_meta(const Tensor& self, const Tensor& other, double, double, bool) {
+  check_allclose(self, other);
+  BRASA_THROW(NotImplementedError, "allclose: meta tensors have no data to compare");
 }
 bool allclose_kernel(const Tensor& self, const Tensor& other, double rtol, double atol,
                      bool equal_nan) {
-  BRASA_CHECK_TYPE(self.dtype() == other.dtype(), "allclose: ", self.dtype(), " did not match ",
-                   other.dtype());
-  BRASA_CHECK_NOT_IMPLEMENTED(!self.is_meta() && !other.is_meta(),
-                              "allclose: meta tensors have no data to compare");
+  check_allclose(self, other);
   cpu::TensorIterator it = cpu::TensorIteratorConfig("allclose")
                                .add_output(Tensor())
                                .add_input(self)
@@ -50,10 +60,14 @@ bool allclose_kernel(const Tensor& self, const Tensor& other, double rtol, doubl
 }
 }  // namespace
 
-BRASA_REGISTER_KERNEL(all_op, all_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(any_op, any_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(count_nonzero_op, count_nonzero_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(allclose_op, allclose_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(all_op, all_kernel<run_reduction>, CPU)
+BRASA_REGISTER_KERNEL(all_op, all_kernel<reduce_meta>, Meta)
+BRASA_REGISTER_KERNEL(any_op, any_kernel<run_reduction>, CPU)
+BRASA_REGISTER_KERNEL(any_op, any_kernel<reduce_meta>, Meta)
+BRASA_REGISTER_KERNEL(count_nonzero_op, count_nonzero_kernel<run_reduction>, CPU)
+BRASA_REGISTER_KERNEL(count_nonzero_op, count_nonzero_kernel<reduce_meta>, Meta)
+BRASA_REGISTER_KERNEL(allclose_op, allclose_kernel, CPU)
+BRASA_REGISTER_KERNEL(allclose_op, allclose_meta, Meta)
 
 }  // namespace brasa::ops
 

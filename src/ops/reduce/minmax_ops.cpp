@@ -14,48 +14,61 @@ BRASA_DEFINE_OP(argmax_op)
 BRASA_DEFINE_OP(argmin_op)
 
 namespace {
+template <ReduceRunner run>
 Tensor amax_kernel(const Tensor& self, IntArrayRef dim, bool keepdim, const Tensor& out) {
   cpu::DimMask mask = cpu::make_dim_mask(dim, self.dim(), "amax");
   check_nonempty_reduction(self, mask, dim.empty(), "amax()");
-  return run_reduction(amax_stub, "amax", self, mask, keepdim, self.dtype(), out);
+  return run(amax_stub, "amax", self, mask, keepdim, self.dtype(), out, {});
 }
+template <ReduceRunner run>
 Tensor amin_kernel(const Tensor& self, IntArrayRef dim, bool keepdim, const Tensor& out) {
   cpu::DimMask mask = cpu::make_dim_mask(dim, self.dim(), "amin");
   check_nonempty_reduction(self, mask, dim.empty(), "amin()");
-  return run_reduction(amin_stub, "amin", self, mask, keepdim, self.dtype(), out);
+  return run(amin_stub, "amin", self, mask, keepdim, self.dtype(), out, {});
 }
+template <IndexReduceRunner run>
 std::tuple<Tensor, Tensor> max_dim_kernel(const Tensor& self, int64_t dim, bool keepdim) {
   cpu::DimMask mask = cpu::make_dim_mask(dim, self.dim(), "max");
   check_nonempty_reduction(self, mask, false, "max()");
-  return run_index_reduction(max_dim_stub, "max", self, mask, keepdim, true);
+  return run(max_dim_stub, "max", self, mask, keepdim, true);
 }
+template <IndexReduceRunner run>
 std::tuple<Tensor, Tensor> min_dim_kernel(const Tensor& self, int64_t dim, bool keepdim) {
   cpu::DimMask mask = cpu::make_dim_mask(dim, self.dim(), "min");
   check_nonempty_reduction(self, mask, false, "min()");
-  return run_index_reduction(min_dim_stub, "min", self, mask, keepdim, true);
+  return run(min_dim_stub, "min", self, mask, keepdim, true);
 }
+template <IndexReduceRunner run>
 Tensor arg_kernel(cpu::DispatchStub<ReduceKernel>& stub, const char* op, const Tensor& self,
                   std::optional<int64_t> dim, bool keepdim) {
   BRASA_CHECK_TYPE(self.dtype() != kBool, op, ": not implemented for dtype Bool");
   cpu::DimMask mask =
       dim ? cpu::make_dim_mask(*dim, self.dim(), op) : cpu::make_dim_mask({}, self.dim(), op);
   check_nonempty_reduction(self, mask, !dim, op);
-  return std::get<1>(run_index_reduction(stub, op, self, mask, keepdim, false));
+  return std::get<1>(run(stub, op, self, mask, keepdim, false));
 }
+template <IndexReduceRunner run>
 Tensor argmax_kernel(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
-  return arg_kernel(argmax_stub, "argmax", self, dim, keepdim);
+  return arg_kernel<run>(argmax_stub, "argmax", self, dim, keepdim);
 }
+template <IndexReduceRunner run>
 Tensor argmin_kernel(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
-  return arg_kernel(argmin_stub, "argmin", self, dim, keepdim);
+  return arg_kernel<run>(argmin_stub, "argmin", self, dim, keepdim);
 }
 }  // namespace
 
-BRASA_REGISTER_KERNEL(amax_op, amax_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(amin_op, amin_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(max_dim_op, max_dim_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(min_dim_op, min_dim_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(argmax_op, argmax_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(argmin_op, argmin_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(amax_op, amax_kernel<run_reduction>, CPU)
+BRASA_REGISTER_KERNEL(amax_op, amax_kernel<reduce_meta>, Meta)
+BRASA_REGISTER_KERNEL(amin_op, amin_kernel<run_reduction>, CPU)
+BRASA_REGISTER_KERNEL(amin_op, amin_kernel<reduce_meta>, Meta)
+BRASA_REGISTER_KERNEL(max_dim_op, max_dim_kernel<run_index_reduction>, CPU)
+BRASA_REGISTER_KERNEL(max_dim_op, max_dim_kernel<reduce_index_meta>, Meta)
+BRASA_REGISTER_KERNEL(min_dim_op, min_dim_kernel<run_index_reduction>, CPU)
+BRASA_REGISTER_KERNEL(min_dim_op, min_dim_kernel<reduce_index_meta>, Meta)
+BRASA_REGISTER_KERNEL(argmax_op, argmax_kernel<run_index_reduction>, CPU)
+BRASA_REGISTER_KERNEL(argmax_op, argmax_kernel<reduce_index_meta>, Meta)
+BRASA_REGISTER_KERNEL(argmin_op, argmin_kernel<run_index_reduction>, CPU)
+BRASA_REGISTER_KERNEL(argmin_op, argmin_kernel<reduce_index_meta>, Meta)
 
 }  // namespace brasa::ops
 

@@ -46,24 +46,24 @@ void check_nonempty_reduction(const Tensor& self, cpu::DimMask mask, bool whole,
                       " to have non-zero size.");
 }
 
-Tensor run_reduction(cpu::DispatchStub<ReduceKernel>& stub, const char* op, const Tensor& self,
-                     cpu::DimMask mask, bool keepdim, ScalarType dtype, const Tensor& out,
-                     const ReduceParams& params) {
+namespace {
+// The shape rule shared by every reduction: checks and resizes out=; returns the tensor the loop
+// writes, out itself when it has `dtype`, else a fresh one.
+Tensor reduction_result(const char* op, const Tensor& self, cpu::DimMask mask, bool keepdim,
+                        ScalarType dtype, const Tensor& out) {
   BRASA_CHECK(self.defined(), op, ": got an undefined tensor");
   DimVector shape = cpu::reduced_shape(self.sizes(), mask, keepdim);
-  Tensor result;
   if (out.defined()) {
     BRASA_CHECK_TYPE(out.device() == self.device(), op, ": expected out= on ", self.device(),
                      ", got ", out.device());
     resize_output(out, shape, op);
-    if (out.dtype() == dtype) result = out;
+    if (out.dtype() == dtype) return out;
   }
-  if (!result.defined()) result = detail::empty_generic(shape, dtype, self.device());
-  if (!self.is_meta() && result.numel() > 0) {
-    Tensor outs[] = {result};
-    stub(cpu::ReduceIter(self, ArrayRef<Tensor>(outs, std::size(outs)), mask, keepdim, false),
-         params);
-  }
+  return detail::empty_generic(shape, dtype, self.device());
+}
+
+// Hands a written result back through out= (copied when it was a temporary of another dtype).
+Tensor finish_reduction(const Tensor& result, const Tensor& out) {
   if (!out.defined()) return result;
   if (!result.is_same(out))
     out.copy_(result);
@@ -72,15 +72,47 @@ Tensor run_reduction(cpu::DispatchStub<ReduceKernel>& stub, const char* op, cons
   return out;
 }
 
-std::tuple<Tensor, Tensor> run_index_reduction(cpu::DispatchStub<ReduceKernel>& stub,
-                                               const char* op, const Tensor& self,
-                                               cpu::DimMask mask, bool keepdim, bool want_values) {
+// Values (when wanted) and int64 indices of an index reduction.
+std::tuple<Tensor, Tensor> index_reduction_results(const char* op, const Tensor& self,
+                                                   cpu::DimMask mask, bool keepdim,
+                                                   bool want_values) {
   BRASA_CHECK(self.defined(), op, ": got an undefined tensor");
   DimVector shape = cpu::reduced_shape(self.sizes(), mask, keepdim);
   Tensor values;
   if (want_values) values = detail::empty_generic(shape, self.dtype(), self.device());
-  Tensor indices = detail::empty_generic(shape, kLong, self.device());
-  if (!self.is_meta() && indices.numel() > 0) {
+  return {values, detail::empty_generic(shape, kLong, self.device())};
+}
+}  // namespace
+
+Tensor reduce_meta(cpu::DispatchStub<ReduceKernel>&, const char* op, const Tensor& self,
+                   cpu::DimMask mask, bool keepdim, ScalarType dtype, const Tensor& out,
+                   const ReduceParams&) {
+  return finish_reduction(reduction_result(op, self, mask, keepdim, dtype, out), out);
+}
+
+Tensor run_reduction(cpu::DispatchStub<ReduceKernel>& stub, const char* op, const Tensor& self,
+                     cpu::DimMask mask, bool keepdim, ScalarType dtype, const Tensor& out,
+                     const ReduceParams& params) {
+  Tensor result = reduction_result(op, self, mask, keepdim, dtype, out);
+  if (result.numel() > 0) {
+    Tensor outs[] = {result};
+    stub(cpu::ReduceIter(self, ArrayRef<Tensor>(outs, std::size(outs)), mask, keepdim, false),
+         params);
+  }
+  return finish_reduction(result, out);
+}
+
+std::tuple<Tensor, Tensor> reduce_index_meta(cpu::DispatchStub<ReduceKernel>&, const char* op,
+                                             const Tensor& self, cpu::DimMask mask, bool keepdim,
+                                             bool want_values) {
+  return index_reduction_results(op, self, mask, keepdim, want_values);
+}
+
+std::tuple<Tensor, Tensor> run_index_reduction(cpu::DispatchStub<ReduceKernel>& stub,
+                                               const char* op, const Tensor& self,
+                                               cpu::DimMask mask, bool keepdim, bool want_values) {
+  auto [values, indices] = index_reduction_results(op, self, mask, keepdim, want_values);
+  if (indices.numel() > 0) {
     if (want_values) {
       Tensor outs[] = {values, indices};
       stub(cpu::ReduceIter(self, ArrayRef<Tensor>(outs, std::size(outs)), mask, keepdim, true),

@@ -28,16 +28,26 @@ BRASA_DEFINE_OP(cumsum_op)
 BRASA_DEFINE_OP(cumprod_op)
 
 namespace {
+Tensor scan_meta(const char* op, const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  BRASA_CHECK(self.defined(), op, ": got an undefined tensor");
+  detail::wrap_dim(dim, self.dim(), op);
+  ScalarType dt = dtype ? *dtype : (is_integral_type(self.dtype(), true) ? kLong : self.dtype());
+  return detail::empty_generic(self.sizes(), dt, self.device());
+}
 Tensor scan(const char* op, const Tensor& self, int64_t dim, std::optional<ScalarType> dtype,
             bool prod) {
-  BRASA_CHECK(self.defined(), op, ": got an undefined tensor");
-  int64_t d = detail::wrap_dim(dim, self.dim(), op);
-  ScalarType dt = dtype ? *dtype : (is_integral_type(self.dtype(), true) ? kLong : self.dtype());
-  Tensor out = detail::empty_generic(self.sizes(), dt, self.device());
-  if (self.is_meta() || out.numel() == 0) return out;
-  Tensor in = self.to(dt).contiguous();
-  scan_stub(out, in, line_shape(self.sizes(), self.dim() == 0 ? -1 : d), prod);
+  Tensor out = scan_meta(op, self, dim, dtype);
+  if (out.numel() == 0) return out;
+  Tensor in = self.to(out.dtype()).contiguous();
+  int64_t d = self.dim() == 0 ? -1 : detail::wrap_dim(dim, self.dim(), op);
+  scan_stub(out, in, line_shape(self.sizes(), d), prod);
   return out;
+}
+Tensor cumsum_meta(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  return scan_meta("cumsum", self, dim, dtype);
+}
+Tensor cumprod_meta(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  return scan_meta("cumprod", self, dim, dtype);
 }
 Tensor cumsum_kernel(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
   return scan("cumsum", self, dim, dtype, false);
@@ -47,8 +57,10 @@ Tensor cumprod_kernel(const Tensor& self, int64_t dim, std::optional<ScalarType>
 }
 }  // namespace
 
-BRASA_REGISTER_KERNEL(cumsum_op, cumsum_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(cumprod_op, cumprod_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(cumsum_op, cumsum_kernel, CPU)
+BRASA_REGISTER_KERNEL(cumsum_op, cumsum_meta, Meta)
+BRASA_REGISTER_KERNEL(cumprod_op, cumprod_kernel, CPU)
+BRASA_REGISTER_KERNEL(cumprod_op, cumprod_meta, Meta)
 
 }  // namespace brasa::ops
 

@@ -15,7 +15,7 @@ BRASA_DEFINE_OP(sort_op)
 BRASA_DEFINE_OP(topk_op)
 
 namespace {
-PairSig select_lines(const char* op, const Tensor& self, int64_t dim, int64_t k, bool descending) {
+PairSig select_lines_meta(const char* op, const Tensor& self, int64_t dim, int64_t k) {
   BRASA_CHECK(self.defined(), op, ": got an undefined tensor");
   int64_t d = detail::wrap_dim(dim, self.dim(), op);
   DimVector shape(self.sizes());
@@ -27,24 +27,37 @@ PairSig select_lines(const char* op, const Tensor& self, int64_t dim, int64_t k,
     BRASA_CHECK(k == 0 || k == 1, op, ": selected index k out of range (k = ", k,
                 " for a 0-d tensor)");
   }
-  Tensor values = detail::empty_generic(shape, self.dtype(), self.device());
-  Tensor indices = detail::empty_generic(shape, kLong, self.device());
-  if (self.is_meta() || values.numel() == 0) return {values, indices};
-  sort_stub(values, indices, self.contiguous(), line_shape(self.sizes(), self.dim() == 0 ? -1 : d),
-            k, descending);
+  return {detail::empty_generic(shape, self.dtype(), self.device()),
+          detail::empty_generic(shape, kLong, self.device())};
+}
+PairSig select_lines(const char* op, const Tensor& self, int64_t dim, int64_t k, bool descending) {
+  auto [values, indices] = select_lines_meta(op, self, dim, k);
+  if (values.numel() == 0) return {values, indices};
+  int64_t d = self.dim() == 0 ? -1 : detail::wrap_dim(dim, self.dim(), op);
+  sort_stub(values, indices, self.contiguous(), line_shape(self.sizes(), d), k, descending);
   return {values, indices};
 }
+int64_t sort_length(const Tensor& self, int64_t dim) {
+  return self.dim() == 0 ? 1 : self.size(detail::wrap_dim(dim, self.dim(), "sort"));
+}
+PairSig sort_meta(const Tensor& self, int64_t dim, bool) {
+  return select_lines_meta("sort", self, dim, sort_length(self, dim));
+}
+PairSig topk_meta(const Tensor& self, int64_t k, int64_t dim, bool, bool) {
+  return select_lines_meta("topk", self, dim, k);
+}
 PairSig sort_kernel(const Tensor& self, int64_t dim, bool descending) {
-  int64_t n = self.dim() == 0 ? 1 : self.size(detail::wrap_dim(dim, self.dim(), "sort"));
-  return select_lines("sort", self, dim, n, descending);
+  return select_lines("sort", self, dim, sort_length(self, dim), descending);
 }
 PairSig topk_kernel(const Tensor& self, int64_t k, int64_t dim, bool largest, bool) {
   return select_lines("topk", self, dim, k, largest);
 }
 }  // namespace
 
-BRASA_REGISTER_KERNEL(sort_op, sort_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(topk_op, topk_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(sort_op, sort_kernel, CPU)
+BRASA_REGISTER_KERNEL(sort_op, sort_meta, Meta)
+BRASA_REGISTER_KERNEL(topk_op, topk_kernel, CPU)
+BRASA_REGISTER_KERNEL(topk_op, topk_meta, Meta)
 
 }  // namespace brasa::ops
 

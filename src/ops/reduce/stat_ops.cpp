@@ -14,6 +14,7 @@ BRASA_DEFINE_OP(norm_op)
 BRASA_DEFINE_OP(logsumexp_op)
 
 namespace {
+template <ReduceRunner run>
 Tensor var_std(const char* op, const Tensor& self, IntArrayRef dim, int64_t correction,
                bool keepdim, bool take_sqrt) {
   BRASA_CHECK_TYPE(is_floating_type(self.dtype()), op,
@@ -22,15 +23,18 @@ Tensor var_std(const char* op, const Tensor& self, IntArrayRef dim, int64_t corr
   ReduceParams params;
   params.p = static_cast<double>(correction);
   params.flag = take_sqrt;
-  return run_reduction(var_stub, op, self, mask, keepdim, self.dtype(), {}, params);
+  return run(var_stub, op, self, mask, keepdim, self.dtype(), {}, params);
 }
+template <ReduceRunner run>
 Tensor var_kernel(const Tensor& self, IntArrayRef dim, int64_t correction, bool keepdim) {
-  return var_std("var", self, dim, correction, keepdim, false);
+  return var_std<run>("var", self, dim, correction, keepdim, false);
 }
+template <ReduceRunner run>
 Tensor std_kernel(const Tensor& self, IntArrayRef dim, int64_t correction, bool keepdim) {
-  return var_std("std", self, dim, correction, keepdim, true);
+  return var_std<run>("std", self, dim, correction, keepdim, true);
 }
 
+template <ReduceRunner run>
 Tensor norm_kernel(const Tensor& self, std::optional<Scalar> p, IntArrayRef dim, bool keepdim) {
   BRASA_CHECK_TYPE(is_floating_type(self.dtype()),
                    "norm(): input dtype should be either floating point or complex. Got ",
@@ -38,20 +42,25 @@ Tensor norm_kernel(const Tensor& self, std::optional<Scalar> p, IntArrayRef dim,
   cpu::DimMask mask = cpu::make_dim_mask(dim, self.dim(), "norm");
   ReduceParams params;
   params.p = p ? p->toDouble() : 2.0;
-  return run_reduction(norm_stub, "norm", self, mask, keepdim, self.dtype(), {}, params);
+  return run(norm_stub, "norm", self, mask, keepdim, self.dtype(), {}, params);
 }
 
+template <ReduceRunner run>
 Tensor logsumexp_kernel(const Tensor& self, IntArrayRef dim, bool keepdim) {
   cpu::DimMask mask = cpu::make_dim_mask(dim, self.dim(), "logsumexp");
   Tensor x = is_floating_type(self.dtype()) ? self : self.to(get_default_dtype());
-  return run_reduction(logsumexp_stub, "logsumexp", x, mask, keepdim, x.dtype());
+  return run(logsumexp_stub, "logsumexp", x, mask, keepdim, x.dtype(), {}, {});
 }
 }  // namespace
 
-BRASA_REGISTER_KERNEL(var_op, var_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(std_op, std_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(norm_op, norm_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(logsumexp_op, logsumexp_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(var_op, var_kernel<run_reduction>, CPU)
+BRASA_REGISTER_KERNEL(var_op, var_kernel<reduce_meta>, Meta)
+BRASA_REGISTER_KERNEL(std_op, std_kernel<run_reduction>, CPU)
+BRASA_REGISTER_KERNEL(std_op, std_kernel<reduce_meta>, Meta)
+BRASA_REGISTER_KERNEL(norm_op, norm_kernel<run_reduction>, CPU)
+BRASA_REGISTER_KERNEL(norm_op, norm_kernel<reduce_meta>, Meta)
+BRASA_REGISTER_KERNEL(logsumexp_op, logsumexp_kernel<run_reduction>, CPU)
+BRASA_REGISTER_KERNEL(logsumexp_op, logsumexp_kernel<reduce_meta>, Meta)
 
 }  // namespace brasa::ops
 

@@ -18,20 +18,23 @@ ScalarType sum_dtype(const Tensor& self, std::optional<ScalarType> dtype) {
   return is_integral_type(self.dtype(), true) ? kLong : self.dtype();
 }
 
+template <ReduceRunner run>
 Tensor sum_kernel(const Tensor& self, IntArrayRef dim, bool keepdim,
                   std::optional<ScalarType> dtype, const Tensor& out) {
   ScalarType dt = sum_dtype(self, dtype);
   cpu::DimMask mask = cpu::make_dim_mask(dim, self.dim(), "sum");
-  return run_reduction(sum_stub, "sum", self.to(dt), mask, keepdim, dt, out);
+  return run(sum_stub, "sum", self.to(dt), mask, keepdim, dt, out, {});
 }
 
+template <ReduceRunner run>
 Tensor prod_kernel(const Tensor& self, IntArrayRef dim, bool keepdim,
                    std::optional<ScalarType> dtype, const Tensor& out) {
   ScalarType dt = sum_dtype(self, dtype);
   cpu::DimMask mask = cpu::make_dim_mask(dim, self.dim(), "prod");
-  return run_reduction(prod_stub, "prod", self.to(dt), mask, keepdim, dt, out);
+  return run(prod_stub, "prod", self.to(dt), mask, keepdim, dt, out, {});
 }
 
+template <ReduceRunner run>
 Tensor mean_kernel(const Tensor& self, IntArrayRef dim, bool keepdim,
                    std::optional<ScalarType> dtype, const Tensor& out) {
   ScalarType dt = dtype.value_or(self.dtype());
@@ -44,13 +47,16 @@ Tensor mean_kernel(const Tensor& self, IntArrayRef dim, bool keepdim,
   params.p = 1;
   for (int64_t d = 0; d < self.dim(); ++d)
     if (mask >> d & 1) params.p *= static_cast<double>(self.size(d));
-  return run_reduction(mean_stub, "mean", self.to(dt), mask, keepdim, dt, out, params);
+  return run(mean_stub, "mean", self.to(dt), mask, keepdim, dt, out, params);
 }
 }  // namespace
 
-BRASA_REGISTER_KERNEL(sum_op, sum_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(mean_op, mean_kernel, CPU, Meta)
-BRASA_REGISTER_KERNEL(prod_op, prod_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(sum_op, sum_kernel<run_reduction>, CPU)
+BRASA_REGISTER_KERNEL(sum_op, sum_kernel<reduce_meta>, Meta)
+BRASA_REGISTER_KERNEL(mean_op, mean_kernel<run_reduction>, CPU)
+BRASA_REGISTER_KERNEL(mean_op, mean_kernel<reduce_meta>, Meta)
+BRASA_REGISTER_KERNEL(prod_op, prod_kernel<run_reduction>, CPU)
+BRASA_REGISTER_KERNEL(prod_op, prod_kernel<reduce_meta>, Meta)
 
 }  // namespace brasa::ops
 

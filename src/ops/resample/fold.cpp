@@ -1,5 +1,7 @@
 // im2col (F::unfold) and col2im (F::fold): sliding 2-D blocks of [N, C, H, W] as columns
 // [N, C * kh * kw, L], and the summing inverse. Each is the other's gradient.
+#include <utility>
+
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/pool.h"
 #include "ops/pool/pool_common.h"
@@ -57,17 +59,28 @@ void for_taps(const Blocks& b, const F& f) {
     }
 }
 
-Tensor im2col_kernel(const Tensor& self, IntArrayRef kernel, IntArrayRef dilation,
-                     IntArrayRef padding, IntArrayRef stride) {
+// The shape rule: the checked blocks and the empty result.
+std::pair<Blocks, Tensor> im2col_rule(const Tensor& self, IntArrayRef kernel, IntArrayRef dilation,
+                                      IntArrayRef padding, IntArrayRef stride) {
   const char* op = "im2col";
   pool::check_pool_input(self, 2, op);
   const Blocks b = blocks_of(self.size(-2), self.size(-1), kernel, dilation, padding, stride, op);
   DimVector shape(self.sizes().slice(0, static_cast<size_t>(self.dim() - 2)));
   shape.back() *= b.kernel_numel();
   shape.push_back(b.count());
-  if (self.is_meta()) return detail::empty_generic(shape, self.scalar_type(), self.device());
+  return {b, pool::result_like(shape, self)};
+}
+
+Tensor im2col_meta(const Tensor& self, IntArrayRef kernel, IntArrayRef dilation,
+                   IntArrayRef padding, IntArrayRef stride) {
+  return im2col_rule(self, kernel, dilation, padding, stride).second;
+}
+
+Tensor im2col_kernel(const Tensor& self, IntArrayRef kernel, IntArrayRef dilation,
+                     IntArrayRef padding, IntArrayRef stride) {
+  const auto [b, result] = im2col_rule(self, kernel, dilation, padding, stride);
   const Tensor x = pool::compute_input(self);
-  Tensor out = pool::compute_output(shape, self);
+  Tensor out = pool::compute_output(result);
   out.zero_();
   const int64_t in_plane = b.in[0] * b.in[1], col_plane = b.kernel_numel() * b.count();
   pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
@@ -80,11 +93,13 @@ Tensor im2col_kernel(const Tensor& self, IntArrayRef kernel, IntArrayRef dilatio
       });
     }
   });
-  return pool::finish(out, self.scalar_type());
+  return pool::finish(out, result);
 }
 
-Tensor col2im_kernel(const Tensor& self, IntArrayRef output_size, IntArrayRef kernel,
-                     IntArrayRef dilation, IntArrayRef padding, IntArrayRef stride) {
+// The shape rule: the checked blocks and the empty result.
+std::pair<Blocks, Tensor> col2im_rule(const Tensor& self, IntArrayRef output_size,
+                                      IntArrayRef kernel, IntArrayRef dilation, IntArrayRef padding,
+                                      IntArrayRef stride) {
   const char* op = "col2im";
   pool::check_floating(self, op);
   BRASA_CHECK((self.dim() == 2 || self.dim() == 3) && self.size(-1) > 0 && self.size(-2) > 0, op,
@@ -104,9 +119,19 @@ Tensor col2im_kernel(const Tensor& self, IntArrayRef output_size, IntArrayRef ke
   shape.push_back(rows / b.kernel_numel());
   shape.push_back(out_hw[0]);
   shape.push_back(out_hw[1]);
-  if (self.is_meta()) return detail::empty_generic(shape, self.scalar_type(), self.device());
+  return {b, pool::result_like(shape, self)};
+}
+
+Tensor col2im_meta(const Tensor& self, IntArrayRef output_size, IntArrayRef kernel,
+                   IntArrayRef dilation, IntArrayRef padding, IntArrayRef stride) {
+  return col2im_rule(self, output_size, kernel, dilation, padding, stride).second;
+}
+
+Tensor col2im_kernel(const Tensor& self, IntArrayRef output_size, IntArrayRef kernel,
+                     IntArrayRef dilation, IntArrayRef padding, IntArrayRef stride) {
+  const auto [b, result] = col2im_rule(self, output_size, kernel, dilation, padding, stride);
   const Tensor x = pool::compute_input(self);
-  Tensor out = pool::compute_output(shape, self);
+  Tensor out = pool::compute_output(result);
   out.zero_();
   const int64_t out_plane = b.in[0] * b.in[1], col_plane = b.kernel_numel() * b.count();
   pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
@@ -119,15 +144,17 @@ Tensor col2im_kernel(const Tensor& self, IntArrayRef output_size, IntArrayRef ke
       });
     }
   });
-  return pool::finish(out, self.scalar_type());
+  return pool::finish(out, result);
 }
 
 }  // namespace
 
 BRASA_DEFINE_OP(im2col_op)
-BRASA_REGISTER_KERNEL(im2col_op, im2col_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(im2col_op, im2col_kernel, CPU)
+BRASA_REGISTER_KERNEL(im2col_op, im2col_meta, Meta)
 BRASA_DEFINE_OP(col2im_op)
-BRASA_REGISTER_KERNEL(col2im_op, col2im_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(col2im_op, col2im_kernel, CPU)
+BRASA_REGISTER_KERNEL(col2im_op, col2im_meta, Meta)
 
 }  // namespace brasa::ops
 

@@ -86,13 +86,22 @@ void for_padded(int64_t planes, const Geometry& g, PadMode mode, const F& f) {
 }
 
 template <PadMode M, int64_t N>
-Tensor pad_kernel(const Tensor& self, IntArrayRef pad) {
+Geometry forward_geometry(const Tensor& self, IntArrayRef pad) {
   static const std::string name = mode_name(M) + std::to_string(N) + "d";
-  const Geometry g = pad_geometry(self, pad, M, N, name);
-  const DimVector shape = pool::out_shape(self, g, N);
-  if (self.is_meta()) return detail::empty_generic(shape, self.scalar_type(), self.device());
+  return pad_geometry(self, pad, M, N, name);
+}
+
+template <PadMode M, int64_t N>
+Tensor pad_meta(const Tensor& self, IntArrayRef pad) {
+  return pool::result_like(pool::out_shape(self, forward_geometry<M, N>(self, pad), N), self);
+}
+
+template <PadMode M, int64_t N>
+Tensor pad_kernel(const Tensor& self, IntArrayRef pad) {
+  const Geometry g = forward_geometry<M, N>(self, pad);
+  const Tensor result = pool::result_like(pool::out_shape(self, g, N), self);
   const Tensor x = pool::compute_input(self);
-  Tensor out = pool::compute_output(shape, self);
+  Tensor out = pool::compute_output(result);
   pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
     using scalar_t = decltype(tag);
     {
@@ -103,20 +112,33 @@ Tensor pad_kernel(const Tensor& self, IntArrayRef pad) {
       });
     }
   });
-  return pool::finish(out, self.scalar_type());
+  return pool::finish(out, result);
 }
 
+// The checked geometry of the backward.
 template <PadMode M, int64_t N>
-Tensor pad_backward_kernel(const Tensor& grad_output, const Tensor& self, IntArrayRef pad) {
+Geometry backward_geometry(const Tensor& grad_output, const Tensor& self, IntArrayRef pad) {
   static const std::string name = mode_name(M) + std::to_string(N) + "d_backward";
   pool::check_floating(grad_output, name.c_str());
   const Geometry g = pad_geometry(self, pad, M, N, name);
   const DimVector shape = pool::out_shape(self, g, N);
   BRASA_CHECK(grad_output.sizes() == IntArrayRef(shape), name, ": expected grad_output of shape ",
               pool::shape_str(shape), ", got ", pool::shape_str(grad_output.sizes()));
-  if (self.is_meta()) return detail::empty_generic(self.sizes(), self.scalar_type(), self.device());
+  return g;
+}
+
+template <PadMode M, int64_t N>
+Tensor pad_backward_meta(const Tensor& grad_output, const Tensor& self, IntArrayRef pad) {
+  backward_geometry<M, N>(grad_output, self, pad);
+  return pool::result_like(self.sizes(), self);
+}
+
+template <PadMode M, int64_t N>
+Tensor pad_backward_kernel(const Tensor& grad_output, const Tensor& self, IntArrayRef pad) {
+  const Geometry g = backward_geometry<M, N>(grad_output, self, pad);
+  const Tensor result = pool::result_like(self.sizes(), self);
   const Tensor go = pool::compute_input(grad_output);
-  Tensor gi = pool::compute_output(self.sizes(), self);
+  Tensor gi = pool::compute_output(result);
   gi.zero_();
   pool::dispatch_compute(go.scalar_type(), [&](auto tag) {
     using scalar_t = decltype(tag);
@@ -128,7 +150,7 @@ Tensor pad_backward_kernel(const Tensor& grad_output, const Tensor& self, IntArr
       });
     }
   });
-  return pool::finish(gi, self.scalar_type());
+  return pool::finish(gi, result);
 }
 
 }  // namespace
@@ -152,33 +174,48 @@ BRASA_DEFINE_OP(circular_pad1d_backward_op)
 BRASA_DEFINE_OP(circular_pad2d_backward_op)
 BRASA_DEFINE_OP(circular_pad3d_backward_op)
 
-BRASA_REGISTER_KERNEL(reflection_pad1d_op, (pad_kernel<PadMode::reflect, 1>), CPU, Meta)
-BRASA_REGISTER_KERNEL(reflection_pad2d_op, (pad_kernel<PadMode::reflect, 2>), CPU, Meta)
-BRASA_REGISTER_KERNEL(reflection_pad3d_op, (pad_kernel<PadMode::reflect, 3>), CPU, Meta)
-BRASA_REGISTER_KERNEL(reflection_pad1d_backward_op, (pad_backward_kernel<PadMode::reflect, 1>), CPU,
-                      Meta)
-BRASA_REGISTER_KERNEL(reflection_pad2d_backward_op, (pad_backward_kernel<PadMode::reflect, 2>), CPU,
-                      Meta)
-BRASA_REGISTER_KERNEL(reflection_pad3d_backward_op, (pad_backward_kernel<PadMode::reflect, 3>), CPU,
-                      Meta)
-BRASA_REGISTER_KERNEL(replication_pad1d_op, (pad_kernel<PadMode::replicate, 1>), CPU, Meta)
-BRASA_REGISTER_KERNEL(replication_pad2d_op, (pad_kernel<PadMode::replicate, 2>), CPU, Meta)
-BRASA_REGISTER_KERNEL(replication_pad3d_op, (pad_kernel<PadMode::replicate, 3>), CPU, Meta)
+BRASA_REGISTER_KERNEL(reflection_pad1d_op, (pad_kernel<PadMode::reflect, 1>), CPU)
+BRASA_REGISTER_KERNEL(reflection_pad1d_op, (pad_meta<PadMode::reflect, 1>), Meta)
+BRASA_REGISTER_KERNEL(reflection_pad2d_op, (pad_kernel<PadMode::reflect, 2>), CPU)
+BRASA_REGISTER_KERNEL(reflection_pad2d_op, (pad_meta<PadMode::reflect, 2>), Meta)
+BRASA_REGISTER_KERNEL(reflection_pad3d_op, (pad_kernel<PadMode::reflect, 3>), CPU)
+BRASA_REGISTER_KERNEL(reflection_pad3d_op, (pad_meta<PadMode::reflect, 3>), Meta)
+BRASA_REGISTER_KERNEL(reflection_pad1d_backward_op, (pad_backward_kernel<PadMode::reflect, 1>), CPU)
+BRASA_REGISTER_KERNEL(reflection_pad1d_backward_op, (pad_backward_meta<PadMode::reflect, 1>), Meta)
+BRASA_REGISTER_KERNEL(reflection_pad2d_backward_op, (pad_backward_kernel<PadMode::reflect, 2>), CPU)
+BRASA_REGISTER_KERNEL(reflection_pad2d_backward_op, (pad_backward_meta<PadMode::reflect, 2>), Meta)
+BRASA_REGISTER_KERNEL(reflection_pad3d_backward_op, (pad_backward_kernel<PadMode::reflect, 3>), CPU)
+BRASA_REGISTER_KERNEL(reflection_pad3d_backward_op, (pad_backward_meta<PadMode::reflect, 3>), Meta)
+BRASA_REGISTER_KERNEL(replication_pad1d_op, (pad_kernel<PadMode::replicate, 1>), CPU)
+BRASA_REGISTER_KERNEL(replication_pad1d_op, (pad_meta<PadMode::replicate, 1>), Meta)
+BRASA_REGISTER_KERNEL(replication_pad2d_op, (pad_kernel<PadMode::replicate, 2>), CPU)
+BRASA_REGISTER_KERNEL(replication_pad2d_op, (pad_meta<PadMode::replicate, 2>), Meta)
+BRASA_REGISTER_KERNEL(replication_pad3d_op, (pad_kernel<PadMode::replicate, 3>), CPU)
+BRASA_REGISTER_KERNEL(replication_pad3d_op, (pad_meta<PadMode::replicate, 3>), Meta)
 BRASA_REGISTER_KERNEL(replication_pad1d_backward_op, (pad_backward_kernel<PadMode::replicate, 1>),
-                      CPU, Meta)
+                      CPU)
+BRASA_REGISTER_KERNEL(replication_pad1d_backward_op, (pad_backward_meta<PadMode::replicate, 1>),
+                      Meta)
 BRASA_REGISTER_KERNEL(replication_pad2d_backward_op, (pad_backward_kernel<PadMode::replicate, 2>),
-                      CPU, Meta)
+                      CPU)
+BRASA_REGISTER_KERNEL(replication_pad2d_backward_op, (pad_backward_meta<PadMode::replicate, 2>),
+                      Meta)
 BRASA_REGISTER_KERNEL(replication_pad3d_backward_op, (pad_backward_kernel<PadMode::replicate, 3>),
-                      CPU, Meta)
-BRASA_REGISTER_KERNEL(circular_pad1d_op, (pad_kernel<PadMode::circular, 1>), CPU, Meta)
-BRASA_REGISTER_KERNEL(circular_pad2d_op, (pad_kernel<PadMode::circular, 2>), CPU, Meta)
-BRASA_REGISTER_KERNEL(circular_pad3d_op, (pad_kernel<PadMode::circular, 3>), CPU, Meta)
-BRASA_REGISTER_KERNEL(circular_pad1d_backward_op, (pad_backward_kernel<PadMode::circular, 1>), CPU,
+                      CPU)
+BRASA_REGISTER_KERNEL(replication_pad3d_backward_op, (pad_backward_meta<PadMode::replicate, 3>),
                       Meta)
-BRASA_REGISTER_KERNEL(circular_pad2d_backward_op, (pad_backward_kernel<PadMode::circular, 2>), CPU,
-                      Meta)
-BRASA_REGISTER_KERNEL(circular_pad3d_backward_op, (pad_backward_kernel<PadMode::circular, 3>), CPU,
-                      Meta)
+BRASA_REGISTER_KERNEL(circular_pad1d_op, (pad_kernel<PadMode::circular, 1>), CPU)
+BRASA_REGISTER_KERNEL(circular_pad1d_op, (pad_meta<PadMode::circular, 1>), Meta)
+BRASA_REGISTER_KERNEL(circular_pad2d_op, (pad_kernel<PadMode::circular, 2>), CPU)
+BRASA_REGISTER_KERNEL(circular_pad2d_op, (pad_meta<PadMode::circular, 2>), Meta)
+BRASA_REGISTER_KERNEL(circular_pad3d_op, (pad_kernel<PadMode::circular, 3>), CPU)
+BRASA_REGISTER_KERNEL(circular_pad3d_op, (pad_meta<PadMode::circular, 3>), Meta)
+BRASA_REGISTER_KERNEL(circular_pad1d_backward_op, (pad_backward_kernel<PadMode::circular, 1>), CPU)
+BRASA_REGISTER_KERNEL(circular_pad1d_backward_op, (pad_backward_meta<PadMode::circular, 1>), Meta)
+BRASA_REGISTER_KERNEL(circular_pad2d_backward_op, (pad_backward_kernel<PadMode::circular, 2>), CPU)
+BRASA_REGISTER_KERNEL(circular_pad2d_backward_op, (pad_backward_meta<PadMode::circular, 2>), Meta)
+BRASA_REGISTER_KERNEL(circular_pad3d_backward_op, (pad_backward_kernel<PadMode::circular, 3>), CPU)
+BRASA_REGISTER_KERNEL(circular_pad3d_backward_op, (pad_backward_meta<PadMode::circular, 3>), Meta)
 
 }  // namespace brasa::ops
 

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <optional>
+#include <utility>
 
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/pool.h"
@@ -73,14 +74,36 @@ Scales scales_of(int64_t spatial, std::optional<double> a, std::optional<double>
   return s;
 }
 
-Tensor nearest_forward(const Tensor& self, IntArrayRef output_size, const Scales& scales,
-                       int64_t spatial, const char* op) {
+// The shape rule of upsampling forward: the checked geometry and the empty result.
+std::pair<Geometry, Tensor> forward_rule(const Tensor& self, IntArrayRef output_size,
+                                         int64_t spatial, const char* op) {
   pool::check_floating(self, op);
   const Geometry g = upsample_geometry(self.sizes(), output_size, spatial, op);
-  const DimVector shape = pool::out_shape(self, g, spatial);
-  if (self.is_meta()) return detail::empty_generic(shape, self.scalar_type(), self.device());
+  return {g, pool::result_like(pool::out_shape(self, g, spatial), self)};
+}
+
+// The shape rule of upsampling backward: the checked geometry and the empty input gradient.
+std::pair<Geometry, Tensor> backward_rule(const Tensor& grad_output, IntArrayRef output_size,
+                                          IntArrayRef input_size, int64_t spatial, const char* op) {
+  pool::check_floating(grad_output, op);
+  const Geometry g = upsample_geometry(input_size, output_size, spatial, op);
+  DimVector expect(input_size.slice(0, 2));
+  for (int64_t s : output_size) expect.push_back(s);
+  BRASA_CHECK(grad_output.sizes() == IntArrayRef(expect), op, ": expected grad_output of shape ",
+              pool::shape_str(expect), ", got ", pool::shape_str(grad_output.sizes()));
+  return {g, pool::result_like(input_size, grad_output)};
+}
+
+Tensor nearest_forward_meta(const Tensor& self, IntArrayRef output_size, const Scales&,
+                            int64_t spatial, const char* op) {
+  return forward_rule(self, output_size, spatial, op).second;
+}
+
+Tensor nearest_forward(const Tensor& self, IntArrayRef output_size, const Scales& scales,
+                       int64_t spatial, const char* op) {
+  const auto [g, result] = forward_rule(self, output_size, spatial, op);
   const Tensor x = pool::compute_input(self);
-  Tensor out = pool::compute_output(shape, self);
+  Tensor out = pool::compute_output(result);
   pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
     using scalar_t = decltype(tag);
     {
@@ -91,21 +114,20 @@ Tensor nearest_forward(const Tensor& self, IntArrayRef output_size, const Scales
       });
     }
   });
-  return pool::finish(out, self.scalar_type());
+  return pool::finish(out, result);
+}
+
+Tensor nearest_backward_meta(const Tensor& grad_output, IntArrayRef output_size,
+                             IntArrayRef input_size, const Scales&, int64_t spatial,
+                             const char* op) {
+  return backward_rule(grad_output, output_size, input_size, spatial, op).second;
 }
 
 Tensor nearest_backward(const Tensor& grad_output, IntArrayRef output_size, IntArrayRef input_size,
                         const Scales& scales, int64_t spatial, const char* op) {
-  pool::check_floating(grad_output, op);
-  const Geometry g = upsample_geometry(input_size, output_size, spatial, op);
-  DimVector expect(input_size.slice(0, 2));
-  for (int64_t s : output_size) expect.push_back(s);
-  BRASA_CHECK(grad_output.sizes() == IntArrayRef(expect), op, ": expected grad_output of shape ",
-              pool::shape_str(expect), ", got ", pool::shape_str(grad_output.sizes()));
-  if (grad_output.is_meta())
-    return detail::empty_generic(input_size, grad_output.scalar_type(), grad_output.device());
+  const auto [g, result] = backward_rule(grad_output, output_size, input_size, spatial, op);
   const Tensor go = pool::compute_input(grad_output);
-  Tensor gi = pool::compute_output(input_size, grad_output);
+  Tensor gi = pool::compute_output(result);
   gi.zero_();
   pool::dispatch_compute(go.scalar_type(), [&](auto tag) {
     using scalar_t = decltype(tag);
@@ -117,7 +139,7 @@ Tensor nearest_backward(const Tensor& grad_output, IntArrayRef output_size, IntA
       });
     }
   });
-  return pool::finish(gi, grad_output.scalar_type());
+  return pool::finish(gi, result);
 }
 
 /// Linear interpolation taps of one dim: out index -> (i0, i1, w0, w1).
@@ -159,15 +181,16 @@ void for_bilinear(int64_t planes, const Geometry& g, bool align_corners, const S
   });
 }
 
+Tensor bilinear_meta(const Tensor& self, IntArrayRef output_size, bool, std::optional<double>,
+                     std::optional<double>) {
+  return forward_rule(self, output_size, 2, "upsample_bilinear2d").second;
+}
+
 Tensor bilinear_kernel(const Tensor& self, IntArrayRef output_size, bool align_corners,
                        std::optional<double> scales_h, std::optional<double> scales_w) {
-  const char* op = "upsample_bilinear2d";
-  pool::check_floating(self, op);
-  const Geometry g = upsample_geometry(self.sizes(), output_size, 2, op);
-  const DimVector shape = pool::out_shape(self, g, 2);
-  if (self.is_meta()) return detail::empty_generic(shape, self.scalar_type(), self.device());
+  const auto [g, result] = forward_rule(self, output_size, 2, "upsample_bilinear2d");
   const Tensor x = pool::compute_input(self);
-  Tensor out = pool::compute_output(shape, self);
+  Tensor out = pool::compute_output(result);
   out.zero_();
   pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
     using scalar_t = decltype(tag);
@@ -182,22 +205,23 @@ Tensor bilinear_kernel(const Tensor& self, IntArrayRef output_size, bool align_c
                    });
     }
   });
-  return pool::finish(out, self.scalar_type());
+  return pool::finish(out, result);
+}
+
+Tensor bilinear_backward_meta(const Tensor& grad_output, IntArrayRef output_size,
+                              IntArrayRef input_size, bool, std::optional<double>,
+                              std::optional<double>) {
+  return backward_rule(grad_output, output_size, input_size, 2, "upsample_bilinear2d_backward")
+      .second;
 }
 
 Tensor bilinear_backward_kernel(const Tensor& grad_output, IntArrayRef output_size,
                                 IntArrayRef input_size, bool align_corners,
                                 std::optional<double> scales_h, std::optional<double> scales_w) {
-  const char* op = "upsample_bilinear2d_backward";
-  pool::check_floating(grad_output, op);
-  const Geometry g = upsample_geometry(input_size, output_size, 2, op);
-  const DimVector expect{input_size[0], input_size[1], output_size[0], output_size[1]};
-  BRASA_CHECK(grad_output.sizes() == IntArrayRef(expect), op, ": expected grad_output of shape ",
-              pool::shape_str(expect), ", got ", pool::shape_str(grad_output.sizes()));
-  if (grad_output.is_meta())
-    return detail::empty_generic(input_size, grad_output.scalar_type(), grad_output.device());
+  const auto [g, result] =
+      backward_rule(grad_output, output_size, input_size, 2, "upsample_bilinear2d_backward");
   const Tensor go = pool::compute_input(grad_output);
-  Tensor gi = pool::compute_output(input_size, grad_output);
+  Tensor gi = pool::compute_output(result);
   gi.zero_();
   pool::dispatch_compute(go.scalar_type(), [&](auto tag) {
     using scalar_t = decltype(tag);
@@ -212,56 +236,78 @@ Tensor bilinear_backward_kernel(const Tensor& grad_output, IntArrayRef output_si
                    });
     }
   });
-  return pool::finish(gi, grad_output.scalar_type());
+  return pool::finish(gi, result);
 }
 
+// The nearest ops' kernels are templates over the shared forward/backward: nearest_forward (CPU)
+// or nearest_forward_meta (Meta), and likewise for the backward.
+using NearestForward = decltype(&nearest_forward);
+using NearestBackward = decltype(&nearest_backward);
+
+template <NearestForward run>
 Tensor nearest1d_kernel(const Tensor& self, IntArrayRef output_size, std::optional<double> s) {
-  return nearest_forward(self, output_size, scales_of(1, s, {}, {}), 1, "upsample_nearest1d");
+  return run(self, output_size, scales_of(1, s, {}, {}), 1, "upsample_nearest1d");
 }
+template <NearestForward run>
 Tensor nearest2d_kernel(const Tensor& self, IntArrayRef output_size, std::optional<double> h,
                         std::optional<double> w) {
-  return nearest_forward(self, output_size, scales_of(2, h, w, {}), 2, "upsample_nearest2d");
+  return run(self, output_size, scales_of(2, h, w, {}), 2, "upsample_nearest2d");
 }
+template <NearestForward run>
 Tensor nearest3d_kernel(const Tensor& self, IntArrayRef output_size, std::optional<double> d,
                         std::optional<double> h, std::optional<double> w) {
-  return nearest_forward(self, output_size, scales_of(3, d, h, w), 3, "upsample_nearest3d");
+  return run(self, output_size, scales_of(3, d, h, w), 3, "upsample_nearest3d");
 }
+template <NearestBackward run>
 Tensor nearest1d_backward_kernel(const Tensor& g, IntArrayRef output_size, IntArrayRef input_size,
                                  std::optional<double> s) {
-  return nearest_backward(g, output_size, input_size, scales_of(1, s, {}, {}), 1,
-                          "upsample_nearest1d_backward");
+  return run(g, output_size, input_size, scales_of(1, s, {}, {}), 1, "upsample_nearest1d_backward");
 }
+template <NearestBackward run>
 Tensor nearest2d_backward_kernel(const Tensor& g, IntArrayRef output_size, IntArrayRef input_size,
                                  std::optional<double> h, std::optional<double> w) {
-  return nearest_backward(g, output_size, input_size, scales_of(2, h, w, {}), 2,
-                          "upsample_nearest2d_backward");
+  return run(g, output_size, input_size, scales_of(2, h, w, {}), 2, "upsample_nearest2d_backward");
 }
+template <NearestBackward run>
 Tensor nearest3d_backward_kernel(const Tensor& g, IntArrayRef output_size, IntArrayRef input_size,
                                  std::optional<double> d, std::optional<double> h,
                                  std::optional<double> w) {
-  return nearest_backward(g, output_size, input_size, scales_of(3, d, h, w), 3,
-                          "upsample_nearest3d_backward");
+  return run(g, output_size, input_size, scales_of(3, d, h, w), 3, "upsample_nearest3d_backward");
 }
 
 }  // namespace
 
 using OptD = std::optional<double>;
 BRASA_DEFINE_OP(upsample_nearest1d_op)
-BRASA_REGISTER_KERNEL(upsample_nearest1d_op, nearest1d_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(upsample_nearest1d_op, nearest1d_kernel<nearest_forward>, CPU)
+BRASA_REGISTER_KERNEL(upsample_nearest1d_op, nearest1d_kernel<nearest_forward_meta>, Meta)
 BRASA_DEFINE_OP(upsample_nearest2d_op)
-BRASA_REGISTER_KERNEL(upsample_nearest2d_op, nearest2d_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(upsample_nearest2d_op, nearest2d_kernel<nearest_forward>, CPU)
+BRASA_REGISTER_KERNEL(upsample_nearest2d_op, nearest2d_kernel<nearest_forward_meta>, Meta)
 BRASA_DEFINE_OP(upsample_nearest3d_op)
-BRASA_REGISTER_KERNEL(upsample_nearest3d_op, nearest3d_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(upsample_nearest3d_op, nearest3d_kernel<nearest_forward>, CPU)
+BRASA_REGISTER_KERNEL(upsample_nearest3d_op, nearest3d_kernel<nearest_forward_meta>, Meta)
 BRASA_DEFINE_OP(upsample_nearest1d_backward_op)
-BRASA_REGISTER_KERNEL(upsample_nearest1d_backward_op, nearest1d_backward_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(upsample_nearest1d_backward_op, nearest1d_backward_kernel<nearest_backward>,
+                      CPU)
+BRASA_REGISTER_KERNEL(upsample_nearest1d_backward_op,
+                      nearest1d_backward_kernel<nearest_backward_meta>, Meta)
 BRASA_DEFINE_OP(upsample_nearest2d_backward_op)
-BRASA_REGISTER_KERNEL(upsample_nearest2d_backward_op, nearest2d_backward_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(upsample_nearest2d_backward_op, nearest2d_backward_kernel<nearest_backward>,
+                      CPU)
+BRASA_REGISTER_KERNEL(upsample_nearest2d_backward_op,
+                      nearest2d_backward_kernel<nearest_backward_meta>, Meta)
 BRASA_DEFINE_OP(upsample_nearest3d_backward_op)
-BRASA_REGISTER_KERNEL(upsample_nearest3d_backward_op, nearest3d_backward_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(upsample_nearest3d_backward_op, nearest3d_backward_kernel<nearest_backward>,
+                      CPU)
+BRASA_REGISTER_KERNEL(upsample_nearest3d_backward_op,
+                      nearest3d_backward_kernel<nearest_backward_meta>, Meta)
 BRASA_DEFINE_OP(upsample_bilinear2d_op)
-BRASA_REGISTER_KERNEL(upsample_bilinear2d_op, bilinear_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(upsample_bilinear2d_op, bilinear_kernel, CPU)
+BRASA_REGISTER_KERNEL(upsample_bilinear2d_op, bilinear_meta, Meta)
 BRASA_DEFINE_OP(upsample_bilinear2d_backward_op)
-BRASA_REGISTER_KERNEL(upsample_bilinear2d_backward_op, bilinear_backward_kernel, CPU, Meta)
+BRASA_REGISTER_KERNEL(upsample_bilinear2d_backward_op, bilinear_backward_kernel, CPU)
+BRASA_REGISTER_KERNEL(upsample_bilinear2d_backward_op, bilinear_backward_meta, Meta)
 
 }  // namespace brasa::ops
 
