@@ -28,10 +28,6 @@ EXCEPTIONS = {
     # GradMode belongs in core (as c10::GradMode); composites pick a differentiable path with it.
     ("src/ops/pointwise/where.cpp", "brasa/autograd/history.h"),
     ("src/ops/index/advanced_index.cpp", "brasa/autograd/history.h"),
-    # The binary/unary kernel interfaces move to backends/cpu/kernels/ with the op declarations.
-    ("src/backends/cpu/kernels/binary_kernels.cpp", "ops/pointwise/binary_ops.h"),
-    ("src/backends/cpu/kernels/unary_kernels.cpp", "ops/pointwise/unary_ops.h"),
-    ("src/backends/cpu/kernels/unary_kernels_float.cpp", "ops/pointwise/unary_ops.h"),
     # The archive (OutputArchive/InputArchive, IValue) moves below nn when serialize is split into
     # formats (below nn) and module checkpoints (above optim and data).
     ("src/data/sampler_state.cpp", "brasa/serialize/archive.h"),

@@ -5,15 +5,11 @@
 // (binary_meta) builds it and stops, the CPU kernel builds it and runs the loop
 // (Note [Meta functions]).
 
-#include "backends/cpu/flat_iterator.h"
-#include "backends/cpu/stub.h"
-#include "backends/cpu/tensor_iterator.h"
+#include "backends/cpu/kernels/binary_kernels.h"
 #include "brasa/dispatch/dispatcher.h"
 
 namespace brasa::ops {
 
-using BinaryKernel = void (*)(cpu::TensorIterator& it, const Scalar& alpha);
-using FlatBinaryKernel = void (*)(cpu::FlatIterator& it, const Scalar& alpha);
 using BinaryOp = Op<Tensor(const Tensor&, const Tensor&, const Scalar&, const Tensor&)>;
 
 enum class BinaryKind : uint8_t {

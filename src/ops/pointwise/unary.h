@@ -4,13 +4,11 @@
 // pass out = self. The iterator is the shape rule: the meta function (unary_meta) builds it and
 // stops, the CPU kernel builds it and runs the loop (Note [Meta functions]).
 
-#include "backends/cpu/stub.h"
-#include "backends/cpu/tensor_iterator.h"
+#include "backends/cpu/kernels/unary_kernels.h"
 #include "brasa/dispatch/dispatcher.h"
 
 namespace brasa::ops {
 
-using UnaryKernel = void (*)(cpu::TensorIterator& it);
 using UnaryOp = Op<Tensor(const Tensor&, const Tensor&)>;
 
 enum class UnaryKind : uint8_t {

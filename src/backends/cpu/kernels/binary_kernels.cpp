@@ -1,11 +1,12 @@
 // Loops of the binary pointwise family (compiled once per CPU capability).
+#include "backends/cpu/kernels/binary_kernels.h"
+
 #include <cmath>
 #include <type_traits>
 
 #include "backends/cpu/flat_iterator.h"
 #include "backends/cpu/loops.h"
 #include "brasa/core/dispatch_type.h"
-#include "ops/pointwise/binary_ops.h"
 
 namespace brasa::cpu {
 namespace {

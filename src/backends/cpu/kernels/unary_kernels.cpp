@@ -1,13 +1,14 @@
 // Loops of the dtype-keeping and predicate unary ops (neg, abs, floor, round, isnan, ...), compiled
 // once per CPU capability. Rounding of float/double uses the vector round instructions; the rest
 // are plain loops the compiler vectorises.
+#include "backends/cpu/kernels/unary_kernels.h"
+
 #include <cmath>
 #include <type_traits>
 
 #include "backends/cpu/loops.h"
 #include "backends/cpu/vec_math.h"
 #include "brasa/core/dispatch_type.h"
-#include "ops/pointwise/unary_ops.h"
 
 namespace brasa::cpu {
 namespace {

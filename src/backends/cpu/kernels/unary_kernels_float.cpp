@@ -4,9 +4,9 @@
 #include <limits>
 #include <type_traits>
 
+#include "backends/cpu/kernels/unary_kernels.h"
 #include "backends/cpu/vec_math.h"
 #include "brasa/core/dispatch_type.h"
-#include "ops/pointwise/unary_ops.h"
 
 namespace brasa::cpu {
 namespace {
