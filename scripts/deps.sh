@@ -31,10 +31,6 @@ brasa_install_deps() {
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
 }
 
-# ccache keys on the compile command; with the checkout as base dir its absolute paths become
-# relative, so a fresh clone elsewhere (CI) reuses the objects of an earlier build.
-export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
-
 # Parallel build jobs: BRASA_JOBS, else the number of cores.
 brasa_jobs() { echo "${BRASA_JOBS:-$(nproc)}"; }
 
