@@ -74,18 +74,16 @@ Tensor adaptive_avg_kernel(const Tensor& self, IntArrayRef output_size) {
   Tensor out = pool::compute_output(result);
   pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
     using scalar_t = decltype(tag);
-    {
-      const scalar_t* in = x.data_ptr<scalar_t>();
-      scalar_t* y = out.data_ptr<scalar_t>();
-      for_cells(pool::planes_of(self, N), g,
-                [&](int64_t p, int64_t o, const int64_t* lo, const int64_t* hi) {
-                  const scalar_t* xp = in + p * g.in_plane();
-                  scalar_t sum = 0;
-                  for_window<scalar_t>(g, lo, hi, [&](int64_t i) { sum += xp[i]; });
-                  const int64_t n = (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
-                  y[p * g.out_plane() + o] = sum / static_cast<scalar_t>(n);
-                });
-    }
+    const scalar_t* in = x.data_ptr<scalar_t>();
+    scalar_t* y = out.data_ptr<scalar_t>();
+    for_cells(pool::planes_of(self, N), g,
+              [&](int64_t p, int64_t o, const int64_t* lo, const int64_t* hi) {
+                const scalar_t* xp = in + p * g.in_plane();
+                scalar_t sum = 0;
+                for_window<scalar_t>(g, lo, hi, [&](int64_t i) { sum += xp[i]; });
+                const int64_t n = (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
+                y[p * g.out_plane() + o] = sum / static_cast<scalar_t>(n);
+              });
   });
   return pool::finish(out, result);
 }
@@ -121,17 +119,15 @@ Tensor adaptive_avg_backward_kernel(const Tensor& grad_output, const Tensor& sel
   gi.zero_();
   pool::dispatch_compute(go.scalar_type(), [&](auto tag) {
     using scalar_t = decltype(tag);
-    {
-      const scalar_t* gop = go.data_ptr<scalar_t>();
-      scalar_t* gip = gi.data_ptr<scalar_t>();
-      for_cells(pool::planes_of(self, N), g,
-                [&](int64_t p, int64_t o, const int64_t* lo, const int64_t* hi) {
-                  scalar_t* xp = gip + p * g.in_plane();
-                  const int64_t n = (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
-                  const scalar_t v = gop[p * g.out_plane() + o] / static_cast<scalar_t>(n);
-                  for_window<scalar_t>(g, lo, hi, [&](int64_t i) { xp[i] += v; });
-                });
-    }
+    const scalar_t* gop = go.data_ptr<scalar_t>();
+    scalar_t* gip = gi.data_ptr<scalar_t>();
+    for_cells(pool::planes_of(self, N), g,
+              [&](int64_t p, int64_t o, const int64_t* lo, const int64_t* hi) {
+                scalar_t* xp = gip + p * g.in_plane();
+                const int64_t n = (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
+                const scalar_t v = gop[p * g.out_plane() + o] / static_cast<scalar_t>(n);
+                for_window<scalar_t>(g, lo, hi, [&](int64_t i) { xp[i] += v; });
+              });
   });
   return pool::finish(gi, result);
 }
@@ -161,22 +157,20 @@ std::tuple<Tensor, Tensor> adaptive_max_kernel(const Tensor& self, IntArrayRef o
   Tensor out = pool::compute_output(result);
   pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
     using scalar_t = decltype(tag);
-    {
-      const scalar_t* in = x.data_ptr<scalar_t>();
-      scalar_t* y = out.data_ptr<scalar_t>();
-      int64_t* yi = indices.data_ptr<int64_t>();
-      for_cells(pool::planes_of(self, N), g,
-                [&](int64_t p, int64_t o, const int64_t* lo, const int64_t* hi) {
-                  const scalar_t* xp = in + p * g.in_plane();
-                  scalar_t best = -std::numeric_limits<scalar_t>::infinity();
-                  int64_t best_i = -1;
-                  for_window<scalar_t>(g, lo, hi, [&](int64_t i) {
-                    if (best_i < 0 || xp[i] > best || std::isnan(xp[i])) best = xp[i], best_i = i;
-                  });
-                  y[p * g.out_plane() + o] = best;
-                  yi[p * g.out_plane() + o] = best_i;
+    const scalar_t* in = x.data_ptr<scalar_t>();
+    scalar_t* y = out.data_ptr<scalar_t>();
+    int64_t* yi = indices.data_ptr<int64_t>();
+    for_cells(pool::planes_of(self, N), g,
+              [&](int64_t p, int64_t o, const int64_t* lo, const int64_t* hi) {
+                const scalar_t* xp = in + p * g.in_plane();
+                scalar_t best = -std::numeric_limits<scalar_t>::infinity();
+                int64_t best_i = -1;
+                for_window<scalar_t>(g, lo, hi, [&](int64_t i) {
+                  if (best_i < 0 || xp[i] > best || std::isnan(xp[i])) best = xp[i], best_i = i;
                 });
-    }
+                y[p * g.out_plane() + o] = best;
+                yi[p * g.out_plane() + o] = best_i;
+              });
   });
   return {pool::finish(out, result), indices};
 }
@@ -210,17 +204,15 @@ Tensor adaptive_max_backward_kernel(const Tensor& grad_output, const Tensor& sel
   }
   pool::dispatch_compute(go.scalar_type(), [&](auto tag) {
     using scalar_t = decltype(tag);
-    {
-      const scalar_t* gop = go.data_ptr<scalar_t>();
-      const int64_t* ip = ix.data_ptr<int64_t>();
-      scalar_t* gip = gi.data_ptr<scalar_t>();
-      pool::for_planes(pool::planes_of(self, N), out_plane, [&](int64_t p) {
-        for (int64_t o = 0; o < out_plane; ++o) {
-          const int64_t i = ip[p * out_plane + o];
-          if (i >= 0 && i < in_plane) gip[p * in_plane + i] += gop[p * out_plane + o];
-        }
-      });
-    }
+    const scalar_t* gop = go.data_ptr<scalar_t>();
+    const int64_t* ip = ix.data_ptr<int64_t>();
+    scalar_t* gip = gi.data_ptr<scalar_t>();
+    pool::for_planes(pool::planes_of(self, N), out_plane, [&](int64_t p) {
+      for (int64_t o = 0; o < out_plane; ++o) {
+        const int64_t i = ip[p * out_plane + o];
+        if (i >= 0 && i < in_plane) gip[p * in_plane + i] += gop[p * out_plane + o];
+      }
+    });
   });
   return pool::finish(gi, result);
 }

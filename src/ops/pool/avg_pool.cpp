@@ -77,20 +77,18 @@ Tensor avg_pool_kernel(const Tensor& self, IntArrayRef kernel, IntArrayRef strid
   Tensor out = pool::compute_output(result);
   pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
     using scalar_t = decltype(tag);
-    {
-      const scalar_t* in = x.data_ptr<scalar_t>();
-      scalar_t* y = out.data_ptr<scalar_t>();
-      for_windows(pool::planes_of(self, N), g, count_include_pad, divisor_override,
-                  [&](int64_t p, int64_t o, const int64_t* lo, const int64_t* hi, int64_t div) {
-                    const scalar_t* xp = in + p * g.in_plane();
-                    scalar_t sum = 0;
-                    for (int64_t d = lo[0]; d < hi[0]; ++d)
-                      for (int64_t h = lo[1]; h < hi[1]; ++h)
-                        for (int64_t w = lo[2]; w < hi[2]; ++w)
-                          sum += xp[(d * g.in[1] + h) * g.in[2] + w];
-                    y[p * g.out_plane() + o] = sum / static_cast<scalar_t>(div);
-                  });
-    }
+    const scalar_t* in = x.data_ptr<scalar_t>();
+    scalar_t* y = out.data_ptr<scalar_t>();
+    for_windows(pool::planes_of(self, N), g, count_include_pad, divisor_override,
+                [&](int64_t p, int64_t o, const int64_t* lo, const int64_t* hi, int64_t div) {
+                  const scalar_t* xp = in + p * g.in_plane();
+                  scalar_t sum = 0;
+                  for (int64_t d = lo[0]; d < hi[0]; ++d)
+                    for (int64_t h = lo[1]; h < hi[1]; ++h)
+                      for (int64_t w = lo[2]; w < hi[2]; ++w)
+                        sum += xp[(d * g.in[1] + h) * g.in[2] + w];
+                  y[p * g.out_plane() + o] = sum / static_cast<scalar_t>(div);
+                });
   });
   return pool::finish(out, result);
 }
@@ -131,19 +129,17 @@ Tensor avg_pool_backward_kernel(const Tensor& grad_output, const Tensor& self, I
   gi.zero_();
   pool::dispatch_compute(go.scalar_type(), [&](auto tag) {
     using scalar_t = decltype(tag);
-    {
-      const scalar_t* gop = go.data_ptr<scalar_t>();
-      scalar_t* gip = gi.data_ptr<scalar_t>();
-      for_windows(pool::planes_of(self, N), g, count_include_pad, divisor_override,
-                  [&](int64_t p, int64_t o, const int64_t* lo, const int64_t* hi, int64_t div) {
-                    scalar_t* xp = gip + p * g.in_plane();
-                    const scalar_t v = gop[p * g.out_plane() + o] / static_cast<scalar_t>(div);
-                    for (int64_t d = lo[0]; d < hi[0]; ++d)
-                      for (int64_t h = lo[1]; h < hi[1]; ++h)
-                        for (int64_t w = lo[2]; w < hi[2]; ++w)
-                          xp[(d * g.in[1] + h) * g.in[2] + w] += v;
-                  });
-    }
+    const scalar_t* gop = go.data_ptr<scalar_t>();
+    scalar_t* gip = gi.data_ptr<scalar_t>();
+    for_windows(pool::planes_of(self, N), g, count_include_pad, divisor_override,
+                [&](int64_t p, int64_t o, const int64_t* lo, const int64_t* hi, int64_t div) {
+                  scalar_t* xp = gip + p * g.in_plane();
+                  const scalar_t v = gop[p * g.out_plane() + o] / static_cast<scalar_t>(div);
+                  for (int64_t d = lo[0]; d < hi[0]; ++d)
+                    for (int64_t h = lo[1]; h < hi[1]; ++h)
+                      for (int64_t w = lo[2]; w < hi[2]; ++w)
+                        xp[(d * g.in[1] + h) * g.in[2] + w] += v;
+                });
   });
   return pool::finish(gi, result);
 }

@@ -145,17 +145,15 @@ Tensor max_pool_backward_kernel(const Tensor& grad_output, const Tensor& self, I
                 out_plane = g.out_plane();
   pool::dispatch_compute(go.scalar_type(), [&](auto tag) {
     using scalar_t = decltype(tag);
-    {
-      const scalar_t* gop = go.data_ptr<scalar_t>();
-      const int64_t* ip = ix.data_ptr<int64_t>();
-      scalar_t* gip = gi.data_ptr<scalar_t>();
-      pool::for_planes(planes, out_plane, [&](int64_t p) {
-        for (int64_t o = 0; o < out_plane; ++o) {
-          const int64_t i = ip[p * out_plane + o];
-          if (i >= 0 && i < in_plane) gip[p * in_plane + i] += gop[p * out_plane + o];
-        }
-      });
-    }
+    const scalar_t* gop = go.data_ptr<scalar_t>();
+    const int64_t* ip = ix.data_ptr<int64_t>();
+    scalar_t* gip = gi.data_ptr<scalar_t>();
+    pool::for_planes(planes, out_plane, [&](int64_t p) {
+      for (int64_t o = 0; o < out_plane; ++o) {
+        const int64_t i = ip[p * out_plane + o];
+        if (i >= 0 && i < in_plane) gip[p * in_plane + i] += gop[p * out_plane + o];
+      }
+    });
   });
   return pool::finish(gi, result);
 }

@@ -85,13 +85,11 @@ Tensor im2col_kernel(const Tensor& self, IntArrayRef kernel, IntArrayRef dilatio
   const int64_t in_plane = b.in[0] * b.in[1], col_plane = b.kernel_numel() * b.count();
   pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
     using scalar_t = decltype(tag);
-    {
-      const scalar_t* in = x.data_ptr<scalar_t>();
-      scalar_t* y = out.data_ptr<scalar_t>();
-      pool::for_planes(pool::planes_of(self, 2), col_plane, [&](int64_t p) {
-        for_taps(b, [&](int64_t i, int64_t c) { y[p * col_plane + c] = in[p * in_plane + i]; });
-      });
-    }
+    const scalar_t* in = x.data_ptr<scalar_t>();
+    scalar_t* y = out.data_ptr<scalar_t>();
+    pool::for_planes(pool::planes_of(self, 2), col_plane, [&](int64_t p) {
+      for_taps(b, [&](int64_t i, int64_t c) { y[p * col_plane + c] = in[p * in_plane + i]; });
+    });
   });
   return pool::finish(out, result);
 }
@@ -136,13 +134,11 @@ Tensor col2im_kernel(const Tensor& self, IntArrayRef output_size, IntArrayRef ke
   const int64_t out_plane = b.in[0] * b.in[1], col_plane = b.kernel_numel() * b.count();
   pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
     using scalar_t = decltype(tag);
-    {
-      const scalar_t* in = x.data_ptr<scalar_t>();
-      scalar_t* y = out.data_ptr<scalar_t>();
-      pool::for_planes(pool::planes_of(out, 2), col_plane, [&](int64_t p) {
-        for_taps(b, [&](int64_t i, int64_t c) { y[p * out_plane + i] += in[p * col_plane + c]; });
-      });
-    }
+    const scalar_t* in = x.data_ptr<scalar_t>();
+    scalar_t* y = out.data_ptr<scalar_t>();
+    pool::for_planes(pool::planes_of(out, 2), col_plane, [&](int64_t p) {
+      for_taps(b, [&](int64_t i, int64_t c) { y[p * out_plane + i] += in[p * col_plane + c]; });
+    });
   });
   return pool::finish(out, result);
 }

@@ -104,13 +104,11 @@ Tensor pad_kernel(const Tensor& self, IntArrayRef pad) {
   Tensor out = pool::compute_output(result);
   pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
     using scalar_t = decltype(tag);
-    {
-      const scalar_t* in = x.data_ptr<scalar_t>();
-      scalar_t* y = out.data_ptr<scalar_t>();
-      for_padded(pool::planes_of(self, N), g, M, [&](int64_t p, int64_t i, int64_t o) {
-        y[p * g.out_plane() + o] = in[p * g.in_plane() + i];
-      });
-    }
+    const scalar_t* in = x.data_ptr<scalar_t>();
+    scalar_t* y = out.data_ptr<scalar_t>();
+    for_padded(pool::planes_of(self, N), g, M, [&](int64_t p, int64_t i, int64_t o) {
+      y[p * g.out_plane() + o] = in[p * g.in_plane() + i];
+    });
   });
   return pool::finish(out, result);
 }
@@ -142,13 +140,11 @@ Tensor pad_backward_kernel(const Tensor& grad_output, const Tensor& self, IntArr
   gi.zero_();
   pool::dispatch_compute(go.scalar_type(), [&](auto tag) {
     using scalar_t = decltype(tag);
-    {
-      const scalar_t* gop = go.data_ptr<scalar_t>();
-      scalar_t* gip = gi.data_ptr<scalar_t>();
-      for_padded(pool::planes_of(self, N), g, M, [&](int64_t p, int64_t i, int64_t o) {
-        gip[p * g.in_plane() + i] += gop[p * g.out_plane() + o];
-      });
-    }
+    const scalar_t* gop = go.data_ptr<scalar_t>();
+    scalar_t* gip = gi.data_ptr<scalar_t>();
+    for_padded(pool::planes_of(self, N), g, M, [&](int64_t p, int64_t i, int64_t o) {
+      gip[p * g.in_plane() + i] += gop[p * g.out_plane() + o];
+    });
   });
   return pool::finish(gi, result);
 }

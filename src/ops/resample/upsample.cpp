@@ -106,13 +106,11 @@ Tensor nearest_forward(const Tensor& self, IntArrayRef output_size, const Scales
   Tensor out = pool::compute_output(result);
   pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
     using scalar_t = decltype(tag);
-    {
-      const scalar_t* in = x.data_ptr<scalar_t>();
-      scalar_t* y = out.data_ptr<scalar_t>();
-      for_nearest(pool::planes_of(self, spatial), g, scales, [&](int64_t p, int64_t i, int64_t o) {
-        y[p * g.out_plane() + o] = in[p * g.in_plane() + i];
-      });
-    }
+    const scalar_t* in = x.data_ptr<scalar_t>();
+    scalar_t* y = out.data_ptr<scalar_t>();
+    for_nearest(pool::planes_of(self, spatial), g, scales, [&](int64_t p, int64_t i, int64_t o) {
+      y[p * g.out_plane() + o] = in[p * g.in_plane() + i];
+    });
   });
   return pool::finish(out, result);
 }
@@ -131,13 +129,11 @@ Tensor nearest_backward(const Tensor& grad_output, IntArrayRef output_size, IntA
   gi.zero_();
   pool::dispatch_compute(go.scalar_type(), [&](auto tag) {
     using scalar_t = decltype(tag);
-    {
-      const scalar_t* gop = go.data_ptr<scalar_t>();
-      scalar_t* gip = gi.data_ptr<scalar_t>();
-      for_nearest(input_size[0] * input_size[1], g, scales, [&](int64_t p, int64_t i, int64_t o) {
-        gip[p * g.in_plane() + i] += gop[p * g.out_plane() + o];
-      });
-    }
+    const scalar_t* gop = go.data_ptr<scalar_t>();
+    scalar_t* gip = gi.data_ptr<scalar_t>();
+    for_nearest(input_size[0] * input_size[1], g, scales, [&](int64_t p, int64_t i, int64_t o) {
+      gip[p * g.in_plane() + i] += gop[p * g.out_plane() + o];
+    });
   });
   return pool::finish(gi, result);
 }
@@ -194,16 +190,13 @@ Tensor bilinear_kernel(const Tensor& self, IntArrayRef output_size, bool align_c
   out.zero_();
   pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
     using scalar_t = decltype(tag);
-    {
-      const scalar_t* in = x.data_ptr<scalar_t>();
-      scalar_t* y = out.data_ptr<scalar_t>();
-      for_bilinear(pool::planes_of(self, 2), g, align_corners,
-                   scales_of(2, scales_h, scales_w, std::nullopt),
-                   [&](int64_t p, int64_t i, int64_t o, double w) {
-                     y[p * g.out_plane() + o] +=
-                         static_cast<scalar_t>(w) * in[p * g.in_plane() + i];
-                   });
-    }
+    const scalar_t* in = x.data_ptr<scalar_t>();
+    scalar_t* y = out.data_ptr<scalar_t>();
+    for_bilinear(pool::planes_of(self, 2), g, align_corners,
+                 scales_of(2, scales_h, scales_w, std::nullopt),
+                 [&](int64_t p, int64_t i, int64_t o, double w) {
+                   y[p * g.out_plane() + o] += static_cast<scalar_t>(w) * in[p * g.in_plane() + i];
+                 });
   });
   return pool::finish(out, result);
 }
@@ -225,16 +218,14 @@ Tensor bilinear_backward_kernel(const Tensor& grad_output, IntArrayRef output_si
   gi.zero_();
   pool::dispatch_compute(go.scalar_type(), [&](auto tag) {
     using scalar_t = decltype(tag);
-    {
-      const scalar_t* gop = go.data_ptr<scalar_t>();
-      scalar_t* gip = gi.data_ptr<scalar_t>();
-      for_bilinear(input_size[0] * input_size[1], g, align_corners,
-                   scales_of(2, scales_h, scales_w, std::nullopt),
-                   [&](int64_t p, int64_t i, int64_t o, double w) {
-                     gip[p * g.in_plane() + i] +=
-                         static_cast<scalar_t>(w) * gop[p * g.out_plane() + o];
-                   });
-    }
+    const scalar_t* gop = go.data_ptr<scalar_t>();
+    scalar_t* gip = gi.data_ptr<scalar_t>();
+    for_bilinear(input_size[0] * input_size[1], g, align_corners,
+                 scales_of(2, scales_h, scales_w, std::nullopt),
+                 [&](int64_t p, int64_t i, int64_t o, double w) {
+                   gip[p * g.in_plane() + i] +=
+                       static_cast<scalar_t>(w) * gop[p * g.out_plane() + o];
+                 });
   });
   return pool::finish(gi, result);
 }
