@@ -27,10 +27,7 @@ BRASA_API void check_inplace(const Tensor& t, const char* op);
 
 /// Whether grad mode is on and any defined tensor requires grad.
 inline bool any_requires_grad(std::initializer_list<const Tensor*> ts) {
-  if (!GradMode::is_enabled()) return false;
-  for (const Tensor* t : ts)
-    if (t->defined() && t->requires_grad()) return true;
-  return false;
+  return will_record_grad(ts);
 }
 
 /// A tensor sharing t's storage and geometry with no autograd history (Tensor::detach).

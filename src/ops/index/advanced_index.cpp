@@ -4,9 +4,9 @@
 // view's storage and index_put_() a scatter into it.
 #include "ops/index/advanced_index.h"
 
-#include "brasa/autograd/history.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
+#include "brasa/dispatch/grad_mode.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/indexing_ops.h"
 #include "brasa/ops/pointwise.h"
@@ -126,7 +126,7 @@ Tensor storage_view(const Tensor& view, const Tensor& offsets) {
 }  // namespace
 
 Tensor advanced_index(const Tensor& view, const std::vector<AdvancedIndex>& indices) {
-  if (autograd::any_requires_grad({&view})) return take(view, element_offsets(view, indices, true));
+  if (will_record_grad({&view})) return take(view, element_offsets(view, indices, true));
   Tensor offsets = element_offsets(view, indices);
   if (offsets.numel() == 0)
     return detail::empty_generic(offsets.sizes(), view.dtype(), view.device());
@@ -169,7 +169,7 @@ void advanced_index_put(const Tensor& view, const std::vector<AdvancedIndex>& in
   BRASA_CHECK_TYPE(value.dtype() == view.dtype(), "index_put_: the source and destination dtypes ",
                    "must match, got ", view.dtype(), " for the destination and ", value.dtype(),
                    " for the source");
-  if (autograd::any_requires_grad({&view, &value})) {
+  if (will_record_grad({&view, &value})) {
     Tensor offsets = element_offsets(view, indices, true);
     if (offsets.numel() > 0) differentiable_index_put(view, offsets, value, accumulate);
     return;
@@ -187,7 +187,7 @@ void advanced_index_put(const Tensor& view, const std::vector<AdvancedIndex>& in
 
 void advanced_index_fill(const Tensor& view, const std::vector<AdvancedIndex>& indices,
                          const Scalar& value) {
-  if (autograd::any_requires_grad({&view})) {
+  if (will_record_grad({&view})) {
     Tensor offsets = element_offsets(view, indices, true);
     if (offsets.numel() == 0) return;
     Tensor mask = zeros({view.numel()}, TensorOptions(kBool).device(view.device()))

@@ -4,12 +4,12 @@
 #include <limits>
 
 #include "backends/cpu/kernels/ternary_kernels.h"
-#include "brasa/autograd/history.h"
 #include "brasa/core/dispatch_type.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/core/type_promotion.h"
 #include "brasa/dispatch/dispatcher.h"
+#include "brasa/dispatch/grad_mode.h"
 #include "brasa/ops/pointwise.h"
 #include "ops/meta.h"
 #include "ops/pointwise/ternary_ops.h"
@@ -135,7 +135,7 @@ Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) 
 Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value) {
   const Scalar v = masked_fill_value(value);
   // A value that requires grad gets the sum of the filled positions' gradients (through where).
-  if (autograd::any_requires_grad({&value})) return where(mask, value.to(self.dtype()), self);
+  if (will_record_grad({&value})) return where(mask, value.to(self.dtype()), self);
   return masked_fill(self, mask, v);
 }
 Tensor Tensor::masked_fill(const Tensor& mask, const Scalar& value) const {
@@ -150,7 +150,7 @@ const Tensor& Tensor::masked_fill_(const Tensor& mask, const Scalar& value) cons
 }
 const Tensor& Tensor::masked_fill_(const Tensor& mask, const Tensor& value) const {
   const Scalar v = masked_fill_value(value);
-  if (autograd::any_requires_grad({&value})) return copy_(brasa::masked_fill(*this, mask, value));
+  if (will_record_grad({&value})) return copy_(brasa::masked_fill(*this, mask, value));
   return masked_fill_(mask, v);
 }
 
