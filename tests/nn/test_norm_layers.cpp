@@ -153,3 +153,21 @@ TEST(NNNormLayers, RMSNormAndInstanceNorm) {
   EXPECT_GT(tracked->running_mean.min().item<double>(), 0.3);
   EXPECT_THROW(tracked(randn({4, 2, 7})), ValueError);
 }
+
+// Found by the asan-ubsan suite (LeakSanitizer): the running-statistics update was recorded by
+// autograd, so the buffers joined the graph (a reference cycle through a saved input). PyTorch
+// updates them without recording: after a training forward they require no grad and have no
+// grad_fn.
+TEST(NNNormLayers, RunningStatisticsAreNotRecorded) {
+  nn::BatchNorm2d bn(nn::BatchNorm2dOptions(3));
+  Tensor x = randn({4, 3, 5, 5}).requires_grad_(true);
+  bn->forward(x).sum().backward();
+  EXPECT_FALSE(bn->running_mean.requires_grad());
+  EXPECT_FALSE(bn->running_var.requires_grad());
+  EXPECT_EQ(bn->running_mean.grad_fn(), nullptr);
+  EXPECT_EQ(bn->running_var.grad_fn(), nullptr);
+  nn::InstanceNorm2d in(nn::InstanceNorm2dOptions(3).track_running_stats(true));
+  in->forward(x).sum().backward();
+  EXPECT_FALSE(in->running_mean.requires_grad());
+  EXPECT_EQ(in->running_var.grad_fn(), nullptr);
+}

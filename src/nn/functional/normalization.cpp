@@ -7,6 +7,7 @@
 
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
+#include "brasa/dispatch/grad_mode.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/pointwise.h"
 #include "brasa/ops/reduce.h"
@@ -134,6 +135,7 @@ static Tensor batch_norm_impl(const Tensor& input, const Tensor& running_mean,
                   "batch_norm: momentum must be given to update running statistics");
       const double m = *options.momentum();
       const double unbias = static_cast<double>(per_channel) / static_cast<double>(per_channel - 1);
+      NoGradGuard no_grad;  // running statistics are buffers, never part of the graph (as PyTorch)
       if (running_mean.defined())
         running_mean.copy_(running_mean * (1 - m) + mean.reshape({c}) * m);
       if (running_var.defined())
@@ -171,6 +173,7 @@ static Tensor instance_norm_impl(const Tensor& input, const InstanceNormFuncOpti
     var = input.var(dims, false, true);
     const double m = options.momentum();
     const double unbias = static_cast<double>(spatial) / static_cast<double>(spatial - 1);
+    NoGradGuard no_grad;  // running statistics are buffers, never part of the graph (as PyTorch)
     if (rm.defined()) rm.copy_(rm * (1 - m) + mean.mean({0}).reshape({c}) * m);
     if (rv.defined()) rv.copy_(rv * (1 - m) + var.mean({0}).reshape({c}) * (m * unbias));
   } else {
