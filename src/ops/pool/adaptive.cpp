@@ -70,12 +70,8 @@ template <int64_t N>
 Tensor adaptive_avg_kernel(const Tensor& self, IntArrayRef output_size) {
   const Geometry g = adaptive_avg_geometry<N>(self, output_size);
   const Tensor result = pool::result_like(pool::out_shape(self, g, N), self);
-  const Tensor x = pool::compute_input(self);
-  Tensor out = pool::compute_output(result);
-  pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
-    using scalar_t = decltype(tag);
-    const scalar_t* in = x.data_ptr<scalar_t>();
-    scalar_t* y = out.data_ptr<scalar_t>();
+  return pool::run_compute(self, result, false, [&](const auto* in, auto* y) {
+    using scalar_t = std::remove_pointer_t<decltype(y)>;
     for_cells(pool::planes_of(self, N), g,
               [&](int64_t p, int64_t o, const int64_t* lo, const int64_t* hi) {
                 const scalar_t* xp = in + p * g.in_plane();
@@ -85,7 +81,6 @@ Tensor adaptive_avg_kernel(const Tensor& self, IntArrayRef output_size) {
                 y[p * g.out_plane() + o] = sum / static_cast<scalar_t>(n);
               });
   });
-  return pool::finish(out, result);
 }
 
 // The checked geometry of the backward.
@@ -114,13 +109,8 @@ template <int64_t N>
 Tensor adaptive_avg_backward_kernel(const Tensor& grad_output, const Tensor& self) {
   const Geometry g = adaptive_avg_backward_geometry<N>(grad_output, self);
   const Tensor result = pool::result_like(self.sizes(), self);
-  const Tensor go = pool::compute_input(grad_output);
-  Tensor gi = pool::compute_output(result);
-  gi.zero_();
-  pool::dispatch_compute(go.scalar_type(), [&](auto tag) {
-    using scalar_t = decltype(tag);
-    const scalar_t* gop = go.data_ptr<scalar_t>();
-    scalar_t* gip = gi.data_ptr<scalar_t>();
+  return pool::run_compute(grad_output, result, true, [&](const auto* gop, auto* gip) {
+    using scalar_t = std::remove_pointer_t<decltype(gip)>;
     for_cells(pool::planes_of(self, N), g,
               [&](int64_t p, int64_t o, const int64_t* lo, const int64_t* hi) {
                 scalar_t* xp = gip + p * g.in_plane();
@@ -129,7 +119,6 @@ Tensor adaptive_avg_backward_kernel(const Tensor& grad_output, const Tensor& sel
                 for_window<scalar_t>(g, lo, hi, [&](int64_t i) { xp[i] += v; });
               });
   });
-  return pool::finish(gi, result);
 }
 
 // The shape rule: the checked geometry and the empty values and indices.

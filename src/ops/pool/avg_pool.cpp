@@ -73,12 +73,8 @@ Tensor avg_pool_kernel(const Tensor& self, IntArrayRef kernel, IntArrayRef strid
   const Geometry g =
       avg_pool_geometry<N>(self, kernel, stride, padding, ceil_mode, divisor_override);
   const Tensor result = pool::result_like(pool::out_shape(self, g, N), self);
-  const Tensor x = pool::compute_input(self);
-  Tensor out = pool::compute_output(result);
-  pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
-    using scalar_t = decltype(tag);
-    const scalar_t* in = x.data_ptr<scalar_t>();
-    scalar_t* y = out.data_ptr<scalar_t>();
+  return pool::run_compute(self, result, false, [&](const auto* in, auto* y) {
+    using scalar_t = std::remove_pointer_t<decltype(y)>;
     for_windows(pool::planes_of(self, N), g, count_include_pad, divisor_override,
                 [&](int64_t p, int64_t o, const int64_t* lo, const int64_t* hi, int64_t div) {
                   const scalar_t* xp = in + p * g.in_plane();
@@ -90,7 +86,6 @@ Tensor avg_pool_kernel(const Tensor& self, IntArrayRef kernel, IntArrayRef strid
                   y[p * g.out_plane() + o] = sum / static_cast<scalar_t>(div);
                 });
   });
-  return pool::finish(out, result);
 }
 
 // The checked geometry of the backward.
@@ -124,13 +119,8 @@ Tensor avg_pool_backward_kernel(const Tensor& grad_output, const Tensor& self, I
   const Geometry g = avg_pool_backward_geometry<N>(grad_output, self, kernel, stride, padding,
                                                    ceil_mode, divisor_override);
   const Tensor result = pool::result_like(self.sizes(), self);
-  const Tensor go = pool::compute_input(grad_output);
-  Tensor gi = pool::compute_output(result);
-  gi.zero_();
-  pool::dispatch_compute(go.scalar_type(), [&](auto tag) {
-    using scalar_t = decltype(tag);
-    const scalar_t* gop = go.data_ptr<scalar_t>();
-    scalar_t* gip = gi.data_ptr<scalar_t>();
+  return pool::run_compute(grad_output, result, true, [&](const auto* gop, auto* gip) {
+    using scalar_t = std::remove_pointer_t<decltype(gip)>;
     for_windows(pool::planes_of(self, N), g, count_include_pad, divisor_override,
                 [&](int64_t p, int64_t o, const int64_t* lo, const int64_t* hi, int64_t div) {
                   scalar_t* xp = gip + p * g.in_plane();
@@ -141,7 +131,6 @@ Tensor avg_pool_backward_kernel(const Tensor& grad_output, const Tensor& self, I
                         xp[(d * g.in[1] + h) * g.in[2] + w] += v;
                 });
   });
-  return pool::finish(gi, result);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <sstream>
 #include <string>
+#include <type_traits>
 
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
@@ -136,5 +137,20 @@ void dispatch_compute(ScalarType t, const F& f) {
     f(double{});
   else
     f(float{});
+}
+
+/// The CPU kernels' common frame: runs loop(in, out) on typed pointers of the compute dtype, `in`
+/// being `input` converted and made contiguous, `out` a buffer for `result` (zeroed first when
+/// `zero`, for the scatter-adds of backward passes); returns `result` holding what was written.
+template <typename Loop>
+Tensor run_compute(const Tensor& input, const Tensor& result, bool zero, const Loop& loop) {
+  const Tensor x = compute_input(input);
+  Tensor out = compute_output(result);
+  if (zero) out.zero_();
+  dispatch_compute(x.scalar_type(), [&](auto tag) {
+    using scalar_t = decltype(tag);
+    loop(x.data_ptr<scalar_t>(), out.data_ptr<scalar_t>());
+  });
+  return finish(out, result);
 }
 }  // namespace brasa::ops::pool

@@ -79,19 +79,12 @@ Tensor im2col_meta(const Tensor& self, IntArrayRef kernel, IntArrayRef dilation,
 Tensor im2col_kernel(const Tensor& self, IntArrayRef kernel, IntArrayRef dilation,
                      IntArrayRef padding, IntArrayRef stride) {
   const auto [b, result] = im2col_rule(self, kernel, dilation, padding, stride);
-  const Tensor x = pool::compute_input(self);
-  Tensor out = pool::compute_output(result);
-  out.zero_();
   const int64_t in_plane = b.in[0] * b.in[1], col_plane = b.kernel_numel() * b.count();
-  pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
-    using scalar_t = decltype(tag);
-    const scalar_t* in = x.data_ptr<scalar_t>();
-    scalar_t* y = out.data_ptr<scalar_t>();
+  return pool::run_compute(self, result, true, [&](const auto* in, auto* y) {
     pool::for_planes(pool::planes_of(self, 2), col_plane, [&](int64_t p) {
       for_taps(b, [&](int64_t i, int64_t c) { y[p * col_plane + c] = in[p * in_plane + i]; });
     });
   });
-  return pool::finish(out, result);
 }
 
 // The shape rule: the checked blocks and the empty result.
@@ -128,19 +121,12 @@ Tensor col2im_meta(const Tensor& self, IntArrayRef output_size, IntArrayRef kern
 Tensor col2im_kernel(const Tensor& self, IntArrayRef output_size, IntArrayRef kernel,
                      IntArrayRef dilation, IntArrayRef padding, IntArrayRef stride) {
   const auto [b, result] = col2im_rule(self, output_size, kernel, dilation, padding, stride);
-  const Tensor x = pool::compute_input(self);
-  Tensor out = pool::compute_output(result);
-  out.zero_();
   const int64_t out_plane = b.in[0] * b.in[1], col_plane = b.kernel_numel() * b.count();
-  pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
-    using scalar_t = decltype(tag);
-    const scalar_t* in = x.data_ptr<scalar_t>();
-    scalar_t* y = out.data_ptr<scalar_t>();
-    pool::for_planes(pool::planes_of(out, 2), col_plane, [&](int64_t p) {
+  return pool::run_compute(self, result, true, [&](const auto* in, auto* y) {
+    pool::for_planes(pool::planes_of(result, 2), col_plane, [&](int64_t p) {
       for_taps(b, [&](int64_t i, int64_t c) { y[p * out_plane + i] += in[p * col_plane + c]; });
     });
   });
-  return pool::finish(out, result);
 }
 
 }  // namespace

@@ -100,17 +100,11 @@ template <PadMode M, int64_t N>
 Tensor pad_kernel(const Tensor& self, IntArrayRef pad) {
   const Geometry g = forward_geometry<M, N>(self, pad);
   const Tensor result = pool::result_like(pool::out_shape(self, g, N), self);
-  const Tensor x = pool::compute_input(self);
-  Tensor out = pool::compute_output(result);
-  pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
-    using scalar_t = decltype(tag);
-    const scalar_t* in = x.data_ptr<scalar_t>();
-    scalar_t* y = out.data_ptr<scalar_t>();
+  return pool::run_compute(self, result, false, [&](const auto* in, auto* y) {
     for_padded(pool::planes_of(self, N), g, M, [&](int64_t p, int64_t i, int64_t o) {
       y[p * g.out_plane() + o] = in[p * g.in_plane() + i];
     });
   });
-  return pool::finish(out, result);
 }
 
 // The checked geometry of the backward.
@@ -135,18 +129,11 @@ template <PadMode M, int64_t N>
 Tensor pad_backward_kernel(const Tensor& grad_output, const Tensor& self, IntArrayRef pad) {
   const Geometry g = backward_geometry<M, N>(grad_output, self, pad);
   const Tensor result = pool::result_like(self.sizes(), self);
-  const Tensor go = pool::compute_input(grad_output);
-  Tensor gi = pool::compute_output(result);
-  gi.zero_();
-  pool::dispatch_compute(go.scalar_type(), [&](auto tag) {
-    using scalar_t = decltype(tag);
-    const scalar_t* gop = go.data_ptr<scalar_t>();
-    scalar_t* gip = gi.data_ptr<scalar_t>();
+  return pool::run_compute(grad_output, result, true, [&](const auto* gop, auto* gip) {
     for_padded(pool::planes_of(self, N), g, M, [&](int64_t p, int64_t i, int64_t o) {
       gip[p * g.in_plane() + i] += gop[p * g.out_plane() + o];
     });
   });
-  return pool::finish(gi, result);
 }
 
 }  // namespace

@@ -102,17 +102,11 @@ Tensor nearest_forward_meta(const Tensor& self, IntArrayRef output_size, const S
 Tensor nearest_forward(const Tensor& self, IntArrayRef output_size, const Scales& scales,
                        int64_t spatial, const char* op) {
   const auto [g, result] = forward_rule(self, output_size, spatial, op);
-  const Tensor x = pool::compute_input(self);
-  Tensor out = pool::compute_output(result);
-  pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
-    using scalar_t = decltype(tag);
-    const scalar_t* in = x.data_ptr<scalar_t>();
-    scalar_t* y = out.data_ptr<scalar_t>();
+  return pool::run_compute(self, result, false, [&](const auto* in, auto* y) {
     for_nearest(pool::planes_of(self, spatial), g, scales, [&](int64_t p, int64_t i, int64_t o) {
       y[p * g.out_plane() + o] = in[p * g.in_plane() + i];
     });
   });
-  return pool::finish(out, result);
 }
 
 Tensor nearest_backward_meta(const Tensor& grad_output, IntArrayRef output_size,
@@ -124,18 +118,11 @@ Tensor nearest_backward_meta(const Tensor& grad_output, IntArrayRef output_size,
 Tensor nearest_backward(const Tensor& grad_output, IntArrayRef output_size, IntArrayRef input_size,
                         const Scales& scales, int64_t spatial, const char* op) {
   const auto [g, result] = backward_rule(grad_output, output_size, input_size, spatial, op);
-  const Tensor go = pool::compute_input(grad_output);
-  Tensor gi = pool::compute_output(result);
-  gi.zero_();
-  pool::dispatch_compute(go.scalar_type(), [&](auto tag) {
-    using scalar_t = decltype(tag);
-    const scalar_t* gop = go.data_ptr<scalar_t>();
-    scalar_t* gip = gi.data_ptr<scalar_t>();
+  return pool::run_compute(grad_output, result, true, [&](const auto* gop, auto* gip) {
     for_nearest(input_size[0] * input_size[1], g, scales, [&](int64_t p, int64_t i, int64_t o) {
       gip[p * g.in_plane() + i] += gop[p * g.out_plane() + o];
     });
   });
-  return pool::finish(gi, result);
 }
 
 /// Linear interpolation taps of one dim: out index -> (i0, i1, w0, w1).
@@ -185,20 +172,14 @@ Tensor bilinear_meta(const Tensor& self, IntArrayRef output_size, bool, std::opt
 Tensor bilinear_kernel(const Tensor& self, IntArrayRef output_size, bool align_corners,
                        std::optional<double> scales_h, std::optional<double> scales_w) {
   const auto [g, result] = forward_rule(self, output_size, 2, "upsample_bilinear2d");
-  const Tensor x = pool::compute_input(self);
-  Tensor out = pool::compute_output(result);
-  out.zero_();
-  pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
-    using scalar_t = decltype(tag);
-    const scalar_t* in = x.data_ptr<scalar_t>();
-    scalar_t* y = out.data_ptr<scalar_t>();
+  return pool::run_compute(self, result, true, [&](const auto* in, auto* y) {
+    using scalar_t = std::remove_pointer_t<decltype(y)>;
     for_bilinear(pool::planes_of(self, 2), g, align_corners,
                  scales_of(2, scales_h, scales_w, std::nullopt),
                  [&](int64_t p, int64_t i, int64_t o, double w) {
                    y[p * g.out_plane() + o] += static_cast<scalar_t>(w) * in[p * g.in_plane() + i];
                  });
   });
-  return pool::finish(out, result);
 }
 
 Tensor bilinear_backward_meta(const Tensor& grad_output, IntArrayRef output_size,
@@ -213,13 +194,8 @@ Tensor bilinear_backward_kernel(const Tensor& grad_output, IntArrayRef output_si
                                 std::optional<double> scales_h, std::optional<double> scales_w) {
   const auto [g, result] =
       backward_rule(grad_output, output_size, input_size, 2, "upsample_bilinear2d_backward");
-  const Tensor go = pool::compute_input(grad_output);
-  Tensor gi = pool::compute_output(result);
-  gi.zero_();
-  pool::dispatch_compute(go.scalar_type(), [&](auto tag) {
-    using scalar_t = decltype(tag);
-    const scalar_t* gop = go.data_ptr<scalar_t>();
-    scalar_t* gip = gi.data_ptr<scalar_t>();
+  return pool::run_compute(grad_output, result, true, [&](const auto* gop, auto* gip) {
+    using scalar_t = std::remove_pointer_t<decltype(gip)>;
     for_bilinear(input_size[0] * input_size[1], g, align_corners,
                  scales_of(2, scales_h, scales_w, std::nullopt),
                  [&](int64_t p, int64_t i, int64_t o, double w) {
@@ -227,7 +203,6 @@ Tensor bilinear_backward_kernel(const Tensor& grad_output, IntArrayRef output_si
                        static_cast<scalar_t>(w) * gop[p * g.out_plane() + o];
                  });
   });
-  return pool::finish(gi, result);
 }
 
 // The nearest ops' kernels are templates over the shared forward/backward: nearest_forward (CPU)
