@@ -11,15 +11,23 @@
   }
 
 #define BRASA_DISPATCH_FAIL(dtype, name) \
-  default:                               \
-    BRASA_THROW(TypeError, name, ": not implemented for dtype ", dtype);
+  default: BRASA_THROW(TypeError, name, ": not implemented for dtype ", dtype);
 
-#define BRASA_DISPATCH_INTEGRAL_CASES(...)     \
-  BRASA_TYPE_CASE(Byte, uint8_t, __VA_ARGS__)  \
-  BRASA_TYPE_CASE(Char, int8_t, __VA_ARGS__)   \
-  BRASA_TYPE_CASE(Short, int16_t, __VA_ARGS__) \
-  BRASA_TYPE_CASE(Int, int32_t, __VA_ARGS__)   \
-  BRASA_TYPE_CASE(Long, int64_t, __VA_ARGS__)
+// A kernel file compiled for AVX2/AVX-512 under Note [Capability dtypes] (src/backends/cpu/stub.h)
+// compiles no integer or bool case: those dtypes run the DEFAULT build's kernel.
+#if defined(BRASA_KERNEL_FLOATING_CAPABILITY) && defined(BRASA_CPU_CAPABILITY) && \
+    !defined(BRASA_CPU_CAPABILITY_DEFAULT)
+#define BRASA_INTEGER_CASE(enum_name, T, ...)
+#else
+#define BRASA_INTEGER_CASE(enum_name, T, ...) BRASA_TYPE_CASE(enum_name, T, __VA_ARGS__)
+#endif
+
+#define BRASA_DISPATCH_INTEGRAL_CASES(...)        \
+  BRASA_INTEGER_CASE(Byte, uint8_t, __VA_ARGS__)  \
+  BRASA_INTEGER_CASE(Char, int8_t, __VA_ARGS__)   \
+  BRASA_INTEGER_CASE(Short, int16_t, __VA_ARGS__) \
+  BRASA_INTEGER_CASE(Int, int32_t, __VA_ARGS__)   \
+  BRASA_INTEGER_CASE(Long, int64_t, __VA_ARGS__)
 
 #define BRASA_DISPATCH_FLOATING_CASES(...)                  \
   BRASA_TYPE_CASE(Half, ::brasa::Half, __VA_ARGS__)         \
@@ -31,7 +39,7 @@
 #define BRASA_DISPATCH_ALL_TYPES(dtype, name, ...) \
   [&] {                                            \
     switch (dtype) {                               \
-      BRASA_TYPE_CASE(Bool, bool, __VA_ARGS__)     \
+      BRASA_INTEGER_CASE(Bool, bool, __VA_ARGS__)  \
       BRASA_DISPATCH_INTEGRAL_CASES(__VA_ARGS__)   \
       BRASA_DISPATCH_FLOATING_CASES(__VA_ARGS__)   \
       BRASA_DISPATCH_FAIL(dtype, name)             \
@@ -61,7 +69,7 @@
 #define BRASA_DISPATCH_INTEGRAL_AND_BOOL_TYPES(dtype, name, ...) \
   [&] {                                                          \
     switch (dtype) {                                             \
-      BRASA_TYPE_CASE(Bool, bool, __VA_ARGS__)                   \
+      BRASA_INTEGER_CASE(Bool, bool, __VA_ARGS__)                \
       BRASA_DISPATCH_INTEGRAL_CASES(__VA_ARGS__)                 \
       BRASA_DISPATCH_FAIL(dtype, name)                           \
     }                                                            \

@@ -5,11 +5,13 @@
 // Note [Flat fast path]
 // Most elementwise calls are exactly that case, and for small tensors building a TensorIterator
 // (broadcast, promotion, permutation, coalescing, operand bookkeeping) costs more than the math.
-// Kernels are templates over the iterator type, so the same loop code is compiled for both; the
-// op's front end decides which one to build (see ops/pointwise/binary_ops.cpp).
+// Kernels see either through an IterRef (Note [One loop per kernel] in iter_ref.h), so the same
+// loop code serves both; the op's front end decides which one to build (see
+// ops/pointwise/binary_ops.cpp).
 
 #include <cstdint>
 
+#include "backends/cpu/tensor_iterator.h"
 #include "brasa/core/dtype.h"
 #include "brasa/core/parallel.h"
 
@@ -18,7 +20,6 @@ namespace brasa::cpu {
 class FlatIterator {
  public:
   static constexpr int kMaxOperands = 4;
-  static constexpr bool kAlwaysContiguous = true;
   /// data[0] is the output; all operands hold n contiguous elements of the given item sizes.
   FlatIterator(int ntensors, char* const* data, const int64_t* itemsizes, int64_t n,
                ScalarType common_dtype, ScalarType output_dtype)
@@ -33,19 +34,19 @@ class FlatIterator {
   ScalarType input_dtype(int = 0) const { return common_dtype_; }
   int64_t numel() const { return n_; }
 
-  template <typename F>
-  void for_each(const F& f, int64_t grain_size = 32768) const {
+  /// Runs `loop` over every element, in parallel when numel >= grain_size.
+  void for_each(Loop1d loop, void* ctx, int64_t grain_size = 32768) const {
     if (n_ == 0) return;
     if (n_ < grain_size) {
       char* ptrs[kMaxOperands] = {};
       for (int i = 0; i < ntensors_; ++i) ptrs[i] = data_[i];
-      f(ptrs, strides_, n_);
+      loop(ptrs, strides_, n_, ctx);
       return;
     }
     parallel_for(0, n_, grain_size, [&](int64_t b, int64_t e) {
       char* ptrs[kMaxOperands] = {};
       for (int i = 0; i < ntensors_; ++i) ptrs[i] = data_[i] + b * strides_[i];
-      f(ptrs, strides_, e - b);
+      loop(ptrs, strides_, e - b, ctx);
     });
   }
 

@@ -36,29 +36,61 @@ inline void stream_copy_aligned(void* dst, const void* src, int64_t bytes) {
 }
 #endif
 
-/// o[i] = g(i) for i in [0, n), streaming large outputs (Note [Streaming stores]).
-template <typename out_t, typename G>
-BRASA_ALWAYS_INLINE void write_contiguous(out_t* o, int64_t n, const G& g) {
+/// Writes o[0, n) through `run(dst, begin, count)`, which computes elements [begin, begin + count)
+/// into dst[0, count): in one call, or block by block through an L1 buffer that is streamed out for
+/// a large result (Note [Streaming stores]). Both ways call the same `run`, so the computing loop
+/// is compiled once.
+template <typename out_t, typename Run>
+BRASA_ALWAYS_INLINE void write_contiguous(out_t* o, int64_t n, const Run& run) {
 #if defined(__AVX2__)
   // Only 4- and 8-byte results stream (Bool/8-bit/16-bit results keep one plain loop: smaller
   // code).
   if constexpr (sizeof(out_t) >= 4) {
     if (n * int64_t(sizeof(out_t)) >= kStreamMinBytes) {
       int64_t i = 0;
-      for (; i < n && (reinterpret_cast<uintptr_t>(o + i) & 63) != 0; ++i) o[i] = g(i);
+      const int64_t head =
+          int64_t((64 - (reinterpret_cast<uintptr_t>(o) & 63)) & 63) / int64_t(sizeof(out_t));
+      if (head > 0) run(o, 0, head), i = head;
       constexpr int64_t kBlock = 4096 / int64_t(sizeof(out_t));
       alignas(64) out_t buf[kBlock];
       for (; i + kBlock <= n; i += kBlock) {
-        for (int64_t j = 0; j < kBlock; ++j) buf[j] = g(i + j);
+        run(buf, i, kBlock);
         stream_copy_aligned(o + i, buf, sizeof(buf));
       }
-      for (; i < n; ++i) o[i] = g(i);
+      if (i < n) run(o + i, i, n - i);
       _mm_sfence();
       return;
     }
   }
 #endif
-  for (int64_t i = 0; i < n; ++i) o[i] = g(i);
+  run(o, 0, n);
+}
+
+// Note [One loop per kernel] (iter_ref.h): the vectorised loops below are out of line, one copy per
+// functor, operand types and broadcast pattern, called by the plain and the streaming path alike.
+// The functor is taken by value so the loop reads its captures from a local.
+
+/// o[i] = f(a[i]) for n contiguous elements.
+template <typename out_t, typename in_t, typename F>
+BRASA_NOINLINE void unary_contig(out_t* o, const in_t* a, int64_t n, F f) {
+  for (int64_t i = 0; i < n; ++i) o[i] = f(a[i]);
+}
+
+/// Broadcast patterns of binary_contig: both operands contiguous, or one a scalar.
+enum class Bcast { None, Second, First };
+
+/// o[i] = f(a[i], b[i]) for n contiguous elements, with a or b read as a scalar per `kBcast`.
+template <Bcast kBcast, typename out_t, typename in_t, typename F>
+BRASA_NOINLINE void binary_contig(out_t* o, const in_t* a, const in_t* b, int64_t n, F f) {
+  if constexpr (kBcast == Bcast::Second) {
+    const in_t bv = *b;
+    for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], bv);
+  } else if constexpr (kBcast == Bcast::First) {
+    const in_t av = *a;
+    for (int64_t i = 0; i < n; ++i) o[i] = f(av, b[i]);
+  } else {
+    for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], b[i]);
+  }
 }
 
 template <typename out_t, typename in_t, typename F>
@@ -66,7 +98,8 @@ BRASA_ALWAYS_INLINE void unary_loop(char** d, const int64_t* s, int64_t n, const
   out_t* o = reinterpret_cast<out_t*>(d[0]);
   const in_t* a = reinterpret_cast<const in_t*>(d[1]);
   if (s[0] == sizeof(out_t) && s[1] == sizeof(in_t)) {
-    write_contiguous(o, n, [&](int64_t i) { return f(a[i]); });
+    write_contiguous(o, n,
+                     [&](out_t* dst, int64_t i, int64_t m) { unary_contig(dst, a + i, m, f); });
   } else if (s[0] == sizeof(out_t) && s[1] == 0) {
     out_t v = f(*a);
     for (int64_t i = 0; i < n; ++i) o[i] = v;
@@ -85,13 +118,17 @@ BRASA_ALWAYS_INLINE void binary_loop(char** d, const int64_t* s, int64_t n, cons
   const in_t* b = reinterpret_cast<const in_t*>(d[2]);
   constexpr int64_t so = sizeof(out_t), si = sizeof(in_t);
   if (s[0] == so && s[1] == si && s[2] == si) {
-    write_contiguous(o, n, [&](int64_t i) { return f(a[i], b[i]); });
+    write_contiguous(o, n, [&](out_t* dst, int64_t i, int64_t m) {
+      binary_contig<Bcast::None>(dst, a + i, b + i, m, f);
+    });
   } else if (s[0] == so && s[1] == si && s[2] == 0) {
-    const in_t bv = *b;
-    write_contiguous(o, n, [&](int64_t i) { return f(a[i], bv); });
+    write_contiguous(o, n, [&](out_t* dst, int64_t i, int64_t m) {
+      binary_contig<Bcast::Second>(dst, a + i, b, m, f);
+    });
   } else if (s[0] == so && s[1] == 0 && s[2] == si) {
-    const in_t av = *a;
-    write_contiguous(o, n, [&](int64_t i) { return f(av, b[i]); });
+    write_contiguous(o, n, [&](out_t* dst, int64_t i, int64_t m) {
+      binary_contig<Bcast::First>(dst, a, b + i, m, f);
+    });
   } else {
     char* po = d[0];
     const char *pa = d[1], *pb = d[2];
@@ -112,28 +149,17 @@ BRASA_ALWAYS_INLINE void ternary_loop(char** d, const int64_t* s, int64_t n, con
 }
 
 /// Runs a unary functor over the iterator; out and in of the given types.
-/// Works with any iterator type offering for_each (TensorIterator, FlatIterator).
+/// Works with any iterator type offering for_each (TensorIterator, IterRef).
 template <typename out_t, typename in_t, typename It, typename F>
 void run_unary(const It& it, const F& f) {
   it.for_each([&](char** d, const int64_t* s, int64_t n) { unary_loop<out_t, in_t>(d, s, n, f); });
 }
-/// Works with any iterator type offering for_each. A FlatIterator's operands are contiguous by
-/// construction, so only that loop is compiled for it (keeps the library small).
+/// Works with any iterator type offering for_each (TensorIterator, IterRef).
 template <typename out_t, typename in_t, typename It, typename F>
 void run_binary(const It& it, const F& f) {
-  if constexpr (It::kAlwaysContiguous) {
-    it.for_each([&](char** d, const int64_t*, int64_t n) {
-      out_t* o = reinterpret_cast<out_t*>(d[0]);
-      const in_t* a = reinterpret_cast<const in_t*>(d[1]);
-      const in_t* b = reinterpret_cast<const in_t*>(d[2]);
-      write_contiguous(o, n, [&](int64_t i) { return f(a[i], b[i]); });
-    });
-  } else {
-    it.for_each(
-        [&](char** d, const int64_t* s, int64_t n) { binary_loop<out_t, in_t>(d, s, n, f); });
-  }
+  it.for_each([&](char** d, const int64_t* s, int64_t n) { binary_loop<out_t, in_t>(d, s, n, f); });
 }
-/// Works with any iterator type offering for_each (TensorIterator, FlatIterator).
+/// Works with any iterator type offering for_each (TensorIterator, IterRef).
 template <typename out_t, typename in_t, typename It, typename F>
 void run_ternary(const It& it, const F& f) {
   it.for_each(

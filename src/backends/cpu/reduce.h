@@ -47,6 +47,9 @@ class BRASA_API ReduceIter {
   int64_t num_outputs_ = 1, num_reduced_ = 1;
 };
 
+/// The dtype a kernel dispatches on (Note [Capability dtypes] in stub.h).
+inline ScalarType kernel_dtype(const ReduceIter& it) { return it.in_dtype(); }
+
 /// Mask of the dims in `dims` (wrapped; empty = every dim). Throws IndexError for a dim out of
 /// range and ValueError for a repeated dim, naming `op`.
 BRASA_API DimMask make_dim_mask(IntArrayRef dims, int64_t ndim, const char* op);

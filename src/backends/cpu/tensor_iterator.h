@@ -120,7 +120,6 @@ class BRASA_API TensorIterator {
  public:
   explicit TensorIterator(TensorIteratorConfig& config) { build(config); }
   static constexpr int kMaxOperands = 8;
-  static constexpr bool kAlwaysContiguous = false;
   int ntensors() const { return ntensors_; }
   int noutputs() const { return noutputs_; }
   int ninputs() const { return ntensors() - noutputs_; }
@@ -184,6 +183,9 @@ class BRASA_API TensorIterator {
 };
 
 inline TensorIterator TensorIteratorConfig::build() { return TensorIterator(*this); }
+
+/// The dtype a kernel dispatches on (Note [Capability dtypes] in stub.h).
+inline ScalarType kernel_dtype(const TensorIterator& it) { return it.common_dtype(); }
 
 /// Broadcast shape of a and b, or a ValueError naming op and the first mismatching dim.
 BRASA_API DimVector broadcast_shapes(IntArrayRef a, IntArrayRef b, const char* op);

@@ -9,7 +9,7 @@
 namespace brasa::ops {
 namespace {
 // Runs the flat copy of a kernel (Note [Flat fast path]) writing r = op(a, b).
-void run_flat(cpu::DispatchStub<FlatBinaryKernel>& stub, const Tensor& r, const Tensor& a, void* b,
+void run_flat(cpu::DispatchStub<BinaryKernel>& stub, const Tensor& r, const Tensor& a, void* b,
               const Scalar& alpha) {
   char* data[3] = {static_cast<char*>(r.data_ptr()), static_cast<char*>(a.data_ptr()),
                    static_cast<char*>(b)};
@@ -22,8 +22,8 @@ void run_flat(cpu::DispatchStub<FlatBinaryKernel>& stub, const Tensor& r, const 
 // Note [Scalar fast path]: a one-element tensor with a Python-style scalar (x * 2 on the tiny
 // tensors of scalar code and autograd tests) skips the iterator: the scalar is converted into a
 // stack buffer and both run through the flat kernel with n = 1.
-Tensor run_flat_scalar(cpu::DispatchStub<FlatBinaryKernel>& stub, ScalarType out_dtype,
-                       const Tensor& a, const Tensor& b, const Scalar& alpha) {
+Tensor run_flat_scalar(cpu::DispatchStub<BinaryKernel>& stub, ScalarType out_dtype, const Tensor& a,
+                       const Tensor& b, const Scalar& alpha) {
   alignas(16) char buf[16];
   detail::store_scalar(b.item(), a.dtype(), buf);
   Tensor r = detail::empty_generic(a.sizes(), out_dtype, a.device());
@@ -39,16 +39,15 @@ Tensor binary_meta(const Tensor& a, const Tensor& b, const Scalar& alpha, const 
 }
 
 // The CPU kernel of every binary op: the flat paths when they apply, else the iterator.
-template <const char* name, BinaryKind kind, cpu::DispatchStub<BinaryKernel>& stub,
-          cpu::DispatchStub<FlatBinaryKernel>& flat_stub>
+template <const char* name, BinaryKind kind, cpu::DispatchStub<BinaryKernel>& stub>
 Tensor binary_kernel(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& out) {
   if (auto dt = flat_binary_dtype(kind, a, b, alpha, out)) {
     Tensor r = detail::empty_generic(a.sizes(), *dt, a.device());
-    run_flat(flat_stub, r, a, b.data_ptr(), alpha);
+    run_flat(stub, r, a, b.data_ptr(), alpha);
     return r;
   }
   if (auto dt = flat_scalar_binary_dtype(kind, a, b, alpha, out))
-    return run_flat_scalar(flat_stub, *dt, a, b, alpha);
+    return run_flat_scalar(stub, *dt, a, b, alpha);
   cpu::TensorIterator it = make_binary_iterator(name, kind, a, b, alpha, out);
   stub(it, alpha);
   it.finish();
@@ -56,40 +55,37 @@ Tensor binary_kernel(const Tensor& a, const Tensor& b, const Scalar& alpha, cons
 }
 
 // Defines op `var` (declared in binary_ops.h) and its stubs, and registers its kernels.
-#define BRASA_DEFINE_BINARY(var, kind, stub, flat_stub)                                            \
-  BRASA_DEFINE_STUB(stub, BinaryKernel);                                                           \
-  BRASA_DEFINE_STUB(flat_stub, FlatBinaryKernel);                                                  \
-  BRASA_DEFINE_OP(var)                                                                             \
-  BRASA_REGISTER_KERNEL(var, (binary_kernel<var##_decl::name, BinaryKind::kind, stub, flat_stub>), \
-                        CPU)                                                                       \
+#define BRASA_DEFINE_BINARY(var, kind, stub)                                                 \
+  BRASA_DEFINE_STUB(stub, BinaryKernel);                                                     \
+  BRASA_DEFINE_OP(var)                                                                       \
+  BRASA_REGISTER_KERNEL(var, (binary_kernel<var##_decl::name, BinaryKind::kind, stub>), CPU) \
   BRASA_REGISTER_KERNEL(var, (binary_meta<var##_decl::name, BinaryKind::kind>), Meta)
-BRASA_DEFINE_BINARY(add_op, Arith, add_stub, add_flat_stub)
-BRASA_DEFINE_BINARY(sub_op, Subtract, sub_stub, sub_flat_stub)
-BRASA_DEFINE_BINARY(mul_op, Arith, mul_stub, mul_flat_stub)
-BRASA_DEFINE_BINARY(div_op, TrueDivide, div_stub, div_flat_stub)
-BRASA_DEFINE_BINARY(div_trunc_op, Arith, div_trunc_stub, div_trunc_flat_stub)
-BRASA_DEFINE_BINARY(floor_divide_op, Arith, floor_divide_stub, floor_divide_flat_stub)
-BRASA_DEFINE_BINARY(remainder_op, Arith, remainder_stub, remainder_flat_stub)
-BRASA_DEFINE_BINARY(fmod_op, Arith, fmod_stub, fmod_flat_stub)
-BRASA_DEFINE_BINARY(pow_op, Arith, pow_stub, pow_flat_stub)
-BRASA_DEFINE_BINARY(atan2_op, Float, atan2_stub, atan2_flat_stub)
-BRASA_DEFINE_BINARY(hypot_op, FloatOnly, hypot_stub, hypot_flat_stub)
-BRASA_DEFINE_BINARY(maximum_op, Arith, maximum_stub, maximum_flat_stub)
-BRASA_DEFINE_BINARY(minimum_op, Arith, minimum_stub, minimum_flat_stub)
-BRASA_DEFINE_BINARY(threshold_backward_op, Arith, threshold_backward_stub,
-                    threshold_backward_flat_stub)
-BRASA_DEFINE_BINARY(eq_op, Compare, eq_stub, eq_flat_stub)
-BRASA_DEFINE_BINARY(ne_op, Compare, ne_stub, ne_flat_stub)
-BRASA_DEFINE_BINARY(lt_op, Compare, lt_stub, lt_flat_stub)
-BRASA_DEFINE_BINARY(le_op, Compare, le_stub, le_flat_stub)
-BRASA_DEFINE_BINARY(gt_op, Compare, gt_stub, gt_flat_stub)
-BRASA_DEFINE_BINARY(ge_op, Compare, ge_stub, ge_flat_stub)
-BRASA_DEFINE_BINARY(logical_and_op, Logical, logical_and_stub, logical_and_flat_stub)
-BRASA_DEFINE_BINARY(logical_or_op, Logical, logical_or_stub, logical_or_flat_stub)
-BRASA_DEFINE_BINARY(logical_xor_op, Logical, logical_xor_stub, logical_xor_flat_stub)
-BRASA_DEFINE_BINARY(bitwise_and_op, Bitwise, bitwise_and_stub, bitwise_and_flat_stub)
-BRASA_DEFINE_BINARY(bitwise_or_op, Bitwise, bitwise_or_stub, bitwise_or_flat_stub)
-BRASA_DEFINE_BINARY(bitwise_xor_op, Bitwise, bitwise_xor_stub, bitwise_xor_flat_stub)
+BRASA_DEFINE_BINARY(add_op, Arith, add_stub)
+BRASA_DEFINE_BINARY(sub_op, Subtract, sub_stub)
+BRASA_DEFINE_BINARY(mul_op, Arith, mul_stub)
+BRASA_DEFINE_BINARY(div_op, TrueDivide, div_stub)
+BRASA_DEFINE_BINARY(div_trunc_op, Arith, div_trunc_stub)
+BRASA_DEFINE_BINARY(floor_divide_op, Arith, floor_divide_stub)
+BRASA_DEFINE_BINARY(remainder_op, Arith, remainder_stub)
+BRASA_DEFINE_BINARY(fmod_op, Arith, fmod_stub)
+BRASA_DEFINE_BINARY(pow_op, Arith, pow_stub)
+BRASA_DEFINE_BINARY(atan2_op, Float, atan2_stub)
+BRASA_DEFINE_BINARY(hypot_op, FloatOnly, hypot_stub)
+BRASA_DEFINE_BINARY(maximum_op, Arith, maximum_stub)
+BRASA_DEFINE_BINARY(minimum_op, Arith, minimum_stub)
+BRASA_DEFINE_BINARY(threshold_backward_op, Arith, threshold_backward_stub)
+BRASA_DEFINE_BINARY(eq_op, Compare, eq_stub)
+BRASA_DEFINE_BINARY(ne_op, Compare, ne_stub)
+BRASA_DEFINE_BINARY(lt_op, Compare, lt_stub)
+BRASA_DEFINE_BINARY(le_op, Compare, le_stub)
+BRASA_DEFINE_BINARY(gt_op, Compare, gt_stub)
+BRASA_DEFINE_BINARY(ge_op, Compare, ge_stub)
+BRASA_DEFINE_BINARY(logical_and_op, Logical, logical_and_stub)
+BRASA_DEFINE_BINARY(logical_or_op, Logical, logical_or_stub)
+BRASA_DEFINE_BINARY(logical_xor_op, Logical, logical_xor_stub)
+BRASA_DEFINE_BINARY(bitwise_and_op, Bitwise, bitwise_and_stub)
+BRASA_DEFINE_BINARY(bitwise_or_op, Bitwise, bitwise_or_stub)
+BRASA_DEFINE_BINARY(bitwise_xor_op, Bitwise, bitwise_xor_stub)
 #undef BRASA_DEFINE_BINARY
 
 }  // namespace brasa::ops

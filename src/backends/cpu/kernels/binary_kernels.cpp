@@ -1,10 +1,11 @@
 // Loops of the binary pointwise family (compiled once per CPU capability).
+// Floating dtypes only in the AVX2/AVX-512 builds (Note [Capability dtypes] in stub.h).
+#define BRASA_KERNEL_FLOATING_CAPABILITY
 #include "backends/cpu/kernels/binary_kernels.h"
 
 #include <cmath>
 #include <type_traits>
 
-#include "backends/cpu/flat_iterator.h"
 #include "backends/cpu/loops.h"
 #include "brasa/core/dispatch_type.h"
 
@@ -18,8 +19,8 @@ constexpr bool is_float_v =
     std::is_floating_point_v<T> || std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
 
 // Same-dtype arithmetic: the functor gets operands in opmath (float for Half/BFloat16).
-template <class It, typename F>
-void arith_all(It& it, const char* name, F make) {
+template <typename F>
+void arith_all(IterRef it, const char* name, F make) {
   BRASA_DISPATCH_ALL_TYPES(it.common_dtype(), name, [&] {
     using opm = opmath_t<scalar_t>;
     auto f = make(static_cast<scalar_t*>(nullptr));
@@ -27,8 +28,8 @@ void arith_all(It& it, const char* name, F make) {
         it, [f](scalar_t a, scalar_t b) -> scalar_t { return scalar_t(f(opm(a), opm(b))); });
   });
 }
-template <class It, typename F>
-void arith_numeric(It& it, const char* name, F make) {
+template <typename F>
+void arith_numeric(IterRef it, const char* name, F make) {
   BRASA_DISPATCH_NUMERIC_TYPES(it.common_dtype(), name, [&] {
     using opm = opmath_t<scalar_t>;
     auto f = make(static_cast<scalar_t*>(nullptr));
@@ -36,16 +37,16 @@ void arith_numeric(It& it, const char* name, F make) {
         it, [f](scalar_t a, scalar_t b) -> scalar_t { return scalar_t(f(opm(a), opm(b))); });
   });
 }
-template <class It, typename F>
-void arith_float(It& it, const char* name, F f) {
+template <typename F>
+void arith_float(IterRef it, const char* name, F f) {
   BRASA_DISPATCH_FLOATING_TYPES(it.common_dtype(), name, [&] {
     using opm = opmath_t<scalar_t>;
     run_binary<scalar_t, scalar_t>(
         it, [f](scalar_t a, scalar_t b) -> scalar_t { return scalar_t(f(opm(a), opm(b))); });
   });
 }
-template <class It, typename F>
-void compare(It& it, const char* name, F f) {
+template <typename F>
+void compare(IterRef it, const char* name, F f) {
   BRASA_DISPATCH_ALL_TYPES(it.common_dtype(), name, [&] {
     using opm = opmath_t<scalar_t>;
     run_binary<bool, scalar_t>(it,
@@ -53,8 +54,7 @@ void compare(It& it, const char* name, F f) {
   });
 }
 
-template <class It>
-void add_kernel(It& it, const Scalar& alpha) {
+void add_kernel(IterRef it, const Scalar& alpha) {
   BRASA_DISPATCH_ALL_TYPES(it.common_dtype(), "add", [&] {
     using opm = opmath_t<scalar_t>;
     const opm al = alpha.to<opm>();
@@ -67,8 +67,7 @@ void add_kernel(It& it, const Scalar& alpha) {
     }
   });
 }
-template <class It>
-void sub_kernel(It& it, const Scalar& alpha) {
+void sub_kernel(IterRef it, const Scalar& alpha) {
   BRASA_DISPATCH_NUMERIC_TYPES(it.common_dtype(), "sub", [&] {
     using opm = opmath_t<scalar_t>;
     const opm al = alpha.to<opm>();
@@ -76,16 +75,14 @@ void sub_kernel(It& it, const Scalar& alpha) {
         it, [al](scalar_t a, scalar_t b) -> scalar_t { return scalar_t(opm(a) - al * opm(b)); });
   });
 }
-template <class It>
-void mul_kernel(It& it, const Scalar&) {
+void mul_kernel(IterRef it, const Scalar&) {
   if (it.common_dtype() == kBool) {
     run_binary<bool, bool>(it, [](bool a, bool b) { return a && b; });
     return;
   }
   arith_numeric(it, "mul", [](auto*) { return [](auto a, auto b) { return a * b; }; });
 }
-template <class It>
-void div_kernel(It& it, const Scalar&) {
+void div_kernel(IterRef it, const Scalar&) {
   arith_float(it, "div", [](auto a, auto b) { return a / b; });
 }
 
@@ -95,8 +92,7 @@ inline void check_int_divisor(T b, const char* name) {
     BRASA_CHECK(b != T(0), name, ": ZeroDivisionError (integer division by zero)");
 }
 
-template <class It>
-void div_trunc_kernel(It& it, const Scalar&) {
+void div_trunc_kernel(IterRef it, const Scalar&) {
   arith_numeric(it, "div", [](auto* p) {
     using T = opmath_t<std::remove_pointer_t<decltype(p)>>;
     return [](T a, T b) -> T {
@@ -131,15 +127,13 @@ inline T floor_div(T a, T b) {
     }
   }
 }
-template <class It>
-void floor_divide_kernel(It& it, const Scalar&) {
+void floor_divide_kernel(IterRef it, const Scalar&) {
   arith_numeric(it, "floor_divide", [](auto* p) {
     using T = opmath_t<std::remove_pointer_t<decltype(p)>>;
     return [](T a, T b) -> T { return floor_div(a, b); };
   });
 }
-template <class It>
-void remainder_kernel(It& it, const Scalar&) {
+void remainder_kernel(IterRef it, const Scalar&) {
   arith_numeric(it, "remainder", [](auto* p) {
     using T = opmath_t<std::remove_pointer_t<decltype(p)>>;
     return [](T a, T b) -> T {
@@ -157,8 +151,7 @@ void remainder_kernel(It& it, const Scalar&) {
     };
   });
 }
-template <class It>
-void fmod_kernel(It& it, const Scalar&) {
+void fmod_kernel(IterRef it, const Scalar&) {
   arith_numeric(it, "fmod", [](auto* p) {
     using T = opmath_t<std::remove_pointer_t<decltype(p)>>;
     return [](T a, T b) -> T {
@@ -188,8 +181,7 @@ inline T int_pow(T base, T exp) {
   }
   return result;
 }
-template <class It>
-void pow_kernel(It& it, const Scalar&) {
+void pow_kernel(IterRef it, const Scalar&) {
   arith_numeric(it, "pow", [](auto* p) {
     using T = opmath_t<std::remove_pointer_t<decltype(p)>>;
     return [](T a, T b) -> T {
@@ -200,16 +192,13 @@ void pow_kernel(It& it, const Scalar&) {
     };
   });
 }
-template <class It>
-void atan2_kernel(It& it, const Scalar&) {
+void atan2_kernel(IterRef it, const Scalar&) {
   arith_float(it, "atan2", [](auto a, auto b) { return std::atan2(a, b); });
 }
-template <class It>
-void hypot_kernel(It& it, const Scalar&) {
+void hypot_kernel(IterRef it, const Scalar&) {
   arith_float(it, "hypot", [](auto a, auto b) { return std::hypot(a, b); });
 }
-template <class It>
-void maximum_kernel(It& it, const Scalar&) {
+void maximum_kernel(IterRef it, const Scalar&) {
   arith_all(it, "maximum", [](auto* p) {
     using T = opmath_t<std::remove_pointer_t<decltype(p)>>;
     return [](T a, T b) -> T {
@@ -219,8 +208,7 @@ void maximum_kernel(It& it, const Scalar&) {
     };
   });
 }
-template <class It>
-void minimum_kernel(It& it, const Scalar&) {
+void minimum_kernel(IterRef it, const Scalar&) {
   arith_all(it, "minimum", [](auto* p) {
     using T = opmath_t<std::remove_pointer_t<decltype(p)>>;
     return [](T a, T b) -> T {
@@ -231,65 +219,52 @@ void minimum_kernel(It& it, const Scalar&) {
   });
 }
 // relu's gradient: g where the result is > 0 (NaN results pass g through, as in PyTorch).
-template <class It>
-void threshold_backward_kernel(It& it, const Scalar&) {
+void threshold_backward_kernel(IterRef it, const Scalar&) {
   arith_all(it, "threshold_backward", [](auto* p) {
     using T = opmath_t<std::remove_pointer_t<decltype(p)>>;
     return [](T g, T y) -> T { return y <= T(0) ? T(0) : g; };
   });
 }
-template <class It>
-void eq_kernel(It& it, const Scalar&) {
+void eq_kernel(IterRef it, const Scalar&) {
   compare(it, "eq", [](auto a, auto b) { return a == b; });
 }
-template <class It>
-void ne_kernel(It& it, const Scalar&) {
+void ne_kernel(IterRef it, const Scalar&) {
   compare(it, "ne", [](auto a, auto b) { return a != b; });
 }
-template <class It>
-void lt_kernel(It& it, const Scalar&) {
+void lt_kernel(IterRef it, const Scalar&) {
   compare(it, "lt", [](auto a, auto b) { return a < b; });
 }
-template <class It>
-void le_kernel(It& it, const Scalar&) {
+void le_kernel(IterRef it, const Scalar&) {
   compare(it, "le", [](auto a, auto b) { return a <= b; });
 }
-template <class It>
-void gt_kernel(It& it, const Scalar&) {
+void gt_kernel(IterRef it, const Scalar&) {
   compare(it, "gt", [](auto a, auto b) { return a > b; });
 }
-template <class It>
-void ge_kernel(It& it, const Scalar&) {
+void ge_kernel(IterRef it, const Scalar&) {
   compare(it, "ge", [](auto a, auto b) { return a >= b; });
 }
-template <class It>
-void logical_and_kernel(It& it, const Scalar&) {
+void logical_and_kernel(IterRef it, const Scalar&) {
   compare(it, "logical_and", [](auto a, auto b) { return bool(a) && bool(b); });
 }
-template <class It>
-void logical_or_kernel(It& it, const Scalar&) {
+void logical_or_kernel(IterRef it, const Scalar&) {
   compare(it, "logical_or", [](auto a, auto b) { return bool(a) || bool(b); });
 }
-template <class It>
-void logical_xor_kernel(It& it, const Scalar&) {
+void logical_xor_kernel(IterRef it, const Scalar&) {
   compare(it, "logical_xor", [](auto a, auto b) { return bool(a) != bool(b); });
 }
-template <class It, typename F>
-void bitwise(It& it, const char* name, F f) {
+template <typename F>
+void bitwise(IterRef it, const char* name, F f) {
   BRASA_DISPATCH_INTEGRAL_AND_BOOL_TYPES(it.common_dtype(), name, [&] {
     run_binary<scalar_t, scalar_t>(it, [f](scalar_t a, scalar_t b) -> scalar_t { return f(a, b); });
   });
 }
-template <class It>
-void bitwise_and_kernel(It& it, const Scalar&) {
+void bitwise_and_kernel(IterRef it, const Scalar&) {
   bitwise(it, "bitwise_and", [](auto a, auto b) { return a & b; });
 }
-template <class It>
-void bitwise_or_kernel(It& it, const Scalar&) {
+void bitwise_or_kernel(IterRef it, const Scalar&) {
   bitwise(it, "bitwise_or", [](auto a, auto b) { return a | b; });
 }
-template <class It>
-void bitwise_xor_kernel(It& it, const Scalar&) {
+void bitwise_xor_kernel(IterRef it, const Scalar&) {
   bitwise(it, "bitwise_xor", [](auto a, auto b) { return a ^ b; });
 }
 
@@ -297,36 +272,30 @@ void bitwise_xor_kernel(It& it, const Scalar&) {
 }  // namespace brasa::cpu
 
 namespace brasa::ops {
-// Each op's loop, compiled for both iterators (the op and its stubs are in binary_ops.h).
-#define BRASA_REGISTER_BINARY(stub, flat_stub, kernel)                           \
-  BRASA_REGISTER_STUB(stub, ::brasa::cpu::kernel<::brasa::cpu::TensorIterator>); \
-  BRASA_REGISTER_STUB(flat_stub, ::brasa::cpu::kernel<::brasa::cpu::FlatIterator>);
-BRASA_REGISTER_BINARY(add_stub, add_flat_stub, add_kernel)
-BRASA_REGISTER_BINARY(sub_stub, sub_flat_stub, sub_kernel)
-BRASA_REGISTER_BINARY(mul_stub, mul_flat_stub, mul_kernel)
-BRASA_REGISTER_BINARY(div_stub, div_flat_stub, div_kernel)
-BRASA_REGISTER_BINARY(div_trunc_stub, div_trunc_flat_stub, div_trunc_kernel)
-BRASA_REGISTER_BINARY(floor_divide_stub, floor_divide_flat_stub, floor_divide_kernel)
-BRASA_REGISTER_BINARY(remainder_stub, remainder_flat_stub, remainder_kernel)
-BRASA_REGISTER_BINARY(fmod_stub, fmod_flat_stub, fmod_kernel)
-BRASA_REGISTER_BINARY(pow_stub, pow_flat_stub, pow_kernel)
-BRASA_REGISTER_BINARY(atan2_stub, atan2_flat_stub, atan2_kernel)
-BRASA_REGISTER_BINARY(hypot_stub, hypot_flat_stub, hypot_kernel)
-BRASA_REGISTER_BINARY(maximum_stub, maximum_flat_stub, maximum_kernel)
-BRASA_REGISTER_BINARY(minimum_stub, minimum_flat_stub, minimum_kernel)
-BRASA_REGISTER_BINARY(threshold_backward_stub, threshold_backward_flat_stub,
-                      threshold_backward_kernel)
-BRASA_REGISTER_BINARY(eq_stub, eq_flat_stub, eq_kernel)
-BRASA_REGISTER_BINARY(ne_stub, ne_flat_stub, ne_kernel)
-BRASA_REGISTER_BINARY(lt_stub, lt_flat_stub, lt_kernel)
-BRASA_REGISTER_BINARY(le_stub, le_flat_stub, le_kernel)
-BRASA_REGISTER_BINARY(gt_stub, gt_flat_stub, gt_kernel)
-BRASA_REGISTER_BINARY(ge_stub, ge_flat_stub, ge_kernel)
-BRASA_REGISTER_BINARY(logical_and_stub, logical_and_flat_stub, logical_and_kernel)
-BRASA_REGISTER_BINARY(logical_or_stub, logical_or_flat_stub, logical_or_kernel)
-BRASA_REGISTER_BINARY(logical_xor_stub, logical_xor_flat_stub, logical_xor_kernel)
-BRASA_REGISTER_BINARY(bitwise_and_stub, bitwise_and_flat_stub, bitwise_and_kernel)
-BRASA_REGISTER_BINARY(bitwise_or_stub, bitwise_or_flat_stub, bitwise_or_kernel)
-BRASA_REGISTER_BINARY(bitwise_xor_stub, bitwise_xor_flat_stub, bitwise_xor_kernel)
-#undef BRASA_REGISTER_BINARY
+BRASA_REGISTER_STUB(add_stub, ::brasa::cpu::add_kernel);
+BRASA_REGISTER_STUB(sub_stub, ::brasa::cpu::sub_kernel);
+BRASA_REGISTER_STUB(mul_stub, ::brasa::cpu::mul_kernel);
+BRASA_REGISTER_STUB(div_stub, ::brasa::cpu::div_kernel);
+BRASA_REGISTER_STUB(div_trunc_stub, ::brasa::cpu::div_trunc_kernel);
+BRASA_REGISTER_STUB(floor_divide_stub, ::brasa::cpu::floor_divide_kernel);
+BRASA_REGISTER_STUB(remainder_stub, ::brasa::cpu::remainder_kernel);
+BRASA_REGISTER_STUB(fmod_stub, ::brasa::cpu::fmod_kernel);
+BRASA_REGISTER_STUB(pow_stub, ::brasa::cpu::pow_kernel);
+BRASA_REGISTER_STUB(atan2_stub, ::brasa::cpu::atan2_kernel);
+BRASA_REGISTER_STUB(hypot_stub, ::brasa::cpu::hypot_kernel);
+BRASA_REGISTER_STUB(maximum_stub, ::brasa::cpu::maximum_kernel);
+BRASA_REGISTER_STUB(minimum_stub, ::brasa::cpu::minimum_kernel);
+BRASA_REGISTER_STUB(threshold_backward_stub, ::brasa::cpu::threshold_backward_kernel);
+BRASA_REGISTER_STUB(eq_stub, ::brasa::cpu::eq_kernel);
+BRASA_REGISTER_STUB(ne_stub, ::brasa::cpu::ne_kernel);
+BRASA_REGISTER_STUB(lt_stub, ::brasa::cpu::lt_kernel);
+BRASA_REGISTER_STUB(le_stub, ::brasa::cpu::le_kernel);
+BRASA_REGISTER_STUB(gt_stub, ::brasa::cpu::gt_kernel);
+BRASA_REGISTER_STUB(ge_stub, ::brasa::cpu::ge_kernel);
+BRASA_REGISTER_STUB(logical_and_stub, ::brasa::cpu::logical_and_kernel);
+BRASA_REGISTER_STUB(logical_or_stub, ::brasa::cpu::logical_or_kernel);
+BRASA_REGISTER_STUB(logical_xor_stub, ::brasa::cpu::logical_xor_kernel);
+BRASA_REGISTER_STUB(bitwise_and_stub, ::brasa::cpu::bitwise_and_kernel);
+BRASA_REGISTER_STUB(bitwise_or_stub, ::brasa::cpu::bitwise_or_kernel);
+BRASA_REGISTER_STUB(bitwise_xor_stub, ::brasa::cpu::bitwise_xor_kernel);
 }  // namespace brasa::ops

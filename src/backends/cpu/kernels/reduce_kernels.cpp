@@ -1,5 +1,7 @@
 // Loops of sum, mean, prod, amax, amin, all, any, count_nonzero and isclose (compiled once per CPU
 // capability; the engine is backends/cpu/reduce_loops.h).
+// Floating dtypes only in the AVX2/AVX-512 builds (Note [Capability dtypes] in stub.h).
+#define BRASA_KERNEL_FLOATING_CAPABILITY
 #include "backends/cpu/kernels/reduce_kernels.h"
 
 #include <cmath>

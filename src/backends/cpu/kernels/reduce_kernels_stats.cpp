@@ -1,5 +1,7 @@
 // Loops of max(dim)/min(dim), argmax/argmin, var/std, norm and logsumexp (compiled once per CPU
 // capability; the engine is backends/cpu/reduce_loops.h).
+// Floating dtypes only in the AVX2/AVX-512 builds (Note [Capability dtypes] in stub.h).
+#define BRASA_KERNEL_FLOATING_CAPABILITY
 #include <algorithm>
 #include <cmath>
 #include <limits>

@@ -1,4 +1,6 @@
 // Loops of clamp, lerp, where, masked_fill and nan_to_num (compiled once per CPU capability).
+// Floating dtypes only in the AVX2/AVX-512 builds (Note [Capability dtypes] in stub.h).
+#define BRASA_KERNEL_FLOATING_CAPABILITY
 #include "backends/cpu/kernels/ternary_kernels.h"
 
 #include <algorithm>

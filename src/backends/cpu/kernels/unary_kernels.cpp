@@ -1,6 +1,8 @@
 // Loops of the dtype-keeping and predicate unary ops (neg, abs, floor, round, isnan, ...), compiled
 // once per CPU capability. Rounding of float/double uses the vector round instructions; the rest
 // are plain loops the compiler vectorises.
+// Floating dtypes only in the AVX2/AVX-512 builds (Note [Capability dtypes] in stub.h).
+#define BRASA_KERNEL_FLOATING_CAPABILITY
 #include "backends/cpu/kernels/unary_kernels.h"
 
 #include <cmath>
