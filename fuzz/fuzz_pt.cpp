@@ -7,10 +7,10 @@
 #include <cstdint>
 #include <cstring>
 
+#include "archive/pickle.h"
+#include "brasa/archive/pt.h"
 #include "brasa/core/error.h"
 #include "brasa/ops/factory.h"
-#include "brasa/serialize/pt.h"
-#include "serialize/pickle.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace brasa;

@@ -4,8 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "archive/zip.h"
 #include "brasa/core/error.h"
-#include "serialize/zip.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {

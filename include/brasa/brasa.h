@@ -1,6 +1,10 @@
 #pragma once
 // The native API in one include.
 
+#include "brasa/archive/archive.h"
+#include "brasa/archive/error.h"
+#include "brasa/archive/ivalue.h"
+#include "brasa/archive/pt.h"
 #include "brasa/autograd/autograd.h"
 #include "brasa/autograd/custom_function.h"
 #include "brasa/autograd/grad_mode.h"
@@ -33,11 +37,7 @@
 #include "brasa/ops/sampling.h"
 #include "brasa/ops/view.h"
 #include "brasa/optim.h"
-#include "brasa/serialize/archive.h"
 #include "brasa/serialize/checkpoint.h"
-#include "brasa/serialize/error.h"
-#include "brasa/serialize/ivalue.h"
-#include "brasa/serialize/pt.h"
 #include "brasa/serialize/safetensors.h"
 #include "brasa/serialize/save_load.h"
 #include "brasa/serialize/training_state.h"

@@ -13,3 +13,4 @@
 #include "brasa/optim/schedulers/sequential_lr.h"
 #include "brasa/optim/schedulers/step_lr.h"
 #include "brasa/optim/sgd.h"
+#include "brasa/optim/state_ivalue.h"

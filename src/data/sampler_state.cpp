@@ -1,12 +1,12 @@
 // save / load of the samplers: the epoch's order and the position in it.
 
+#include "brasa/archive/archive.h"
+#include "brasa/archive/error.h"
 #include "brasa/data/samplers/distributed.h"
 #include "brasa/data/samplers/random.h"
 #include "brasa/data/samplers/sequential.h"
 #include "brasa/data/samplers/stream.h"
 #include "brasa/ops/factory.h"
-#include "brasa/serialize/archive.h"
-#include "brasa/serialize/error.h"
 
 namespace brasa::data::samplers {
 namespace {

@@ -1,8 +1,8 @@
 // Module::save / load through archives: PyTorch's flat state_dict layout (dotted names).
 
+#include "brasa/archive/archive.h"
 #include "brasa/nn/module.h"
 #include "brasa/nn/state_dict.h"
-#include "brasa/serialize/archive.h"
 
 namespace brasa::nn {
 

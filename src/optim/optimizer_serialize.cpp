@@ -1,12 +1,12 @@
 // Optimizer::save / load through archives.
 
-#include "brasa/serialize/archive.h"
-#include "brasa/serialize/training_state.h"
+#include "brasa/archive/archive.h"
+#include "brasa/optim/state_ivalue.h"
 
 namespace brasa::optim {
 
 void Optimizer::save(serialize::OutputArchive& archive) const {
-  const IValue v = serialize::optimizer_state_to_ivalue(state_dict());
+  const IValue v = optimizer_state_to_ivalue(state_dict());
   for (const auto& e : v.toGenericDict()) archive.write(e.key().toStringRef(), e.value());
 }
 
@@ -17,7 +17,7 @@ void Optimizer::load(serialize::InputArchive& archive) {
     archive.read(key, v);
     d.insert(IValue(key), v);
   }
-  load_state_dict(serialize::optimizer_state_from_ivalue(IValue(d)));
+  load_state_dict(optimizer_state_from_ivalue(IValue(d)));
 }
 
 }  // namespace brasa::optim

@@ -6,12 +6,12 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "brasa/archive/error.h"
 #include "brasa/core/generator.h"
 #include "brasa/nn/module.h"
 #include "brasa/optim/optimizer.h"
 #include "brasa/optim/schedulers/lr_scheduler.h"
 #include "brasa/optim/schedulers/reduce_on_plateau_scheduler.h"
-#include "brasa/serialize/error.h"
 
 namespace brasa::serialize {
 namespace fs = std::filesystem;

@@ -2,8 +2,8 @@
 
 #include <set>
 
+#include "brasa/archive/error.h"
 #include "brasa/core/error.h"
-#include "brasa/serialize/error.h"
 
 namespace brasa::serialize {
 

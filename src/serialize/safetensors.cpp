@@ -6,10 +6,10 @@
 #include <memory>
 #include <set>
 
+#include "brasa/archive/error.h"
+#include "brasa/archive/file_io.h"
 #include "brasa/core/error.h"
 #include "brasa/ops/factory.h"
-#include "brasa/serialize/error.h"
-#include "brasa/serialize/file_io.h"
 #include "serialize/json_reader.h"
 #include "serialize/safetensors_header.h"
 

@@ -5,8 +5,8 @@
 #include <limits>
 #include <string_view>
 
+#include "brasa/archive/error.h"
 #include "brasa/core/error.h"
-#include "brasa/serialize/error.h"
 #include "serialize/json_reader.h"
 
 namespace brasa::serialize::safetensors {

@@ -1,14 +1,15 @@
-// 100 training steps of a small MLP: brasa's optimizers and schedulers against PyTorch's loss
-// and lr trajectories (reference_trajectories.h, from generate_reference.py).
+// 100 training steps of a small MLP: brasa's optimizers and schedulers against the loss and lr
+// trajectories of PyTorch's, which run the same cases (kPythonCases) while the tests run.
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
 #include <cmath>
 #include <functional>
 #include <memory>
+#include <sstream>
 
-#include "optim/reference_trajectories.h"
 #include "support/optim_model.h"
+#include "support/torch_oracle.h"
 
 namespace {
 
@@ -23,6 +24,104 @@ struct Case {
   const char* loss = "mse";
   MakeSched make_sched = nullptr;
 };
+
+constexpr size_t kSteps = 100;
+const std::vector<double> kPlateauMetrics = {1.0,  0.9, 0.95, 0.93, 0.92, 0.91, 0.95,
+                                             0.89, 0.9, 0.9,  0.9,  0.9,  0.8,  0.85};
+
+// PyTorch's half of cases() and of ReduceLROnPlateauMatchesPyTorch, in the same order.
+const char* const kPythonCases = R"PY(
+CASES = {
+    "sgd_momentum": (lambda p: O.SGD(p, lr=0.05, momentum=0.9), "mse", None),
+    "sgd_nesterov_wd": (lambda p: O.SGD(p, lr=0.05, momentum=0.9, nesterov=True,
+                                        weight_decay=1e-2), "mse", None),
+    "sgd_dampening_ce": (lambda p: O.SGD(p, lr=0.2, momentum=0.5, dampening=0.3,
+                                         weight_decay=1e-3), "ce", None),
+    "sgd_groups": (lambda p: O.SGD([{"params": p[:2]},
+                                    {"params": p[2:], "lr": 0.01, "momentum": 0.9}], lr=0.05),
+                   "mse", None),
+    "adam": (lambda p: O.Adam(p, lr=1e-2), "mse", None),
+    "adam_amsgrad_wd_ce": (lambda p: O.Adam(p, lr=1e-2, amsgrad=True, weight_decay=1e-2), "ce",
+                           None),
+    "adamw": (lambda p: O.AdamW(p, lr=1e-2, weight_decay=0.1), "mse", None),
+    "adamw_amsgrad": (lambda p: O.AdamW(p, lr=5e-3, betas=(0.8, 0.99), amsgrad=True), "mse",
+                      None),
+    "rmsprop": (lambda p: O.RMSprop(p, lr=1e-3), "mse", None),
+    "rmsprop_centered_momentum": (lambda p: O.RMSprop(p, lr=1e-3, momentum=0.9, centered=True,
+                                                      weight_decay=1e-2), "mse", None),
+    "adagrad": (lambda p: O.Adagrad(p, lr=0.05, lr_decay=1e-3, weight_decay=1e-3,
+                                    initial_accumulator_value=0.1), "mse", None),
+    "sgd_steplr": (lambda p: O.SGD(p, lr=0.1, momentum=0.9), "mse",
+                   lambda o: S.StepLR(o, step_size=30, gamma=0.5)),
+    "sgd_multisteplr": (lambda p: O.SGD(p, lr=0.1), "mse",
+                        lambda o: S.MultiStepLR(o, milestones=[20, 50, 50], gamma=0.5)),
+    "adam_exponentiallr": (lambda p: O.Adam(p, lr=1e-2), "mse",
+                           lambda o: S.ExponentialLR(o, gamma=0.98)),
+    "sgd_cosine": (lambda p: O.SGD(p, lr=0.1), "mse",
+                   lambda o: S.CosineAnnealingLR(o, T_max=40, eta_min=1e-3)),
+    "sgd_onecycle": (lambda p: O.SGD(p, lr=0.1, momentum=0.9), "mse",
+                     lambda o: S.OneCycleLR(o, max_lr=0.1, total_steps=100)),
+    "adam_onecycle_linear3": (lambda p: O.Adam(p, lr=1e-2), "mse",
+                              lambda o: S.OneCycleLR(o, max_lr=1e-2, total_steps=100,
+                                                     anneal_strategy="linear",
+                                                     three_phase=True)),
+    "sgd_warmup_cosine": (lambda p: O.SGD(p, lr=0.1), "mse",
+                          lambda o: S.SequentialLR(o, [S.LinearLR(o, start_factor=0.1,
+                                                                  total_iters=10),
+                                                       S.CosineAnnealingLR(o, T_max=90)],
+                                                   milestones=[10])),
+    "sgd_chained": (lambda p: O.SGD(p, lr=0.1), "mse",
+                    lambda o: S.ChainedScheduler([S.LinearLR(o, start_factor=0.5, total_iters=4),
+                                                  S.ExponentialLR(o, gamma=0.97)])),
+}
+for name, (make_opt, kind, make_sched) in CASES.items():
+    params = init_params()
+    opt = make_opt(params)
+    sched = make_sched(opt) if make_sched else None
+    losses, lrs = [], []
+    for step in range(STEPS):
+        opt.zero_grad()
+        loss = loss_fn(params, step, kind)
+        loss.backward()
+        opt.step()
+        if sched:
+            sched.step()
+        losses.append(loss.item())
+        lrs.append(opt.param_groups[0]["lr"])
+    out(name + ":loss", losses)
+    out(name + ":lr", lrs)
+
+def plateau_lrs(mode, **kw):
+    opt = O.SGD([torch.zeros(1, requires_grad=True)], lr=1.0)
+    sched = S.ReduceLROnPlateau(opt, mode=mode, **kw)
+    lrs = []
+    for m in METRICS:
+        sched.step(m)
+        lrs.append(opt.param_groups[0]["lr"])
+    return lrs
+
+out("plateau:min", plateau_lrs("min", factor=0.5, patience=2, threshold=0.01, cooldown=1,
+                               min_lr=0.2))
+out("plateau:max", plateau_lrs("max", factor=0.1, patience=1, threshold=0.05,
+                               threshold_mode="abs"))
+)PY";
+
+// PyTorch's trajectories of every case, from one Python run shared by the cases.
+const std::map<std::string, std::vector<double>>& pytorch() {
+  std::ostringstream body;
+  body.precision(17);
+  body << optim_test::kPythonModel << "STEPS = " << kSteps << "\nMETRICS = [";
+  for (double m : kPlateauMetrics) body << m << ", ";
+  body << "]\n" << kPythonCases;
+  return brasa::testing_oracle::run_python_shared(body.str());
+}
+
+const std::vector<double>& want(const std::string& key) {
+  static const std::vector<double> none;
+  auto it = pytorch().find(key);
+  if (it == pytorch().end()) ADD_FAILURE() << "PyTorch has no " << key;
+  return it == pytorch().end() ? none : it->second;
+}
 
 template <typename Opt, typename Options>
 MakeOpt make(Options options) {
@@ -101,19 +200,22 @@ class OptimEquivalence : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(OptimEquivalence, LossAndLrTrajectoryMatchPyTorch) {
   const Case& c = cases()[GetParam()];
-  const auto& ref = optim_reference::trajectories().at(c.name);
+  const std::vector<double>& want_loss = want(std::string(c.name) + ":loss");
+  const std::vector<double>& want_lr = want(std::string(c.name) + ":lr");
+  ASSERT_EQ(want_loss.size(), kSteps);
+  ASSERT_EQ(want_lr.size(), kSteps);
   Params params = optim_test::init_params();
   auto opt = c.make_opt(params);
   auto sched = c.make_sched ? c.make_sched(*opt) : nullptr;
-  for (size_t step = 0; step < ref.loss.size(); ++step) {
+  for (size_t step = 0; step < kSteps; ++step) {
     opt->zero_grad();
     torch::Tensor loss = optim_test::model_loss(params, static_cast<int64_t>(step), c.loss);
     loss.backward();
     opt->step();
     if (sched) sched->step();
     const std::string at = std::string(c.name) + " step " + std::to_string(step);
-    expect_rel_close(loss.item<double>(), ref.loss[step], 1e-4, at + " loss");
-    expect_rel_close(opt->param_groups()[0].options().get_lr(), ref.lr[step], 1e-9, at + " lr");
+    expect_rel_close(loss.item<double>(), want_loss[step], 1e-4, at + " loss");
+    expect_rel_close(opt->param_groups()[0].options().get_lr(), want_lr[step], 1e-9, at + " lr");
     if (sched) {
       EXPECT_EQ(sched->get_last_lr()[0], opt->param_groups()[0].options().get_lr());
     }
@@ -134,12 +236,16 @@ TEST(OptimEquivalence, ReduceLROnPlateauMatchesPyTorch) {
   O::SGD max_opt({p}, O::SGDOptions(1.0));
   O::ReduceLROnPlateau max_sched(max_opt, O::ReduceLROnPlateau::max, 0.1, 1, 0.05,
                                  O::ReduceLROnPlateau::abs);
-  for (size_t i = 0; i < optim_reference::kPlateauMetrics.size(); ++i) {
-    min_sched.step(optim_reference::kPlateauMetrics[i]);
-    max_sched.step(optim_reference::kPlateauMetrics[i]);
-    expect_rel_close(min_sched.get_last_lr()[0], optim_reference::kPlateauMinLrs[i], 1e-12,
+  const std::vector<double>& want_min = want("plateau:min");
+  const std::vector<double>& want_max = want("plateau:max");
+  ASSERT_EQ(want_min.size(), kPlateauMetrics.size());
+  ASSERT_EQ(want_max.size(), kPlateauMetrics.size());
+  for (size_t i = 0; i < kPlateauMetrics.size(); ++i) {
+    min_sched.step(kPlateauMetrics[i]);
+    max_sched.step(kPlateauMetrics[i]);
+    expect_rel_close(min_sched.get_last_lr()[0], want_min[i], 1e-12,
                      "min mode epoch " + std::to_string(i));
-    expect_rel_close(max_sched.get_last_lr()[0], optim_reference::kPlateauMaxLrs[i], 1e-12,
+    expect_rel_close(max_sched.get_last_lr()[0], want_max[i], 1e-12,
                      "max mode epoch " + std::to_string(i));
   }
 }

@@ -9,11 +9,11 @@
 #include <cstring>
 #include <map>
 
+#include "archive/pickle.h"
+#include "archive/zip.h"
 #include "brasa/brasa.h"
 #include "brasa/serialize/error.h"
 #include "brasa/serialize/pt.h"
-#include "serialize/pickle.h"
-#include "serialize/zip.h"
 
 namespace brasa::serialize {
 namespace {

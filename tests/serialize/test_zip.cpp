@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "archive/zip.h"
 #include "brasa/serialize/error.h"
-#include "serialize/zip.h"
 
 namespace brasa::serialize {
 namespace {

@@ -10,8 +10,8 @@
 #include <set>
 #include <string>
 
+#include "archive/zip.h"
 #include "brasa/serialize/error.h"
-#include "serialize/zip.h"
 #include "support/source_tree.h"
 
 namespace brasa::serialize {

@@ -1,13 +1,13 @@
 #pragma once
 // Helpers of the layer-vs-PyTorch tests: deterministic float64 tensors both sides can build
-// (scale * sin(a * i + b)), and a two-number signature (sum, sum * sin(0.7 i + 0.3)) whose values
-// the tests take from /usr/bin/python3 torch 1.13 running the same recipe.
+// (scale * sin(a * i + b)), parameters set from them, one forward and backward; kPython is the
+// same recipe for torch 1.13, which each test file runs once for all its cases
+// (run_python_shared in support/torch_oracle.h) to compare whole tensors.
 
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cmath>
 #include <string>
+#include <utility>
 
 #include "brasa/brasa.h"
 
@@ -17,18 +17,6 @@ inline Tensor det(IntArrayRef shape, double a, double b, double scale = 1.0) {
   int64_t n = 1;
   for (int64_t s : shape) n *= s;
   return (arange(n, TensorOptions(kDouble)).mul(a).add(b).sin() * scale).reshape(shape);
-}
-
-inline std::array<double, 2> sig(const Tensor& t) {
-  Tensor flat = t.detach().reshape({-1}).to(kDouble);
-  Tensor p = arange(flat.numel(), TensorOptions(kDouble)).mul(0.7).add(0.3).sin();
-  return {flat.sum().item<double>(), (flat * p).sum().item<double>()};
-}
-
-inline void expect_sig(const Tensor& t, std::array<double, 2> want, const std::string& what) {
-  const auto got = sig(t);
-  for (int i = 0; i < 2; ++i)
-    EXPECT_NEAR(got[i], want[i], 1e-7 + 1e-7 * std::abs(want[i])) << what << " signature " << i;
 }
 
 /// Copies det(p.shape, a, b, scale) into parameter `name` of `m`.
@@ -46,5 +34,24 @@ std::pair<Tensor, Tensor> forward_backward(M& m, Tensor x) {
   (y * det(y.sizes(), 0.05, 0.2)).sum().backward();
   return {y, x.grad()};
 }
+
+/// det, set_param and forward_backward in Python (after torch_oracle.h's prelude, which gives
+/// pr(key, tensor) to print a result).
+inline const char* const kPython = R"PY(
+def det(shape, a, b, scale=1.0):
+    n = math.prod(shape)
+    return ((torch.arange(n, dtype=torch.float64) * a + b).sin() * scale).reshape(shape)
+
+def set_param(m, name, a, b, scale):
+    p = dict(m.named_parameters())[name]
+    with torch.no_grad():
+        p.copy_(det(p.shape, a, b, scale))
+
+def forward_backward(m, x):
+    x = x.detach().requires_grad_(True)
+    y = m(x)
+    (y * det(y.shape, 0.05, 0.2)).sum().backward()
+    return y, x.grad
+)PY";
 
 }  // namespace brasa::layer_test

@@ -3,14 +3,22 @@
 // from the same closed-form formulas (float64), run forward, back-propagate a fixed weighted sum
 // of all outputs, and compare outputs and gradients by name.
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "brasa/brasa.h"
@@ -72,18 +80,20 @@ def report(m, ins, outs):
 )PY";
 }
 
-/// Runs prelude + body with /usr/bin/python3; returns "key v v v" lines as a map.
-inline std::map<std::string, std::vector<double>> run_python(const std::string& body) {
-  const std::string path = ::testing::TempDir() + "brasa_oracle_" +
-                           std::to_string(reinterpret_cast<uintptr_t>(&body)) + ".py";
-  std::ofstream(path) << python_prelude() << body;
-  std::map<std::string, std::vector<double>> out;
+/// Runs `script` with /usr/bin/python3; returns its exit status and its output (stdout + stderr).
+inline std::pair<int, std::string> run_script(const std::string& script, const std::string& path) {
+  std::ofstream(path) << script;
   FILE* pipe = popen(("/usr/bin/python3 " + path + " 2>&1").c_str(), "r");
-  if (!pipe) return out;
+  if (!pipe) return {-1, "popen failed"};
   std::string text;
   char buf[4096];
   while (size_t n = fread(buf, 1, sizeof(buf), pipe)) text.append(buf, n);
-  pclose(pipe);
+  return {pclose(pipe), text};
+}
+
+/// "key v v v" lines as a map; other lines (warnings on stderr) are skipped.
+inline std::map<std::string, std::vector<double>> parse_results(const std::string& text) {
+  std::map<std::string, std::vector<double>> out;
   std::istringstream lines(text);
   std::string line;
   while (std::getline(lines, line)) {
@@ -91,11 +101,60 @@ inline std::map<std::string, std::vector<double>> run_python(const std::string& 
     std::string key;
     fields >> key;
     std::vector<double> values;
-    for (std::string v; fields >> v;) values.push_back(std::stod(v));
-    out[key] = values;
+    bool numbers = true;
+    for (std::string v; numbers && fields >> v;) {
+      char* end = nullptr;
+      values.push_back(std::strtod(v.c_str(), &end));
+      numbers = *end == '\0';
+    }
+    if (numbers) out[key] = values;
   }
   if (out.empty()) ADD_FAILURE() << "python produced no output:\n" << text;
   return out;
+}
+
+/// Runs prelude + body with /usr/bin/python3; returns "key v v v" lines as a map.
+inline std::map<std::string, std::vector<double>> run_python(const std::string& body) {
+  const std::string path = ::testing::TempDir() + "brasa_oracle_" +
+                           std::to_string(reinterpret_cast<uintptr_t>(&body)) + ".py";
+  return parse_results(run_script(python_prelude() + body, path).second);
+}
+
+/// run_python(body) once for all the test processes of a ctest run that ask for the same body.
+/// ctest runs every test case in a process of its own and torch's start-up costs 1-2 s, so a
+/// suite puts all its cases in one body and each case picks its keys. The output is kept in
+/// BRASA_ORACLE_CACHE_DIR (which the ctest fixture `oracle_cache_reset` empties at the start of
+/// every run) under a hash of the script; a file lock makes concurrent cases wait for the first.
+/// A failed run is reported and not kept.
+inline const std::map<std::string, std::vector<double>>& run_python_shared(
+    const std::string& body) {
+  static std::map<std::string, std::map<std::string, std::vector<double>>> in_process;
+  const std::string script = python_prelude() + body;
+  if (auto it = in_process.find(script); it != in_process.end()) return it->second;
+  uint64_t hash = 14695981039346656037ull;  // FNV-1a
+  for (unsigned char c : script) hash = (hash ^ c) * 1099511628211ull;
+  namespace fs = std::filesystem;
+  const fs::path dir = BRASA_ORACLE_CACHE_DIR;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  const std::string stem = (dir / ("oracle_" + std::to_string(hash))).string();
+  const int lock = open((stem + ".lock").c_str(), O_CREAT | O_RDWR, 0644);
+  if (lock >= 0) flock(lock, LOCK_EX);
+  std::string text;
+  if (std::ifstream cached(stem + ".txt"); cached) {
+    text.assign(std::istreambuf_iterator<char>(cached), std::istreambuf_iterator<char>());
+  } else {
+    auto [status, out] = run_script(script, stem + ".py");
+    text = std::move(out);
+    if (status == 0) {
+      std::ofstream(stem + ".tmp") << text;
+      fs::rename(stem + ".tmp", stem + ".txt", ec);
+    } else {
+      ADD_FAILURE() << "python exited with status " << status << ":\n" << text;
+    }
+  }
+  if (lock >= 0) close(lock);  // releases the lock
+  return in_process[script] = parse_results(text);
 }
 
 inline void expect_close(const std::string& key, const Tensor& t,

@@ -4,9 +4,9 @@
 // torch.save format as bytes), and the c10::IValue family. torch:: and c10:: nominate brasa
 // (Note [libtorch namespaces]).
 
-#include "brasa/serialize/archive.h"
-#include "brasa/serialize/ivalue.h"
-#include "brasa/serialize/pt.h"
+#include "brasa/archive/archive.h"
+#include "brasa/archive/ivalue.h"
+#include "brasa/archive/pt.h"
 #include "brasa/serialize/save_load.h"
 #include "c10/brasa_namespaces.h"
 

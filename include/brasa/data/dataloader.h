@@ -14,12 +14,12 @@
 #include <utility>
 #include <vector>
 
+#include "brasa/archive/archive.h"
 #include "brasa/core/error.h"
 #include "brasa/data/dataloader_options.h"
 #include "brasa/data/iterator.h"
 #include "brasa/data/samplers/random.h"
 #include "brasa/data/worker_exception.h"
-#include "brasa/serialize/archive.h"
 
 namespace brasa::data {
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "brasa/serialize/archive.h"
+#include "brasa/archive/archive.h"
 
 namespace brasa::nn {
 class Module;

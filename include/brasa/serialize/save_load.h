@@ -9,10 +9,10 @@
 #include <utility>
 #include <vector>
 
+#include "brasa/archive/archive.h"
 #include "brasa/nn/module.h"
 #include "brasa/nn/pimpl.h"
 #include "brasa/optim/optimizer.h"
-#include "brasa/serialize/archive.h"
 
 namespace brasa {
 namespace serialize {

@@ -1,17 +1,10 @@
 #pragma once
-// Conversions of in-memory training state to IValue trees (what checkpoints store): optimizer
-// state dicts and LR-scheduler state. Python's torch.load reads the results as nested dicts.
+// The optimizer state <-> IValue conversions under their earlier names; they live in optim
+// (brasa/optim/state_ivalue.h).
 
-#include "brasa/optim/optimizer.h"
-#include "brasa/serialize/ivalue.h"
+#include "brasa/optim/state_ivalue.h"
 
 namespace brasa::serialize {
-
-/// {"state": {index: {"tensors": {...}, "buffers": {...}, "tensor_lists": {...}, "scalars": {...},
-/// "strings": {...}}}, "param_groups": [{"params": [...], "options": {...}}]} (empty parts left
-/// out).
-BRASA_API IValue optimizer_state_to_ivalue(const optim::OptimizerStateDict& dict);
-/// The inverse; throws SerializationError naming the path of a missing or mistyped entry.
-BRASA_API optim::OptimizerStateDict optimizer_state_from_ivalue(const IValue& value);
-
+using optim::optimizer_state_from_ivalue;
+using optim::optimizer_state_to_ivalue;
 }  // namespace brasa::serialize

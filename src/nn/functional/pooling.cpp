@@ -23,19 +23,33 @@ std::vector<int64_t> adaptive_size(const Tensor& input,
 
 }  // namespace
 
-#define BRASA_MAX_POOL_F(N)                                                                     \
-  Tensor max_pool##N##d(const Tensor& input, const MaxPool##N##dFuncOptions& o) {               \
-    return brasa::max_pool##N##d(input, o.kernel_size(), o.stride(), o.padding(), o.dilation(), \
-                                 o.ceil_mode());                                                \
-  }                                                                                             \
-  std::tuple<Tensor, Tensor> max_pool##N##d_with_indices(const Tensor& input,                   \
-                                                         const MaxPool##N##dFuncOptions& o) {   \
-    return brasa::max_pool##N##d_with_indices(input, o.kernel_size(), o.stride(), o.padding(),  \
-                                              o.dilation(), o.ceil_mode());                     \
-  }
-BRASA_MAX_POOL_F(1)
-BRASA_MAX_POOL_F(2)
-BRASA_MAX_POOL_F(3)
+Tensor max_pool1d(const Tensor& input, const MaxPool1dFuncOptions& o) {
+  return brasa::max_pool1d(input, o.kernel_size(), o.stride(), o.padding(), o.dilation(),
+                           o.ceil_mode());
+}
+std::tuple<Tensor, Tensor> max_pool1d_with_indices(const Tensor& input,
+                                                   const MaxPool1dFuncOptions& o) {
+  return brasa::max_pool1d_with_indices(input, o.kernel_size(), o.stride(), o.padding(),
+                                        o.dilation(), o.ceil_mode());
+}
+Tensor max_pool2d(const Tensor& input, const MaxPool2dFuncOptions& o) {
+  return brasa::max_pool2d(input, o.kernel_size(), o.stride(), o.padding(), o.dilation(),
+                           o.ceil_mode());
+}
+std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& input,
+                                                   const MaxPool2dFuncOptions& o) {
+  return brasa::max_pool2d_with_indices(input, o.kernel_size(), o.stride(), o.padding(),
+                                        o.dilation(), o.ceil_mode());
+}
+Tensor max_pool3d(const Tensor& input, const MaxPool3dFuncOptions& o) {
+  return brasa::max_pool3d(input, o.kernel_size(), o.stride(), o.padding(), o.dilation(),
+                           o.ceil_mode());
+}
+std::tuple<Tensor, Tensor> max_pool3d_with_indices(const Tensor& input,
+                                                   const MaxPool3dFuncOptions& o) {
+  return brasa::max_pool3d_with_indices(input, o.kernel_size(), o.stride(), o.padding(),
+                                        o.dilation(), o.ceil_mode());
+}
 
 Tensor avg_pool1d(const Tensor& input, const AvgPool1dFuncOptions& o) {
   return brasa::avg_pool1d(input, o.kernel_size(), o.stride(), o.padding(), o.ceil_mode(),

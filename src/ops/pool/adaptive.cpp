@@ -250,24 +250,44 @@ BRASA_REGISTER_KERNEL(adaptive_max_pool3d_backward_op, adaptive_max_backward_met
 
 namespace brasa {
 
-#define BRASA_ADAPTIVE_API(N)                                                              \
-  Tensor adaptive_avg_pool##N##d(const Tensor& self, IntArrayRef output_size) {            \
-    return ops::adaptive_avg_pool##N##d_op().call(self, output_size);                      \
-  }                                                                                        \
-  Tensor adaptive_avg_pool##N##d_backward(const Tensor& grad_output, const Tensor& self) { \
-    return ops::adaptive_avg_pool##N##d_backward_op().call(grad_output, self);             \
-  }                                                                                        \
-  std::tuple<Tensor, Tensor> adaptive_max_pool##N##d(const Tensor& self,                   \
-                                                     IntArrayRef output_size) {            \
-    return ops::adaptive_max_pool##N##d_op().call(self, output_size);                      \
-  }                                                                                        \
-  Tensor adaptive_max_pool##N##d_backward(const Tensor& grad_output, const Tensor& self,   \
-                                          const Tensor& indices) {                         \
-    return ops::adaptive_max_pool##N##d_backward_op().call(grad_output, self, indices);    \
-  }
-
-BRASA_ADAPTIVE_API(1)
-BRASA_ADAPTIVE_API(2)
-BRASA_ADAPTIVE_API(3)
+Tensor adaptive_avg_pool1d(const Tensor& self, IntArrayRef output_size) {
+  return ops::adaptive_avg_pool1d_op().call(self, output_size);
+}
+Tensor adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size) {
+  return ops::adaptive_avg_pool2d_op().call(self, output_size);
+}
+Tensor adaptive_avg_pool3d(const Tensor& self, IntArrayRef output_size) {
+  return ops::adaptive_avg_pool3d_op().call(self, output_size);
+}
+Tensor adaptive_avg_pool1d_backward(const Tensor& grad_output, const Tensor& self) {
+  return ops::adaptive_avg_pool1d_backward_op().call(grad_output, self);
+}
+Tensor adaptive_avg_pool2d_backward(const Tensor& grad_output, const Tensor& self) {
+  return ops::adaptive_avg_pool2d_backward_op().call(grad_output, self);
+}
+Tensor adaptive_avg_pool3d_backward(const Tensor& grad_output, const Tensor& self) {
+  return ops::adaptive_avg_pool3d_backward_op().call(grad_output, self);
+}
+std::tuple<Tensor, Tensor> adaptive_max_pool1d(const Tensor& self, IntArrayRef output_size) {
+  return ops::adaptive_max_pool1d_op().call(self, output_size);
+}
+std::tuple<Tensor, Tensor> adaptive_max_pool2d(const Tensor& self, IntArrayRef output_size) {
+  return ops::adaptive_max_pool2d_op().call(self, output_size);
+}
+std::tuple<Tensor, Tensor> adaptive_max_pool3d(const Tensor& self, IntArrayRef output_size) {
+  return ops::adaptive_max_pool3d_op().call(self, output_size);
+}
+Tensor adaptive_max_pool1d_backward(const Tensor& grad_output, const Tensor& self,
+                                    const Tensor& indices) {
+  return ops::adaptive_max_pool1d_backward_op().call(grad_output, self, indices);
+}
+Tensor adaptive_max_pool2d_backward(const Tensor& grad_output, const Tensor& self,
+                                    const Tensor& indices) {
+  return ops::adaptive_max_pool2d_backward_op().call(grad_output, self, indices);
+}
+Tensor adaptive_max_pool3d_backward(const Tensor& grad_output, const Tensor& self,
+                                    const Tensor& indices) {
+  return ops::adaptive_max_pool3d_backward_op().call(grad_output, self, indices);
+}
 
 }  // namespace brasa

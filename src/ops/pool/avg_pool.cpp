@@ -171,22 +171,27 @@ Tensor avg_pool1d_backward(const Tensor& grad_output, const Tensor& self, IntArr
                                             count_include_pad, std::nullopt);
 }
 
-#define BRASA_AVG_POOL_API(N)                                                                      \
-  Tensor avg_pool##N##d(const Tensor& self, IntArrayRef kernel, IntArrayRef stride,                \
-                        IntArrayRef padding, bool ceil_mode, bool count_include_pad,               \
-                        std::optional<int64_t> divisor_override) {                                 \
-    return ops::avg_pool##N##d_op().call(self, kernel, stride, padding, ceil_mode,                 \
-                                         count_include_pad, divisor_override);                     \
-  }                                                                                                \
-  Tensor avg_pool##N##d_backward(const Tensor& grad_output, const Tensor& self,                    \
-                                 IntArrayRef kernel, IntArrayRef stride, IntArrayRef padding,      \
-                                 bool ceil_mode, bool count_include_pad,                           \
-                                 std::optional<int64_t> divisor_override) {                        \
-    return ops::avg_pool##N##d_backward_op().call(grad_output, self, kernel, stride, padding,      \
-                                                  ceil_mode, count_include_pad, divisor_override); \
-  }
-
-BRASA_AVG_POOL_API(2)
-BRASA_AVG_POOL_API(3)
+Tensor avg_pool2d(const Tensor& self, IntArrayRef kernel, IntArrayRef stride, IntArrayRef padding,
+                  bool ceil_mode, bool count_include_pad, std::optional<int64_t> divisor_override) {
+  return ops::avg_pool2d_op().call(self, kernel, stride, padding, ceil_mode, count_include_pad,
+                                   divisor_override);
+}
+Tensor avg_pool2d_backward(const Tensor& grad_output, const Tensor& self, IntArrayRef kernel,
+                           IntArrayRef stride, IntArrayRef padding, bool ceil_mode,
+                           bool count_include_pad, std::optional<int64_t> divisor_override) {
+  return ops::avg_pool2d_backward_op().call(grad_output, self, kernel, stride, padding, ceil_mode,
+                                            count_include_pad, divisor_override);
+}
+Tensor avg_pool3d(const Tensor& self, IntArrayRef kernel, IntArrayRef stride, IntArrayRef padding,
+                  bool ceil_mode, bool count_include_pad, std::optional<int64_t> divisor_override) {
+  return ops::avg_pool3d_op().call(self, kernel, stride, padding, ceil_mode, count_include_pad,
+                                   divisor_override);
+}
+Tensor avg_pool3d_backward(const Tensor& grad_output, const Tensor& self, IntArrayRef kernel,
+                           IntArrayRef stride, IntArrayRef padding, bool ceil_mode,
+                           bool count_include_pad, std::optional<int64_t> divisor_override) {
+  return ops::avg_pool3d_backward_op().call(grad_output, self, kernel, stride, padding, ceil_mode,
+                                            count_include_pad, divisor_override);
+}
 
 }  // namespace brasa

@@ -184,27 +184,53 @@ BRASA_REGISTER_KERNEL(max_pool3d_with_indices_backward_op, max_pool_backward_met
 
 namespace brasa {
 
-#define BRASA_MAX_POOL_API(N)                                                                     \
-  std::tuple<Tensor, Tensor> max_pool##N##d_with_indices(const Tensor& self, IntArrayRef kernel,  \
-                                                         IntArrayRef stride, IntArrayRef padding, \
-                                                         IntArrayRef dilation, bool ceil_mode) {  \
-    return ops::max_pool##N##d_with_indices_op().call(self, kernel, stride, padding, dilation,    \
-                                                      ceil_mode);                                 \
-  }                                                                                               \
-  Tensor max_pool##N##d(const Tensor& self, IntArrayRef kernel, IntArrayRef stride,               \
-                        IntArrayRef padding, IntArrayRef dilation, bool ceil_mode) {              \
-    return std::get<0>(                                                                           \
-        max_pool##N##d_with_indices(self, kernel, stride, padding, dilation, ceil_mode));         \
-  }                                                                                               \
-  Tensor max_pool##N##d_with_indices_backward(                                                    \
-      const Tensor& grad_output, const Tensor& self, IntArrayRef kernel, IntArrayRef stride,      \
-      IntArrayRef padding, IntArrayRef dilation, bool ceil_mode, const Tensor& indices) {         \
-    return ops::max_pool##N##d_with_indices_backward_op().call(                                   \
-        grad_output, self, kernel, stride, padding, dilation, ceil_mode, indices);                \
-  }
-
-BRASA_MAX_POOL_API(1)
-BRASA_MAX_POOL_API(2)
-BRASA_MAX_POOL_API(3)
+std::tuple<Tensor, Tensor> max_pool1d_with_indices(const Tensor& self, IntArrayRef kernel,
+                                                   IntArrayRef stride, IntArrayRef padding,
+                                                   IntArrayRef dilation, bool ceil_mode) {
+  return ops::max_pool1d_with_indices_op().call(self, kernel, stride, padding, dilation, ceil_mode);
+}
+Tensor max_pool1d(const Tensor& self, IntArrayRef kernel, IntArrayRef stride, IntArrayRef padding,
+                  IntArrayRef dilation, bool ceil_mode) {
+  return std::get<0>(max_pool1d_with_indices(self, kernel, stride, padding, dilation, ceil_mode));
+}
+Tensor max_pool1d_with_indices_backward(const Tensor& grad_output, const Tensor& self,
+                                        IntArrayRef kernel, IntArrayRef stride, IntArrayRef padding,
+                                        IntArrayRef dilation, bool ceil_mode,
+                                        const Tensor& indices) {
+  return ops::max_pool1d_with_indices_backward_op().call(grad_output, self, kernel, stride, padding,
+                                                         dilation, ceil_mode, indices);
+}
+std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayRef kernel,
+                                                   IntArrayRef stride, IntArrayRef padding,
+                                                   IntArrayRef dilation, bool ceil_mode) {
+  return ops::max_pool2d_with_indices_op().call(self, kernel, stride, padding, dilation, ceil_mode);
+}
+Tensor max_pool2d(const Tensor& self, IntArrayRef kernel, IntArrayRef stride, IntArrayRef padding,
+                  IntArrayRef dilation, bool ceil_mode) {
+  return std::get<0>(max_pool2d_with_indices(self, kernel, stride, padding, dilation, ceil_mode));
+}
+Tensor max_pool2d_with_indices_backward(const Tensor& grad_output, const Tensor& self,
+                                        IntArrayRef kernel, IntArrayRef stride, IntArrayRef padding,
+                                        IntArrayRef dilation, bool ceil_mode,
+                                        const Tensor& indices) {
+  return ops::max_pool2d_with_indices_backward_op().call(grad_output, self, kernel, stride, padding,
+                                                         dilation, ceil_mode, indices);
+}
+std::tuple<Tensor, Tensor> max_pool3d_with_indices(const Tensor& self, IntArrayRef kernel,
+                                                   IntArrayRef stride, IntArrayRef padding,
+                                                   IntArrayRef dilation, bool ceil_mode) {
+  return ops::max_pool3d_with_indices_op().call(self, kernel, stride, padding, dilation, ceil_mode);
+}
+Tensor max_pool3d(const Tensor& self, IntArrayRef kernel, IntArrayRef stride, IntArrayRef padding,
+                  IntArrayRef dilation, bool ceil_mode) {
+  return std::get<0>(max_pool3d_with_indices(self, kernel, stride, padding, dilation, ceil_mode));
+}
+Tensor max_pool3d_with_indices_backward(const Tensor& grad_output, const Tensor& self,
+                                        IntArrayRef kernel, IntArrayRef stride, IntArrayRef padding,
+                                        IntArrayRef dilation, bool ceil_mode,
+                                        const Tensor& indices) {
+  return ops::max_pool3d_with_indices_backward_op().call(grad_output, self, kernel, stride, padding,
+                                                         dilation, ceil_mode, indices);
+}
 
 }  // namespace brasa

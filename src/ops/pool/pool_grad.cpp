@@ -99,75 +99,160 @@ Pair adaptive_max_ag(Fwd& fwd, Bwd& bwd, const char* node, const Tensor& self,
   return r;
 }
 
-#define BRASA_POOL_DERIVATIVES(N)                                                                  \
-  Pair max_pool##N##d_ag(const Tensor& self, IntArray k, IntArray s, IntArray p, IntArray d,       \
-                         bool ceil_mode) {                                                         \
-    return max_pool_ag(max_pool##N##d_with_indices_op(),                                           \
-                       max_pool##N##d_with_indices_backward_op(),                                  \
-                       "MaxPool" #N "DWithIndicesBackward0", self, k, s, p, d, ceil_mode);         \
-  }                                                                                                \
-  Tensor avg_pool##N##d_ag(const Tensor& self, IntArray k, IntArray s, IntArray p, bool ceil_mode, \
-                           bool count_include_pad, OptInt divisor) {                               \
-    return avg_pool_ag(avg_pool##N##d_op(), avg_pool##N##d_backward_op(),                          \
-                       "AvgPool" #N "DBackward0", self, k, s, p, ceil_mode, count_include_pad,     \
-                       divisor);                                                                   \
-  }                                                                                                \
-  Tensor adaptive_avg_pool##N##d_ag(const Tensor& self, IntArray output_size) {                    \
-    return adaptive_avg_ag(adaptive_avg_pool##N##d_op(), adaptive_avg_pool##N##d_backward_op(),    \
-                           "AdaptiveAvgPool" #N "DBackward0", self, output_size);                  \
-  }                                                                                                \
-  Pair adaptive_max_pool##N##d_ag(const Tensor& self, IntArray output_size) {                      \
-    return adaptive_max_ag(adaptive_max_pool##N##d_op(), adaptive_max_pool##N##d_backward_op(),    \
-                           "AdaptiveMaxPool" #N "DBackward0", self, output_size);                  \
-  }
-
-BRASA_POOL_DERIVATIVES(1)
-BRASA_POOL_DERIVATIVES(2)
-BRASA_POOL_DERIVATIVES(3)
+Pair max_pool1d_ag(const Tensor& self, IntArray k, IntArray s, IntArray p, IntArray d,
+                   bool ceil_mode) {
+  return max_pool_ag(max_pool1d_with_indices_op(), max_pool1d_with_indices_backward_op(),
+                     "MaxPool1DWithIndicesBackward0", self, k, s, p, d, ceil_mode);
+}
+Pair max_pool2d_ag(const Tensor& self, IntArray k, IntArray s, IntArray p, IntArray d,
+                   bool ceil_mode) {
+  return max_pool_ag(max_pool2d_with_indices_op(), max_pool2d_with_indices_backward_op(),
+                     "MaxPool2DWithIndicesBackward0", self, k, s, p, d, ceil_mode);
+}
+Pair max_pool3d_ag(const Tensor& self, IntArray k, IntArray s, IntArray p, IntArray d,
+                   bool ceil_mode) {
+  return max_pool_ag(max_pool3d_with_indices_op(), max_pool3d_with_indices_backward_op(),
+                     "MaxPool3DWithIndicesBackward0", self, k, s, p, d, ceil_mode);
+}
+Tensor avg_pool1d_ag(const Tensor& self, IntArray k, IntArray s, IntArray p, bool ceil_mode,
+                     bool count_include_pad, OptInt divisor) {
+  return avg_pool_ag(avg_pool1d_op(), avg_pool1d_backward_op(), "AvgPool1DBackward0", self, k, s, p,
+                     ceil_mode, count_include_pad, divisor);
+}
+Tensor avg_pool2d_ag(const Tensor& self, IntArray k, IntArray s, IntArray p, bool ceil_mode,
+                     bool count_include_pad, OptInt divisor) {
+  return avg_pool_ag(avg_pool2d_op(), avg_pool2d_backward_op(), "AvgPool2DBackward0", self, k, s, p,
+                     ceil_mode, count_include_pad, divisor);
+}
+Tensor avg_pool3d_ag(const Tensor& self, IntArray k, IntArray s, IntArray p, bool ceil_mode,
+                     bool count_include_pad, OptInt divisor) {
+  return avg_pool_ag(avg_pool3d_op(), avg_pool3d_backward_op(), "AvgPool3DBackward0", self, k, s, p,
+                     ceil_mode, count_include_pad, divisor);
+}
+Tensor adaptive_avg_pool1d_ag(const Tensor& self, IntArray output_size) {
+  return adaptive_avg_ag(adaptive_avg_pool1d_op(), adaptive_avg_pool1d_backward_op(),
+                         "AdaptiveAvgPool1DBackward0", self, output_size);
+}
+Tensor adaptive_avg_pool2d_ag(const Tensor& self, IntArray output_size) {
+  return adaptive_avg_ag(adaptive_avg_pool2d_op(), adaptive_avg_pool2d_backward_op(),
+                         "AdaptiveAvgPool2DBackward0", self, output_size);
+}
+Tensor adaptive_avg_pool3d_ag(const Tensor& self, IntArray output_size) {
+  return adaptive_avg_ag(adaptive_avg_pool3d_op(), adaptive_avg_pool3d_backward_op(),
+                         "AdaptiveAvgPool3DBackward0", self, output_size);
+}
+Pair adaptive_max_pool1d_ag(const Tensor& self, IntArray output_size) {
+  return adaptive_max_ag(adaptive_max_pool1d_op(), adaptive_max_pool1d_backward_op(),
+                         "AdaptiveMaxPool1DBackward0", self, output_size);
+}
+Pair adaptive_max_pool2d_ag(const Tensor& self, IntArray output_size) {
+  return adaptive_max_ag(adaptive_max_pool2d_op(), adaptive_max_pool2d_backward_op(),
+                         "AdaptiveMaxPool2DBackward0", self, output_size);
+}
+Pair adaptive_max_pool3d_ag(const Tensor& self, IntArray output_size) {
+  return adaptive_max_ag(adaptive_max_pool3d_op(), adaptive_max_pool3d_backward_op(),
+                         "AdaptiveMaxPool3DBackward0", self, output_size);
+}
 
 Ints last(const Tensor& t, int64_t n) { return Ints(t.sizes().end() - n, t.sizes().end()); }
 
-#define BRASA_POOL_BACKWARD_DERIVATIVES(N)                                                         \
-  Tensor max_pool##N##d_backward_ag(const Tensor& go, const Tensor& self, IntArray k, IntArray s,  \
-                                    IntArray p, IntArray d, bool ceil_mode, const Tensor& ix) {    \
-    return pool::linear_backward(                                                                  \
-        "MaxPool" #N "DWithIndicesBackwardBackward0", "max_pool" #N "d_with_indices_backward", go, \
-        [&] {                                                                                      \
-          return max_pool##N##d_with_indices_backward_op().call(go, self, k, s, p, d, ceil_mode,   \
-                                                                ix);                               \
-        },                                                                                         \
-        [ix](const Tensor& gg) { return pool::gather_planes(gg, ix, N); });                        \
-  }                                                                                                \
-  Tensor avg_pool##N##d_backward_ag(const Tensor& go, const Tensor& self, IntArray k, IntArray s,  \
-                                    IntArray p, bool ceil_mode, bool cip, OptInt divisor) {        \
-    return pool::linear_backward(                                                                  \
-        "AvgPool" #N "DBackwardBackward0", "avg_pool" #N "d_backward", go,                         \
-        [&] {                                                                                      \
-          return avg_pool##N##d_backward_op().call(go, self, k, s, p, ceil_mode, cip, divisor);    \
-        },                                                                                         \
-        [k = to_vec(k), s = to_vec(s), p = to_vec(p), ceil_mode, cip, divisor](const Tensor& gg) { \
-          return avg_pool##N##d_op().call(gg, k, s, p, ceil_mode, cip, divisor);                   \
-        });                                                                                        \
-  }                                                                                                \
-  Tensor adaptive_avg_pool##N##d_backward_ag(const Tensor& go, const Tensor& self) {               \
-    return pool::linear_backward(                                                                  \
-        "AdaptiveAvgPool" #N "DBackwardBackward0", "adaptive_avg_pool" #N "d_backward", go,        \
-        [&] { return adaptive_avg_pool##N##d_backward_op().call(go, self); },                      \
-        [size = last(go, N)](const Tensor& gg) {                                                   \
-          return adaptive_avg_pool##N##d_op().call(gg, size);                                      \
-        });                                                                                        \
-  }                                                                                                \
-  Tensor adaptive_max_pool##N##d_backward_ag(const Tensor& go, const Tensor& self,                 \
-                                             const Tensor& ix) {                                   \
-    return pool::linear_backward(                                                                  \
-        "AdaptiveMaxPool" #N "DBackwardBackward0", "adaptive_max_pool" #N "d_backward", go,        \
-        [&] { return adaptive_max_pool##N##d_backward_op().call(go, self, ix); },                  \
-        [ix](const Tensor& gg) { return pool::gather_planes(gg, ix, N); });                        \
-  }
+// The backward ops' derivatives, one helper per family (n: the pooled dims).
+template <class Bwd>
+Tensor max_pool_backward_ag(Bwd& bwd, const char* node, int64_t n, const Tensor& go,
+                            const Tensor& self, IntArray k, IntArray s, IntArray p, IntArray d,
+                            bool ceil_mode, const Tensor& ix) {
+  return pool::linear_backward(
+      node, bwd.name().c_str(), go, [&] { return bwd.call(go, self, k, s, p, d, ceil_mode, ix); },
+      [ix, n](const Tensor& gg) { return pool::gather_planes(gg, ix, n); });
+}
 
-BRASA_POOL_BACKWARD_DERIVATIVES(1)
-BRASA_POOL_BACKWARD_DERIVATIVES(2)
-BRASA_POOL_BACKWARD_DERIVATIVES(3)
+template <class Bwd, class Fwd>
+Tensor avg_pool_backward_ag(Bwd& bwd, Fwd& fwd, const char* node, const Tensor& go,
+                            const Tensor& self, IntArray k, IntArray s, IntArray p, bool ceil_mode,
+                            bool cip, OptInt divisor) {
+  return pool::linear_backward(
+      node, bwd.name().c_str(), go,
+      [&] { return bwd.call(go, self, k, s, p, ceil_mode, cip, divisor); },
+      [&fwd, k = to_vec(k), s = to_vec(s), p = to_vec(p), ceil_mode, cip,
+       divisor](const Tensor& gg) { return fwd.call(gg, k, s, p, ceil_mode, cip, divisor); });
+}
+
+template <class Bwd, class Fwd>
+Tensor adaptive_avg_backward_ag(Bwd& bwd, Fwd& fwd, const char* node, int64_t n, const Tensor& go,
+                                const Tensor& self) {
+  return pool::linear_backward(
+      node, bwd.name().c_str(), go, [&] { return bwd.call(go, self); },
+      [&fwd, size = last(go, n)](const Tensor& gg) { return fwd.call(gg, size); });
+}
+
+template <class Bwd>
+Tensor adaptive_max_backward_ag(Bwd& bwd, const char* node, int64_t n, const Tensor& go,
+                                const Tensor& self, const Tensor& ix) {
+  return pool::linear_backward(
+      node, bwd.name().c_str(), go, [&] { return bwd.call(go, self, ix); },
+      [ix, n](const Tensor& gg) { return pool::gather_planes(gg, ix, n); });
+}
+
+Tensor max_pool1d_backward_ag(const Tensor& go, const Tensor& self, IntArray k, IntArray s,
+                              IntArray p, IntArray d, bool ceil_mode, const Tensor& ix) {
+  return max_pool_backward_ag(max_pool1d_with_indices_backward_op(),
+                              "MaxPool1DWithIndicesBackwardBackward0", 1, go, self, k, s, p, d,
+                              ceil_mode, ix);
+}
+Tensor max_pool2d_backward_ag(const Tensor& go, const Tensor& self, IntArray k, IntArray s,
+                              IntArray p, IntArray d, bool ceil_mode, const Tensor& ix) {
+  return max_pool_backward_ag(max_pool2d_with_indices_backward_op(),
+                              "MaxPool2DWithIndicesBackwardBackward0", 2, go, self, k, s, p, d,
+                              ceil_mode, ix);
+}
+Tensor max_pool3d_backward_ag(const Tensor& go, const Tensor& self, IntArray k, IntArray s,
+                              IntArray p, IntArray d, bool ceil_mode, const Tensor& ix) {
+  return max_pool_backward_ag(max_pool3d_with_indices_backward_op(),
+                              "MaxPool3DWithIndicesBackwardBackward0", 3, go, self, k, s, p, d,
+                              ceil_mode, ix);
+}
+Tensor avg_pool1d_backward_ag(const Tensor& go, const Tensor& self, IntArray k, IntArray s,
+                              IntArray p, bool ceil_mode, bool cip, OptInt divisor) {
+  return avg_pool_backward_ag(avg_pool1d_backward_op(), avg_pool1d_op(),
+                              "AvgPool1DBackwardBackward0", go, self, k, s, p, ceil_mode, cip,
+                              divisor);
+}
+Tensor avg_pool2d_backward_ag(const Tensor& go, const Tensor& self, IntArray k, IntArray s,
+                              IntArray p, bool ceil_mode, bool cip, OptInt divisor) {
+  return avg_pool_backward_ag(avg_pool2d_backward_op(), avg_pool2d_op(),
+                              "AvgPool2DBackwardBackward0", go, self, k, s, p, ceil_mode, cip,
+                              divisor);
+}
+Tensor avg_pool3d_backward_ag(const Tensor& go, const Tensor& self, IntArray k, IntArray s,
+                              IntArray p, bool ceil_mode, bool cip, OptInt divisor) {
+  return avg_pool_backward_ag(avg_pool3d_backward_op(), avg_pool3d_op(),
+                              "AvgPool3DBackwardBackward0", go, self, k, s, p, ceil_mode, cip,
+                              divisor);
+}
+Tensor adaptive_avg_pool1d_backward_ag(const Tensor& go, const Tensor& self) {
+  return adaptive_avg_backward_ag(adaptive_avg_pool1d_backward_op(), adaptive_avg_pool1d_op(),
+                                  "AdaptiveAvgPool1DBackwardBackward0", 1, go, self);
+}
+Tensor adaptive_avg_pool2d_backward_ag(const Tensor& go, const Tensor& self) {
+  return adaptive_avg_backward_ag(adaptive_avg_pool2d_backward_op(), adaptive_avg_pool2d_op(),
+                                  "AdaptiveAvgPool2DBackwardBackward0", 2, go, self);
+}
+Tensor adaptive_avg_pool3d_backward_ag(const Tensor& go, const Tensor& self) {
+  return adaptive_avg_backward_ag(adaptive_avg_pool3d_backward_op(), adaptive_avg_pool3d_op(),
+                                  "AdaptiveAvgPool3DBackwardBackward0", 3, go, self);
+}
+Tensor adaptive_max_pool1d_backward_ag(const Tensor& go, const Tensor& self, const Tensor& ix) {
+  return adaptive_max_backward_ag(adaptive_max_pool1d_backward_op(),
+                                  "AdaptiveMaxPool1DBackwardBackward0", 1, go, self, ix);
+}
+Tensor adaptive_max_pool2d_backward_ag(const Tensor& go, const Tensor& self, const Tensor& ix) {
+  return adaptive_max_backward_ag(adaptive_max_pool2d_backward_op(),
+                                  "AdaptiveMaxPool2DBackwardBackward0", 2, go, self, ix);
+}
+Tensor adaptive_max_pool3d_backward_ag(const Tensor& go, const Tensor& self, const Tensor& ix) {
+  return adaptive_max_backward_ag(adaptive_max_pool3d_backward_op(),
+                                  "AdaptiveMaxPool3DBackwardBackward0", 3, go, self, ix);
+}
 
 }  // namespace
 

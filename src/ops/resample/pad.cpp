@@ -204,24 +204,66 @@ BRASA_REGISTER_KERNEL(circular_pad3d_backward_op, (pad_backward_meta<PadMode::ci
 
 namespace brasa {
 
-#define BRASA_PAD_API(prefix, N)                                              \
-  Tensor prefix##N##d(const Tensor& self, IntArrayRef padding) {              \
-    return ops::prefix##N##d_op().call(self, padding);                        \
-  }                                                                           \
-  Tensor prefix##N##d_backward(const Tensor& grad_output, const Tensor& self, \
-                               IntArrayRef padding) {                         \
-    return ops::prefix##N##d_backward_op().call(grad_output, self, padding);  \
-  }
-
-BRASA_PAD_API(reflection_pad, 1)
-BRASA_PAD_API(reflection_pad, 2)
-BRASA_PAD_API(reflection_pad, 3)
-BRASA_PAD_API(replication_pad, 1)
-BRASA_PAD_API(replication_pad, 2)
-BRASA_PAD_API(replication_pad, 3)
-BRASA_PAD_API(circular_pad, 1)
-BRASA_PAD_API(circular_pad, 2)
-BRASA_PAD_API(circular_pad, 3)
+Tensor reflection_pad1d(const Tensor& self, IntArrayRef padding) {
+  return ops::reflection_pad1d_op().call(self, padding);
+}
+Tensor reflection_pad1d_backward(const Tensor& grad_output, const Tensor& self,
+                                 IntArrayRef padding) {
+  return ops::reflection_pad1d_backward_op().call(grad_output, self, padding);
+}
+Tensor reflection_pad2d(const Tensor& self, IntArrayRef padding) {
+  return ops::reflection_pad2d_op().call(self, padding);
+}
+Tensor reflection_pad2d_backward(const Tensor& grad_output, const Tensor& self,
+                                 IntArrayRef padding) {
+  return ops::reflection_pad2d_backward_op().call(grad_output, self, padding);
+}
+Tensor reflection_pad3d(const Tensor& self, IntArrayRef padding) {
+  return ops::reflection_pad3d_op().call(self, padding);
+}
+Tensor reflection_pad3d_backward(const Tensor& grad_output, const Tensor& self,
+                                 IntArrayRef padding) {
+  return ops::reflection_pad3d_backward_op().call(grad_output, self, padding);
+}
+Tensor replication_pad1d(const Tensor& self, IntArrayRef padding) {
+  return ops::replication_pad1d_op().call(self, padding);
+}
+Tensor replication_pad1d_backward(const Tensor& grad_output, const Tensor& self,
+                                  IntArrayRef padding) {
+  return ops::replication_pad1d_backward_op().call(grad_output, self, padding);
+}
+Tensor replication_pad2d(const Tensor& self, IntArrayRef padding) {
+  return ops::replication_pad2d_op().call(self, padding);
+}
+Tensor replication_pad2d_backward(const Tensor& grad_output, const Tensor& self,
+                                  IntArrayRef padding) {
+  return ops::replication_pad2d_backward_op().call(grad_output, self, padding);
+}
+Tensor replication_pad3d(const Tensor& self, IntArrayRef padding) {
+  return ops::replication_pad3d_op().call(self, padding);
+}
+Tensor replication_pad3d_backward(const Tensor& grad_output, const Tensor& self,
+                                  IntArrayRef padding) {
+  return ops::replication_pad3d_backward_op().call(grad_output, self, padding);
+}
+Tensor circular_pad1d(const Tensor& self, IntArrayRef padding) {
+  return ops::circular_pad1d_op().call(self, padding);
+}
+Tensor circular_pad1d_backward(const Tensor& grad_output, const Tensor& self, IntArrayRef padding) {
+  return ops::circular_pad1d_backward_op().call(grad_output, self, padding);
+}
+Tensor circular_pad2d(const Tensor& self, IntArrayRef padding) {
+  return ops::circular_pad2d_op().call(self, padding);
+}
+Tensor circular_pad2d_backward(const Tensor& grad_output, const Tensor& self, IntArrayRef padding) {
+  return ops::circular_pad2d_backward_op().call(grad_output, self, padding);
+}
+Tensor circular_pad3d(const Tensor& self, IntArrayRef padding) {
+  return ops::circular_pad3d_op().call(self, padding);
+}
+Tensor circular_pad3d_backward(const Tensor& grad_output, const Tensor& self, IntArrayRef padding) {
+  return ops::circular_pad3d_backward_op().call(grad_output, self, padding);
+}
 
 Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value) {
   BRASA_CHECK(self.defined(), "constant_pad_nd: got an undefined tensor");

@@ -14,13 +14,6 @@ namespace brasa::ops {
 using IntArray = IntArrayRef;
 using OptD = std::optional<double>;
 
-// The pads' derivative functions are generated per (prefix, N); their registrations below name
-// each op in full.
-#define BRASA_PAD_FAMILY(X, prefix) X(prefix, 1) X(prefix, 2) X(prefix, 3)
-#define BRASA_ALL_PADS(X)             \
-  BRASA_PAD_FAMILY(X, reflection_pad) \
-  BRASA_PAD_FAMILY(X, replication_pad) BRASA_PAD_FAMILY(X, circular_pad)
-
 namespace {
 
 using autograd::BackwardContext;
@@ -124,21 +117,86 @@ Tensor pad_ag(Fwd& fwd, Bwd& bwd, const char* node, const Tensor& self, IntArray
   return r;
 }
 
-#define BRASA_PAD_DERIVATIVE(prefix, N)                                                         \
-  Tensor prefix##N##d_ag(const Tensor& self, IntArray padding) {                                \
-    return pad_ag(prefix##N##d_op(), prefix##N##d_backward_op(), #prefix #N "dBackward0", self, \
-                  padding);                                                                     \
-  }
-BRASA_ALL_PADS(BRASA_PAD_DERIVATIVE)
+Tensor reflection_pad1d_ag(const Tensor& self, IntArray padding) {
+  return pad_ag(reflection_pad1d_op(), reflection_pad1d_backward_op(), "reflection_pad1dBackward0",
+                self, padding);
+}
+Tensor reflection_pad2d_ag(const Tensor& self, IntArray padding) {
+  return pad_ag(reflection_pad2d_op(), reflection_pad2d_backward_op(), "reflection_pad2dBackward0",
+                self, padding);
+}
+Tensor reflection_pad3d_ag(const Tensor& self, IntArray padding) {
+  return pad_ag(reflection_pad3d_op(), reflection_pad3d_backward_op(), "reflection_pad3dBackward0",
+                self, padding);
+}
+Tensor replication_pad1d_ag(const Tensor& self, IntArray padding) {
+  return pad_ag(replication_pad1d_op(), replication_pad1d_backward_op(),
+                "replication_pad1dBackward0", self, padding);
+}
+Tensor replication_pad2d_ag(const Tensor& self, IntArray padding) {
+  return pad_ag(replication_pad2d_op(), replication_pad2d_backward_op(),
+                "replication_pad2dBackward0", self, padding);
+}
+Tensor replication_pad3d_ag(const Tensor& self, IntArray padding) {
+  return pad_ag(replication_pad3d_op(), replication_pad3d_backward_op(),
+                "replication_pad3dBackward0", self, padding);
+}
+Tensor circular_pad1d_ag(const Tensor& self, IntArray padding) {
+  return pad_ag(circular_pad1d_op(), circular_pad1d_backward_op(), "circular_pad1dBackward0", self,
+                padding);
+}
+Tensor circular_pad2d_ag(const Tensor& self, IntArray padding) {
+  return pad_ag(circular_pad2d_op(), circular_pad2d_backward_op(), "circular_pad2dBackward0", self,
+                padding);
+}
+Tensor circular_pad3d_ag(const Tensor& self, IntArray padding) {
+  return pad_ag(circular_pad3d_op(), circular_pad3d_backward_op(), "circular_pad3dBackward0", self,
+                padding);
+}
 
-#define BRASA_PAD_BACKWARD_DERIVATIVE(prefix, N)                                            \
-  Tensor prefix##N##d_backward_ag(const Tensor& go, const Tensor& self, IntArray padding) { \
-    return pool::linear_backward(                                                           \
-        #prefix #N "dBackwardBackward0", #prefix #N "d_backward", go,                       \
-        [&] { return prefix##N##d_backward_op().call(go, self, padding); },                 \
-        [p = to_vec(padding)](const Tensor& gg) { return prefix##N##d_op().call(gg, p); }); \
-  }
-BRASA_ALL_PADS(BRASA_PAD_BACKWARD_DERIVATIVE)
+template <class Bwd, class Fwd>
+Tensor pad_backward_ag(Bwd& bwd, Fwd& fwd, const char* node, const Tensor& go, const Tensor& self,
+                       IntArray padding) {
+  return pool::linear_backward(
+      node, bwd.name().c_str(), go, [&] { return bwd.call(go, self, padding); },
+      [&fwd, p = to_vec(padding)](const Tensor& gg) { return fwd.call(gg, p); });
+}
+Tensor reflection_pad1d_backward_ag(const Tensor& go, const Tensor& self, IntArray padding) {
+  return pad_backward_ag(reflection_pad1d_backward_op(), reflection_pad1d_op(),
+                         "reflection_pad1dBackwardBackward0", go, self, padding);
+}
+Tensor reflection_pad2d_backward_ag(const Tensor& go, const Tensor& self, IntArray padding) {
+  return pad_backward_ag(reflection_pad2d_backward_op(), reflection_pad2d_op(),
+                         "reflection_pad2dBackwardBackward0", go, self, padding);
+}
+Tensor reflection_pad3d_backward_ag(const Tensor& go, const Tensor& self, IntArray padding) {
+  return pad_backward_ag(reflection_pad3d_backward_op(), reflection_pad3d_op(),
+                         "reflection_pad3dBackwardBackward0", go, self, padding);
+}
+Tensor replication_pad1d_backward_ag(const Tensor& go, const Tensor& self, IntArray padding) {
+  return pad_backward_ag(replication_pad1d_backward_op(), replication_pad1d_op(),
+                         "replication_pad1dBackwardBackward0", go, self, padding);
+}
+Tensor replication_pad2d_backward_ag(const Tensor& go, const Tensor& self, IntArray padding) {
+  return pad_backward_ag(replication_pad2d_backward_op(), replication_pad2d_op(),
+                         "replication_pad2dBackwardBackward0", go, self, padding);
+}
+Tensor replication_pad3d_backward_ag(const Tensor& go, const Tensor& self, IntArray padding) {
+  return pad_backward_ag(replication_pad3d_backward_op(), replication_pad3d_op(),
+                         "replication_pad3dBackwardBackward0", go, self, padding);
+}
+Tensor circular_pad1d_backward_ag(const Tensor& go, const Tensor& self, IntArray padding) {
+  return pad_backward_ag(circular_pad1d_backward_op(), circular_pad1d_op(),
+                         "circular_pad1dBackwardBackward0", go, self, padding);
+}
+Tensor circular_pad2d_backward_ag(const Tensor& go, const Tensor& self, IntArray padding) {
+  return pad_backward_ag(circular_pad2d_backward_op(), circular_pad2d_op(),
+                         "circular_pad2dBackwardBackward0", go, self, padding);
+}
+Tensor circular_pad3d_backward_ag(const Tensor& go, const Tensor& self, IntArray padding) {
+  return pad_backward_ag(circular_pad3d_backward_op(), circular_pad3d_op(),
+                         "circular_pad3dBackwardBackward0", go, self, padding);
+}
 
 Tensor im2col_ag(const Tensor& self, IntArray kernel, IntArray dilation, IntArray padding,
                  IntArray stride) {

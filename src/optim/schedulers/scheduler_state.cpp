@@ -1,9 +1,9 @@
 // state_dict / load_state_dict of the LR schedulers (PyTorch's keys).
 
+#include "brasa/archive/error.h"
 #include "brasa/optim/schedulers/lr_scheduler.h"
 #include "brasa/optim/schedulers/reduce_on_plateau_scheduler.h"
 #include "brasa/optim/schedulers/sequential_lr.h"
-#include "brasa/serialize/error.h"
 
 namespace brasa::optim {
 namespace {

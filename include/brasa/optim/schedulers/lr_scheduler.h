@@ -5,8 +5,8 @@
 
 #include <vector>
 
+#include "brasa/archive/ivalue.h"
 #include "brasa/optim/optimizer.h"
-#include "brasa/serialize/ivalue.h"
 
 namespace brasa::optim {
 

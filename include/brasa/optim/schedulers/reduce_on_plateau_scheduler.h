@@ -4,8 +4,8 @@
 
 #include <vector>
 
+#include "brasa/archive/ivalue.h"
 #include "brasa/optim/optimizer.h"
-#include "brasa/serialize/ivalue.h"
 
 namespace brasa::optim {
 

@@ -12,7 +12,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "brasa/serialize/file_io.h"
+#include "brasa/archive/file_io.h"
 
 namespace brasa::serialize {
 

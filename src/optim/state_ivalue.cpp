@@ -1,10 +1,10 @@
 // Optimizer state dicts <-> IValue trees.
 
-#include "brasa/serialize/training_state.h"
+#include "brasa/optim/state_ivalue.h"
 
-#include "brasa/serialize/error.h"
+#include "brasa/archive/error.h"
 
-namespace brasa::serialize {
+namespace brasa::optim {
 namespace {
 
 const char* const kTensors = "tensors";
@@ -21,7 +21,7 @@ void put(GenericDict& out, const char* key, const Map& map, Convert convert) {
   out.insert(IValue(key), IValue(d));
 }
 
-IValue entry_to_ivalue(const optim::StateEntry& e) {
+IValue entry_to_ivalue(const StateEntry& e) {
   GenericDict out;
   auto tensor = [](const Tensor& t) { return IValue(t); };
   put(out, kTensors, e.tensors, tensor);
@@ -59,9 +59,9 @@ const Tensor& tensor_at(const IValue& v, const std::string& path) {
   return v.toTensor();
 }
 
-optim::StateEntry entry_from_ivalue(const IValue& v, const std::string& path) {
+StateEntry entry_from_ivalue(const IValue& v, const std::string& path) {
   const GenericDict d = dict_at(v, path);
-  optim::StateEntry e;
+  StateEntry e;
   each(d, kTensors, path, [&](const std::string& k, const IValue& x, const std::string& p) {
     e.tensors[k] = tensor_at(x, p);
   });
@@ -89,7 +89,7 @@ optim::StateEntry entry_from_ivalue(const IValue& v, const std::string& path) {
 
 }  // namespace
 
-IValue optimizer_state_to_ivalue(const optim::OptimizerStateDict& dict) {
+IValue optimizer_state_to_ivalue(const OptimizerStateDict& dict) {
   GenericDict state;
   for (const auto& [index, entry] : dict.state) state.insert(IValue(index), entry_to_ivalue(entry));
   std::vector<IValue> groups;
@@ -106,12 +106,12 @@ IValue optimizer_state_to_ivalue(const optim::OptimizerStateDict& dict) {
   return IValue(out);
 }
 
-optim::OptimizerStateDict optimizer_state_from_ivalue(const IValue& value) {
+OptimizerStateDict optimizer_state_from_ivalue(const IValue& value) {
   const GenericDict top = dict_at(value, "the top level");
   BRASA_CHECK_TYPED(SerializationError,
                     top.contains(IValue("state")) && top.contains(IValue("param_groups")),
                     "optimizer state: expected the keys 'state' and 'param_groups'");
-  optim::OptimizerStateDict dict;
+  OptimizerStateDict dict;
   for (const auto& e : dict_at(top.at(IValue("state")), "'state'")) {
     BRASA_CHECK_TYPED(SerializationError, e.key().isInt(), "optimizer state: 'state' has a key of ",
                       "kind ", e.key().tagKind(), ", expected parameter indices");
@@ -128,7 +128,7 @@ optim::OptimizerStateDict optimizer_state_from_ivalue(const IValue& value) {
     BRASA_CHECK_TYPED(SerializationError,
                       d.contains(IValue("params")) && d.contains(IValue("options")),
                       "optimizer state: ", path, " needs the keys 'params' and 'options'");
-    optim::GroupEntry entry;
+    GroupEntry entry;
     const IValue& params = d.at(IValue("params"));
     BRASA_CHECK_TYPED(SerializationError, params.isList(), "optimizer state: ", path,
                       ".params is a ", params.tagKind(), ", expected a list of ints");
@@ -143,4 +143,4 @@ optim::OptimizerStateDict optimizer_state_from_ivalue(const IValue& value) {
   return dict;
 }
 
-}  // namespace brasa::serialize
+}  // namespace brasa::optim

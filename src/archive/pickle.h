@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "brasa/archive/ivalue.h"
 #include "brasa/core/dtype.h"
 #include "brasa/core/storage.h"
-#include "brasa/serialize/ivalue.h"
 
 namespace brasa::serialize {
 

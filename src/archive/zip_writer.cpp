@@ -2,9 +2,9 @@
 // directory. Field values follow PyTorch's writer (miniz): no flags, no dates, version 0 except
 // where ZIP64 fields need 4.5.
 
-#include "brasa/serialize/error.h"
-#include "serialize/zip.h"
-#include "serialize/zip_format.h"
+#include "archive/zip.h"
+#include "archive/zip_format.h"
+#include "brasa/archive/error.h"
 
 namespace brasa::serialize {
 

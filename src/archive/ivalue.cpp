@@ -1,4 +1,4 @@
-#include "brasa/serialize/ivalue.h"
+#include "brasa/archive/ivalue.h"
 
 #include "brasa/core/error.h"
 

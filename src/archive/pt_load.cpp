@@ -5,12 +5,12 @@
 #include <cstring>
 #include <memory>
 
+#include "archive/pickle.h"
+#include "archive/zip.h"
+#include "brasa/archive/error.h"
+#include "brasa/archive/file_io.h"
+#include "brasa/archive/pt.h"
 #include "brasa/ops/factory.h"
-#include "brasa/serialize/error.h"
-#include "brasa/serialize/file_io.h"
-#include "brasa/serialize/pt.h"
-#include "serialize/pickle.h"
-#include "serialize/zip.h"
 
 namespace brasa::serialize {
 namespace {

@@ -1,6 +1,6 @@
-// MappedFile, read_file and write_file_atomic (see brasa/serialize/file_io.h).
+// MappedFile, read_file and write_file_atomic (see brasa/archive/file_io.h).
 
-#include "brasa/serialize/file_io.h"
+#include "brasa/archive/file_io.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -11,7 +11,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "brasa/serialize/error.h"
+#include "brasa/archive/error.h"
 
 namespace brasa::serialize {
 namespace {

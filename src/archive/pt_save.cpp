@@ -3,10 +3,10 @@
 #include <bit>
 #include <cstdio>
 
-#include "brasa/serialize/file_io.h"
-#include "brasa/serialize/pt.h"
-#include "serialize/pickle.h"
-#include "serialize/zip.h"
+#include "archive/pickle.h"
+#include "archive/zip.h"
+#include "brasa/archive/file_io.h"
+#include "brasa/archive/pt.h"
 
 namespace brasa::serialize {
 namespace {

@@ -11,8 +11,8 @@
 #include <optional>
 #include <unordered_map>
 
-#include "brasa/serialize/error.h"
-#include "serialize/pickle.h"
+#include "archive/pickle.h"
+#include "brasa/archive/error.h"
 
 namespace brasa::serialize {
 namespace {

@@ -5,9 +5,9 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "archive/pickle.h"
 #include "brasa/backend/backend.h"
 #include "brasa/core/error.h"
-#include "serialize/pickle.h"
 
 namespace brasa::serialize {
 

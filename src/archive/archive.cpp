@@ -1,13 +1,13 @@
 // OutputArchive / InputArchive over an insertion-ordered dict, stored as a torch.save file.
 
-#include "brasa/serialize/archive.h"
+#include "brasa/archive/archive.h"
 
 #include <istream>
 #include <ostream>
 
+#include "brasa/archive/error.h"
+#include "brasa/archive/pt.h"
 #include "brasa/autograd/grad_mode.h"
-#include "brasa/serialize/error.h"
-#include "brasa/serialize/pt.h"
 
 namespace brasa::serialize {
 namespace {

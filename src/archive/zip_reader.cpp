@@ -6,9 +6,9 @@
 
 #include <algorithm>
 
-#include "brasa/serialize/error.h"
-#include "serialize/zip.h"
-#include "serialize/zip_format.h"
+#include "archive/zip.h"
+#include "archive/zip_format.h"
+#include "brasa/archive/error.h"
 
 namespace brasa::serialize {
 namespace zip {
