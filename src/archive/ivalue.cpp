@@ -174,4 +174,15 @@ std::vector<int64_t> IValue::toIntVector() const {
   return out;
 }
 
+IValue::IValue(const std::vector<Tensor>& tensors)
+    : IValue(std::vector<IValue>(tensors.begin(), tensors.end())) {}
+
+std::vector<Tensor> IValue::toTensorVector() const {
+  if (!isList()) type_error("a list of Tensor");
+  std::vector<Tensor> out;
+  out.reserve(toListRef().size());
+  for (const IValue& v : toListRef()) out.push_back(v.toTensor());
+  return out;
+}
+
 }  // namespace brasa

@@ -109,6 +109,10 @@ class BRASA_API IValue {
   const void* internalToPointer() const;
   /// The ints of a list or tuple of ints (sizes, strides).
   std::vector<int64_t> toIntVector() const;
+  /// A list of tensors (what a c10d Work's future holds), from IValue(std::vector<Tensor>).
+  IValue(const std::vector<Tensor>& tensors);  // NOLINT(google-explicit-constructor)
+  /// The tensors of a list of tensors; TypeError naming the kind otherwise.
+  std::vector<Tensor> toTensorVector() const;
 
  private:
   [[noreturn]] void type_error(const char* expected) const;

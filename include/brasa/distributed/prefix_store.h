@@ -22,6 +22,11 @@ class BRASA_API PrefixStore : public Store {
   bool deleteKey(const std::string& key) override;
   void wait(const std::vector<std::string>& keys) override;
   void wait(const std::vector<std::string>& keys, std::chrono::milliseconds timeout) override;
+  /// The underlying store's timeout: setting it here sets it there (as in c10d).
+  const std::chrono::milliseconds& getTimeout() const noexcept override;
+  void setTimeout(const std::chrono::milliseconds& timeout) override;
+  /// Watches `prefix/key` on the underlying store.
+  void watchKey(const std::string& key, WatchKeyCallback callback) override;
   /// The number of keys of the underlying store (all prefixes), like c10d.
   int64_t getNumKeys() override;
 

@@ -15,6 +15,7 @@
 #include "brasa/core/intrusive_ptr.h"
 #include "brasa/core/tensor.h"
 #include "brasa/distributed/error.h"
+#include "brasa/distributed/future.h"
 
 namespace brasa::distributed {
 
@@ -88,10 +89,24 @@ class BRASA_API Work : public RefCounted {
   virtual bool wait(std::chrono::milliseconds timeout = kNoTimeout);
   /// The output tensors (valid after wait()).
   virtual std::vector<Tensor> result();
+  /// The rank a recv received from (for recvAnysource: known once it completed). ValueError for
+  /// other ops, or for a recvAnysource not yet completed.
+  virtual int sourceRank() const;
+  /// A no-op for CPU tensors (libtorch uses it to order CUDA streams).
+  virtual void synchronize() {}
+  /// Stops waiting for the op: Gloo's send and recv (a wait() in progress or to come returns
+  /// false); other Works throw NotImplementedError naming the op.
+  virtual void abort();
+  /// A future that completes with result() (a list of tensors) when the op succeeds, or with its
+  /// error; then()/addCallback() chain work on it. The same future on every call.
+  IntrusivePtr<Future> getFuture();
   const std::string& op_name() const noexcept { return op_name_; }
 
-  /// Marks the work done (error null = success) and wakes waiters. Called by the backend.
+  /// Marks the work done (error null = success), wakes waiters and completes the future. Called
+  /// by the backend.
   void finish(std::exception_ptr error = nullptr);
+  /// Backends: the source rank sourceRank() reports.
+  void set_source_rank(int rank);
 
  protected:
   std::string op_name_;
@@ -100,6 +115,8 @@ class BRASA_API Work : public RefCounted {
   std::condition_variable done_cv_;
   bool completed_ = false;
   std::exception_ptr error_;
+  int source_rank_ = -1;
+  IntrusivePtr<Future> future_;  // made by the first getFuture()
 };
 
 /// A group of `size` ranks; this process is `rank`.
@@ -151,6 +168,17 @@ class BRASA_API ProcessGroup : public RefCounted {
   virtual IntrusivePtr<Work> send(std::vector<Tensor>& tensors, int dstRank, int tag) = 0;
   virtual IntrusivePtr<Work> recv(std::vector<Tensor>& tensors, int srcRank, int tag) = 0;
   virtual IntrusivePtr<Work> barrier(const BarrierOptions& opts = BarrierOptions()) = 0;
+  /// A recv from whichever rank sends first with `tag`; the Work's sourceRank() says which.
+  /// NotImplementedError on backends without it (Gloo).
+  virtual IntrusivePtr<Work> recvAnysource(std::vector<Tensor>& tensors, int tag);
+  /// A barrier that names the ranks that did not arrive within opts.timeout (Gloo only).
+  virtual void monitoredBarrier(const BarrierOptions& opts = BarrierOptions(),
+                                bool waitAllRanks = false);
+  /// Agrees on a starting sequence number with the other ranks (rank 0's, through the store);
+  /// every later collective increments it (Gloo only).
+  virtual void setSequenceNumberForGroup();
+  /// The current sequence number; 0 before setSequenceNumberForGroup (Gloo only).
+  virtual uint64_t getSequenceNumberForGroup();
 
   /// A function a backend calls when a connection to a peer breaks, to name what was lost (e.g.
   /// "rank 1 stopped responding"); its text is appended to the error. init_process_group installs

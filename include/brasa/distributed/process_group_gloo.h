@@ -26,6 +26,25 @@ class BRASA_API ProcessGroupGloo : public ProcessGroup {
  public:
   static constexpr std::chrono::milliseconds kDefaultTimeout{300000};
 
+  /// The group's store as Gloo's rendezvous sees it (char vectors; libtorch's GlooStore, which
+  /// derives from ::gloo::rendezvous::Store there; here it is a plain class, see above).
+  class BRASA_API GlooStore {
+   public:
+    explicit GlooStore(const IntrusivePtr<Store>& store);
+    virtual ~GlooStore() = default;
+    void setUint(const std::string& key, const std::vector<uint8_t>& value);
+    virtual void set(const std::string& key, const std::vector<char>& value);
+    std::vector<uint8_t> getUint(const std::string& key);
+    virtual std::vector<char> get(const std::string& key);
+    /// Waits up to Store::kDefaultTimeout, as libtorch's does.
+    virtual void wait(const std::vector<std::string>& keys);
+    virtual void wait(const std::vector<std::string>& keys,
+                      const std::chrono::milliseconds& timeout);
+
+   protected:
+    IntrusivePtr<Store> store_;
+  };
+
   /// timeout bounds the rendezvous and every op without its own timeout; devices empty means
   /// createDefaultDevice(); ops round-robin over one Gloo context per device.
   struct BRASA_API Options : public RefCounted {
@@ -91,11 +110,26 @@ class BRASA_API ProcessGroupGloo : public ProcessGroup {
   IntrusivePtr<Work> recv(std::vector<Tensor>& tensors, int srcRank, int tag) override;
   /// Waits for the ops queued before it, then for every rank to reach the barrier.
   IntrusivePtr<Work> barrier(const BarrierOptions& opts = BarrierOptions()) override;
+  /// Rank 0 waits up to opts.timeout (else the group's) for every other rank to arrive, then
+  /// releases them; it does not wait for queued ops. Rank 0 throws DistributedTimeoutError
+  /// "[Rank 0]: Rank 1 failed to pass monitoredBarrier in 300 ms" (with waitAllRanks, all the
+  /// missing ranks: "Ranks 1, 2 failed ..."); the others throw DistributedTimeoutError when
+  /// rank 0 does not release them in time. Goes through the store, not Gloo.
+  void monitoredBarrier(const BarrierOptions& opts = BarrierOptions(),
+                        bool waitAllRanks = false) override;
+  /// Rank 0 picks the number and publishes it in the store; the others read it (waiting up to
+  /// the group's timeout). Each collective issued afterwards increments it.
+  void setSequenceNumberForGroup() override;
+  uint64_t getSequenceNumberForGroup() override;
+  /// The group's store, wrapped as libtorch wraps it.
+  const std::unique_ptr<GlooStore>& _getStore() const { return store_; }
+  int getNumThreads() const { return options_->threads; }
 
   struct Impl;
 
  private:
   IntrusivePtr<Options> options_;
+  std::unique_ptr<GlooStore> store_;
   std::unique_ptr<Impl> impl_;
 };
 

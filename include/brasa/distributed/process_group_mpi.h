@@ -16,6 +16,9 @@
 
 namespace brasa::distributed {
 
+/// The name getBackendName() returns (c10d::MPI_BACKEND_NAME).
+constexpr const char* MPI_BACKEND_NAME = "mpi";
+
 /// Where mpirun placed this process (from OMPI_COMM_WORLD_RANK/SIZE/LOCAL_RANK/LOCAL_SIZE).
 struct MpiLaunchInfo {
   int rank = 0;
@@ -44,7 +47,10 @@ class BRASA_API ProcessGroupMPI : public ProcessGroup {
   /// in `ranks`. Throws DistributedError on MPI failures or invalid ranks.
   static IntrusivePtr<ProcessGroupMPI> createProcessGroupMPI(std::vector<int> ranks = {});
 
-  const std::string getBackendName() const override { return "mpi"; }
+  const std::string getBackendName() const override { return MPI_BACKEND_NAME; }
+  /// Ends the whole MPI job at once: MPI_Abort on this group's communicator, which makes mpirun
+  /// kill every process of the job (libtorch's semantics; nothing returns).
+  void abort();
 
   IntrusivePtr<Work> broadcast(std::vector<Tensor>& tensors,
                                const BroadcastOptions& opts = BroadcastOptions()) override;
@@ -72,6 +78,8 @@ class BRASA_API ProcessGroupMPI : public ProcessGroup {
                               const AllToAllOptions& opts = AllToAllOptions()) override;
   IntrusivePtr<Work> send(std::vector<Tensor>& tensors, int dstRank, int tag) override;
   IntrusivePtr<Work> recv(std::vector<Tensor>& tensors, int srcRank, int tag) override;
+  /// MPI_Irecv from MPI_ANY_SOURCE; once the Work completes, sourceRank() is the sender.
+  IntrusivePtr<Work> recvAnysource(std::vector<Tensor>& tensors, int tag) override;
   IntrusivePtr<Work> barrier(const BarrierOptions& opts = BarrierOptions()) override;
 
  private:

@@ -5,6 +5,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +15,11 @@
 #include "brasa/distributed/error.h"
 
 namespace brasa::distributed {
+
+/// Called with (old value, new value) when a watched key changes: (nullopt, new) on create,
+/// (old, new) on update, (old, nullopt) on delete (c10d::WatchKeyCallback).
+using WatchKeyCallback =
+    std::function<void(std::optional<std::string> oldValue, std::optional<std::string> newValue)>;
 
 class BRASA_API Store : public RefCounted {
  public:
@@ -45,8 +52,15 @@ class BRASA_API Store : public RefCounted {
   virtual void wait(const std::vector<std::string>& keys, std::chrono::milliseconds timeout) = 0;
   virtual int64_t getNumKeys() = 0;
 
-  std::chrono::milliseconds getTimeout() const noexcept { return timeout_; }
-  void setTimeout(std::chrono::milliseconds timeout) { timeout_ = timeout; }
+  /// The timeout of get and wait. A wrapper store (PrefixStore) reports and sets the timeout of
+  /// the store beneath it, so a timeout set on the outermost store is the one that applies.
+  virtual const std::chrono::milliseconds& getTimeout() const noexcept { return timeout_; }
+  virtual void setTimeout(const std::chrono::milliseconds& timeout) { timeout_ = timeout; }
+
+  /// Calls `callback` on every later change of `key` (create, update, delete), from a thread of
+  /// the store, until the store is destroyed. TCPStore and a PrefixStore over one implement it;
+  /// others throw NotImplementedError.
+  virtual void watchKey(const std::string& key, WatchKeyCallback callback);
 
   /// Text conveniences over set/get.
   void set(const std::string& key, const std::string& value) {

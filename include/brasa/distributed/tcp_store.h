@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 
 #include "brasa/distributed/store.h"
@@ -15,6 +16,7 @@ namespace brasa::distributed {
 namespace detail {
 class TcpServer;
 class TcpClient;
+class TcpWatcher;
 }  // namespace detail
 
 /// Fields in libtorch's order, so `TCPStoreOptions{port, isServer, numWorkers}` reads the same.
@@ -54,6 +56,10 @@ class BRASA_API TCPStore : public Store {
   bool deleteKey(const std::string& key) override;
   void wait(const std::vector<std::string>& keys) override;
   void wait(const std::vector<std::string>& keys, std::chrono::milliseconds timeout) override;
+  /// Runs `callback(old, new)` on a thread of this store for each later change of `key` (create:
+  /// old is nullopt; delete: new is nullopt), until this store is destroyed. A second watchKey of
+  /// the same key replaces the callback. Uses a second connection to the server.
+  void watchKey(const std::string& key, WatchKeyCallback callback) override;
   /// All keys of the server, including the worker counter "init/" when numWorkers is set.
   int64_t getNumKeys() override;
 
@@ -69,6 +75,8 @@ class BRASA_API TCPStore : public Store {
   std::optional<std::size_t> num_workers_;
   std::shared_ptr<detail::TcpServer> server_;
   std::unique_ptr<detail::TcpClient> client_;
+  std::mutex watcher_mutex_;
+  std::unique_ptr<detail::TcpWatcher> watcher_;  // made by the first watchKey
 };
 
 }  // namespace brasa::distributed

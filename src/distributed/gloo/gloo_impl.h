@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -63,6 +64,9 @@ struct ProcessGroupGloo::Impl {
   std::vector<std::thread> workers;
   bool stopping = false;
   uint32_t next_tag = 0;
+  IntrusivePtr<Store> store;                // the group's store (monitoredBarrier, sequence)
+  std::optional<uint64_t> sequence_number;  // set by setSequenceNumberForGroup; +1 per op
+  uint64_t monitored_barriers = 0;          // names each monitoredBarrier's keys
 
   /// Queues `body` as op `op` (label detail e.g. the shapes) and returns its Work.
   IntrusivePtr<Work> enqueue(const std::string& op, const std::string& detail,

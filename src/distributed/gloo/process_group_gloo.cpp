@@ -109,6 +109,8 @@ ProcessGroupGloo::ProcessGroupGloo(const IntrusivePtr<Store>& store, int rank, i
   impl_->size = size;
   impl_->owner = this;
   impl_->timeout = options_->timeout;
+  impl_->store = store;
+  store_ = std::make_unique<GlooStore>(store);
   auto devices = options_->devices;
   if (devices.empty()) devices.push_back(createDefaultDevice());
 
@@ -149,6 +151,7 @@ IntrusivePtr<Work> ProcessGroupGloo::Impl::enqueue(const std::string& op, const 
                                                    gloo_backend::OpBody body) {
   std::lock_guard<std::mutex> lock(mutex);
   const uint32_t tag = next_tag++;
+  if (sequence_number) ++*sequence_number;
   std::string label = "ProcessGroupGloo::" + op + " (rank " + std::to_string(rank) + " of " +
                       std::to_string(size) + ", tag " + std::to_string(tag) +
                       (detail.empty() ? "" : ", " + detail) + ")";
@@ -215,9 +218,8 @@ class P2PWork : public Work {
         std::exception_ptr error;
         try {
           run_translating(op_name_, t, [&] {
-            const bool ok = is_send_ ? ub_->waitSend(t) : ub_->waitRecv(t);
-            if (!ok) BRASA_THROW(distributed::DistributedError, op_name_, ": aborted");
-            if (!is_send_ && !user_.is_same(buffer_)) user_.copy_(buffer_);
+            aborted_ = !(is_send_ ? ub_->waitSend(t) : ub_->waitRecv(t));
+            if (!aborted_ && !is_send_ && !user_.is_same(buffer_)) user_.copy_(buffer_);
           });
         } catch (...) {
           error = std::current_exception();
@@ -225,11 +227,23 @@ class P2PWork : public Work {
         finish(error);
       }
     }
-    return Work::wait(kNoTimeout);
+    Work::wait(kNoTimeout);
+    return !aborted_;  // libtorch: false when the transfer was aborted
+  }
+
+  // Wakes a wait() in progress, or makes the next one return at once; the transfer itself stays
+  // posted in Gloo (as in libtorch).
+  void abort() override {
+    if (is_send_) {
+      ub_->abortWaitSend();
+    } else {
+      ub_->abortWaitRecv();
+    }
   }
 
  private:
   std::mutex wait_mutex_;
+  bool aborted_ = false;  // guarded by wait_mutex_
   Tensor user_;
   Tensor buffer_;
   std::unique_ptr<::gloo::transport::UnboundBuffer> ub_;
@@ -272,7 +286,9 @@ IntrusivePtr<Work> ProcessGroupGloo::recv(std::vector<Tensor>& tensors, int srcR
     ub = impl_->contexts[0]->createUnboundBuffer(buffer.data_ptr(), buffer.nbytes());
     ub->recv(srcRank, static_cast<uint64_t>(tag));
   });
-  return make_intrusive<P2PWork>(label, t, buffer, std::move(ub), false, impl_->timeout);
+  auto work = make_intrusive<P2PWork>(label, t, buffer, std::move(ub), false, impl_->timeout);
+  work->set_source_rank(srcRank);
+  return work;
 }
 
 }  // namespace brasa::distributed

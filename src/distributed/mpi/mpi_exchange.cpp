@@ -275,13 +275,45 @@ IntrusivePtr<Work> ProcessGroupMPI::recv(std::vector<Tensor>& tensors, int srcRa
   MPI_Request request = MPI_REQUEST_NULL;
   mpi::check(MPI_Irecv(staged.buf.data_ptr(), count, MPI_BYTE, srcRank, tag, g->comm, &request),
              where, "MPI_Irecv");
-  return g->post("recv", {t}, request, [staged, count, where](const MPI_Status& status) {
+  auto work = g->post("recv", {t}, request, [staged, count, where](const MPI_Status& status) {
     int got = 0;
     MPI_Get_count(&status, MPI_BYTE, &got);
     BRASA_CHECK_TYPED(distributed::DistributedError, got == count, where, ": expected ", count,
                       " bytes, received ", got);
     staged.commit();
   });
+  work->set_source_rank(srcRank);
+  return work;
+}
+
+IntrusivePtr<Work> ProcessGroupMPI::recvAnysource(std::vector<Tensor>& tensors, int tag) {
+  Impl* g = impl_.get();
+  const std::string where = detail::str_cat(g->where("recvAnysource"), " tag ", tag);
+  const Tensor& t = mpi::single_tensor(tensors, where);
+  BRASA_CHECK(tag >= 0, where, ": tag ", tag, " must be non-negative");
+  const int count = mpi::to_count(static_cast<int64_t>(t.nbytes()), where);
+  mpi::Staged staged(t, t.scalar_type());
+  auto work = make_intrusive<Work>("ProcessGroupMPI::recvAnysource", std::vector<Tensor>{t});
+  Work* raw = work.get();  // the poller holds `work` until on_done has run
+  MPI_Request request = MPI_REQUEST_NULL;
+  mpi::check(
+      MPI_Irecv(staged.buf.data_ptr(), count, MPI_BYTE, MPI_ANY_SOURCE, tag, g->comm, &request),
+      where, "MPI_Irecv");
+  return g->post(
+      "recvAnysource", {t}, request,
+      [staged, count, where, raw](const MPI_Status& status) {
+        int got = 0;
+        MPI_Get_count(&status, MPI_BYTE, &got);
+        BRASA_CHECK_TYPED(distributed::DistributedError, got == count, where, ": expected ", count,
+                          " bytes, received ", got);
+        staged.commit();
+        raw->set_source_rank(status.MPI_SOURCE);
+      },
+      work);
+}
+
+void ProcessGroupMPI::abort() {
+  MPI_Abort(impl_->comm, 1);  // does not return under OpenMPI
 }
 
 }  // namespace brasa::distributed

@@ -69,8 +69,11 @@ void ProcessGroupMPI::Impl::run_worker() {
 
 IntrusivePtr<Work> ProcessGroupMPI::Impl::post(const char* op, std::vector<Tensor> outputs,
                                                MPI_Request request,
-                                               std::function<void(const MPI_Status&)> on_done) {
-  auto work = make_intrusive<Work>(detail::str_cat("ProcessGroupMPI::", op), std::move(outputs));
+                                               std::function<void(const MPI_Status&)> on_done,
+                                               IntrusivePtr<Work> work) {
+  if (!work) {
+    work = make_intrusive<Work>(detail::str_cat("ProcessGroupMPI::", op), std::move(outputs));
+  }
   {
     std::lock_guard<std::mutex> lock(pending_mutex_);
     pending_.push_back(Pending{work, request, std::move(on_done), where(op)});

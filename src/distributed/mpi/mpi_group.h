@@ -27,8 +27,10 @@ struct ProcessGroupMPI::Impl {
   /// returns, or with the exception it throws.
   IntrusivePtr<Work> enqueue(const char* op, std::vector<Tensor> outputs, std::function<void()> fn);
   /// Hands a posted MPI_Isend/MPI_Irecv request to the poller; `on_done` runs on completion.
+  /// `on_done` may set the source rank of `work` (made by the caller, or here when null).
   IntrusivePtr<Work> post(const char* op, std::vector<Tensor> outputs, MPI_Request request,
-                          std::function<void(const MPI_Status&)> on_done);
+                          std::function<void(const MPI_Status&)> on_done,
+                          IntrusivePtr<Work> work = nullptr);
 
   MPI_Comm comm;
   int rank;

@@ -1,6 +1,7 @@
 #include "distributed/store/kv_table.h"
 
 #include <charconv>
+#include <utility>
 
 #include "brasa/core/error.h"
 
@@ -18,7 +19,12 @@ int64_t parse_counter(const std::string& key, const Bytes& value, const char* st
 void KvTable::set(const std::string& key, Bytes value) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    map_[key] = std::move(value);
+    auto it = map_.find(key);
+    std::optional<Bytes> old;
+    if (it != map_.end()) old = std::move(it->second);
+    Bytes& slot = map_[key];
+    slot = std::move(value);
+    changed(key, old, slot);
   }
   changed_.notify_all();
 }
@@ -58,7 +64,10 @@ int64_t KvTable::add(const std::string& key, int64_t delta) {
     auto it = map_.find(key);
     int64_t old = it == map_.end() ? 0 : parse_counter(key, it->second, "store");
     sum = static_cast<int64_t>(static_cast<uint64_t>(old) + static_cast<uint64_t>(delta));
+    std::optional<Bytes> before;
+    if (it != map_.end()) before = it->second;
     map_[key] = std::to_string(sum);
+    changed(key, before, map_[key]);
   }
   changed_.notify_all();
   return sum;
@@ -72,8 +81,12 @@ Bytes KvTable::compare_set(const std::string& key, const Bytes& expected, Bytes 
     if (it == map_.end()) {
       if (!expected.empty()) return expected;  // c10d: an absent key "has" the expected value
       now = map_[key] = std::move(desired);
+      changed(key, std::nullopt, now);
     } else {
-      if (it->second == expected) it->second = std::move(desired);
+      if (it->second == expected) {
+        Bytes old = std::exchange(it->second, std::move(desired));
+        changed(key, old, it->second);
+      }
       now = it->second;
     }
   }
@@ -88,7 +101,12 @@ bool KvTable::check(const std::vector<std::string>& keys) {
 
 bool KvTable::erase(const std::string& key) {
   std::lock_guard<std::mutex> lock(mutex_);
-  return map_.erase(key) > 0;
+  auto it = map_.find(key);
+  if (it == map_.end()) return false;
+  Bytes old = std::move(it->second);
+  map_.erase(it);
+  changed(key, old, std::nullopt);
+  return true;
 }
 
 int64_t KvTable::size() {

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -18,6 +19,13 @@ using Bytes = std::string;  // values are raw bytes; std::string is the cheapest
 class KvTable {
  public:
   enum class WaitResult { Ready, TimedOut, Stopped };
+  /// Told of every change (key, old value or nullopt, new value or nullopt), under the table's
+  /// lock, so observers see changes in order; it must not call back into the table.
+  using Observer = std::function<void(const std::string& key, const std::optional<Bytes>& old,
+                                      const std::optional<Bytes>& now)>;
+
+  /// Installs the observer; call before the table is shared between threads.
+  void set_observer(Observer observer) { observer_ = std::move(observer); }
 
   void set(const std::string& key, Bytes value);
   /// The value once `key` exists; nullopt on timeout or stop (`result` says which). A zero timeout
@@ -41,6 +49,12 @@ class KvTable {
   WaitResult wait_locked(std::unique_lock<std::mutex>& lock, const std::vector<std::string>& keys,
                          std::chrono::milliseconds timeout);
 
+  void changed(const std::string& key, const std::optional<Bytes>& old,
+               const std::optional<Bytes>& now) const {
+    if (observer_) observer_(key, old, now);
+  }
+
+  Observer observer_;
   std::mutex mutex_;
   std::condition_variable changed_;
   std::unordered_map<std::string, Bytes> map_;

@@ -44,6 +44,19 @@ void PrefixStore::wait(const std::vector<std::string>& keys, std::chrono::millis
   store_->wait(joined(keys), timeout);
 }
 
+const std::chrono::milliseconds& PrefixStore::getTimeout() const noexcept {
+  return store_->getTimeout();
+}
+
+void PrefixStore::setTimeout(const std::chrono::milliseconds& timeout) {
+  timeout_ = timeout;
+  store_->setTimeout(timeout);
+}
+
+void PrefixStore::watchKey(const std::string& key, WatchKeyCallback callback) {
+  store_->watchKey(joined(key), std::move(callback));
+}
+
 int64_t PrefixStore::getNumKeys() { return store_->getNumKeys(); }
 
 }  // namespace brasa::distributed

@@ -5,6 +5,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <map>
@@ -53,6 +54,8 @@ TcpServer::TcpServer(Socket listener, std::string host)
     : host_(std::move(host)), listener_(std::move(listener)), port_(bound_port(listener_)) {
   // Non-blocking, so a connection reset between poll and accept cannot park the acceptor.
   ::fcntl(listener_.fd(), F_SETFL, ::fcntl(listener_.fd(), F_GETFL) | O_NONBLOCK);
+  table_.set_observer([this](const std::string& key, const std::optional<Bytes>& old,
+                             const std::optional<Bytes>& now) { queue_change(key, old, now); });
   if (::pipe2(wake_, O_CLOEXEC) != 0) {
     throw DistributedError("TCPStore: the server on port " + std::to_string(port_) +
                            " cannot create its wake-up pipe");
@@ -115,14 +118,64 @@ void TcpServer::serve(Connection* c) {
   while (read_frame(c->socket.fd(), request, std::nullopt).ok()) {
     Frame response;
     try {
-      response = handle(request);
+      const bool is_watch =
+          request.size() == 2 && request[0].size() == 1 && request[0][0] == wire::kWatch;
+      response = is_watch ? watch(c, request[1]) : handle(request);
     } catch (const std::exception& e) {
       response = reply(wire::kError, e.what());
     }
-    if (!write_frame(c->socket.fd(), response).ok()) break;
+    if (!reply_to(c, response)) break;
+    send_changes();
   }
+  unwatch(c);
   ::shutdown(c->socket.fd(), SHUT_RDWR);
   c->done.store(true);
+}
+
+// A watch connection is written by other connections' threads too (send_changes), so its writes
+// hold watch_mutex_.
+bool TcpServer::reply_to(Connection* c, const Frame& response) {
+  std::unique_lock<std::mutex> lock(watch_mutex_);
+  if (!c->watching) lock.unlock();
+  return write_frame(c->socket.fd(), response).ok();
+}
+
+Frame TcpServer::watch(Connection* c, const std::string& key) {
+  std::lock_guard<std::mutex> lock(watch_mutex_);
+  auto& list = watchers_[key];
+  if (std::find(list.begin(), list.end(), c) == list.end()) list.push_back(c);
+  c->watching = true;
+  return reply(wire::kOk);
+}
+
+void TcpServer::unwatch(Connection* c) {
+  std::lock_guard<std::mutex> lock(watch_mutex_);
+  if (!c->watching) return;
+  for (auto it = watchers_.begin(); it != watchers_.end();) {
+    std::erase(it->second, c);
+    it = it->second.empty() ? watchers_.erase(it) : std::next(it);
+  }
+  c->watching = false;
+}
+
+void TcpServer::queue_change(const std::string& key, const std::optional<Bytes>& old,
+                             const std::optional<Bytes>& now) {
+  std::lock_guard<std::mutex> lock(watch_mutex_);
+  if (watchers_.find(key) == watchers_.end()) return;
+  changes_.push_back(Frame{std::string(1, wire::kUpdate), key, old ? "1" : "0", old.value_or(""),
+                           now ? "1" : "0", now.value_or("")});
+}
+
+void TcpServer::send_changes() {
+  std::lock_guard<std::mutex> lock(watch_mutex_);
+  while (!changes_.empty()) {
+    Frame change = std::move(changes_.front());
+    changes_.pop_front();
+    auto it = watchers_.find(change[1]);
+    if (it == watchers_.end()) continue;
+    // A watcher that went away is unregistered by its own thread when its read fails.
+    for (Connection* w : it->second) (void)write_frame(w->socket.fd(), change);
+  }
 }
 
 Frame TcpServer::handle(const Frame& rq) {

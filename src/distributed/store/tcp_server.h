@@ -1,15 +1,20 @@
 #pragma once
 // TcpServer: the TCPStore daemon. Accepts on a background thread; each connection is served by its
 // own thread against one KvTable (blocking get/wait park that thread). The destructor stops it:
-// wakes waiters, shuts every socket down and joins every thread.
+// wakes waiters, shuts every socket down and joins every thread. Watch connections (wire op H)
+// get a U frame for each change of a key they watch: the table's observer queues the change under
+// the table's lock, and the connection thread that made it sends the queue out after its reply.
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <list>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <unordered_map>
+#include <vector>
 
 #include "distributed/store/kv_table.h"
 #include "distributed/store/socket.h"
@@ -34,12 +39,19 @@ class TcpServer {
     Socket socket;
     std::thread thread;
     std::atomic<bool> done{false};
+    bool watching = false;  // guarded by watch_mutex_
   };
 
   void accept_loop();
   void serve(Connection* c);
   Frame handle(const Frame& request);
   void reap_finished();
+  Frame watch(Connection* c, const std::string& key);
+  void unwatch(Connection* c);
+  void queue_change(const std::string& key, const std::optional<Bytes>& old,
+                    const std::optional<Bytes>& now);
+  void send_changes();
+  bool reply_to(Connection* c, const Frame& response);
 
   std::string host_;
   Socket listener_;
@@ -49,6 +61,9 @@ class TcpServer {
   std::mutex mutex_;
   std::list<Connection> connections_;
   bool stopping_ = false;
+  std::mutex watch_mutex_;  // after the table's lock, never before it
+  std::unordered_map<std::string, std::vector<Connection*>> watchers_;
+  std::deque<Frame> changes_;
   std::thread acceptor_;
 };
 

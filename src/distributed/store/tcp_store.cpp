@@ -10,6 +10,7 @@
 #include "distributed/store/socket.h"
 #include "distributed/store/store_util.h"
 #include "distributed/store/tcp_server.h"
+#include "distributed/store/tcp_watcher.h"
 #include "distributed/store/tcp_wire.h"
 
 namespace brasa::distributed {
@@ -48,6 +49,7 @@ class TcpClient {
       if (st.kind == IoStatus::TimedOut) {
         throw DistributedTimeoutError("TCPStore: " + what + " on " + where_ + ": " + broken_);
       }
+      broken_code_ = st.kind == IoStatus::Failed && st.error != 0 ? st.error : ECONNRESET;
       fail(what, broken_);
     }
     char status = reply[0][0];
@@ -61,7 +63,9 @@ class TcpClient {
   }
 
   [[noreturn]] void fail(const std::string& what, const std::string& cause) const {
-    throw DistributedError("TCPStore: " + what + " failed on " + where_ + " (" + cause + ")");
+    const std::string msg = "TCPStore: " + what + " failed on " + where_ + " (" + cause + ")";
+    if (broken_code_ != 0) throw_network_error(msg, {broken_code_, std::system_category()});
+    throw DistributedError(msg);
   }
 
  private:
@@ -69,6 +73,7 @@ class TcpClient {
   Socket socket_;
   std::mutex mutex_;
   std::string broken_;
+  int broken_code_ = 0;  // errno of a lost connection (then errors are DistributedNetworkError)
 };
 
 }  // namespace detail
@@ -119,7 +124,21 @@ TCPStore::TCPStore(const std::string& masterAddr, std::uint16_t masterPort,
                                waitWorkers, timeout}) {}
 
 // The client goes first so the server's threads see its connection close.
-TCPStore::~TCPStore() { client_.reset(); }
+TCPStore::~TCPStore() {
+  watcher_.reset();
+  client_.reset();
+}
+
+void TCPStore::watchKey(const std::string& key, WatchKeyCallback callback) {
+  BRASA_CHECK(callback, "TCPStore::watchKey(\"", key, "\"): the callback is empty");
+  detail::TcpWatcher* watcher = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(watcher_mutex_);
+    if (!watcher_) watcher_ = std::make_unique<detail::TcpWatcher>(host_, port_, timeout_);
+    watcher = watcher_.get();
+  }
+  watcher->watch(key, std::move(callback), reply_budget(timeout_));
+}
 
 void TCPStore::waitForWorkers() {
   if (!num_workers_) return;

@@ -13,7 +13,11 @@
 //   D key                -> O "1"|"0"          (deleteKey)
 //   W timeout key...     -> O | T missing-key...
 //   N                    -> O count
+//   H key                -> O                  (watch: this connection now receives U frames)
 // Errors: E message; the server is shutting down: X.
+// A connection that sent H is a watch connection: besides the replies to its requests, it gets
+// one unsolicited frame per change of a watched key, in the order the table changed:
+//   U key old? old new? new    (old?/new? are "1" or "0": whether the value existed)
 
 namespace brasa::distributed::detail::wire {
 
@@ -25,6 +29,8 @@ constexpr char kCheck = 'K';
 constexpr char kDelete = 'D';
 constexpr char kWait = 'W';
 constexpr char kNumKeys = 'N';
+constexpr char kWatch = 'H';
+constexpr char kUpdate = 'U';
 
 constexpr char kOk = 'O';
 constexpr char kTimedOut = 'T';
