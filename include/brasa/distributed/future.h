@@ -13,8 +13,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "brasa/core/intrusive_ptr.h"
 #include "brasa/archive/ivalue.h"
+#include "brasa/core/intrusive_ptr.h"
 
 namespace brasa::distributed {
 

@@ -7,8 +7,8 @@
 #include <memory>
 #include <string>
 
-#include "brasa/distributed/future.h"
 #include "brasa/archive/ivalue.h"
+#include "brasa/distributed/future.h"
 #include "c10/brasa_namespaces.h"
 
 namespace brasa::ivalue {
