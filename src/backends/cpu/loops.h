@@ -8,6 +8,11 @@
 #include <immintrin.h>
 #endif
 
+#include <algorithm>
+#include <cstring>
+#include <type_traits>
+
+#include "backends/cpu/reduced_float.h"
 #include "backends/cpu/tensor_iterator.h"
 
 namespace brasa::cpu {
@@ -148,20 +153,86 @@ BRASA_ALWAYS_INLINE void ternary_loop(char** d, const int64_t* s, int64_t n, con
           *reinterpret_cast<const in_t*>(pc));
 }
 
+#if defined(BRASA_KERNEL_REDUCED_AS_FLOAT)
+// run_unary/run_binary over Half/BFloat16 inputs with the float loop (Note [Reduced floats as
+// float] in reduced_float.h): block by block, convert the inputs, run the loop, store the results.
+template <typename out_t, typename F>
+void unary_loop_reduced(char** d, const int64_t* s, int64_t n, const F& f, ScalarType in_dt,
+                        ScalarType out_dt) {
+  alignas(64) float a[kReducedBlock];
+  alignas(64) out_t o[kReducedBlock];
+  for (int64_t i = 0; i < n; i += kReducedBlock) {
+    const int64_t m = std::min(kReducedBlock, n - i);
+    load_floats(in_dt, d[1] + i * s[1], s[1], a, m);
+    unary_contig(o, a, m, f);
+    store_results(std::is_same_v<out_t, float>, out_dt, o, sizeof(out_t), d[0] + i * s[0], s[0], m);
+  }
+}
+template <typename out_t, typename F>
+void binary_loop_reduced(char** d, const int64_t* s, int64_t n, const F& f, ScalarType in_dt,
+                         ScalarType out_dt) {
+  alignas(64) float a[kReducedBlock], b[kReducedBlock];
+  alignas(64) out_t o[kReducedBlock];
+  for (int64_t i = 0; i < n; i += kReducedBlock) {
+    const int64_t m = std::min(kReducedBlock, n - i);
+    if (s[2] == 0) {
+      load_floats(in_dt, d[1] + i * s[1], s[1], a, m);
+      load_floats(in_dt, d[2], 0, b, 1);
+      binary_contig<Bcast::Second>(o, a, b, m, f);
+    } else if (s[1] == 0) {
+      load_floats(in_dt, d[1], 0, a, 1);
+      load_floats(in_dt, d[2] + i * s[2], s[2], b, m);
+      binary_contig<Bcast::First>(o, a, b, m, f);
+    } else {
+      load_floats(in_dt, d[1] + i * s[1], s[1], a, m);
+      load_floats(in_dt, d[2] + i * s[2], s[2], b, m);
+      binary_contig<Bcast::None>(o, a, b, m, f);
+    }
+    store_results(std::is_same_v<out_t, float>, out_dt, o, sizeof(out_t), d[0] + i * s[0], s[0], m);
+  }
+}
+#endif
+
 /// Runs a unary functor over the iterator; out and in of the given types.
 /// Works with any iterator type offering for_each (TensorIterator, IterRef).
 template <typename out_t, typename in_t, typename It, typename F>
 void run_unary(const It& it, const F& f) {
+#if defined(BRASA_KERNEL_REDUCED_AS_FLOAT)
+  if constexpr (std::is_same_v<in_t, float>) {
+    const ScalarType in_dt = it.common_dtype(), out_dt = it.output_dtype();
+    if (is_reduced_float(in_dt)) {
+      it.for_each([&](char** d, const int64_t* s, int64_t n) {
+        unary_loop_reduced<out_t>(d, s, n, f, in_dt, out_dt);
+      });
+      return;
+    }
+  }
+#endif
   it.for_each([&](char** d, const int64_t* s, int64_t n) { unary_loop<out_t, in_t>(d, s, n, f); });
 }
 /// Works with any iterator type offering for_each (TensorIterator, IterRef).
 template <typename out_t, typename in_t, typename It, typename F>
 void run_binary(const It& it, const F& f) {
+#if defined(BRASA_KERNEL_REDUCED_AS_FLOAT)
+  if constexpr (std::is_same_v<in_t, float>) {
+    const ScalarType in_dt = it.common_dtype(), out_dt = it.output_dtype();
+    if (is_reduced_float(in_dt)) {
+      it.for_each([&](char** d, const int64_t* s, int64_t n) {
+        binary_loop_reduced<out_t>(d, s, n, f, in_dt, out_dt);
+      });
+      return;
+    }
+  }
+#endif
   it.for_each([&](char** d, const int64_t* s, int64_t n) { binary_loop<out_t, in_t>(d, s, n, f); });
 }
-/// Works with any iterator type offering for_each (TensorIterator, IterRef).
+/// Works with any iterator type offering for_each (TensorIterator, IterRef). Not for a file under
+/// Note [Reduced floats as float] (no converting path).
 template <typename out_t, typename in_t, typename It, typename F>
 void run_ternary(const It& it, const F& f) {
+#if defined(BRASA_KERNEL_REDUCED_AS_FLOAT)
+  static_assert(!std::is_same_v<in_t, float>, "run_ternary has no Half/BFloat16 path");
+#endif
   it.for_each(
       [&](char** d, const int64_t* s, int64_t n) { ternary_loop<out_t, in_t>(d, s, n, f); });
 }

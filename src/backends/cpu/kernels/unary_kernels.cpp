@@ -3,6 +3,9 @@
 // are plain loops the compiler vectorises.
 // Floating dtypes only in the AVX2/AVX-512 builds (Note [Capability dtypes] in stub.h).
 #define BRASA_KERNEL_FLOATING_CAPABILITY
+// Half and BFloat16 run through the float loops (Note [Reduced floats as float] in
+// reduced_float.h).
+#define BRASA_KERNEL_REDUCED_AS_FLOAT
 #include "backends/cpu/kernels/unary_kernels.h"
 
 #include <cmath>

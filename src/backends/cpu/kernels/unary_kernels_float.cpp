@@ -1,5 +1,10 @@
 // Loops of the floating unary ops (exp, log, sin, sigmoid, erfinv, ...), compiled once per CPU
 // capability: SLEEF vector functions in the AVX2/AVX512 builds, std:: functions in DEFAULT.
+// Floating dtypes only in the AVX2/AVX-512 builds (Note [Capability dtypes] in stub.h).
+#define BRASA_KERNEL_FLOATING_CAPABILITY
+// Half and BFloat16 run through the float loops (Note [Reduced floats as float] in
+// reduced_float.h).
+#define BRASA_KERNEL_REDUCED_AS_FLOAT
 #include <cmath>
 #include <limits>
 #include <type_traits>
