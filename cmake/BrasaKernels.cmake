@@ -3,8 +3,10 @@
 # capability's flags; each copy registers its kernels into dispatch stubs under its capability, and the
 # best one the running CPU supports is chosen at first use (see src/backends/cpu/stub.h).
 set(BRASA_CPU_CAPABILITIES DEFAULT AVX2 AVX512)
-# DEFAULT is the fallback for CPUs without AVX2: optimised for size (-O2), the others for speed.
-set(BRASA_FLAGS_DEFAULT -O2)
+# DEFAULT is the build for CPUs without AVX2 and, on every CPU, for the integer and bool dtypes of
+# the files under Note [Capability dtypes] (src/backends/cpu/stub.h): -O2 with the cheap vectoriser
+# cost model, so that its loops are vectorised (SSE2) without -O3's unrolling and versioning.
+set(BRASA_FLAGS_DEFAULT -O2 -fvect-cost-model=cheap)
 set(BRASA_FLAGS_AVX2 -O3 -mavx2 -mfma -mf16c -mbmi2)
 set(BRASA_FLAGS_AVX512 -O3 -mavx512f -mavx512bw -mavx512vl -mavx512dq -mavx2 -mfma -mf16c -mbmi2
     -mprefer-vector-width=512)
