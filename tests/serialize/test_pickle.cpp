@@ -119,7 +119,13 @@ TEST(Pickle, RoundTripAndBatches) {
   GenericDict d;
   for (int i = 0; i < 2500; ++i) d.insert("k" + std::to_string(i), i * 1000);
   std::vector<IValue> items;
-  for (int i = 0; i < 2500; ++i) items.emplace_back(i % 2 ? IValue(i * 0.5) : IValue(-i * 70000));
+  for (int i = 0; i < 2500; ++i) {
+    if (i % 2) {
+      items.emplace_back(i * 0.5);
+    } else {
+      items.emplace_back(-i * 70000);
+    }
+  }
   d.insert("items", items);
   Tensor w = randn({3, 4});
   d.insert("w", w);
