@@ -2,8 +2,14 @@
 
 namespace brasa {
 namespace {
-thread_local bool t_grad_enabled = true;
-thread_local bool t_inference = false;
+// Note [Initial-exec TLS]
+// Every thread_local of libbrasa uses the initial-exec model. With some variables initial-exec
+// (the object pool, the allocator's cache, the dispatch keys), gold (the release link, Note
+// [Library size]) turns the general-dynamic accesses of the others into initial-exec ones with
+// wrong offsets (R_X86_64_TPOFF64 relocations without a symbol): t_grad_enabled shared its bytes
+// with the head of the object pool's free list, and a program that ran backward crashed at exit.
+thread_local bool t_grad_enabled __attribute__((tls_model("initial-exec"))) = true;
+thread_local bool t_inference __attribute__((tls_model("initial-exec"))) = false;
 
 void apply_mode(bool enabled) {
   t_grad_enabled = enabled;

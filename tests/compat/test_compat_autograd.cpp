@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
+#include <type_traits>
+
 namespace {
 
 using torch::autograd::AutogradContext;
@@ -58,6 +60,29 @@ TEST(CompatAutograd, CustomFunctionsMatchBuiltInGradients) {
   auto z = torch::ones({3}, torch::requires_grad());
   MulConstant::apply(z, 5.5).sum().backward();
   EXPECT_TRUE(torch::allclose(z.grad(), torch::full({3}, 5.5)));
+}
+
+// pytorch/examples' spelling: tensor_list (libtorch's other name of variable_list), a forward
+// with two outputs, and a backward that takes its list by const reference.
+struct SplitScale : public torch::autograd::Function<SplitScale> {
+  static torch::autograd::tensor_list forward(AutogradContext* ctx, const torch::Tensor& x) {
+    ctx->save_for_backward({x});
+    return {x * 2, x * x};
+  }
+  static torch::autograd::tensor_list backward(AutogradContext* ctx,
+                                               const torch::autograd::tensor_list& grads) {
+    auto x = ctx->get_saved_variables()[0];
+    return {grads[0] * 2 + grads[1] * 2 * x};
+  }
+};
+
+TEST(CompatAutograd, TensorListFunctions) {
+  static_assert(std::is_same_v<torch::autograd::tensor_list, torch::autograd::variable_list>);
+  auto x = torch::tensor({1.0, -3.0}, torch::requires_grad());
+  torch::autograd::tensor_list outs = SplitScale::apply(x);
+  ASSERT_EQ(outs.size(), 2u);
+  (outs[0].sum() + outs[1].sum()).backward();
+  EXPECT_TRUE(torch::allclose(x.grad(), torch::tensor({4.0, -4.0})));  // 2 + 2x
 }
 
 TEST(CompatAutograd, GradHooksAndGuards) {

@@ -15,7 +15,8 @@ file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 run_step("cmake --install" ${CMAKE_COMMAND} --install ${BRASA_BUILD_DIR} --prefix ${prefix})
 foreach(f include/brasa/brasa.h include/brasa/compat/torch/torch.h libbrasa.so
-          libbrasa_distributed.so brasaConfig.cmake brasaTargets.cmake)
+          libbrasa_distributed.so brasaConfig.cmake brasaTargets.cmake TorchConfig.cmake
+          TorchConfigVersion.cmake)
   file(GLOB_RECURSE found ${prefix}/*/${f})  # the lib dir may be lib, lib64 or lib/<multiarch>
   if(NOT EXISTS ${prefix}/${f} AND NOT found)
     message(FATAL_ERROR "install_consumer: ${f} was not installed under ${prefix}")
@@ -43,6 +44,23 @@ endif()
 run_step("run dist_user" ${WORK_DIR}/build/dist_user)
 if(NOT step_output MATCHES "dist: gloo sum 21")
   message(FATAL_ERROR "install_consumer: dist_user printed:\n${step_output}")
+endif()
+
+# A libtorch project: find_package(Torch) and the TORCH_* variables (torch_project/).
+run_step("configure torch_project" ${CMAKE_COMMAND} -S ${TORCH_PROJECT_DIR} -B ${WORK_DIR}/torch
+         -G ${GENERATOR} -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_PREFIX_PATH=${prefix}
+         "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${EXE_LINKER_FLAGS}")
+if(NOT step_output MATCHES "Torch 1.13.0 at ")
+  message(FATAL_ERROR "install_consumer: find_package(Torch) said:\n${step_output}")
+endif()
+run_step("build torch_project" ${CMAKE_COMMAND} --build ${WORK_DIR}/torch)
+run_step("run torch_find_user" ${WORK_DIR}/torch/torch_find_user)
+if(NOT step_output MATCHES "find_package\\(Torch\\): var\\(1\\) 2 grad -0.3576")
+  message(FATAL_ERROR "install_consumer: torch_find_user printed:\n${step_output}")
+endif()
+run_step("run torch_dirs_user" ${WORK_DIR}/torch/torch_dirs_user)
+if(NOT step_output MATCHES "torch dirs: mse 3")
+  message(FATAL_ERROR "install_consumer: torch_dirs_user printed:\n${step_output}")
 endif()
 
 # The out-of-tree backend example, built on its own against the installed brasa, then loaded.

@@ -15,5 +15,6 @@
 #include "c10/util/ArrayRef.h"
 #include "c10/util/Exception.h"
 #include "c10/util/Half.h"
+#include "c10/util/Logging.h"
 #include "c10/util/Optional.h"
 #include "c10/util/irange.h"

@@ -17,6 +17,7 @@ namespace brasa::autograd {
 
 using Variable = Tensor;
 using variable_list = std::vector<Tensor>;
+using tensor_list = std::vector<Tensor>;  // libtorch's other name for the same list
 class Node;
 
 /// Where a gradient goes: input `input_nr` of node `function` (null function: nowhere).

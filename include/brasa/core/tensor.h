@@ -360,10 +360,13 @@ class BRASA_API Tensor {
   Tensor argmax(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
   Tensor argmin(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
   Tensor var(bool unbiased = true) const;
+  /// var(1) is the variance over dim 1, as in libtorch (Note [int dim of var and std]).
+  Tensor var(int dim) const { return var(IntArrayRef(dim)); }
   Tensor var(IntArrayRef dim, bool unbiased = true, bool keepdim = false) const;
   Tensor var(std::optional<IntArrayRef> dim, std::optional<int64_t> correction,
              bool keepdim = false) const;
   Tensor std(bool unbiased = true) const;
+  Tensor std(int dim) const { return std(IntArrayRef(dim)); }
   Tensor std(IntArrayRef dim, bool unbiased = true, bool keepdim = false) const;
   Tensor std(std::optional<IntArrayRef> dim, std::optional<int64_t> correction,
              bool keepdim = false) const;

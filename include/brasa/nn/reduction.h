@@ -1,6 +1,7 @@
 #pragma once
-// Loss reductions in libtorch's spelling: `reduction_t` holds kNone, kMean or kSum
-// (`MSELossFuncOptions(torch::kSum)`, `.reduction(torch::kNone)`).
+// Loss reductions in libtorch's spellings: `reduction_t` holds kNone, kMean or kSum
+// (`MSELossFuncOptions(torch::kSum)`, `.reduction(torch::kNone)`); `Reduction::Mean` is the int64_t
+// of the at:: loss functions.
 
 #include <variant>
 
@@ -17,6 +18,12 @@ inline constexpr enumtype::kNone kNone{};
 inline constexpr enumtype::kMean kMean{};
 inline constexpr enumtype::kSum kSum{};
 inline constexpr enumtype::kBatchMean kBatchMean{};
+
+/// The reductions of the at:: loss functions (`torch::mse_loss(x, y, at::Reduction::Sum)`), which
+/// take them as int64_t like libtorch's; kNone / kMean / kSum above are the nn::functional ones.
+namespace Reduction {
+enum Reduction { None, Mean, Sum, END };
+}  // namespace Reduction
 
 namespace nn {
 using reduction_t = std::variant<enumtype::kNone, enumtype::kMean, enumtype::kSum>;

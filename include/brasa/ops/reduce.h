@@ -50,12 +50,20 @@ BRASA_API Tensor argmax(const Tensor& self, std::optional<int64_t> dim = std::nu
 BRASA_API Tensor argmin(const Tensor& self, std::optional<int64_t> dim = std::nullopt,
                         bool keepdim = false);
 /// Variance / standard deviation with divisor max(0, N - correction) (unbiased: correction 1).
+///
+/// Note [int dim of var and std]
+/// An int literal converts to bool (a standard conversion) before it converts to IntArrayRef (a
+/// user-defined one), so without the `int dim` overloads var(1) would be var(unbiased=true) over
+/// the whole tensor. libtorch adds the same C++-only overloads, so var(1) and std(0) reduce one
+/// dim in both; var(int64_t{1}) is ambiguous (a compile error) in both.
 BRASA_API Tensor var(const Tensor& self, bool unbiased = true);
+inline Tensor var(const Tensor& self, int dim) { return self.var(dim); }
 BRASA_API Tensor var(const Tensor& self, IntArrayRef dim, bool unbiased = true,
                      bool keepdim = false);
 BRASA_API Tensor var(const Tensor& self, std::optional<IntArrayRef> dim,
                      std::optional<int64_t> correction, bool keepdim = false);
 BRASA_API Tensor std(const Tensor& self, bool unbiased = true);
+inline Tensor std(const Tensor& self, int dim) { return self.std(dim); }
 BRASA_API Tensor std(const Tensor& self, IntArrayRef dim, bool unbiased = true,
                      bool keepdim = false);
 BRASA_API Tensor std(const Tensor& self, std::optional<IntArrayRef> dim,

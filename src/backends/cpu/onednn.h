@@ -17,7 +17,7 @@ inline dnnl::engine& onednn_engine() {
 }
 
 inline dnnl::stream& onednn_stream() {
-  thread_local dnnl::stream s(onednn_engine());
+  thread_local dnnl::stream s __attribute__((tls_model("initial-exec"))) (onednn_engine());
   return s;
 }
 

@@ -37,7 +37,8 @@
 namespace brasa {
 namespace {
 std::atomic<int> g_num_threads{0};
-thread_local bool t_in_parallel = false;
+// Note [Initial-exec TLS] (in src/dispatch/grad_mode.cpp)
+thread_local bool t_in_parallel __attribute__((tls_model("initial-exec"))) = false;
 }  // namespace
 
 void set_num_threads(int n) {

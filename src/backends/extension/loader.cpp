@@ -19,7 +19,9 @@ namespace {
 // exception cannot escape (it would terminate the process). So run_registration catches: inside
 // load_backend the errors are collected and load_backend throws them, naming the library; at a
 // program's own start-up they go to stderr and registration_errors().
-thread_local std::vector<std::string>* t_collecting = nullptr;
+// Note [Initial-exec TLS] (in src/dispatch/grad_mode.cpp)
+thread_local std::vector<std::string>* t_collecting __attribute__((tls_model("initial-exec"))) =
+    nullptr;
 std::mutex g_errors_mutex;
 std::vector<std::string> g_errors;
 
@@ -85,7 +87,7 @@ namespace brasa::detail {
 bool load_startup_backends() {
   using namespace brasa::backend;
   if (g_startup_done.load(std::memory_order_acquire)) return g_startup_loaded_any;
-  thread_local bool active = false;
+  thread_local bool active __attribute__((tls_model("initial-exec"))) = false;
   if (active) return false;  // a library being loaded asked again
   std::lock_guard<std::recursive_mutex> lock(g_load_mutex);
   if (g_startup_done.load()) return g_startup_loaded_any;

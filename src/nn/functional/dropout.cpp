@@ -27,7 +27,7 @@ Tensor finish(const Tensor& input, const Tensor& result, bool inplace) {
 /// mask of `shape` (broadcast against input): 1 / (1 - p) with probability 1 - p, else 0.
 Tensor scaled_mask(const Tensor& input, IntArrayRef shape, double p,
                    const std::optional<Generator>& gen) {
-  Tensor keep = empty(shape, input.scalar_type());
+  Tensor keep = empty(shape, input.options());  // on the input's device
   if (p == 1) return keep.zero_();
   keep.bernoulli_(1 - p, gen);
   return keep / (1 - p);

@@ -46,7 +46,17 @@ void torch_warn(const char* file, int line, const Args&... args) {
 #define TORCH_INTERNAL_ASSERT_DEBUG_ONLY(cond, ...) \
   TORCH_INTERNAL_ASSERT(cond __VA_OPT__(, ) __VA_ARGS__)
 #endif
+#define TORCH_CHECK_WITH(error_t, cond, ...) \
+  BRASA_CHECK_TYPED(error_t, cond, ::c10::detail::torch_check_msg(#cond __VA_OPT__(, ) __VA_ARGS__))
+#define TORCH_CHECK_ARG(cond, argN, ...) \
+  TORCH_CHECK(cond, "invalid argument ", argN, ": " __VA_OPT__(, ) __VA_ARGS__)
+#define TORCH_CHECK_LINALG(cond, ...) TORCH_CHECK(cond, __VA_ARGS__)
+#define C10_THROW_ERROR(error_t, msg) BRASA_THROW(error_t, msg)
 #define AT_ERROR(...) BRASA_THROW(Error, __VA_ARGS__)
+// libtorch's deprecated aliases of TORCH_INTERNAL_ASSERT (AT_ASSERT(cond) or AT_ASSERT(cond,
+// msg...)).
+#define AT_ASSERT(...) TORCH_INTERNAL_ASSERT(__VA_ARGS__)
+#define AT_ASSERTM(cond, ...) TORCH_INTERNAL_ASSERT(cond, __VA_ARGS__)
 #define TORCH_WARN(...) ::c10::detail::torch_warn(__FILE__, __LINE__, __VA_ARGS__)
 #define TORCH_WARN_ONCE(...)                                      \
   do {                                                            \
