@@ -84,9 +84,9 @@ std::string Heartbeat::diagnose() const {
     while (leased_ && std::chrono::steady_clock::now() < deadline) {
       const std::string closed = closed_ranks();
       if (!closed.empty()) {
-        return closed +
-               " stopped responding (its store connection closed: the process exited or was "
-               "killed)";
+        const bool one = closed.find(',') == std::string::npos;
+        return closed + " stopped responding (" + (one ? "its" : "their") +
+               " store connection closed: exited or killed)";
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
