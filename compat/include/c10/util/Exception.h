@@ -46,7 +46,7 @@ void torch_warn(const char* file, int line, const Args&... args) {
 #define TORCH_INTERNAL_ASSERT_DEBUG_ONLY(cond, ...) \
   TORCH_INTERNAL_ASSERT(cond __VA_OPT__(, ) __VA_ARGS__)
 #endif
-#define AT_ERROR(...) BRASA_THROW(Error, __VA_ARGS__)
+#define AT_ERROR(...) BRASA_THROW(RuntimeError, __VA_ARGS__)
 #define TORCH_WARN(...) ::c10::detail::torch_warn(__FILE__, __LINE__, __VA_ARGS__)
 #define TORCH_WARN_ONCE(...)                                      \
   do {                                                            \
