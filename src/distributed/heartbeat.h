@@ -2,11 +2,25 @@
 // Heartbeat: every rank of the default group bumps a counter in the store every 100 ms, so that
 // when a connection breaks the survivors can tell which rank stopped (a collective only sees a
 // broken socket).
+//
+// Note [Liveness leases]
+// Absence of progress is slow evidence: a counter that did not move for a while may belong to a
+// rank that is merely descheduled, so the heartbeat comparison must wait several periods (0.4 s).
+// Over a TCPStore there is positive evidence, and it comes within milliseconds: each rank holds a
+// lease on the key "alive/<rank>" (TCPStore::addWhileConnected, wire op L), a counter the server
+// raises by 1 on that request and lowers by 1 as soon as the connection that made it closes. The
+// connection lives as long as the rank's store, and the kernel closes it when the process exits
+// or is killed, so a count back at 0 says the rank is gone. diagnose() polls those counters first
+// (a few store round trips every 2 ms) and falls back to the heartbeat comparison at the end of
+// its wait: for a rank that is hung but alive (its lease holds), and for stores without a server
+// (FileStore, HashStore), where there are no leases. When the lost rank hosts the server (rank 0
+// under init_process_group), the store calls themselves fail at once, which names rank 0.
 
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -16,22 +30,27 @@ namespace brasa::distributed::detail {
 
 class Heartbeat {
  public:
-  Heartbeat(IntrusivePtr<Store> store, int rank, int size,
+  /// `server_rank`: the rank whose process serves the store, when known.
+  Heartbeat(IntrusivePtr<Store> store, int rank, int size, std::optional<int> server_rank,
             std::chrono::milliseconds interval = std::chrono::milliseconds(100));
   ~Heartbeat();
   Heartbeat(const Heartbeat&) = delete;
   Heartbeat& operator=(const Heartbeat&) = delete;
 
-  /// Samples every rank's counter twice, a few intervals apart; names the ranks whose counter did
-  /// not move ("rank 1 stopped responding"), or says the store itself is unreachable.
+  /// Names the lost ranks ("rank 1 stopped responding (...)"): those whose store connection closed
+  /// (Note [Liveness leases]), else those whose heartbeat counter did not move for four intervals;
+  /// or says the store itself is unreachable. Empty when no rank looks lost.
   std::string diagnose() const;
 
  private:
   void loop();
+  std::string closed_ranks() const;
 
   IntrusivePtr<Store> store_;
   int rank_, size_;
+  std::optional<int> server_rank_;
   std::chrono::milliseconds interval_;
+  bool leased_ = false;  // the store supports leases (a TCPStore, maybe under PrefixStores)
   std::mutex mutex_;
   std::condition_variable cv_;
   bool stop_ = false;

@@ -86,6 +86,7 @@ IntrusivePtr<ProcessGroup> init_process_group(const std::string& backend,
   BRASA_CHECK(world >= 1 && rank >= 0 && rank < world, "init_process_group: rank ", rank,
               " is out of range for world size ", world);
   IntrusivePtr<Store> store = options.store;
+  const std::optional<int> server_rank = store ? std::nullopt : std::optional<int>(0);
   if (!store) {
     const std::string addr = first_env({"MASTER_ADDR"}, "127.0.0.1");
     TCPStoreOptions topts;
@@ -102,7 +103,7 @@ IntrusivePtr<ProcessGroup> init_process_group(const std::string& backend,
   s.group = make_intrusive<ProcessGroupGloo>(make_intrusive<PrefixStore>("default_pg", s.store),
                                              rank, world, gloo_options);
   if (world > 1) {
-    s.heartbeat = std::make_shared<detail::Heartbeat>(s.store, rank, world);
+    s.heartbeat = std::make_shared<detail::Heartbeat>(s.store, rank, world, server_rank);
     std::weak_ptr<detail::Heartbeat> weak = s.heartbeat;
     s.group->set_failure_diagnoser([weak] {
       auto hb = weak.lock();

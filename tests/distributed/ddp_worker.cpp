@@ -20,6 +20,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -233,38 +234,47 @@ int mpi_init() {
   return 0;
 }
 
-// Rank 1 is killed after a barrier; rank 0's next allreduce must fail fast, naming rank 1.
-// die: rank 1 is SIGKILLed before an allreduce; die-mid: while a large one is in flight (Note
-// [SIGPIPE]: the survivor's writes then meet a closed socket). Rank 0 must get an error naming
-// rank 1.
-int die(bool mid) {
+// One rank (`victim`) is killed after a barrier; the other's next allreduce must fail fast,
+// naming it. die: killed before an allreduce; die-mid: while a large one is in flight (Note
+// [SIGPIPE]: the survivor's writes then meet a closed socket). Both print steady_clock times
+// (CLOCK_MONOTONIC, shared by the processes) so kill_mid_allreduce.py can measure the survivor's
+// error after the kill: the victim "killing at NS", the survivor "error at NS".
+int die(bool mid, int victim) {
   auto pg = dist::init_process_group("gloo");
   pg->barrier()->wait();
   std::printf("group ready\n");  // kill_mid_allreduce.py tells start-up trouble from the test's
   std::fflush(stdout);
+  auto now_ns = [] {
+    return static_cast<long long>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                      std::chrono::steady_clock::now().time_since_epoch())
+                                      .count());
+  };
   std::vector<Tensor> t{ones({mid ? int64_t(1) << 22 : 1000})};
-  if (pg->getRank() == 1) {
+  if (pg->getRank() == victim) {
     if (mid) {
       auto work = pg->allreduce(t);
       ::usleep(static_cast<useconds_t>(::getpid() % 5000));  // somewhere inside the transfer
     }
+    std::printf("killing at %lld\n", now_ns());
+    std::fflush(stdout);
     ::kill(::getpid(), SIGKILL);
   }
   const auto start = std::chrono::steady_clock::now();
   try {
     pg->allreduce(t)->wait();
   } catch (const dist::DistributedError& e) {
+    const long long at = now_ns();
     const double s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const std::string msg = e.what();
-    if (msg.find("rank 1 stopped responding") == std::string::npos) {
-      std::fprintf(stderr, "the error does not name rank 1: %s\n", e.what());
+    if (msg.find("rank " + std::to_string(victim) + " stopped responding") == std::string::npos) {
+      std::fprintf(stderr, "the error does not name rank %d: %s\n", victim, e.what());
       return 7;
     }
-    std::printf("error after %.2f s: %s\n", s, e.what());
+    std::printf("error at %lld, after %.4f s: %s\n", at, s, e.what());
     return 0;
   }
-  std::fprintf(stderr, "no error after rank 1 died\n");
+  std::fprintf(stderr, "no error after rank %d died\n", victim);
   return 6;
 }
 
@@ -313,8 +323,8 @@ int main(int argc, char** argv) {
     if (mode == "reference" && argc >= 4)
       return reference(std::stoll(argv[2]), argv[3], micro, adam);
     if (mode == "unused") return unused();
-    if (mode == "die") return die(false);
-    if (mode == "die-mid") return die(true);
+    if (mode == "die") return die(false, 1);
+    if (mode == "die-mid") return die(true, argc > 2 ? std::atoi(argv[2]) : 1);
     if (mode == "mpi-init") return mpi_init();
     if (mode == "uneven" && argc >= 3) return uneven(argv[2]);
     if (mode == "uneven-reference" && argc >= 4)

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <thread>
 
 #include "brasa/distributed/tcp_store.h"
@@ -256,6 +257,29 @@ TEST(TcpStoreTest, MultiTenantServersShareAPort) {
   EXPECT_EQ(b2.get_string("shared"), "yes");
   so.multiTenant = false;
   EXPECT_THROW(TCPStore("127.0.0.1", so), DistributedError);  // address in use
+}
+
+// Note [Liveness leases]: a lease counts while its connection is open and is given back, within
+// milliseconds, when the holder's store goes (as it does when the holder's process dies).
+TEST(TcpStoreTest, LeasesAreGivenBackWhenTheConnectionCloses) {
+  TCPStore server("127.0.0.1", server_opts());
+  auto holder = std::make_unique<TCPStore>("127.0.0.1", client_opts(server.getPort()));
+  EXPECT_EQ(holder->addWhileConnected("alive/1"), 1);
+  EXPECT_EQ(server.addWhileConnected("alive/1"), 2);
+  EXPECT_EQ(server.add("alive/1", 0), 2);
+  holder.reset();
+  const auto t0 = Clock::now();
+  while (server.add("alive/1", 0) != 1 && ms_since(t0) < 2000) std::this_thread::sleep_for(1ms);
+  EXPECT_EQ(server.add("alive/1", 0), 1);
+  EXPECT_LT(ms_since(t0), 2000);
+  // A counter overwritten with a non-integer does not take the server down when given back.
+  auto other = std::make_unique<TCPStore>("127.0.0.1", client_opts(server.getPort()));
+  other->addWhileConnected("alive/2");
+  server.set("alive/2", "not a number");
+  other.reset();
+  std::this_thread::sleep_for(20ms);
+  EXPECT_EQ(server.get_string("alive/2"), "not a number");
+  EXPECT_THROW(server.addWhileConnected("alive/2"), DistributedError);
 }
 
 }  // namespace

@@ -9,35 +9,58 @@
 
 namespace brasa {
 
-/// Base of every error brasa throws; what() is the full message.
-class BRASA_API Error : public std::runtime_error {
+/// Base of every error brasa throws (c10::Error); what() is the full message. Catch it by
+/// reference. It is not itself a std::exception: each kind below also derives from exactly one
+/// standard exception, std::runtime_error (std::system_error for the distributed family), so one
+/// thrown object is caught as its kind, as brasa::Error, as its standard type and as
+/// std::exception. (Were brasa::Error a std::runtime_error, no error could also be a
+/// std::system_error: it would hold two std::exception bases, and `catch (const std::exception&)`
+/// would match neither. Note [Error hierarchy] in docs/distributed.md.)
+class BRASA_API Error {
  public:
-  explicit Error(const std::string& msg) : std::runtime_error(msg) {}
+  virtual ~Error();
+  virtual const char* what() const noexcept = 0;
+
+ protected:
+  Error() = default;
+  Error(const Error&) = default;
+  Error& operator=(const Error&) = default;
+};
+/// A failure with no more specific kind (AT_ERROR).
+class BRASA_API RuntimeError : public Error, public std::runtime_error {
+ public:
+  explicit RuntimeError(const std::string& msg) : std::runtime_error(msg) {}
+  const char* what() const noexcept override { return std::runtime_error::what(); }
 };
 /// A value was out of the accepted domain (shapes, sizes, arguments).
-class BRASA_API ValueError : public Error {
+class BRASA_API ValueError : public Error, public std::runtime_error {
  public:
-  using Error::Error;
+  explicit ValueError(const std::string& msg) : std::runtime_error(msg) {}
+  const char* what() const noexcept override { return std::runtime_error::what(); }
 };
 /// An index or dim was out of range.
-class BRASA_API IndexError : public Error {
+class BRASA_API IndexError : public Error, public std::runtime_error {
  public:
-  using Error::Error;
+  explicit IndexError(const std::string& msg) : std::runtime_error(msg) {}
+  const char* what() const noexcept override { return std::runtime_error::what(); }
 };
 /// A dtype, device or kind of argument was not accepted.
-class BRASA_API TypeError : public Error {
+class BRASA_API TypeError : public Error, public std::runtime_error {
  public:
-  using Error::Error;
+  explicit TypeError(const std::string& msg) : std::runtime_error(msg) {}
+  const char* what() const noexcept override { return std::runtime_error::what(); }
 };
 /// The op exists but not for these inputs (dtype, device, backend).
-class BRASA_API NotImplementedError : public Error {
+class BRASA_API NotImplementedError : public Error, public std::runtime_error {
  public:
-  using Error::Error;
+  explicit NotImplementedError(const std::string& msg) : std::runtime_error(msg) {}
+  const char* what() const noexcept override { return std::runtime_error::what(); }
 };
 /// An internal invariant failed: a bug in brasa.
-class BRASA_API InternalError : public Error {
+class BRASA_API InternalError : public Error, public std::runtime_error {
  public:
-  using Error::Error;
+  explicit InternalError(const std::string& msg) : std::runtime_error(msg) {}
+  const char* what() const noexcept override { return std::runtime_error::what(); }
 };
 
 namespace detail {

@@ -26,8 +26,8 @@ namespace brasa::data {
 /// Iterating (`for (auto& batch : *loader)`) runs one epoch: the sampler's requests are answered by
 /// `workers` threads (each with its own copy of the dataset), at most max_jobs ahead, delivered in
 /// request order when enforce_ordering. A worker's exception is rethrown by the iteration as
-/// WorkerException; a batch that takes longer than timeout throws brasa::Error. Destroying the
-/// loader mid-epoch stops and joins the workers (each finishes the batch it is on).
+/// WorkerException; a batch that takes longer than timeout throws brasa::RuntimeError. Destroying
+/// the loader mid-epoch stops and joins the workers (each finishes the batch it is on).
 template <typename Dataset, typename Sampler>
 class StatelessDataLoader {
  public:
@@ -195,7 +195,7 @@ class StatelessDataLoader {
       return options_.enforce_ordering ? results_.count(next_sequence_) > 0 : !results_.empty();
     };
     if (options_.timeout) {
-      BRASA_CHECK_TYPED(Error, results_ready_.wait_for(lock, *options_.timeout, ready),
+      BRASA_CHECK_TYPED(RuntimeError, results_ready_.wait_for(lock, *options_.timeout, ready),
                         "DataLoader: timed out after ", options_.timeout->count(),
                         " ms waiting for a batch from the workers");
     } else {

@@ -63,6 +63,11 @@ class BRASA_API TCPStore : public Store {
   /// All keys of the server, including the worker counter "init/" when numWorkers is set.
   int64_t getNumKeys() override;
 
+  /// brasa: adds 1 to the integer at `key` for as long as this store's connection to the server
+  /// stays open, i.e. until the store is destroyed or its process exits or is killed, and returns
+  /// the count. A count back at 0 means every holder has gone (Note [Liveness leases] in
+  /// src/distributed/heartbeat.h).
+  int64_t addWhileConnected(const std::string& key);
   /// Registers this instance in the worker counter; the server waits until numWorkers have.
   void waitForWorkers();
   const std::string& getHost() const noexcept { return host_; }

@@ -11,11 +11,19 @@ void Store::watchKey(const std::string& key, WatchKeyCallback /*callback*/) {
 }
 
 void throw_network_error(const std::string& msg, std::error_code code) {
-  try {
-    throw std::system_error(code, msg);
-  } catch (const std::system_error&) {
-    throw DistributedNetworkError(msg, code);  // captures the system_error as its nested one
-  }
+  throw DistributedNetworkError(msg, code);
+}
+
+const std::error_category& distributed_category() noexcept {
+  struct Category : std::error_category {
+    const char* name() const noexcept override { return "brasa.distributed"; }
+    std::string message(int value) const override {
+      return value == 1 ? "a distributed operation failed"
+                        : "distributed error " + std::to_string(value);
+    }
+  };
+  static const Category category;
+  return category;
 }
 
 }  // namespace brasa::distributed

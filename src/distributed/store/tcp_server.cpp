@@ -120,7 +120,11 @@ void TcpServer::serve(Connection* c) {
     try {
       const bool is_watch =
           request.size() == 2 && request[0].size() == 1 && request[0][0] == wire::kWatch;
-      response = is_watch ? watch(c, request[1]) : handle(request);
+      const bool is_lease =
+          request.size() == 2 && request[0].size() == 1 && request[0][0] == wire::kLease;
+      response = is_watch   ? watch(c, request[1])
+                 : is_lease ? lease(c, request[1])
+                            : handle(request);
     } catch (const std::exception& e) {
       response = reply(wire::kError, e.what());
     }
@@ -128,6 +132,13 @@ void TcpServer::serve(Connection* c) {
     send_changes();
   }
   unwatch(c);
+  for (const auto& key : c->leases) {  // Note [Liveness leases]
+    try {
+      table_.add(key, -1);
+    } catch (const std::exception&) {  // a client overwrote the counter with a non-integer
+    }
+  }
+  send_changes();
   ::shutdown(c->socket.fd(), SHUT_RDWR);
   c->done.store(true);
 }
@@ -146,6 +157,12 @@ Frame TcpServer::watch(Connection* c, const std::string& key) {
   if (std::find(list.begin(), list.end(), c) == list.end()) list.push_back(c);
   c->watching = true;
   return reply(wire::kOk);
+}
+
+Frame TcpServer::lease(Connection* c, const std::string& key) {
+  const int64_t count = table_.add(key, 1);
+  c->leases.push_back(key);
+  return reply(wire::kOk, std::to_string(count));
 }
 
 void TcpServer::unwatch(Connection* c) {

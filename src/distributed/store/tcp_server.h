@@ -4,6 +4,8 @@
 // wakes waiters, shuts every socket down and joins every thread. Watch connections (wire op H)
 // get a U frame for each change of a key they watch: the table's observer queues the change under
 // the table's lock, and the connection thread that made it sends the queue out after its reply.
+// A lease (wire op L) adds 1 to a counter key for as long as its connection stays open: the
+// connection's thread takes it back the moment the connection closes (Note [Liveness leases]).
 
 #include <atomic>
 #include <cstdint>
@@ -39,7 +41,8 @@ class TcpServer {
     Socket socket;
     std::thread thread;
     std::atomic<bool> done{false};
-    bool watching = false;  // guarded by watch_mutex_
+    bool watching = false;            // guarded by watch_mutex_
+    std::vector<std::string> leases;  // keys given back when the connection closes (its thread)
   };
 
   void accept_loop();
@@ -47,6 +50,7 @@ class TcpServer {
   Frame handle(const Frame& request);
   void reap_finished();
   Frame watch(Connection* c, const std::string& key);
+  Frame lease(Connection* c, const std::string& key);
   void unwatch(Connection* c);
   void queue_change(const std::string& key, const std::optional<Bytes>& old,
                     const std::optional<Bytes>& now);

@@ -182,6 +182,12 @@ int64_t TCPStore::add(const std::string& key, int64_t value) {
   return to_int(r.at(1), client_->where());
 }
 
+int64_t TCPStore::addWhileConnected(const std::string& key) {
+  Frame r = client_->call({std::string(1, detail::wire::kLease), key},
+                          call_name("addWhileConnected", key), reply_budget(timeout_));
+  return to_int(r.at(1), client_->where());
+}
+
 std::vector<uint8_t> TCPStore::compareSet(const std::string& key,
                                           const std::vector<uint8_t>& expected,
                                           const std::vector<uint8_t>& desired) {

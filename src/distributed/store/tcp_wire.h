@@ -14,6 +14,8 @@
 //   W timeout key...     -> O | T missing-key...
 //   N                    -> O count
 //   H key                -> O                  (watch: this connection now receives U frames)
+//   L key                -> O count            (lease: add 1 to key now, 1 less when this
+//                                               connection closes; Note [Liveness leases])
 // Errors: E message; the server is shutting down: X.
 // A connection that sent H is a watch connection: besides the replies to its requests, it gets
 // one unsolicited frame per change of a watched key, in the order the table changed:
@@ -31,6 +33,7 @@ constexpr char kWait = 'W';
 constexpr char kNumKeys = 'N';
 constexpr char kWatch = 'H';
 constexpr char kUpdate = 'U';
+constexpr char kLease = 'L';
 
 constexpr char kOk = 'O';
 constexpr char kTimedOut = 'T';

@@ -52,7 +52,7 @@ void torch_warn(const char* file, int line, const Args&... args) {
   TORCH_CHECK(cond, "invalid argument ", argN, ": " __VA_OPT__(, ) __VA_ARGS__)
 #define TORCH_CHECK_LINALG(cond, ...) TORCH_CHECK(cond, __VA_ARGS__)
 #define C10_THROW_ERROR(error_t, msg) BRASA_THROW(error_t, msg)
-#define AT_ERROR(...) BRASA_THROW(Error, __VA_ARGS__)
+#define AT_ERROR(...) BRASA_THROW(RuntimeError, __VA_ARGS__)
 // libtorch's deprecated aliases of TORCH_INTERNAL_ASSERT (AT_ASSERT(cond) or AT_ASSERT(cond,
 // msg...)).
 #define AT_ASSERT(...) TORCH_INTERNAL_ASSERT(__VA_ARGS__)

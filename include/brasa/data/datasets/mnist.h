@@ -12,8 +12,8 @@
 namespace brasa::data::datasets {
 
 /// A dataset file is missing; the message names the path and how to install the data.
-class BRASA_API DataFileNotFoundError : public Error {
-  using Error::Error;
+class BRASA_API DataFileNotFoundError : public RuntimeError {
+  using RuntimeError::RuntimeError;
 };
 /// A dataset file is unreadable: bad magic, inconsistent sizes, truncated, or a gzip error.
 class BRASA_API DataFileCorruptError : public ValueError {
