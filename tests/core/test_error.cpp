@@ -1,5 +1,5 @@
-// The error hierarchy (Note [Error hierarchy] in docs/distributed.md): one thrown object is caught as
-// its kind, as brasa::Error / c10::Error, as its standard type and as std::exception.
+// The error hierarchy (Note [Error hierarchy] in docs/distributed.md): one thrown object is caught
+// as its kind, as brasa::Error / c10::Error, as its standard type and as std::exception.
 #include <gtest/gtest.h>
 
 #include <stdexcept>
