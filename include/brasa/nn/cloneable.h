@@ -13,50 +13,59 @@
 namespace brasa::nn {
 
 template <typename Derived>
-class Cloneable : public Module {
+class BRASA_API Cloneable : public Module {
  public:
   using Module::Module;
 
   /// (Re)initialises the module's state; called by the constructor of Derived and by clone().
   virtual void reset() = 0;
 
-  std::shared_ptr<Module> clone(const std::optional<Device>& device = std::nullopt) const override {
-    NoGradGuard no_grad;
-    const auto& self = static_cast<const Derived&>(*this);
-    auto copy = std::make_shared<Derived>(self);
-    copy->parameters_.clear();
-    copy->buffers_.clear();
-    copy->children_.clear();
-    copy->reset();
-    BRASA_CHECK(copy->parameters_.size() == parameters_.size() &&
-                    copy->buffers_.size() == buffers_.size() &&
-                    copy->children_.size() == children_.size(),
-                "clone(): reset() of ", name(),
-                " must register the same parameters, buffers and submodules as the original");
-    for (const auto& p : parameters_) {
-      Tensor& target = copy->parameters_[p.key()];
-      if (!p.value().defined()) continue;
-      Tensor data = p.value().detach().clone();
-      target.set_data(device ? data.to(*device) : data);
-      target.set_requires_grad(p.value().requires_grad());
-    }
-    for (const auto& b : buffers_) {
-      Tensor& target = copy->buffers_[b.key()];
-      if (!b.value().defined()) continue;
-      Tensor data = b.value().detach().clone();
-      target.set_data(device ? data.to(*device) : data);
-    }
-    for (const auto& c : children_) copy->children_[c.key()]->clone_(*c.value(), device);
-    return copy;
-  }
+  std::shared_ptr<Module> clone(const std::optional<Device>& device = std::nullopt) const override;
 
  private:
-  void clone_(Module& other, const std::optional<Device>& device) final {
-    auto cloned = std::dynamic_pointer_cast<Derived>(other.clone(device));
-    BRASA_CHECK(cloned != nullptr, "clone(): attempted to clone submodule ", other.name(),
-                " into a module of a different type ", name());
-    static_cast<Derived&>(*this) = std::move(static_cast<Derived&>(*cloned));
-  }
+  void clone_(Module& other, const std::optional<Device>& device) final;
 };
+
+// Defined outside the class so that they are not inline: the library exports its instantiations
+// (Note [Module instantiations] in brasa/nn/modules/instantiations.h), which
+// -fvisibility-inlines-hidden would otherwise hide.
+template <typename Derived>
+std::shared_ptr<Module> Cloneable<Derived>::clone(const std::optional<Device>& device) const {
+  NoGradGuard no_grad;
+  const auto& self = static_cast<const Derived&>(*this);
+  auto copy = std::make_shared<Derived>(self);
+  copy->parameters_.clear();
+  copy->buffers_.clear();
+  copy->children_.clear();
+  copy->reset();
+  BRASA_CHECK(copy->parameters_.size() == parameters_.size() &&
+                  copy->buffers_.size() == buffers_.size() &&
+                  copy->children_.size() == children_.size(),
+              "clone(): reset() of ", name(),
+              " must register the same parameters, buffers and submodules as the original");
+  for (const auto& p : parameters_) {
+    Tensor& target = copy->parameters_[p.key()];
+    if (!p.value().defined()) continue;
+    Tensor data = p.value().detach().clone();
+    target.set_data(device ? data.to(*device) : data);
+    target.set_requires_grad(p.value().requires_grad());
+  }
+  for (const auto& b : buffers_) {
+    Tensor& target = copy->buffers_[b.key()];
+    if (!b.value().defined()) continue;
+    Tensor data = b.value().detach().clone();
+    target.set_data(device ? data.to(*device) : data);
+  }
+  for (const auto& c : children_) copy->children_[c.key()]->clone_(*c.value(), device);
+  return copy;
+}
+
+template <typename Derived>
+void Cloneable<Derived>::clone_(Module& other, const std::optional<Device>& device) {
+  auto cloned = std::dynamic_pointer_cast<Derived>(other.clone(device));
+  BRASA_CHECK(cloned != nullptr, "clone(): attempted to clone submodule ", other.name(),
+              " into a module of a different type ", name());
+  static_cast<Derived&>(*this) = std::move(static_cast<Derived&>(*cloned));
+}
 
 }  // namespace brasa::nn

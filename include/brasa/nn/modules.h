@@ -7,6 +7,7 @@
 #include "brasa/nn/modules/conv.h"
 #include "brasa/nn/modules/dropout.h"
 #include "brasa/nn/modules/embedding.h"
+#include "brasa/nn/modules/instantiations.h"  // last: Note [Module instantiations]
 #include "brasa/nn/modules/linear.h"
 #include "brasa/nn/modules/loss.h"
 #include "brasa/nn/modules/multihead_attention.h"
