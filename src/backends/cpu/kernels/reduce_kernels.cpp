@@ -34,7 +34,7 @@ struct SumOps {
   static constexpr int kLanes = lanes_for<acc_t>;
   static constexpr bool kCascade = is_float_v<T>;
   acc_t identity() const { return acc_t(0); }
-  acc_t reduce(acc_t a, T x, int64_t) const { return a + acc_t(x); }
+  acc_t reduce(acc_t a, T x, int64_t) const { return a + widen<acc_t>(x); }
   acc_t combine(acc_t a, acc_t b) const { return a + b; }
   void store(acc_t a, char* o, char*) const { *reinterpret_cast<T*>(o) = T(a); }
 };
@@ -55,7 +55,7 @@ struct ProdOps {
   static constexpr int kLanes = lanes_for<acc_t>;
   static constexpr bool kCascade = false;
   acc_t identity() const { return acc_t(1); }
-  acc_t reduce(acc_t a, T x, int64_t) const { return a * acc_t(x); }
+  acc_t reduce(acc_t a, T x, int64_t) const { return a * widen<acc_t>(x); }
   acc_t combine(acc_t a, acc_t b) const { return a * b; }
   void store(acc_t a, char* o, char*) const { *reinterpret_cast<T*>(o) = T(a); }
 };
@@ -74,7 +74,7 @@ struct MinMaxOps {
     else
       return kMax ? std::numeric_limits<acc_t>::lowest() : std::numeric_limits<acc_t>::max();
   }
-  acc_t reduce(acc_t a, T xt, int64_t) const { return combine(a, acc_t(xt)); }
+  acc_t reduce(acc_t a, T xt, int64_t) const { return combine(a, widen<acc_t>(xt)); }
   acc_t combine(acc_t a, acc_t x) const {
     if constexpr (kMax)
       return (x > a || x != x) ? x : a;
@@ -93,7 +93,7 @@ struct LogicalOps {
   static constexpr bool kCascade = false;
   acc_t identity() const { return kKind == Logical::All ? 1 : 0; }
   acc_t reduce(acc_t a, T x, int64_t) const {
-    acc_t nz = static_cast<opmath_t<T>>(x) != opmath_t<T>(0);
+    acc_t nz = widen<opmath_t<T>>(x) != opmath_t<T>(0);
     return combine(a, nz);
   }
   acc_t combine(acc_t a, acc_t b) const {

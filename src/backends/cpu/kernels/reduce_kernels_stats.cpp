@@ -46,7 +46,7 @@ struct ArgOps {
   static bool better(val_t x, val_t a) { return kMax ? x > a : x < a; }
   acc_t identity() const { return {kMax ? lowest_or_neg_inf<T>() : max_or_inf<T>(), 0}; }
   acc_t reduce(acc_t a, T xt, int64_t idx) const {
-    val_t x = static_cast<val_t>(xt);
+    val_t x = widen<val_t>(xt);
     if (better(x, a.v) || (x != x && a.v == a.v)) return {x, idx};
     return a;
   }
@@ -79,7 +79,7 @@ struct VarOps {
   bool take_sqrt = false;
   acc_t identity() const { return {0, 0, 0}; }
   acc_t reduce(acc_t a, T xt, int64_t) const {
-    double x = static_cast<double>(static_cast<opmath_t<T>>(xt));
+    double x = static_cast<double>(widen<opmath_t<T>>(xt));
     double n = a.n + 1, d = x - a.mean, mean = a.mean + d / n;
     return {mean, a.m2 + d * (x - mean), n};
   }
@@ -107,7 +107,7 @@ struct NormOps {
   bool is_min() const { return p == -std::numeric_limits<acc_t>::infinity(); }
   acc_t identity() const { return kKind == NormKind::Other && is_min() ? -p : acc_t(0); }
   acc_t reduce(acc_t a, T xt, int64_t) const {
-    acc_t v = std::abs(static_cast<acc_t>(xt));
+    acc_t v = std::abs(widen<acc_t>(xt));
     if constexpr (kKind == NormKind::Two)
       return a + v * v;
     else if constexpr (kKind == NormKind::One)
@@ -147,7 +147,7 @@ struct LogSumExpOps {
   static constexpr int kLanes = 1;
   static constexpr bool kCascade = false;
   acc_t identity() const { return {-std::numeric_limits<val_t>::infinity(), 0}; }
-  acc_t reduce(acc_t a, T xt, int64_t) const { return combine(a, {static_cast<val_t>(xt), 1}); }
+  acc_t reduce(acc_t a, T xt, int64_t) const { return combine(a, {widen<val_t>(xt), 1}); }
   acc_t combine(acc_t a, acc_t b) const {
     if (a.m != a.m) return a;
     if (b.m != b.m) return b;
