@@ -154,41 +154,40 @@ BRASA_ALWAYS_INLINE void ternary_loop(char** d, const int64_t* s, int64_t n, con
 }
 
 #if defined(BRASA_KERNEL_REDUCED_AS_FLOAT)
-// run_unary/run_binary over Half/BFloat16 inputs with the float loop (Note [Reduced floats as
-// float] in reduced_float.h): block by block, convert the inputs, run the loop, store the results.
+// run_unary/run_binary over Half inputs with the float loop (Note [Reduced floats as float] in
+// reduced_float.h): block by block, convert the inputs, run the loop, store the results. A float
+// result is Half too (the iterator's output has the common dtype); a Bool result is copied.
 template <typename out_t, typename F>
-void unary_loop_reduced(char** d, const int64_t* s, int64_t n, const F& f, ScalarType in_dt,
-                        ScalarType out_dt) {
+void unary_loop_reduced(char** d, const int64_t* s, int64_t n, const F& f) {
   alignas(64) float a[kReducedBlock];
   alignas(64) out_t o[kReducedBlock];
   for (int64_t i = 0; i < n; i += kReducedBlock) {
     const int64_t m = std::min(kReducedBlock, n - i);
-    load_floats(in_dt, d[1] + i * s[1], s[1], a, m);
+    load_half(d[1] + i * s[1], s[1], a, m);
     unary_contig(o, a, m, f);
-    store_results(std::is_same_v<out_t, float>, out_dt, o, sizeof(out_t), d[0] + i * s[0], s[0], m);
+    store_results(std::is_same_v<out_t, float>, o, sizeof(out_t), d[0] + i * s[0], s[0], m);
   }
 }
 template <typename out_t, typename F>
-void binary_loop_reduced(char** d, const int64_t* s, int64_t n, const F& f, ScalarType in_dt,
-                         ScalarType out_dt) {
+void binary_loop_reduced(char** d, const int64_t* s, int64_t n, const F& f) {
   alignas(64) float a[kReducedBlock], b[kReducedBlock];
   alignas(64) out_t o[kReducedBlock];
   for (int64_t i = 0; i < n; i += kReducedBlock) {
     const int64_t m = std::min(kReducedBlock, n - i);
     if (s[2] == 0) {
-      load_floats(in_dt, d[1] + i * s[1], s[1], a, m);
-      load_floats(in_dt, d[2], 0, b, 1);
+      load_half(d[1] + i * s[1], s[1], a, m);
+      load_half(d[2], 0, b, 1);
       binary_contig<Bcast::Second>(o, a, b, m, f);
     } else if (s[1] == 0) {
-      load_floats(in_dt, d[1], 0, a, 1);
-      load_floats(in_dt, d[2] + i * s[2], s[2], b, m);
+      load_half(d[1], 0, a, 1);
+      load_half(d[2] + i * s[2], s[2], b, m);
       binary_contig<Bcast::First>(o, a, b, m, f);
     } else {
-      load_floats(in_dt, d[1] + i * s[1], s[1], a, m);
-      load_floats(in_dt, d[2] + i * s[2], s[2], b, m);
+      load_half(d[1] + i * s[1], s[1], a, m);
+      load_half(d[2] + i * s[2], s[2], b, m);
       binary_contig<Bcast::None>(o, a, b, m, f);
     }
-    store_results(std::is_same_v<out_t, float>, out_dt, o, sizeof(out_t), d[0] + i * s[0], s[0], m);
+    store_results(std::is_same_v<out_t, float>, o, sizeof(out_t), d[0] + i * s[0], s[0], m);
   }
 }
 #endif
@@ -199,11 +198,13 @@ template <typename out_t, typename in_t, typename It, typename F>
 void run_unary(const It& it, const F& f) {
 #if defined(BRASA_KERNEL_REDUCED_AS_FLOAT)
   if constexpr (std::is_same_v<in_t, float>) {
-    const ScalarType in_dt = it.common_dtype(), out_dt = it.output_dtype();
-    if (is_reduced_float(in_dt)) {
-      it.for_each([&](char** d, const int64_t* s, int64_t n) {
-        unary_loop_reduced<out_t>(d, s, n, f, in_dt, out_dt);
-      });
+    if (it.common_dtype() == ScalarType::Half) {
+      BRASA_CHECK_TYPED(InternalError,
+                        (!std::is_same_v<out_t, float> || it.output_dtype() == ScalarType::Half),
+                        "unary kernel: a Half input with a float result of dtype ",
+                        it.output_dtype(), " (expected Half)");
+      it.for_each(
+          [&](char** d, const int64_t* s, int64_t n) { unary_loop_reduced<out_t>(d, s, n, f); });
       return;
     }
   }
@@ -215,11 +216,13 @@ template <typename out_t, typename in_t, typename It, typename F>
 void run_binary(const It& it, const F& f) {
 #if defined(BRASA_KERNEL_REDUCED_AS_FLOAT)
   if constexpr (std::is_same_v<in_t, float>) {
-    const ScalarType in_dt = it.common_dtype(), out_dt = it.output_dtype();
-    if (is_reduced_float(in_dt)) {
-      it.for_each([&](char** d, const int64_t* s, int64_t n) {
-        binary_loop_reduced<out_t>(d, s, n, f, in_dt, out_dt);
-      });
+    if (it.common_dtype() == ScalarType::Half) {
+      BRASA_CHECK_TYPED(InternalError,
+                        (!std::is_same_v<out_t, float> || it.output_dtype() == ScalarType::Half),
+                        "binary kernel: a Half input with a float result of dtype ",
+                        it.output_dtype(), " (expected Half)");
+      it.for_each(
+          [&](char** d, const int64_t* s, int64_t n) { binary_loop_reduced<out_t>(d, s, n, f); });
       return;
     }
   }
@@ -231,7 +234,7 @@ void run_binary(const It& it, const F& f) {
 template <typename out_t, typename in_t, typename It, typename F>
 void run_ternary(const It& it, const F& f) {
 #if defined(BRASA_KERNEL_REDUCED_AS_FLOAT)
-  static_assert(!std::is_same_v<in_t, float>, "run_ternary has no Half/BFloat16 path");
+  static_assert(!std::is_same_v<in_t, float>, "run_ternary has no Half path");
 #endif
   it.for_each(
       [&](char** d, const int64_t* s, int64_t n) { ternary_loop<out_t, in_t>(d, s, n, f); });

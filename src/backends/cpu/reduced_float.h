@@ -1,5 +1,5 @@
 #pragma once
-// Half and BFloat16 data computed as float, for kernel files only (compiled once per CPU
+// Half data computed as float, for kernel files only (compiled once per CPU
 // capability, hence the anonymous namespace).
 //
 // Note [Reduced floats as float]
@@ -7,7 +7,7 @@
 // A kernel file that defines BRASA_KERNEL_REDUCED_AS_FLOAT before its first include runs Half
 // through its float code: the BRASA_DISPATCH_* macros bind scalar_t = float for it, and
 // run_unary/run_binary/map_unary see from the iterator's dtype that the data is 16-bit and convert
-// it block by block through L1 buffers (load_floats/store_floats below, F16C instructions where
+// it block by block through L1 buffers (load_half/store_results below, F16C instructions where
 // the build has them). The loop of each op is then compiled once for float instead of twice, and
 // the conversion is vectorised once instead of inside every op's loop: Half add is 20x faster.
 // BFloat16 keeps its own loops: its conversion is a shift that vectorises inline, and the blocks
@@ -20,7 +20,6 @@
 #include <immintrin.h>
 #endif
 
-#include "brasa/core/dtype.h"
 #include "brasa/core/half.h"
 #include "brasa/core/macros.h"
 
@@ -30,81 +29,55 @@ namespace {
 /// Elements per block of the converting loops: three float buffers stay well inside L1.
 constexpr int64_t kReducedBlock = 512;
 
-[[maybe_unused]] inline bool is_reduced_float(ScalarType t) {
-  return t == ScalarType::Half || t == ScalarType::BFloat16;
-}
-
-/// dst[i] = float(src[i * stride]) for n elements of dtype `t` (Half, BFloat16 or Float); stride
-/// in bytes.
-[[maybe_unused]] BRASA_NOINLINE void load_floats(ScalarType t, const char* src, int64_t stride,
-                                                 float* dst, int64_t n) {
-  if (t == ScalarType::Float) {
-    for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i, src + i * stride, sizeof(float));
-    return;
-  }
-  if (stride != 2) {
-    for (int64_t i = 0; i < n; ++i) {
-      uint16_t bits;
-      std::memcpy(&bits, src + i * stride, 2);
-      dst[i] = t == ScalarType::Half ? ::brasa::detail::half_bits_to_float(bits)
-                                     : ::brasa::detail::bits_to_float(uint32_t(bits) << 16);
-    }
-    return;
-  }
-  const uint16_t* s = reinterpret_cast<const uint16_t*>(src);
-  if (t == ScalarType::BFloat16) {
-    for (int64_t i = 0; i < n; ++i) dst[i] = ::brasa::detail::bits_to_float(uint32_t(s[i]) << 16);
-    return;
-  }
+/// dst[i] = float(src[i * stride]) for n Half elements; stride in bytes.
+[[maybe_unused]] BRASA_NOINLINE void load_half(const char* src, int64_t stride, float* dst,
+                                               int64_t n) {
   int64_t i = 0;
+  if (stride == 2) {
+    const uint16_t* s = reinterpret_cast<const uint16_t*>(src);
 #if defined(__F16C__)
-  for (; i + 8 <= n; i += 8)
-    _mm256_storeu_ps(dst + i,
-                     _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i))));
+    for (; i + 8 <= n; i += 8)
+      _mm256_storeu_ps(dst + i,
+                       _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i))));
 #endif
-  for (; i < n; ++i) dst[i] = ::brasa::detail::half_bits_to_float(s[i]);
-}
-
-/// dst[i * stride] = src[i] rounded to dtype `t` (Half, BFloat16 or Float); stride in bytes.
-[[maybe_unused]] BRASA_NOINLINE void store_floats(ScalarType t, const float* src, char* dst,
-                                                  int64_t stride, int64_t n) {
-  if (t == ScalarType::Float) {
-    for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * stride, src + i, sizeof(float));
+    for (; i < n; ++i) dst[i] = ::brasa::detail::half_bits_to_float(s[i]);
     return;
   }
-  if (stride != 2) {
-    for (int64_t i = 0; i < n; ++i) {
-      const uint16_t bits = t == ScalarType::Half ? Half(src[i]).x : BFloat16(src[i]).x;
-      std::memcpy(dst + i * stride, &bits, 2);
+  for (; i < n; ++i) {
+    uint16_t bits;
+    std::memcpy(&bits, src + i * stride, 2);
+    dst[i] = ::brasa::detail::half_bits_to_float(bits);
+  }
+}
+
+/// Writes n results from an L1 buffer to dst (stride in bytes): float results rounded to Half
+/// (`to_half`), others copied as they are (`itemsize` bytes each: Bool for comparisons).
+[[maybe_unused]] BRASA_NOINLINE void store_results(bool to_half, const void* src, int64_t itemsize,
+                                                   char* dst, int64_t stride, int64_t n) {
+  if (!to_half) {
+    if (stride == itemsize) {
+      std::memcpy(dst, src, size_t(n * itemsize));
+      return;
     }
-    return;
-  }
-  uint16_t* d = reinterpret_cast<uint16_t*>(dst);
-  if (t == ScalarType::BFloat16) {
-    for (int64_t i = 0; i < n; ++i) d[i] = BFloat16(src[i]).x;
-    return;
-  }
-  int64_t i = 0;
-#if defined(__F16C__)
-  for (; i + 8 <= n; i += 8)
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i),
-                     _mm256_cvtps_ph(_mm256_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT));
-#endif
-  for (; i < n; ++i) d[i] = Half(src[i]).x;
-}
-
-/// Copies n results of `itemsize` bytes from an L1 buffer to dst (stride in bytes); float results
-/// (`is_float`) are rounded to `out_dt` on the way.
-[[maybe_unused]] BRASA_NOINLINE void store_results(bool is_float, ScalarType out_dt,
-                                                   const void* src, int64_t itemsize, char* dst,
-                                                   int64_t stride, int64_t n) {
-  if (is_float) {
-    store_floats(out_dt, static_cast<const float*>(src), dst, stride, n);
-  } else if (stride == itemsize) {
-    std::memcpy(dst, src, size_t(n * itemsize));
-  } else {
     for (int64_t i = 0; i < n; ++i)
       std::memcpy(dst + i * stride, static_cast<const char*>(src) + i * itemsize, size_t(itemsize));
+    return;
+  }
+  const float* f = static_cast<const float*>(src);
+  int64_t i = 0;
+  if (stride == 2) {
+    uint16_t* d = reinterpret_cast<uint16_t*>(dst);
+#if defined(__F16C__)
+    for (; i + 8 <= n; i += 8)
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i),
+                       _mm256_cvtps_ph(_mm256_loadu_ps(f + i), _MM_FROUND_TO_NEAREST_INT));
+#endif
+    for (; i < n; ++i) d[i] = Half(f[i]).x;
+    return;
+  }
+  for (; i < n; ++i) {
+    const uint16_t bits = Half(f[i]).x;
+    std::memcpy(dst + i * stride, &bits, 2);
   }
 }
 

@@ -56,13 +56,9 @@ struct DispatchStub {
 #endif
 
 namespace brasa::cpu::detail {
-inline bool is_capability_dtype(ScalarType t) {
-  return t == ScalarType::Float || t == ScalarType::Double || t == ScalarType::Half ||
-         t == ScalarType::BFloat16;
-}
 template <auto& stub, auto fn, typename R, typename First, typename... Rest>
 R floating_or_default(First first, Rest... rest) {
-  if (BRASA_LIKELY(is_capability_dtype(kernel_dtype(first)))) return fn(first, rest...);
+  if (BRASA_LIKELY(is_floating_type(kernel_dtype(first)))) return fn(first, rest...);
   return stub.impl[static_cast<int>(CpuCapability::DEFAULT)](first, rest...);
 }
 template <auto& stub, auto fn, typename R, typename First, typename... Rest>

@@ -190,29 +190,27 @@ void map_loop(char** d, const int64_t* s, int64_t n) {
 }
 
 #if defined(BRASA_KERNEL_REDUCED_AS_FLOAT)
-/// map_loop over Half/BFloat16 data of dtype `dt` (Note [Reduced floats as float]).
+/// map_loop over Half data (Note [Reduced floats as float]).
 template <typename Op>
-void map_loop_reduced(char** d, const int64_t* s, int64_t n, ScalarType dt) {
+void map_loop_reduced(char** d, const int64_t* s, int64_t n) {
   alignas(64) float ibuf[kReducedBlock], obuf[kReducedBlock];
   for (int64_t b = 0; b < n; b += kReducedBlock) {
     const int64_t m = std::min(kReducedBlock, n - b);
-    load_floats(dt, d[1] + b * s[1], s[1], ibuf, m);
+    load_half(d[1] + b * s[1], s[1], ibuf, m);
     map_contiguous<Op>(ibuf, obuf, m);
-    store_floats(dt, obuf, d[0] + b * s[0], s[0], m);
+    store_results(true, obuf, sizeof(float), d[0] + b * s[0], s[0], m);
   }
 }
 #endif
 
 /// Runs Op over a unary iterator whose input and output dtype is T (under Note [Reduced floats as
-/// float], T = float also serves Half and BFloat16 data).
+/// float], T = float also serves Half data).
 template <typename Op, typename T>
 void map_unary(const TensorIterator& it) {
 #if defined(BRASA_KERNEL_REDUCED_AS_FLOAT)
   if constexpr (std::is_same_v<T, float>) {
-    const ScalarType dt = it.common_dtype();
-    if (is_reduced_float(dt)) {
-      it.for_each(
-          [dt](char** d, const int64_t* s, int64_t n) { map_loop_reduced<Op>(d, s, n, dt); });
+    if (it.common_dtype() == ScalarType::Half) {
+      it.for_each([](char** d, const int64_t* s, int64_t n) { map_loop_reduced<Op>(d, s, n); });
       return;
     }
   }
