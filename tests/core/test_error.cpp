@@ -7,6 +7,7 @@
 
 #include "brasa/brasa.h"
 #include "c10/util/Exception.h"
+#include "support/caught_as.h"
 
 using namespace brasa;
 
@@ -17,17 +18,7 @@ static_assert(std::is_base_of_v<std::runtime_error, ValueError>);
 static_assert(!std::is_base_of_v<std::system_error, ValueError>);
 static_assert(std::is_base_of_v<Error, RuntimeError>);
 
-// The address of the most derived object a handler got, to show every handler got the same one.
-template <typename Catch>
-const void* caught_as(const std::exception_ptr& thrown) {
-  try {
-    std::rethrow_exception(thrown);
-  } catch (const Catch& e) {
-    return dynamic_cast<const void*>(&e);
-  } catch (...) {
-  }
-  return nullptr;
-}
+using brasa::testing::caught_as;
 
 std::exception_ptr thrown_by(void (*f)()) {
   try {

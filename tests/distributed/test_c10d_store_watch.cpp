@@ -13,6 +13,8 @@
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
+#include "support/caught_as.h"
+
 namespace {
 
 using namespace std::chrono_literals;
@@ -90,17 +92,7 @@ TEST(C10dWatchKey, OtherStoresSayTheyCannot) {
   EXPECT_THROW(s->watchKey("k", nullptr), c10::ValueError);
 }
 
-// The address of the most derived object a handler got, to show every handler got the same one.
-template <typename Catch>
-const void* caught_as(const std::exception_ptr& thrown) {
-  try {
-    std::rethrow_exception(thrown);
-  } catch (const Catch& e) {
-    return dynamic_cast<const void*>(&e);
-  } catch (...) {
-  }
-  return nullptr;
-}
+using brasa::testing::caught_as;
 
 // Note [Error hierarchy]: libtorch 1.13 raises std::system_error here; brasa's error is one too.
 TEST(C10dErrors, LostTcpServerIsADistributedErrorAndASystemError) {
