@@ -11,7 +11,7 @@ import sys
 
 def main():
     lib, header = sys.argv[1], sys.argv[2]
-    syms = subprocess.run(["nm", "-C", lib], check=True, capture_output=True, text=True).stdout
+    syms = subprocess.run(["nm", "-D", "-C", lib], check=True, capture_output=True, text=True).stdout
     built = {m.replace("brasa::nn::", "") for m in
              re.findall(r"Cloneable<([A-Za-z0-9_:]+)>::clone\(", syms)}
     text = open(header).read()
