@@ -2,7 +2,9 @@
 // floats as float] in src/backends/cpu/reduced_float.h). Each result must equal the float result
 // rounded once to the 16-bit type, computed here through the copy kernel (an independent
 // conversion), for special values, several blocks with a tail, strided and broadcast operands, a
-// strided out=, bool results and the vectorised unary functions.
+// strided out=, bool results and the vectorised unary functions. Reductions over Half data read it
+// through float blocks too (Note [Half reductions as float] in src/backends/cpu/reduce_loops.h):
+// they must agree with the float reduction of the same values.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -124,6 +126,88 @@ TEST_P(ReducedFloat, UnaryFunctionsRoundOnceFromFloat) {
   expect_same(h.isnan(), h.to(kFloat).isnan(), "isnan");
   Tensor t = transposed(make(random_values(600, 6), {20, 30}), 0, 1).to(dt);
   expect_same(t.tanh(), t.to(kFloat).tanh().to(dt), "tanh strided");
+}
+
+// A reduction of 16-bit data vs the same reduction of its float values, rounded once: exact for
+// selections (max, argmax, all), within one 16-bit rounding for sums, whose order may differ.
+template <typename Op>
+void check_reduction(const Tensor& h, Op op, const char* what, bool exact) {
+  Tensor got = op(h);
+  Tensor want = op(h.to(kFloat));
+  if (want.dtype() == kFloat) want = want.to(h.dtype());
+  if (exact) {
+    expect_same(got, want, what);
+    return;
+  }
+  ASSERT_EQ(got.dtype(), want.dtype()) << what;
+  ASSERT_EQ(got.sizes(), want.sizes()) << what;
+  std::vector<double> g = values(got), w = values(want);
+  for (size_t i = 0; i < g.size(); ++i) {
+    if (std::isnan(w[i])) {
+      EXPECT_TRUE(std::isnan(g[i])) << what << " at " << i;
+    } else if (std::isinf(w[i])) {
+      EXPECT_EQ(g[i], w[i]) << what << " at " << i;
+    } else {
+      EXPECT_NEAR(g[i], w[i], 2e-3 * std::abs(w[i]) + 1e-6) << what << " at " << i;
+    }
+  }
+}
+
+TEST_P(ReducedFloat, ReductionsMatchFloat) {
+  const ScalarType dt = GetParam();
+  // [40, 1300]: rows longer than a conversion block (512) with a tail; dim 0 takes the row engine.
+  Tensor m = make(random_values(40 * 1300, 7), {40, 1300}).mul(3).to(dt);
+  Tensor t = transposed(m, 0, 1);                                     // strided
+  Tensor cube = make(random_values(6 * 7 * 9, 8), {6, 7, 9}).to(dt);  // odd sizes
+  Tensor scalar = make({2.5}, {}).to(dt);
+  for (const Tensor& x : {m, t, cube}) {
+    check_reduction(
+        x, [](const Tensor& a) { return a.sum(); }, "sum all", false);
+    check_reduction(
+        x, [](const Tensor& a) { return a.sum(1); }, "sum dim 1", false);
+    check_reduction(
+        x, [](const Tensor& a) { return a.sum(0, true); }, "sum dim 0", false);
+    check_reduction(
+        x, [](const Tensor& a) { return a.mean(-1); }, "mean", false);
+    check_reduction(
+        x, [](const Tensor& a) { return a.prod(0); }, "prod", false);
+    check_reduction(
+        x, [](const Tensor& a) { return a.var(1); }, "var", false);
+    check_reduction(
+        x, [](const Tensor& a) { return a.std(0); }, "std", false);
+    check_reduction(
+        x, [](const Tensor& a) { return a.norm(2, 1); }, "norm", false);
+    check_reduction(
+        x, [](const Tensor& a) { return a.logsumexp(1); }, "logsumexp", false);
+    check_reduction(
+        x, [](const Tensor& a) { return a.amax(1); }, "amax", true);
+    check_reduction(
+        x, [](const Tensor& a) { return a.amin(0); }, "amin", true);
+    check_reduction(
+        x, [](const Tensor& a) { return a.argmax(1); }, "argmax", true);
+    check_reduction(
+        x, [](const Tensor& a) { return std::get<0>(a.max(0)); }, "max values", true);
+    check_reduction(
+        x, [](const Tensor& a) { return std::get<1>(a.min(1)); }, "min indices", true);
+    check_reduction(
+        x, [](const Tensor& a) { return a.gt(0).any(1); }, "any", true);
+    check_reduction(
+        x, [](const Tensor& a) { return a.count_nonzero(std::optional<int64_t>(0)); },
+        "count_nonzero", true);
+  }
+  check_reduction(
+      scalar, [](const Tensor& a) { return a.sum(); }, "0-d sum", true);
+  check_reduction(
+      scalar, [](const Tensor& a) { return a.amax(); }, "0-d amax", true);
+  // NaN propagates through the blocks.
+  std::vector<double> s = special_values();
+  Tensor sp = make(s, {int64_t(s.size())}).to(dt);
+  check_reduction(
+      sp, [](const Tensor& a) { return a.amax(); }, "amax special", true);
+  check_reduction(
+      sp, [](const Tensor& a) { return a.argmin(); }, "argmin special", true);
+  check_reduction(
+      sp, [](const Tensor& a) { return a.sum(); }, "sum special", false);
 }
 
 INSTANTIATE_TEST_SUITE_P(HalfAndBFloat16, ReducedFloat, ::testing::Values(kHalf, kBFloat16),

@@ -62,7 +62,10 @@ ReduceIter::ReduceIter(const Tensor& in, ArrayRef<Tensor> outs, DimMask mask, bo
   noutputs_ = static_cast<int>(outs.size());
   in_dtype_ = in.dtype();
   in_data_ = static_cast<const char*>(in.data_ptr());
-  for (int k = 0; k < noutputs_; ++k) out_data_[k] = static_cast<char*>(outs[k].data_ptr());
+  for (int k = 0; k < noutputs_; ++k) {
+    out_data_[k] = static_cast<char*>(outs[k].data_ptr());
+    out_dtype_[k] = outs[k].dtype();
+  }
 
   const int64_t nd = in.dim();
   std::vector<Dim> kept, red;

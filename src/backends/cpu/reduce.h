@@ -32,6 +32,7 @@ class BRASA_API ReduceIter {
   char* out_data(int i) const { return out_data_[i]; }
   int noutputs() const { return noutputs_; }
   ScalarType in_dtype() const { return in_dtype_; }
+  ScalarType out_dtype(int i) const { return out_dtype_[i]; }
   int64_t num_outputs() const { return num_outputs_; }
   int64_t num_reduced() const { return num_reduced_; }
 
@@ -44,6 +45,7 @@ class BRASA_API ReduceIter {
   char* out_data_[kMaxOutputs] = {};
   int noutputs_ = 0;
   ScalarType in_dtype_ = ScalarType::Undefined;
+  ScalarType out_dtype_[kMaxOutputs] = {ScalarType::Undefined, ScalarType::Undefined};
   int64_t num_outputs_ = 1, num_reduced_ = 1;
 };
 

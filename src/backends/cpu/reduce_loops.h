@@ -21,6 +21,14 @@
 //   is a contiguous, vectorisable row update rather than a strided per-output loop. Work splits
 //   over column blocks, or over rows (per-thread partial blocks, combined in order) when blocks are
 //   few.
+//
+// Note [Half reductions as float]
+// In a kernel file under Note [Reduced floats as float] (BRASA_KERNEL_REDUCED_AS_FLOAT), Half
+// input runs the float Ops (the dispatch macros bind scalar_t = float for Half). The engine sees
+// from the iterator's dtype that the data is 16-bit: it converts each contiguous run (in blocks of
+// kReducedBlock) or row block into an L1 buffer with load_half (F16C where the build has it) and
+// reduces the buffer with the float loop; a Half result is written through a float and rounded
+// once. The engine is then compiled for float only, and the conversion is vectorised once.
 
 #include <algorithm>
 #include <memory>
@@ -31,6 +39,9 @@
 
 #include "backends/cpu/reduce.h"
 #include "brasa/core/parallel.h"
+#if defined(BRASA_KERNEL_REDUCED_AS_FLOAT)
+#include "backends/cpu/reduced_float.h"
+#endif
 
 namespace brasa::cpu {
 namespace {
@@ -64,6 +75,49 @@ struct Walker {
 
 template <typename Ops>
 using acc_of = typename Ops::acc_t;
+
+/// True when these Ops may meet Half data (Note [Half reductions as float]).
+template <typename Ops>
+constexpr bool kHalfAsFloat =
+#if defined(BRASA_KERNEL_REDUCED_AS_FLOAT)
+    std::is_same_v<typename Ops::in_t, float>;
+#else
+    false;
+#endif
+
+/// How the engine reads the input: bytes per element, and whether the data is Half read by float
+/// Ops.
+struct InputView {
+  const char* data;
+  int64_t itemsize;
+  bool half;
+};
+template <typename Ops>
+InputView input_view(const ReduceIter& it) {
+  const bool half = kHalfAsFloat<Ops> && it.in_dtype() == ScalarType::Half;
+  return {it.in_data(), half ? 2 : int64_t(sizeof(typename Ops::in_t)), half};
+}
+
+/// Writes one result; a Half result of float Ops goes through a float. (GCC 12 inlines the Ops'
+/// store here and then warns that accumulators filled inside parallel_for may be uninitialized.)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+template <typename Ops>
+inline void store_one(const Ops& ops, const acc_of<Ops>& a, char* o0, char* o1, bool half_out) {
+#if defined(BRASA_KERNEL_REDUCED_AS_FLOAT)
+  if constexpr (kHalfAsFloat<Ops>) {
+    if (half_out) {  // the Ops write a float; its Half rounding goes to o0
+      alignas(8) char v[8];
+      ops.store(a, v, o1);
+      store_results(true, v, 4, o0, 2, 1);
+      return;
+    }
+  }
+#endif
+  (void)half_out;
+  ops.store(a, o0, o1);
+}
+#pragma GCC diagnostic pop
 
 /// An input element as the accumulator type. A Half converts with the F16C instruction where the
 /// build has it (one instruction instead of Half's portable bit manipulation, which made Half
@@ -142,14 +196,28 @@ acc_of<Ops> reduce_contig(const Ops& ops, const typename Ops::in_t* __restrict p
   }
 }
 
-// Reduces flat positions [begin, end) of the reduced group starting at `base`.
+// Reduces flat positions [begin, end) of the reduced group starting at byte address `base`.
 template <typename Ops>
-acc_of<Ops> reduce_range(const Ops& ops, const ReduceIter& it, const typename Ops::in_t* base,
-                         int64_t begin, int64_t end) {
+acc_of<Ops> reduce_range(const Ops& ops, const ReduceIter& it, const InputView& in,
+                         const char* base, int64_t begin, int64_t end) {
   using acc_t = acc_of<Ops>;
+  using in_t = typename Ops::in_t;
   const int nd = static_cast<int>(it.red_sizes.size());
   if (begin >= end) return ops.identity();
-  if (nd == 0) return ops.reduce(ops.identity(), *base, 0);
+#if defined(BRASA_KERNEL_REDUCED_AS_FLOAT)
+  float buf[kHalfAsFloat<Ops> ? kReducedBlock : 1];
+#endif
+  if (nd == 0) {
+#if defined(BRASA_KERNEL_REDUCED_AS_FLOAT)
+    if constexpr (kHalfAsFloat<Ops>) {
+      if (in.half) {
+        load_half(base, 2, buf, 1);
+        return ops.reduce(ops.identity(), buf[0], 0);
+      }
+    }
+#endif
+    return ops.reduce(ops.identity(), *reinterpret_cast<const in_t*>(base), 0);
+  }
   const int64_t s0 = it.red_sizes[0], st0 = it.red_in_strides[0];
   Walker<1> outer;
   outer.nd = nd - 1;
@@ -159,21 +227,39 @@ acc_of<Ops> reduce_range(const Ops& ops, const ReduceIter& it, const typename Op
   outer.start(begin / s0);
   acc_t acc = ops.identity(), blk = ops.identity();
   int runs = 0;
-  for (int64_t pos = begin; pos < end;) {
-    int64_t n = std::min(s0 - i0, end - pos);
-    const typename Ops::in_t* p = base + outer.off[0] + i0 * st0;
-    acc_t run;
-    if (st0 == 1) {
-      run = reduce_contig(ops, p, n, pos);
-    } else {
-      run = ops.identity();
-      for (int64_t i = 0; i < n; ++i) run = ops.reduce(run, p[i * st0], pos + i);
-    }
+  auto add_run = [&](acc_t run) {
     blk = ops.combine(blk, run);
     if (++runs == 64) {  // two-level sum over runs keeps many short runs accurate
       acc = ops.combine(acc, blk);
       blk = ops.identity();
       runs = 0;
+    }
+  };
+  for (int64_t pos = begin; pos < end;) {
+    int64_t n = std::min(s0 - i0, end - pos);
+    const char* p = base + (outer.off[0] + i0 * st0) * in.itemsize;
+    bool done = false;
+#if defined(BRASA_KERNEL_REDUCED_AS_FLOAT)
+    if constexpr (kHalfAsFloat<Ops>) {
+      if (in.half) {
+        for (int64_t k = 0; k < n; k += kReducedBlock) {
+          const int64_t m = std::min<int64_t>(kReducedBlock, n - k);
+          load_half(p + k * st0 * 2, st0 * 2, buf, m);
+          add_run(reduce_contig(ops, buf, m, pos + k));
+        }
+        done = true;
+      }
+    }
+#endif
+    if (!done) {
+      const in_t* tp = reinterpret_cast<const in_t*>(p);
+      if (st0 == 1) {
+        add_run(reduce_contig(ops, tp, n, pos));
+      } else {
+        acc_t run = ops.identity();
+        for (int64_t i = 0; i < n; ++i) run = ops.reduce(run, tp[i * st0], pos + i);
+        add_run(run);
+      }
     }
     pos += n;
     i0 = 0;
@@ -184,9 +270,9 @@ acc_of<Ops> reduce_range(const Ops& ops, const ReduceIter& it, const typename Op
 
 template <typename Ops>
 void reduce_inner(const Ops& ops, const ReduceIter& it) {
-  using in_t = typename Ops::in_t;
   using acc_t = acc_of<Ops>;
-  const in_t* in = reinterpret_cast<const in_t*>(it.in_data());
+  const InputView in = input_view<Ops>(it);
+  const bool half_out = in.half && it.out_dtype(0) == ScalarType::Half;
   const int64_t num_out = it.num_outputs(), num_red = it.num_reduced();
   auto make_walker = [&] {
     Walker<3> w;
@@ -206,15 +292,16 @@ void reduce_inner(const Ops& ops, const ReduceIter& it) {
     Walker<3> w = make_walker();
     w.start(0);
     for (int64_t o = 0; o < num_out; ++o, w.next()) {
-      const in_t* base = in + w.off[0];
+      const char* base = in.data + w.off[0] * in.itemsize;
       parallel_for(0, nchunks, 1, [&](int64_t b, int64_t e) {
         for (int64_t c = b; c < e; ++c)
           partial[c] =
-              reduce_range(ops, it, base, c * num_red / nchunks, (c + 1) * num_red / nchunks);
+              reduce_range(ops, it, in, base, c * num_red / nchunks, (c + 1) * num_red / nchunks);
       });
       acc_t acc = partial[0];
       for (int64_t c = 1; c < nchunks; ++c) acc = ops.combine(acc, partial[c]);
-      ops.store(acc, it.out_data(0) + w.off[1], it.out_data(it.noutputs() - 1) + w.off[2]);
+      store_one(ops, acc, it.out_data(0) + w.off[1], it.out_data(it.noutputs() - 1) + w.off[2],
+                half_out);
     }
     return;
   }
@@ -223,19 +310,22 @@ void reduce_inner(const Ops& ops, const ReduceIter& it) {
     Walker<3> w = make_walker();
     w.start(b);
     for (int64_t o = b; o < e; ++o, w.next()) {
-      acc_t acc = reduce_range(ops, it, in + w.off[0], 0, num_red);
-      ops.store(acc, it.out_data(0) + w.off[1], it.out_data(it.noutputs() - 1) + w.off[2]);
+      acc_t acc = reduce_range(ops, it, in, in.data + w.off[0] * in.itemsize, 0, num_red);
+      store_one(ops, acc, it.out_data(0) + w.off[1], it.out_data(it.noutputs() - 1) + w.off[2],
+                half_out);
     }
   });
 }
 
-// Accumulates rows [rb, re) of columns [c0, c0 + width) of output-row `o2` into acc.
+// Accumulates rows [rb, re) of the `width` columns at byte address `base` into acc. Half rows are
+// converted into `conv` (width floats) first.
 template <typename Ops>
-void accumulate_rows(const Ops& ops, const ReduceIter& it, const typename Ops::in_t* base,
+void accumulate_rows(const Ops& ops, const ReduceIter& it, const InputView& in, const char* base,
                      int64_t rb, int64_t re, int64_t width, acc_of<Ops>* __restrict acc,
-                     acc_of<Ops>* __restrict blk) {
+                     acc_of<Ops>* __restrict blk, float* conv) {
   using in_t = typename Ops::in_t;
   if (rb >= re) return;
+  (void)conv;
   Walker<1> rows;
   rows.nd = static_cast<int>(it.red_sizes.size());
   rows.sizes = it.red_sizes.data();
@@ -246,7 +336,16 @@ void accumulate_rows(const Ops& ops, const ReduceIter& it, const typename Ops::i
   if constexpr (Ops::kCascade)
     for (int64_t j = 0; j < width; ++j) blk[j] = ops.identity();
   for (int64_t r = rb; r < re; ++r, rows.next()) {
-    const in_t* __restrict row = base + rows.off[0];
+    const char* rowp = base + rows.off[0] * in.itemsize;
+    const in_t* __restrict row = reinterpret_cast<const in_t*>(rowp);
+#if defined(BRASA_KERNEL_REDUCED_AS_FLOAT)
+    if constexpr (kHalfAsFloat<Ops>) {
+      if (in.half) {
+        load_half(rowp, 2, conv, width);
+        row = conv;
+      }
+    }
+#endif
     if constexpr (Ops::kCascade) {
       for (int64_t j = 0; j < width; ++j) blk[j] = ops.reduce(blk[j], row[j], r);
       if (++in_block == kRowBlock) {
@@ -266,9 +365,9 @@ void accumulate_rows(const Ops& ops, const ReduceIter& it, const typename Ops::i
 
 template <typename Ops>
 void reduce_rows(const Ops& ops, const ReduceIter& it) {
-  using in_t = typename Ops::in_t;
   using acc_t = acc_of<Ops>;
-  const in_t* in = reinterpret_cast<const in_t*>(it.in_data());
+  const InputView in = input_view<Ops>(it);
+  const bool half_out = in.half && it.out_dtype(0) == ScalarType::Half;
   const int64_t width_all = it.kept_sizes[0], num_red = it.num_reduced();
   const int64_t cb = std::max<int64_t>(16, 8192 / int64_t(sizeof(acc_t)));
   const int64_t nblocks = (width_all + cb - 1) / cb;
@@ -288,22 +387,25 @@ void reduce_rows(const Ops& ops, const ReduceIter& it) {
   auto unit_geometry = [&](Walker<3>& w, int64_t u, auto&& f) {
     w.start(u / nblocks);
     int64_t c0 = (u % nblocks) * cb, width = std::min(cb, width_all - c0);
-    f(in + w.off[0] + c0, width, it.out_data(0) + w.off[1] + c0 * so0,
+    f(in.data + (w.off[0] + c0) * in.itemsize, width, it.out_data(0) + w.off[1] + c0 * so0,
       it.out_data(it.noutputs() - 1) + w.off[2] + c0 * so1);
   };
   auto store_block = [&](const acc_t* acc, int64_t width, char* o0, char* o1) {
-    for (int64_t j = 0; j < width; ++j) ops.store(acc[j], o0 + j * so0, o1 + j * so1);
+    for (int64_t j = 0; j < width; ++j)
+      store_one(ops, acc[j], o0 + j * so0, o1 + j * so1, half_out);
   };
   const int nthreads = get_num_threads();
   if (nthreads == 1 || in_parallel_region() || units >= nthreads || num_red < 1024) {
     const int64_t grain = std::max<int64_t>(1, 32768 / std::max<int64_t>(num_red * cb, 1));
     parallel_for(0, units, grain, [&](int64_t b, int64_t e) {
       Buffer<acc_t> acc(cb), blk(cb);
+      Buffer<float> conv(in.half ? cb : 0);
       Walker<3> w = outer_walker();
       for (int64_t u = b; u < e; ++u) {
-        unit_geometry(w, u, [&](const in_t* base, int64_t width, char* o0, char* o1) {
+        unit_geometry(w, u, [&](const char* base, int64_t width, char* o0, char* o1) {
           std::fill(acc.data(), acc.data() + width, ops.identity());
-          accumulate_rows(ops, it, base, 0, num_red, width, acc.data(), blk.data());
+          accumulate_rows(ops, it, in, base, 0, num_red, width, acc.data(), blk.data(),
+                          conv.data());
           store_block(acc.data(), width, o0, o1);
         });
       }
@@ -315,19 +417,20 @@ void reduce_rows(const Ops& ops, const ReduceIter& it) {
   Buffer<acc_t> partial(nchunks * units * cb, ops.identity());
   parallel_for(0, nchunks, 1, [&](int64_t b, int64_t e) {
     Buffer<acc_t> blk(cb);
+    Buffer<float> conv(in.half ? cb : 0);
     Walker<3> w = outer_walker();
     for (int64_t c = b; c < e; ++c) {
       for (int64_t u = 0; u < units; ++u) {
-        unit_geometry(w, u, [&](const in_t* base, int64_t width, char*, char*) {
-          accumulate_rows(ops, it, base, c * num_red / nchunks, (c + 1) * num_red / nchunks, width,
-                          partial.data() + (c * units + u) * cb, blk.data());
+        unit_geometry(w, u, [&](const char* base, int64_t width, char*, char*) {
+          accumulate_rows(ops, it, in, base, c * num_red / nchunks, (c + 1) * num_red / nchunks,
+                          width, partial.data() + (c * units + u) * cb, blk.data(), conv.data());
         });
       }
     }
   });
   Walker<3> w = outer_walker();
   for (int64_t u = 0; u < units; ++u) {
-    unit_geometry(w, u, [&](const in_t*, int64_t width, char* o0, char* o1) {
+    unit_geometry(w, u, [&](const char*, int64_t width, char* o0, char* o1) {
       acc_t* acc = partial.data() + u * cb;
       for (int64_t c = 1; c < nchunks; ++c)
         for (int64_t j = 0; j < width; ++j)

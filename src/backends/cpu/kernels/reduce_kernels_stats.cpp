@@ -2,6 +2,7 @@
 // capability; the engine is backends/cpu/reduce_loops.h).
 // Floating dtypes only in the AVX2/AVX-512 builds (Note [Capability dtypes] in stub.h).
 #define BRASA_KERNEL_FLOATING_CAPABILITY
+#define BRASA_KERNEL_REDUCED_AS_FLOAT
 #include <algorithm>
 #include <cmath>
 #include <limits>
