@@ -8,6 +8,8 @@
 //   ddp_worker uneven OUT / ddp_worker uneven-reference WORLD OUT
 //     rank r has 5 + 2r batches and trains inside DistributedDataParallel::join; the reference
 //     averages, at each step, over the ranks that still have data. The last rank saves.
+//   ddp_worker die | die-mid VICTIM / ddp_worker leave EARLY ITERS [--destroy]
+//     a rank killed (kill_mid_allreduce.py) or exiting normally (normal_exit.py); see die, leave.
 //   ddp_worker unused
 //     a model with a parameter the loss never uses: without find_unused_parameters the next
 //     forward must fail naming it.
@@ -261,7 +263,10 @@ int die(bool mid, int victim) {
   }
   const auto start = std::chrono::steady_clock::now();
   try {
+    // The victim's allreduce may complete before its SIGKILL (a loaded machine, a short sleep):
+    // then the survivor's second one meets the dead rank.
     pg->allreduce(t)->wait();
+    if (mid) pg->allreduce(t)->wait();
   } catch (const dist::DistributedError& e) {
     const long long at = now_ns();
     const double s =
@@ -276,6 +281,39 @@ int die(bool mid, int victim) {
   }
   std::fprintf(stderr, "no error after rank %d died\n", victim);
   return 6;
+}
+
+// leave EARLY ITERS [--destroy]: both ranks run ITERS allreduces of 4M elements and check every
+// sum; rank EARLY then returns from main at once (with --destroy: after destroy_process_group), a
+// normal exit, while its peer's last op is still converting its result (so the peer hears of the
+// exit with that op in flight). The other rank must finish its own last allreduce without error
+// (Note [Lost peers]) and exit normally too; it prints "done in S s".
+int leave(int early, int iters, bool destroy) {
+  const auto start = std::chrono::steady_clock::now();
+  auto pg = dist::init_process_group("gloo");
+  const int world = pg->getSize();
+  for (int i = 0; i < iters; ++i) {
+    // The leaving rank's tensor is contiguous float32, its peer's strided float16 (Gloo sees
+    // float32 on both): the peer's op still converts and copies after the leaving rank's is done.
+    const Scalar v(pg->getRank() + i % 4);
+    std::vector<Tensor> t{pg->getRank() == early
+                              ? full({int64_t(1) << 22}, v, TensorOptions(kFloat))
+                              : full({int64_t(1) << 22, 2}, v, TensorOptions(kHalf)).select(1, 0)};
+    pg->allreduce(t)->wait();
+    double want = 0;
+    for (int r = 0; r < world; ++r) want += r + i % 4;
+    const double got_min = t[0].min().item<double>(), got_max = t[0].max().item<double>();
+    if (got_min != want || got_max != want) {
+      std::fprintf(stderr, "allreduce %d: got [%g, %g], expected %g\n", i, got_min, got_max, want);
+      return 8;
+    }
+  }
+  if (pg->getRank() != early) {
+    std::printf("done in %.3f s\n",
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  if (destroy) dist::destroy_process_group();
+  return 0;
 }
 
 int unused() {
@@ -325,6 +363,9 @@ int main(int argc, char** argv) {
     if (mode == "unused") return unused();
     if (mode == "die") return die(false, 1);
     if (mode == "die-mid") return die(true, argc > 2 ? std::atoi(argv[2]) : 1);
+    if (mode == "leave" && argc >= 4)
+      return leave(std::atoi(argv[2]), std::atoi(argv[3]),
+                   argc > 4 && std::strcmp(argv[4], "--destroy") == 0);
     if (mode == "mpi-init") return mpi_init();
     if (mode == "uneven" && argc >= 3) return uneven(argv[2]);
     if (mode == "uneven-reference" && argc >= 4)

@@ -82,17 +82,20 @@ IntrusivePtr<Work> ProcessGroupGloo::broadcast(std::vector<Tensor>& tensors,
   BRASA_CHECK(opts.rootTensor == 0, "ProcessGroupGloo::broadcast: rootTensor must be 0, got ",
               opts.rootTensor);
   const int root = static_cast<int>(opts.rootRank);
-  return impl_->enqueue("broadcast", describe(t) + ", root " + std::to_string(root), opts.timeout,
-                        {t}, [t, buf = dense(t), root](const OpContext& c) {
-                          if (buf.nbytes() == 0) return;
-                          ::gloo::BroadcastOptions o(c.context);
-                          o.setOutput<uint8_t>(bytes(buf), buf.nbytes());
-                          o.setRoot(root);
-                          o.setTag(c.tag);
-                          o.setTimeout(c.timeout);
-                          ::gloo::broadcast(o);
-                          copy_back(t, buf);
-                        });
+  return impl_->enqueue(
+      "broadcast", describe(t) + ", root " + std::to_string(root), opts.timeout, {t},
+      [t, buf = dense(t), root](const OpContext& c) {
+        if (buf.nbytes() == 0) return;
+        ::gloo::BroadcastOptions o(c.context);
+        AbortableWaits waits(c);  // Note [Lost peers]
+        o.setOutput<uint8_t>(waits.track(c.context->createUnboundBuffer(bytes(buf), buf.nbytes())));
+        o.setRoot(root);
+        o.setTag(c.tag);
+        o.setTimeout(c.timeout);
+        ::gloo::broadcast(o);
+        waits.check();
+        copy_back(t, buf);
+      });
 }
 
 IntrusivePtr<Work> ProcessGroupGloo::allgather(std::vector<std::vector<Tensor>>& outputTensors,
