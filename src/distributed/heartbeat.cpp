@@ -115,6 +115,7 @@ void Heartbeat::lost(int rank, bool server_unreachable) {
     lost_.push_back(event);
     listeners = listeners_;
   }
+  loss_cv_.notify_all();
   for (const auto& listener : listeners) listener(event);
 }
 
@@ -178,13 +179,18 @@ std::string Heartbeat::diagnose() const {
     const auto before = sample();
     const auto deadline = std::chrono::steady_clock::now() + interval_ * 4;
     while (leased_ && std::chrono::steady_clock::now() < deadline) {
+      {  // what the watch already heard (Note [Lost peers]) needs no store round trip
+        std::lock_guard<std::mutex> lock(loss_mutex_);
+        if (!lost_.empty()) return lost_.front().why;
+      }
       const std::string closed = closed_ranks();
       if (!closed.empty()) {
         const bool one = closed.find(',') == std::string::npos;
         return closed + " stopped responding (" + (one ? "its" : "their") +
                " store connection closed: exited or killed)";
       }
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      std::unique_lock<std::mutex> lock(loss_mutex_);
+      loss_cv_.wait_for(lock, std::chrono::milliseconds(2), [this] { return !lost_.empty(); });
     }
     std::this_thread::sleep_until(deadline);
     const auto after = sample();

@@ -10,8 +10,9 @@
 // lease on the key "alive/<rank>" (TCPStore::addWhileConnected, wire op L), a counter the server
 // raises by 1 on that request and lowers by 1 as soon as the connection that made it closes. The
 // connection lives as long as the rank's store, and the kernel closes it when the process exits
-// or is killed, so a count back at 0 says the rank is gone. diagnose() polls those counters first
-// (a few store round trips every 2 ms) and falls back to the heartbeat comparison at the end of
+// or is killed, so a count back at 0 says the rank is gone. diagnose() takes a loss the watch
+// below already announced, else polls those counters (a few store round trips every 2 ms, woken
+// early by an announcement) and falls back to the heartbeat comparison at the end of
 // its wait: for a rank that is hung but alive (its lease holds), and for stores without a server
 // (FileStore, HashStore), where there are no leases. When the lost rank hosts the server (rank 0
 // under init_process_group), the store calls themselves fail at once, which names rank 0.
@@ -88,7 +89,8 @@ class Heartbeat {
   bool stop_ = false;
   std::thread thread_;
 
-  std::mutex loss_mutex_;
+  mutable std::mutex loss_mutex_;
+  mutable std::condition_variable loss_cv_;  // a loss was announced
   std::vector<LossListener> listeners_;
   std::vector<LostRank> lost_;
   std::vector<bool> left_;             // saw "done/<rank>"
