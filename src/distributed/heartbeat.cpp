@@ -45,6 +45,8 @@ Heartbeat::Heartbeat(IntrusivePtr<Store> store, int rank, int size, std::optiona
   TCPStore* tcp = tcp_beneath(store_.get(), prefix);
   leased_ = tcp != nullptr;
   if (leased_) {
+    // A previous group of this run in this process may have left its "done" mark.
+    store_->deleteKey(done_key(rank_));
     // Takes the lease under the prefixes, so that `store_` reads it back under alive_key(rank).
     tcp->addWhileConnected(prefix + alive_key(rank_));
     try {
@@ -58,7 +60,6 @@ Heartbeat::Heartbeat(IntrusivePtr<Store> store, int rank, int size, std::optiona
 }
 
 // Watches the other ranks' leases and "done" marks on a connection of its own (Note [Lost peers]).
-// Watches first, then reads: a rank lost before its watch was registered is found by the read.
 void Heartbeat::start_watch(TCPStore& tcp, const std::string& prefix) {
   left_.assign(static_cast<size_t>(size_), false);
   std::function<void(const std::string&)> on_broken;
@@ -84,14 +85,9 @@ void Heartbeat::start_watch(TCPStore& tcp, const std::string& prefix) {
         },
         std::chrono::milliseconds(10000));
   }
-  for (int r = 0; r < size_; ++r) {
-    if (r == rank_) continue;
-    if (store_->check({done_key(r)})) {
-      std::lock_guard<std::mutex> lock(loss_mutex_);
-      left_[static_cast<size_t>(r)] = true;
-    }
-    if (store_->check({alive_key(r)}) && store_->add(alive_key(r), 0) == 0) lost(r, false);
-  }
+  // What is already in the store is not read: a count at 0 or a "done" mark may be left by a
+  // previous group of the same run over the same store. (A rank lost before these watches were
+  // registered, during init_process_group, is still named by diagnose() once Gloo fails.)
 }
 
 void Heartbeat::lost(int rank, bool server_unreachable) {
