@@ -95,11 +95,11 @@ void ProcessGroupGloo::Impl::peer_lost(const std::string& why, std::chrono::mill
   std::lock_guard<std::mutex> lock(mutex);
   if (monitor_stop) return;  // the group is gone
   const auto from = Clock::now() + g;
+  if (!lost_why || g < grace) grace = g;
   if (!lost_why || from < fail_from) {
     lost_why = why;
     fail_from = from;
   }
-  if (grace.count() == 0 || g < grace) grace = g;
   if (!monitor.joinable()) monitor = std::thread([this] { monitor_loop(); });
   monitor_cv.notify_all();
 }

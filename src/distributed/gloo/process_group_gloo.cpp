@@ -143,10 +143,6 @@ ProcessGroupGloo::ProcessGroupGloo(const IntrusivePtr<Store>& store, int rank, i
 // holds the Impl (and, in its op, the Gloo context and the tensors), so nothing it uses goes away.
 ProcessGroupGloo::~ProcessGroupGloo() {
   constexpr auto kDetachAfter = std::chrono::milliseconds(200);
-  {
-    std::lock_guard<std::mutex> lock(impl_->owner_mutex);  // waits for a diagnosis in progress
-    impl_->owner = nullptr;
-  }
   std::unique_lock<std::mutex> lock(impl_->mutex);
   impl_->stopping = true;
   impl_->cv.notify_all();
@@ -170,6 +166,12 @@ ProcessGroupGloo::~ProcessGroupGloo() {
     if (!counting) give_up = Impl::Clock::now() + kDetachAfter;
     counting = true;
     if (impl_->finished_cv.wait_until(lock, give_up) == std::cv_status::timeout) break;
+  }
+  {
+    // A worker left behind must not reach this group. (Lock order: mutex, then owner_mutex; a
+    // diagnosis holding owner_mutex never takes mutex.)
+    std::lock_guard<std::mutex> owner_lock(impl_->owner_mutex);
+    impl_->owner = nullptr;
   }
   impl_->monitor_stop = true;
   impl_->monitor_cv.notify_all();
