@@ -58,16 +58,16 @@ struct OpContext {
 /// algorithm's partial result is not used.
 class AbortableWaits {
  public:
-  explicit AbortableWaits(const OpContext& c) : abort_(c.abort) {}
+  explicit AbortableWaits(const OpContext& c) : context_(c.context), abort_(c.abort) {}
   ~AbortableWaits();
   AbortableWaits(const AbortableWaits&) = delete;
   AbortableWaits& operator=(const AbortableWaits&) = delete;
-  /// Registers `buffer` and hands it back.
-  std::unique_ptr<::gloo::transport::UnboundBuffer> track(
-      std::unique_ptr<::gloo::transport::UnboundBuffer> buffer);
+  /// A Gloo unbound buffer over [ptr, ptr + nbytes), registered.
+  std::unique_ptr<::gloo::transport::UnboundBuffer> buffer(void* ptr, size_t nbytes);
   void check() const;
 
  private:
+  std::shared_ptr<::gloo::Context> context_;
   std::shared_ptr<OpAbort> abort_;
   std::vector<::gloo::transport::UnboundBuffer*> buffers_;
 };

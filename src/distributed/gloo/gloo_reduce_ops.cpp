@@ -76,7 +76,7 @@ void allreduce_buffer(const OpContext& c, Tensor& buf, ReduceOp::RedOpType op) {
     using T = typename decltype(tid)::type;
     ::gloo::AllreduceOptions o(c.context);
     AbortableWaits waits(c);  // Note [Lost peers]
-    o.setOutput<T>(waits.track(c.context->createUnboundBuffer(buf.data_ptr(), buf.nbytes())));
+    o.setOutput<T>(waits.buffer(buf.data_ptr(), buf.nbytes()));
     o.setReduceFunction(reduce_fn<T>(op));
     o.setTag(c.tag);
     o.setTimeout(c.timeout);
@@ -98,7 +98,7 @@ void reduce_buffer(const OpContext& c, Tensor& buf, ReduceOp::RedOpType op, int 
     using T = typename decltype(tid)::type;
     ::gloo::ReduceOptions o(c.context);
     AbortableWaits waits(c);  // Note [Lost peers]
-    o.setOutput<T>(waits.track(c.context->createUnboundBuffer(buf.data_ptr(), buf.nbytes())));
+    o.setOutput<T>(waits.buffer(buf.data_ptr(), buf.nbytes()));
     o.setRoot(root);
     o.setReduceFunction(reduce_fn<T>(op));
     o.setTag(c.tag);

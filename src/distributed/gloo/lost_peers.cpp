@@ -19,15 +19,16 @@
 // ("done/<rank>"), and gets a long grace (1 s), since its peers' ops are expected to finish; a
 // rank that vanished without saying so (killed, crashed) gets a short one (10 ms).
 //
-// The worker thread blocked in Gloo is then freed where brasa can reach Gloo: allreduce, reduce
-// and broadcast pass Gloo unbound buffers the op owns, registered with its OpAbort, and the
+// The worker thread blocked in Gloo is then freed where brasa can reach Gloo: the collectives pass
+// Gloo unbound buffers the op owns (AbortableWaits), registered with its OpAbort, and the
 // monitor calls abortWaitSend/abortWaitRecv on them every 2 ms (then every 50 ms) until the
 // worker leaves the op. Gloo's algorithm then meets the broken pair on its next send or recv and
 // throws, or returns; either way AbortableWaits::check() keeps a partial result from being used,
-// and the worker's own completion of the Work is ignored (the first completion wins). An op whose
-// waits cannot be interrupted (the other collectives keep Gloo's own buffers) keeps its worker
-// until Gloo's timeout; the group's destructor waits 200 ms for such a worker and then detaches
-// it. A detached worker holds the group's Impl, and its op holds the Gloo context and the
+// and the worker's own completion of the Work is ignored (the first completion wins). A wait on
+// a buffer Gloo allocates itself (the ring's scratch buffer, barrier's) is woken by Gloo when the
+// broken pair is its peer; one on a healthy pair, or an op stuck for another reason, keeps its
+// worker until Gloo's timeout: the group's destructor waits 200 ms for such a worker and then
+// detaches it. A detached worker holds the group's Impl, and its op holds the Gloo context and the
 // tensors, so nothing it touches is freed under it; it does not keep the process from exiting.
 // An op failed while still queued is never started.
 
@@ -70,11 +71,11 @@ bool OpAbort::aborted() const {
   return aborted_;
 }
 
-std::unique_ptr<::gloo::transport::UnboundBuffer> AbortableWaits::track(
-    std::unique_ptr<::gloo::transport::UnboundBuffer> buffer) {
-  buffers_.push_back(buffer.get());
-  abort_->add(buffer.get());
-  return buffer;
+std::unique_ptr<::gloo::transport::UnboundBuffer> AbortableWaits::buffer(void* ptr, size_t nbytes) {
+  auto b = context_->createUnboundBuffer(ptr, nbytes);
+  buffers_.push_back(b.get());
+  abort_->add(b.get());
+  return b;
 }
 
 AbortableWaits::~AbortableWaits() {
