@@ -29,6 +29,7 @@
 #include "brasa/brasa.h"
 #include "brasa/distributed/ddp.h"
 #include "brasa/distributed/init.h"
+#include "brasa/distributed/process_group_gloo.h"
 #include "brasa/distributed/process_group_mpi.h"
 
 namespace {
@@ -244,8 +245,13 @@ int mpi_init() {
 int die(bool mid, int victim) {
   auto pg = dist::init_process_group("gloo");
   pg->barrier()->wait();
+  // The victim goes on only once the survivor's barrier has returned too: on a loaded machine it
+  // could still be finishing when the victim dies, and fail (Note [Lost peers]).
+  auto& store = *static_cast<dist::ProcessGroupGloo&>(*pg)._getStore();
+  if (pg->getRank() != victim) store.set("die/ready", std::vector<char>{'1'});
   std::printf("group ready\n");  // kill_mid_allreduce.py tells start-up trouble from the test's
   std::fflush(stdout);
+  if (pg->getRank() == victim) store.wait({"die/ready"});
   auto now_ns = [] {
     return static_cast<long long>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                       std::chrono::steady_clock::now().time_since_epoch())
