@@ -171,11 +171,15 @@ std::string Heartbeat::diagnose() const {
       counts[static_cast<size_t>(r)] = store_->check({key(r)}) ? store_->add(key(r), 0) : 0;
     return counts;
   };
+  {  // what the watch already heard (Note [Lost peers]) is the first loss: no store round trip
+    std::lock_guard<std::mutex> lock(loss_mutex_);
+    if (!lost_.empty()) return lost_.front().why;
+  }
   try {
     const auto before = sample();
     const auto deadline = std::chrono::steady_clock::now() + interval_ * 4;
     while (leased_ && std::chrono::steady_clock::now() < deadline) {
-      {  // what the watch already heard (Note [Lost peers]) needs no store round trip
+      {
         std::lock_guard<std::mutex> lock(loss_mutex_);
         if (!lost_.empty()) return lost_.front().why;
       }

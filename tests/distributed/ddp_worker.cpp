@@ -8,8 +8,10 @@
 //   ddp_worker uneven OUT / ddp_worker uneven-reference WORLD OUT
 //     rank r has 5 + 2r batches and trains inside DistributedDataParallel::join; the reference
 //     averages, at each step, over the ranks that still have data. The last rank saves.
-//   ddp_worker die | die-mid VICTIM / ddp_worker leave EARLY ITERS [--destroy]
-//     a rank killed (kill_mid_allreduce.py) or exiting normally (normal_exit.py); see die, leave.
+//   ddp_worker die | die-mid VICTIM / ddp_worker leave EARLY ITERS [--destroy] /
+//   ddp_worker subgroup-outlives
+//     a rank killed (kill_mid_allreduce.py) or exiting normally (normal_exit.py), a subgroup
+//     outliving a rank outside it (subgroup_outlives.py); see die, leave, subgroup_outlives.
 //   ddp_worker unused
 //     a model with a parameter the loss never uses: without find_unused_parameters the next
 //     forward must fail naming it.
@@ -322,6 +324,47 @@ int leave(int early, int iters, bool destroy) {
   return 0;
 }
 
+// subgroup-outlives (3 ranks): rank 2 is killed after a barrier; ranks 0 and 1 keep running
+// allreduces in new_group({0, 1}) across the kill (10, 2 ms apart), which must all succeed (Note
+// [Lost peers]: only a member's loss fails a group's ops), then one in the default group, which
+// must fail naming rank 2.
+int subgroup_outlives() {
+  auto pg = dist::init_process_group("gloo");
+  auto sub = dist::new_group({0, 1});
+  pg->barrier()->wait();
+  std::printf("group ready\n");
+  std::fflush(stdout);
+  // Rank 2 dies only once the others' barrier returned (see die).
+  auto& store = *static_cast<dist::ProcessGroupGloo&>(*pg)._getStore();
+  if (pg->getRank() != 2) store.set("ready/" + std::to_string(pg->getRank()), {'1'});
+  if (pg->getRank() == 2) {
+    store.wait({"ready/0", "ready/1"});
+    ::kill(::getpid(), SIGKILL);
+  }
+  for (int i = 0; i < 10; ++i) {
+    std::vector<Tensor> t{full({int64_t(1) << 16}, Scalar(pg->getRank() + 1))};
+    sub->allreduce(t)->wait();
+    if (t[0].min().item<double>() != 3 || t[0].max().item<double>() != 3) {
+      std::fprintf(stderr, "subgroup allreduce %d: wrong sum\n", i);
+      return 8;
+    }
+    ::usleep(2000);
+  }
+  std::vector<Tensor> t{ones({1000})};
+  try {
+    pg->allreduce(t)->wait();
+  } catch (const dist::DistributedError& e) {
+    if (std::string(e.what()).find("rank 2 stopped responding") == std::string::npos) {
+      std::fprintf(stderr, "the error does not name rank 2: %s\n", e.what());
+      return 7;
+    }
+    std::printf("subgroup ok; default group: %s\n", e.what());
+    return 0;
+  }
+  std::fprintf(stderr, "no error in the default group after rank 2 died\n");
+  return 6;
+}
+
 int unused() {
   auto pg = dist::init_process_group("gloo");
   manual_seed(1);
@@ -369,6 +412,7 @@ int main(int argc, char** argv) {
     if (mode == "unused") return unused();
     if (mode == "die") return die(false, 1);
     if (mode == "die-mid") return die(true, argc > 2 ? std::atoi(argv[2]) : 1);
+    if (mode == "subgroup-outlives") return subgroup_outlives();
     if (mode == "leave" && argc >= 4)
       return leave(std::atoi(argv[2]), std::atoi(argv[3]),
                    argc > 4 && std::strcmp(argv[4], "--destroy") == 0);
