@@ -2,6 +2,7 @@
 
 #include "brasa/distributed/init.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <mutex>
 
@@ -109,6 +110,12 @@ IntrusivePtr<ProcessGroup> init_process_group(const std::string& backend,
       auto hb = weak.lock();
       return hb ? hb->diagnose() : std::string();
     });
+    // Note [Lost peers]: a lost rank fails the default group's ops in flight.
+    s.heartbeat->add_loss_listener(
+        [handler = static_cast<ProcessGroupGloo&>(*s.group).peer_loss_handler()](
+            const detail::Heartbeat::LostRank& lost) {
+          handler(lost.why, detail::Heartbeat::grace(lost));
+        });
   }
   s.backend = backend;
   return s.group;
@@ -156,6 +163,13 @@ IntrusivePtr<ProcessGroup> new_group(const std::vector<int>& ranks) {
   auto store = make_intrusive<PrefixStore>("group_" + std::to_string(id), s.store);
   auto g = make_intrusive<ProcessGroupGloo>(store, my_index, static_cast<int>(members.size()),
                                             static_cast<ProcessGroupGloo&>(*s.group).getOptions());
+  if (s.heartbeat) {  // Note [Lost peers]: only the loss of one of its members fails its ops
+    s.heartbeat->add_loss_listener(
+        [handler = g->peer_loss_handler(), members](const detail::Heartbeat::LostRank& lost) {
+          if (std::find(members.begin(), members.end(), lost.rank) != members.end())
+            handler(lost.why, detail::Heartbeat::grace(lost));
+        });
+  }
   s.subgroups.push_back(g);
   return g;
 }

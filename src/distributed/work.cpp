@@ -88,6 +88,7 @@ void Work::finish(std::exception_ptr error) {
   std::vector<Tensor> outputs;
   {
     std::lock_guard<std::mutex> lock(mutex_);
+    if (completed_) return;  // the first completion wins (Note [Lost peers])
     completed_ = true;
     error_ = error;
     future = future_;

@@ -8,6 +8,10 @@
 //   ddp_worker uneven OUT / ddp_worker uneven-reference WORLD OUT
 //     rank r has 5 + 2r batches and trains inside DistributedDataParallel::join; the reference
 //     averages, at each step, over the ranks that still have data. The last rank saves.
+//   ddp_worker die | die-mid VICTIM / ddp_worker leave EARLY ITERS [--destroy] /
+//   ddp_worker subgroup-outlives
+//     a rank killed (kill_mid_allreduce.py) or exiting normally (normal_exit.py), a subgroup
+//     outliving a rank outside it (subgroup_outlives.py); see die, leave, subgroup_outlives.
 //   ddp_worker unused
 //     a model with a parameter the loss never uses: without find_unused_parameters the next
 //     forward must fail naming it.
@@ -27,6 +31,7 @@
 #include "brasa/brasa.h"
 #include "brasa/distributed/ddp.h"
 #include "brasa/distributed/init.h"
+#include "brasa/distributed/process_group_gloo.h"
 #include "brasa/distributed/process_group_mpi.h"
 
 namespace {
@@ -242,8 +247,13 @@ int mpi_init() {
 int die(bool mid, int victim) {
   auto pg = dist::init_process_group("gloo");
   pg->barrier()->wait();
+  // The victim goes on only once the survivor's barrier has returned too: on a loaded machine it
+  // could still be finishing when the victim dies, and fail (Note [Lost peers]).
+  auto& store = *static_cast<dist::ProcessGroupGloo&>(*pg)._getStore();
+  if (pg->getRank() != victim) store.set("die/ready", std::vector<char>{'1'});
   std::printf("group ready\n");  // kill_mid_allreduce.py tells start-up trouble from the test's
   std::fflush(stdout);
+  if (pg->getRank() == victim) store.wait({"die/ready"});
   auto now_ns = [] {
     return static_cast<long long>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                       std::chrono::steady_clock::now().time_since_epoch())
@@ -261,7 +271,10 @@ int die(bool mid, int victim) {
   }
   const auto start = std::chrono::steady_clock::now();
   try {
+    // The victim's allreduce may complete before its SIGKILL (a loaded machine, a short sleep):
+    // then the survivor's second one meets the dead rank.
     pg->allreduce(t)->wait();
+    if (mid) pg->allreduce(t)->wait();
   } catch (const dist::DistributedError& e) {
     const long long at = now_ns();
     const double s =
@@ -275,6 +288,80 @@ int die(bool mid, int victim) {
     return 0;
   }
   std::fprintf(stderr, "no error after rank %d died\n", victim);
+  return 6;
+}
+
+// leave EARLY ITERS [--destroy]: both ranks run ITERS allreduces of 4M elements and check every
+// sum; rank EARLY then returns from main at once (with --destroy: after destroy_process_group), a
+// normal exit, while its peer's last op is still converting its result (so the peer hears of the
+// exit with that op in flight). The other rank must finish its own last allreduce without error
+// (Note [Lost peers]) and exit normally too; it prints "done in S s".
+int leave(int early, int iters, bool destroy) {
+  const auto start = std::chrono::steady_clock::now();
+  auto pg = dist::init_process_group("gloo");
+  const int world = pg->getSize();
+  for (int i = 0; i < iters; ++i) {
+    // The leaving rank's tensor is contiguous float32, its peer's strided float16 (Gloo sees
+    // float32 on both): the peer's op still converts and copies after the leaving rank's is done.
+    const Scalar v(pg->getRank() + i % 4);
+    std::vector<Tensor> t{pg->getRank() == early
+                              ? full({int64_t(1) << 22}, v, TensorOptions(kFloat))
+                              : full({int64_t(1) << 22, 2}, v, TensorOptions(kHalf)).select(1, 0)};
+    pg->allreduce(t)->wait();
+    double want = 0;
+    for (int r = 0; r < world; ++r) want += r + i % 4;
+    const double got_min = t[0].min().item<double>(), got_max = t[0].max().item<double>();
+    if (got_min != want || got_max != want) {
+      std::fprintf(stderr, "allreduce %d: got [%g, %g], expected %g\n", i, got_min, got_max, want);
+      return 8;
+    }
+  }
+  if (pg->getRank() != early) {
+    std::printf("done in %.3f s\n",
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  if (destroy) dist::destroy_process_group();
+  return 0;
+}
+
+// subgroup-outlives (3 ranks): rank 2 is killed after a barrier; ranks 0 and 1 keep running
+// allreduces in new_group({0, 1}) across the kill (10, 2 ms apart), which must all succeed (Note
+// [Lost peers]: only a member's loss fails a group's ops), then one in the default group, which
+// must fail naming rank 2.
+int subgroup_outlives() {
+  auto pg = dist::init_process_group("gloo");
+  auto sub = dist::new_group({0, 1});
+  pg->barrier()->wait();
+  std::printf("group ready\n");
+  std::fflush(stdout);
+  // Rank 2 dies only once the others' barrier returned (see die).
+  auto& store = *static_cast<dist::ProcessGroupGloo&>(*pg)._getStore();
+  if (pg->getRank() != 2) store.set("ready/" + std::to_string(pg->getRank()), {'1'});
+  if (pg->getRank() == 2) {
+    store.wait({"ready/0", "ready/1"});
+    ::kill(::getpid(), SIGKILL);
+  }
+  for (int i = 0; i < 10; ++i) {
+    std::vector<Tensor> t{full({int64_t(1) << 16}, Scalar(pg->getRank() + 1))};
+    sub->allreduce(t)->wait();
+    if (t[0].min().item<double>() != 3 || t[0].max().item<double>() != 3) {
+      std::fprintf(stderr, "subgroup allreduce %d: wrong sum\n", i);
+      return 8;
+    }
+    ::usleep(2000);
+  }
+  std::vector<Tensor> t{ones({1000})};
+  try {
+    pg->allreduce(t)->wait();
+  } catch (const dist::DistributedError& e) {
+    if (std::string(e.what()).find("rank 2 stopped responding") == std::string::npos) {
+      std::fprintf(stderr, "the error does not name rank 2: %s\n", e.what());
+      return 7;
+    }
+    std::printf("subgroup ok; default group: %s\n", e.what());
+    return 0;
+  }
+  std::fprintf(stderr, "no error in the default group after rank 2 died\n");
   return 6;
 }
 
@@ -325,6 +412,10 @@ int main(int argc, char** argv) {
     if (mode == "unused") return unused();
     if (mode == "die") return die(false, 1);
     if (mode == "die-mid") return die(true, argc > 2 ? std::atoi(argv[2]) : 1);
+    if (mode == "subgroup-outlives") return subgroup_outlives();
+    if (mode == "leave" && argc >= 4)
+      return leave(std::atoi(argv[2]), std::atoi(argv[3]),
+                   argc > 4 && std::strcmp(argv[4], "--destroy") == 0);
     if (mode == "mpi-init") return mpi_init();
     if (mode == "uneven" && argc >= 3) return uneven(argv[2]);
     if (mode == "uneven-reference" && argc >= 4)

@@ -71,7 +71,8 @@ struct BarrierOptions {
   std::chrono::milliseconds timeout = kUnsetTimeout;
 };
 
-/// The handle of one asynchronous operation (c10d::Work). Backends call finish() exactly once.
+/// The handle of one asynchronous operation (c10d::Work). Backends call finish(); the first call
+/// completes it and later ones do nothing (a lost peer can fail an op Gloo is still running).
 class BRASA_API Work : public RefCounted {
  public:
   explicit Work(std::string op_name = "", std::vector<Tensor> outputs = {})

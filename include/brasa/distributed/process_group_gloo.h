@@ -10,6 +10,7 @@
 // std::shared_ptr<::gloo::transport::Device>, so that this header does not include Gloo.
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -70,7 +71,9 @@ class BRASA_API ProcessGroupGloo : public ProcessGroup {
   /// DistributedTimeoutError when a rank does not join in time, DistributedError otherwise.
   ProcessGroupGloo(const IntrusivePtr<Store>& store, int rank, int size,
                    IntrusivePtr<Options> options = Options::create());
-  /// Waits for the queued ops to finish (each bounded by its timeout), then disconnects.
+  /// Waits for the queued ops to finish (each bounded by its timeout), then disconnects. An op
+  /// already failed because a peer was lost does not hold it up: a worker thread still blocked in
+  /// Gloo after 200 ms is detached (Note [Lost peers]).
   ~ProcessGroupGloo() override;
 
   const std::string getBackendName() const override { return "gloo"; }
@@ -125,12 +128,20 @@ class BRASA_API ProcessGroupGloo : public ProcessGroup {
   const std::unique_ptr<GlooStore>& _getStore() const { return store_; }
   int getNumThreads() const { return options_->threads; }
 
+  /// brasa: a function that tells this group a peer is gone (`why` names it, e.g. "rank 1 stopped
+  /// responding (...)"): every op still in flight `grace` later completes with DistributedError
+  /// naming the op and `why`, and its Gloo waits are interrupted (Note [Lost peers] in
+  /// src/distributed/gloo/lost_peers.cpp). init_process_group connects it to the store's liveness
+  /// leases. Safe to call from any thread, also after the group is destroyed (it does nothing).
+  std::function<void(const std::string& why, std::chrono::milliseconds grace)> peer_loss_handler()
+      const;
+
   struct Impl;
 
  private:
   IntrusivePtr<Options> options_;
   std::unique_ptr<GlooStore> store_;
-  std::unique_ptr<Impl> impl_;
+  std::shared_ptr<Impl> impl_;  // shared with the worker threads (one may be detached)
 };
 
 }  // namespace brasa::distributed

@@ -63,11 +63,13 @@ std::vector<int64_t> split_counts(const char* op, const char* what, std::vector<
 void alltoallv_bytes(const OpContext& c, const Tensor& in, std::vector<int64_t> in_counts,
                      const Tensor& out, std::vector<int64_t> out_counts) {
   ::gloo::AlltoallvOptions o(c.context);
-  o.setInput<uint8_t>(bytes(in), std::move(in_counts));
-  o.setOutput<uint8_t>(bytes(out), std::move(out_counts));
+  AbortableWaits waits(c);  // Note [Lost peers]
+  o.setInput<uint8_t>(waits.buffer(bytes(in), in.nbytes()), std::move(in_counts));
+  o.setOutput<uint8_t>(waits.buffer(bytes(out), out.nbytes()), std::move(out_counts));
   o.setTag(c.tag);
   o.setTimeout(c.timeout);
   ::gloo::alltoallv(o);
+  waits.check();
 }
 
 }  // namespace
@@ -86,11 +88,13 @@ IntrusivePtr<Work> ProcessGroupGloo::broadcast(std::vector<Tensor>& tensors,
                         {t}, [t, buf = dense(t), root](const OpContext& c) {
                           if (buf.nbytes() == 0) return;
                           ::gloo::BroadcastOptions o(c.context);
-                          o.setOutput<uint8_t>(bytes(buf), buf.nbytes());
+                          AbortableWaits waits(c);  // Note [Lost peers]
+                          o.setOutput<uint8_t>(waits.buffer(bytes(buf), buf.nbytes()));
                           o.setRoot(root);
                           o.setTag(c.tag);
                           o.setTimeout(c.timeout);
                           ::gloo::broadcast(o);
+                          waits.check();
                           copy_back(t, buf);
                         });
 }
@@ -111,11 +115,13 @@ IntrusivePtr<Work> ProcessGroupGloo::allgather(std::vector<std::vector<Tensor>>&
                           if (n == 0) return;
                           std::vector<uint8_t> flat(n * static_cast<size_t>(c.size));
                           ::gloo::AllgatherOptions o(c.context);
-                          o.setInput<uint8_t>(bytes(buf), n);
-                          o.setOutput<uint8_t>(flat.data(), flat.size());
+                          AbortableWaits waits(c);  // Note [Lost peers]
+                          o.setInput<uint8_t>(waits.buffer(bytes(buf), n));
+                          o.setOutput<uint8_t>(waits.buffer(flat.data(), flat.size()));
                           o.setTag(c.tag);
                           o.setTimeout(c.timeout);
                           ::gloo::allgather(o);
+                          waits.check();
                           for (size_t r = 0; r < outs.size(); ++r)
                             write_bytes(outs[r], flat.data() + r * n);
                         });
@@ -145,15 +151,17 @@ IntrusivePtr<Work> ProcessGroupGloo::gather(std::vector<std::vector<Tensor>>& ou
                           if (n == 0) return;
                           std::vector<uint8_t> flat;
                           ::gloo::GatherOptions o(c.context);
-                          o.setInput<uint8_t>(bytes(buf), n);
+                          AbortableWaits waits(c);  // Note [Lost peers]
+                          o.setInput<uint8_t>(waits.buffer(bytes(buf), n));
                           if (c.rank == root) {
                             flat.resize(n * static_cast<size_t>(c.size));
-                            o.setOutput<uint8_t>(flat.data(), flat.size());
+                            o.setOutput<uint8_t>(waits.buffer(flat.data(), flat.size()));
                           }
                           o.setRoot(root);
                           o.setTag(c.tag);
                           o.setTimeout(c.timeout);
                           ::gloo::gather(o);
+                          waits.check();
                           for (size_t r = 0; r < outs.size(); ++r)
                             write_bytes(outs[r], flat.data() + r * n);
                         });
@@ -182,16 +190,18 @@ IntrusivePtr<Work> ProcessGroupGloo::scatter(std::vector<Tensor>& outputTensors,
                           const size_t n = buf.nbytes();
                           if (n == 0) return;
                           ::gloo::ScatterOptions o(c.context);
+                          AbortableWaits waits(c);  // Note [Lost peers]
                           if (c.rank == root) {
-                            std::vector<uint8_t*> ptrs;
-                            for (const auto& t : ins) ptrs.push_back(bytes(t));
-                            o.setInputs<uint8_t>(ptrs, n);
+                            std::vector<std::unique_ptr<::gloo::transport::UnboundBuffer>> inputs;
+                            for (const auto& t : ins) inputs.push_back(waits.buffer(bytes(t), n));
+                            o.setInputs<uint8_t>(std::move(inputs));
                           }
-                          o.setOutput<uint8_t>(bytes(buf), n);
+                          o.setOutput<uint8_t>(waits.buffer(bytes(buf), n));
                           o.setRoot(root);
                           o.setTag(c.tag);
                           o.setTimeout(c.timeout);
                           ::gloo::scatter(o);
+                          waits.check();
                           copy_back(out, buf);
                         });
 }

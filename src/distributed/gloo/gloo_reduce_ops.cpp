@@ -75,11 +75,13 @@ void allreduce_buffer(const OpContext& c, Tensor& buf, ReduceOp::RedOpType op) {
   dispatch_native(buf.scalar_type(), [&](auto tid) {
     using T = typename decltype(tid)::type;
     ::gloo::AllreduceOptions o(c.context);
-    o.setOutput<T>(static_cast<T*>(buf.data_ptr()), static_cast<size_t>(buf.numel()));
+    AbortableWaits waits(c);  // Note [Lost peers]
+    o.setOutput<T>(waits.buffer(buf.data_ptr(), buf.nbytes()));
     o.setReduceFunction(reduce_fn<T>(op));
     o.setTag(c.tag);
     o.setTimeout(c.timeout);
     ::gloo::allreduce(o);
+    waits.check();
     if (op == ReduceOp::AVG) divide<T>(buf, c.size);
   });
 }
@@ -95,12 +97,14 @@ void reduce_buffer(const OpContext& c, Tensor& buf, ReduceOp::RedOpType op, int 
   dispatch_native(buf.scalar_type(), [&](auto tid) {
     using T = typename decltype(tid)::type;
     ::gloo::ReduceOptions o(c.context);
-    o.setOutput<T>(static_cast<T*>(buf.data_ptr()), static_cast<size_t>(buf.numel()));
+    AbortableWaits waits(c);  // Note [Lost peers]
+    o.setOutput<T>(waits.buffer(buf.data_ptr(), buf.nbytes()));
     o.setRoot(root);
     o.setReduceFunction(reduce_fn<T>(op));
     o.setTag(c.tag);
     o.setTimeout(c.timeout);
     ::gloo::reduce(o);
+    waits.check();
     if (op == ReduceOp::AVG && c.rank == root) divide<T>(buf, c.size);
   });
 }

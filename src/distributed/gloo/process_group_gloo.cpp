@@ -26,7 +26,8 @@ bool is_timeout_message(const std::string& m) {
 }  // namespace
 
 void run_translating(const std::string& label, std::chrono::milliseconds timeout,
-                     const std::function<void()>& body, const ProcessGroup* group) {
+                     const std::function<void()>& body,
+                     const std::function<std::string()>& diagnose) {
   SigpipeGuard no_sigpipe;  // Note [SIGPIPE]: a lost peer is an error, not a killed process
   try {
     body();
@@ -38,7 +39,7 @@ void run_translating(const std::string& label, std::chrono::milliseconds timeout
       BRASA_THROW(distributed::DistributedTimeoutError, label, ": timed out after ",
                   timeout.count(), " ms (a rank did not join the operation or is stalled): ", m);
     }
-    const std::string lost = group != nullptr ? group->diagnose_failure() : std::string();
+    const std::string lost = diagnose ? diagnose() : std::string();
     BRASA_THROW(distributed::DistributedError, label,
                 ": the connection to a peer failed (a rank exited or the network broke; the "
                 "group is unusable, recreate it)",
@@ -96,7 +97,7 @@ std::shared_ptr<GlooDevice> ProcessGroupGloo::createDefaultDevice() {
 
 ProcessGroupGloo::ProcessGroupGloo(const IntrusivePtr<Store>& store, int rank, int size,
                                    IntrusivePtr<Options> options)
-    : ProcessGroup(rank, size), options_(std::move(options)), impl_(std::make_unique<Impl>()) {
+    : ProcessGroup(rank, size), options_(std::move(options)), impl_(std::make_shared<Impl>()) {
   BRASA_CHECK(store, "ProcessGroupGloo: the store is null");
   BRASA_CHECK(size >= 1 && rank >= 0 && rank < size, "ProcessGroupGloo: rank ", rank,
               " is out of range for a group of size ", size);
@@ -131,18 +132,59 @@ ProcessGroupGloo::ProcessGroupGloo(const IntrusivePtr<Store>& store, int rank, i
     }
     impl_->contexts.push_back(std::move(context));
   }
+  impl_->worker_exited.assign(static_cast<size_t>(options_->threads), false);
   for (int i = 0; i < options_->threads; ++i) {
-    impl_->workers.emplace_back([impl = impl_.get()] { impl->worker_loop(); });
+    impl_->workers.emplace_back([impl = impl_, i] { impl->worker_loop(static_cast<size_t>(i)); });
   }
 }
 
+// Note [Lost peers]: the workers finish the queue; one still blocked in an op the monitor already
+// failed is waited for 200 ms (the monitor keeps interrupting its Gloo waits), then detached. It
+// holds the Impl (and, in its op, the Gloo context and the tensors), so nothing it uses goes away.
 ProcessGroupGloo::~ProcessGroupGloo() {
-  {
-    std::lock_guard<std::mutex> lock(impl_->mutex);
-    impl_->stopping = true;
-  }
+  constexpr auto kDetachAfter = std::chrono::milliseconds(200);
+  std::unique_lock<std::mutex> lock(impl_->mutex);
+  impl_->stopping = true;
   impl_->cv.notify_all();
-  for (auto& t : impl_->workers) t.join();
+  auto all_exited = [&] {
+    return std::all_of(impl_->worker_exited.begin(), impl_->worker_exited.end(),
+                       [](bool b) { return b; });
+  };
+  auto only_abandoned_left = [&] {
+    return !impl_->in_flight.empty() &&
+           std::all_of(impl_->in_flight.begin(), impl_->in_flight.end(),
+                       [](const Impl::InFlight& f) { return f.abandoned; });
+  };
+  bool counting = false;  // only ops already failed are left, since give_up - kDetachAfter
+  auto give_up = Impl::Clock::now();
+  while (!all_exited()) {
+    if (!only_abandoned_left()) {
+      counting = false;
+      impl_->finished_cv.wait(lock);
+      continue;
+    }
+    if (!counting) give_up = Impl::Clock::now() + kDetachAfter;
+    counting = true;
+    if (impl_->finished_cv.wait_until(lock, give_up) == std::cv_status::timeout) break;
+  }
+  {
+    // A worker left behind must not reach this group. (Lock order: mutex, then owner_mutex; a
+    // diagnosis holding owner_mutex never takes mutex.)
+    std::lock_guard<std::mutex> owner_lock(impl_->owner_mutex);
+    impl_->owner = nullptr;
+  }
+  impl_->monitor_stop = true;
+  impl_->monitor_cv.notify_all();
+  for (size_t i = 0; i < impl_->workers.size(); ++i) {
+    if (impl_->worker_exited[i]) {
+      impl_->workers[i].join();
+    } else {
+      impl_->workers[i].detach();
+    }
+  }
+  std::thread monitor = std::move(impl_->monitor);
+  lock.unlock();
+  if (monitor.joinable()) monitor.join();
 }
 
 IntrusivePtr<Work> ProcessGroupGloo::Impl::enqueue(const std::string& op, const std::string& detail,
@@ -156,40 +198,62 @@ IntrusivePtr<Work> ProcessGroupGloo::Impl::enqueue(const std::string& op, const 
                       std::to_string(size) + ", tag " + std::to_string(tag) +
                       (detail.empty() ? "" : ", " + detail) + ")";
   auto work = make_intrusive<Work>(label, std::move(outputs));
-  gloo_backend::OpContext ctx{contexts[tag % contexts.size()], tag, resolve(op_timeout), rank,
-                              size};
+  auto abort = std::make_shared<gloo_backend::OpAbort>();
+  gloo_backend::OpContext ctx{
+      contexts[tag % contexts.size()], tag, resolve(op_timeout), rank, size, abort};
+  in_flight.push_back(InFlight{work, label, Clock::now(), abort});
   queue.push_back(Entry{work, std::move(label), std::move(ctx), std::move(body)});
-  in_flight.push_back(work);
   cv.notify_one();
+  if (lost_why) monitor_cv.notify_all();
   return work;
 }
 
 std::vector<IntrusivePtr<Work>> ProcessGroupGloo::Impl::pending() {
   std::lock_guard<std::mutex> lock(mutex);
-  return in_flight;
+  std::vector<IntrusivePtr<Work>> works;
+  for (const auto& f : in_flight) works.push_back(f.work);
+  return works;
 }
 
-void ProcessGroupGloo::Impl::worker_loop() {
+std::string ProcessGroupGloo::Impl::diagnose() {
+  std::lock_guard<std::mutex> lock(owner_mutex);
+  return owner != nullptr ? owner->diagnose_failure() : std::string();
+}
+
+void ProcessGroupGloo::Impl::worker_loop(size_t index) {
   for (;;) {
     Entry entry;
+    bool abandoned = false;
     {
       std::unique_lock<std::mutex> lock(mutex);
       cv.wait(lock, [this] { return stopping || !queue.empty(); });
-      if (queue.empty()) return;
+      if (queue.empty()) {
+        worker_exited[index] = true;
+        finished_cv.notify_all();
+        return;
+      }
       entry = std::move(queue.front());
       queue.pop_front();
+      auto it = std::find_if(in_flight.begin(), in_flight.end(),
+                             [&](const InFlight& f) { return f.work == entry.work; });
+      abandoned = it != in_flight.end() && it->abandoned;
     }
-    std::exception_ptr error;
-    try {
-      run_translating(
-          entry.label, entry.ctx.timeout, [&] { entry.body(entry.ctx); }, owner);
-    } catch (...) {
-      error = std::current_exception();
+    if (!abandoned) {  // an op failed while queued is not started (Note [Lost peers])
+      std::exception_ptr error;
+      try {
+        run_translating(
+            entry.label, entry.ctx.timeout, [&] { entry.body(entry.ctx); },
+            [this] { return diagnose(); });
+      } catch (...) {
+        error = std::current_exception();
+      }
+      entry.work->finish(error);  // no effect when the monitor failed it first
     }
-    entry.work->finish(error);
     std::lock_guard<std::mutex> lock(mutex);
-    auto it = std::find(in_flight.begin(), in_flight.end(), entry.work);
+    auto it = std::find_if(in_flight.begin(), in_flight.end(),
+                           [&](const InFlight& f) { return f.work == entry.work; });
     if (it != in_flight.end()) in_flight.erase(it);
+    finished_cv.notify_all();
   }
 }
 

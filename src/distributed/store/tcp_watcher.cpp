@@ -7,12 +7,16 @@
 
 namespace brasa::distributed::detail {
 
-TcpWatcher::TcpWatcher(const std::string& host, uint16_t port, std::chrono::milliseconds timeout)
-    : where_(host + ":" + std::to_string(port)), socket_(connect_with_retry(host, port, timeout)) {
+TcpWatcher::TcpWatcher(const std::string& host, uint16_t port, std::chrono::milliseconds timeout,
+                       std::function<void(const std::string&)> on_broken)
+    : where_(host + ":" + std::to_string(port)),
+      socket_(connect_with_retry(host, port, timeout)),
+      on_broken_(std::move(on_broken)) {
   reader_ = std::thread([this] { read_loop(); });
 }
 
 TcpWatcher::~TcpWatcher() {
+  closing_.store(true);
   ::shutdown(socket_.fd(), SHUT_RDWR);
   reader_.join();
 }
@@ -75,9 +79,17 @@ void TcpWatcher::read_loop() {
     cause = "the server answered: " + (frame.size() > 1 ? frame[1] : std::string("?"));
     break;
   }
-  std::lock_guard<std::mutex> lock(mutex_);
-  broken_ = cause;
-  acked_cv_.notify_all();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    broken_ = cause;
+    acked_cv_.notify_all();
+  }
+  if (on_broken_ && !closing_.load()) {
+    try {
+      on_broken_(cause);
+    } catch (...) {  // NOLINT(bugprone-empty-catch): nothing on this thread to report it to
+    }
+  }
 }
 
 }  // namespace brasa::distributed::detail

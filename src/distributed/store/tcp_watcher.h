@@ -3,9 +3,11 @@
 // the watched keys are registered (H) and the server pushes each change (U); a reader thread runs
 // the key's callback for each change, in the order the server's table changed.
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -18,8 +20,11 @@ namespace brasa::distributed::detail {
 
 class TcpWatcher {
  public:
-  /// Connects to host:port (within `timeout`) and starts the reader thread.
-  TcpWatcher(const std::string& host, uint16_t port, std::chrono::milliseconds timeout);
+  /// Connects to host:port (within `timeout`) and starts the reader thread. `on_broken`, if set,
+  /// runs once on the reader thread when the connection to the server is lost (not when this
+  /// watcher is destroyed), with the cause.
+  TcpWatcher(const std::string& host, uint16_t port, std::chrono::milliseconds timeout,
+             std::function<void(const std::string&)> on_broken = {});
   /// Closes the connection and joins the reader (a callback running now finishes first).
   ~TcpWatcher();
   TcpWatcher(const TcpWatcher&) = delete;
@@ -40,6 +45,8 @@ class TcpWatcher {
   std::map<std::string, WatchKeyCallback> callbacks_;
   uint64_t sent_ = 0, acked_ = 0;
   std::string broken_;  // why the connection ended, once it has
+  std::function<void(const std::string&)> on_broken_;
+  std::atomic<bool> closing_{false};  // the destructor ends the connection
   std::thread reader_;
 };
 
