@@ -11,10 +11,25 @@ set(BRASA_FLAGS_AVX2 -O3 -mavx2 -mfma -mf16c -mbmi2)
 set(BRASA_FLAGS_AVX512 -O3 -mavx512f -mavx512bw -mavx512vl -mavx512dq -mavx2 -mfma -mf16c -mbmi2
     -mprefer-vector-width=512)
 
+# Note [Capability builds per file]
+# A kernel file whose loops gain nothing from wider vectors (measured: docs/benchmarks.md, "A
+# lighter library") starts with `#define BRASA_KERNEL_DEFAULT_ONLY` and is compiled for DEFAULT
+# only; its stubs then find no AVX2/AVX-512 entry and take the DEFAULT one (stub.h).
 function(brasa_add_kernel_objects target)
   set(objs)
+  set(default_only)
+  foreach(src IN LISTS ARGN)
+    file(STRINGS ${src} marker LIMIT_COUNT 20 REGEX "^#define BRASA_KERNEL_DEFAULT_ONLY$")
+    if(marker)
+      list(APPEND default_only ${src})
+    endif()
+  endforeach()
   foreach(cap IN LISTS BRASA_CPU_CAPABILITIES)
-    add_library(${target}_${cap} OBJECT ${ARGN})
+    set(srcs ${ARGN})
+    if(NOT cap STREQUAL "DEFAULT" AND default_only)
+      list(REMOVE_ITEM srcs ${default_only})
+    endif()
+    add_library(${target}_${cap} OBJECT ${srcs})
     target_compile_definitions(${target}_${cap} PRIVATE BRASA_CPU_CAPABILITY=${cap}
                                BRASA_CPU_CAPABILITY_${cap}=1 BRASA_BUILDING_LIBRARY)
     target_compile_options(${target}_${cap} PRIVATE ${BRASA_FLAGS_${cap}} -ffunction-sections)

@@ -1,6 +1,9 @@
 // Loops of the gather/scatter family (see Note [Gather/scatter geometry] in
 // gather_kernels.h): one strided walk over the index tensor, run twice (check, then act)
-// so that a bad index throws before anything is written.
+// so that a bad index throws before anything is written. Compiled for DEFAULT only: the walk is
+// bound by index loads and scattered accesses, and the AVX2/AVX-512 builds measured no faster
+// (Note [Capability builds per file] in cmake/BrasaKernels.cmake).
+#define BRASA_KERNEL_DEFAULT_ONLY
 #include "backends/cpu/kernels/gather_kernels.h"
 
 #include <algorithm>
