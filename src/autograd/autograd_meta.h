@@ -25,6 +25,7 @@ struct AutogradMeta final : AutogradMetaInterface {
   std::vector<LeafHook> hooks_;  // leaves: run by AccumulateGrad before accumulating
   std::vector<std::function<void(const Tensor&)>> post_accumulate_hooks_;
   std::shared_ptr<Tensor> retained_grad_;  // non-leaves after retain_grad()
+  unsigned retains_grad_hook_id_ = 0;      // its hook on grad_fn_
   // For views with history: the storage version when grad_fn_ was last set. A different version
   // means the base was modified in place and grad_fn_ must be rebuilt from the base.
   bool is_view_ = false;
@@ -33,6 +34,11 @@ struct AutogradMeta final : AutogradMetaInterface {
 
 /// The tensor's meta, created if absent.
 AutogradMeta& materialize_meta(const Tensor& t);
+/// (Re)registers retain_grad()'s hook as the last pre-hook of m.grad_fn_, taking it off old_fn
+/// (which may be m.grad_fn_ itself). After an in-place op .grad is the gradient of the new value,
+/// and hooks registered later still run before it, as in libtorch 1.13 (whose retains_grad hooks
+/// always run last). Does nothing unless the tensor retains grad.
+void move_retains_grad_hook(AutogradMeta& m, const std::shared_ptr<Node>& old_fn);
 /// The tensor's meta or null.
 inline AutogradMeta* get_meta(const Tensor& t) {
   return static_cast<AutogradMeta*>(t.unsafeGetTensorImpl()->autograd_meta());

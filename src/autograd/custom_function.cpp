@@ -50,7 +50,12 @@ variable_list AutogradContext::get_saved_variables() const {
 }
 
 void AutogradContext::mark_dirty(const variable_list& inputs) {
-  for (const Tensor& t : inputs) dirty_.insert(t.unsafeGetTensorImpl());
+  for (const Tensor& t : inputs)
+    if (t.defined()) dirty_.insert(t.unsafeGetTensorImpl());
+}
+
+void AutogradContext::bump_dirty_versions() const {
+  for (TensorImpl* impl : dirty_) impl->bump_version();
 }
 
 void AutogradContext::mark_non_differentiable(const variable_list& outputs) {
@@ -77,16 +82,17 @@ variable_list CustomNodeBase::apply(variable_list&& grads) {
   }
   variable_list got = call_backward(std::move(grads));
   size_t n_tensors = tensor_arg_positions.size();
-  // Either one gradient per forward argument, or one per tensor argument.
-  BRASA_CHECK(got.size() == num_forward_args || got.size() == n_tensors || got.size() >= n_tensors,
-              name(), ": backward returned an incorrect number of gradients (expected ",
-              num_forward_args, ", got ", got.size(), ")");
+  // libtorch's count: one gradient per flat input (each tensor of a list, each other argument);
+  // brasa also takes one per tensor input, and undefined extras at the end.
+  size_t given = got.size();
+  while (given > num_flat_inputs && !got[given - 1].defined()) --given;
+  BRASA_CHECK(given == num_flat_inputs || given >= n_tensors, name(),
+              ": backward returned an incorrect number of gradients (expected ", num_flat_inputs,
+              ", got ", got.size(), ")");
   variable_list out(n_tensors);
-  bool per_arg = got.size() == num_forward_args;
-  for (size_t e = 0; e < n_tensors; ++e) {
-    size_t src = per_arg ? static_cast<size_t>(tensor_arg_positions[e]) : e;
-    if (src < got.size()) out[e] = got[src];
-  }
+  bool per_flat = given == num_flat_inputs;
+  for (size_t e = 0; e < n_tensors; ++e)
+    out[e] = got[per_flat ? static_cast<size_t>(tensor_flat_positions[e]) : e];
   return out;
 }
 
@@ -94,6 +100,7 @@ namespace detail {
 
 void wrap_outputs(CustomNodeBase& node, const std::shared_ptr<Node>& self,
                   const variable_list& inputs, variable_list& outputs, bool needs_grad) {
+  node.ctx.bump_dirty_versions();
   for (Tensor& out : outputs) {
     if (!out.defined()) continue;
     bool is_input = false;

@@ -58,6 +58,16 @@ std::shared_ptr<Node> grad_accumulator(const Tensor& leaf) {
   return acc;
 }
 
+void move_retains_grad_hook(AutogradMeta& m, const std::shared_ptr<Node>& old_fn) {
+  if (!m.retained_grad_ || !m.grad_fn_) return;
+  if (old_fn) old_fn->remove_tensor_pre_hook(m.retains_grad_hook_id_);
+  m.retains_grad_hook_id_ =
+      m.grad_fn_->add_tensor_pre_hook(m.output_nr_, [cell = m.retained_grad_](const Tensor& g) {
+        *cell = cell->defined() ? *cell + g : g.clone();
+        return Tensor();
+      });
+}
+
 // A view whose storage changed version since its grad_fn was set gets a grad_fn that reads its
 // region of the base's (possibly rebased) history.
 static void refresh_view_grad_fn(const Tensor& t, AutogradMeta& m) {
@@ -67,8 +77,10 @@ static void refresh_view_grad_fn(const Tensor& t, AutogradMeta& m) {
   if (!base.defined() || !base.requires_grad()) return;
   auto fn = make_view_of_base_node(base, t);
   fn->set_next_edges({gradient_edge(base)});
+  std::shared_ptr<Node> old = std::move(m.grad_fn_);
   m.grad_fn_ = fn;
   m.output_nr_ = fn->add_input_metadata(t);
+  move_retains_grad_hook(m, old);
 }
 
 Edge gradient_edge(const Tensor& t) {
@@ -96,8 +108,10 @@ edge_list collect_next_edges(ArrayRef<Tensor> ts) {
 
 void set_history(const Tensor& t, const std::shared_ptr<Node>& fn) {
   AutogradMeta& m = materialize_meta(t);
+  std::shared_ptr<Node> old = std::move(m.grad_fn_);
   m.grad_fn_ = fn;
   m.output_nr_ = fn->add_input_metadata(t);
+  move_retains_grad_hook(m, old);
   TensorImpl* impl = t.unsafeGetTensorImpl();
   impl->add_key(DispatchKey::Autograd);
   if (impl->view_base()) {
@@ -120,13 +134,15 @@ void rebase_history(const Tensor& t, const std::shared_ptr<Node>& fn) {
   copy_slices->set_next_edges(std::move(edges));
   fn->add_input_metadata(t);
   AutogradMeta& bm = materialize_meta(base);
+  std::shared_ptr<Node> base_old = std::move(bm.grad_fn_);
   bm.grad_fn_ = copy_slices;
   bm.output_nr_ = copy_slices->add_input_metadata(base);
+  move_retains_grad_hook(bm, base_old);
   base.unsafeGetTensorImpl()->add_key(DispatchKey::Autograd);
   AutogradMeta& m = materialize_meta(t);
   m.is_view_ = true;
-  m.view_version_ = t._version() - 1;  // forces refresh_view_grad_fn below
-  m.grad_fn_.reset();
+  // Forces refresh_view_grad_fn to replace grad_fn_ (which moves a retains_grad hook along).
+  m.view_version_ = t._version() - 1;
   impl->add_key(DispatchKey::Autograd);
   refresh_view_grad_fn(t, m);
 }

@@ -13,7 +13,13 @@ using autograd::materialize_meta;
 
 bool Tensor::requires_grad() const {
   auto* m = impl_->autograd_meta();
-  return m && m->requires_grad();
+  if (m && m->requires_grad()) return true;
+  // Like libtorch's differentiable views, a view answers with its base, also when it was taken
+  // with grad mode off or the base started requiring grad later (make_view records the root).
+  const auto& base = impl_->view_base();
+  if (!base) return false;
+  auto* bm = base->autograd_meta();
+  return bm && bm->requires_grad();
 }
 
 const Tensor& Tensor::set_requires_grad(bool r) const {
@@ -99,12 +105,8 @@ void Tensor::retain_grad() const {
   AutogradMeta& m = materialize_meta(*this);
   if (m.retained_grad_) return;
   // The node may outlive this tensor, so the gradient goes to a cell both of them own.
-  auto cell = std::make_shared<Tensor>();
-  m.retained_grad_ = cell;
-  m.grad_fn_->add_tensor_pre_hook(static_cast<uint32_t>(m.output_nr_), [cell](const Tensor& g) {
-    *cell = cell->defined() ? *cell + g : g.clone();
-    return Tensor();
-  });
+  m.retained_grad_ = std::make_shared<Tensor>();
+  autograd::move_retains_grad_hook(m, nullptr);
 }
 
 bool Tensor::retains_grad() const {
@@ -118,7 +120,10 @@ unsigned Tensor::register_hook_impl(std::function<Tensor(const Tensor&)> hook) c
               "require gradient");
   AutogradMeta& m = materialize_meta(*this);
   if (m.grad_fn_) {
-    return m.grad_fn_->add_tensor_pre_hook(static_cast<uint32_t>(m.output_nr_), std::move(hook));
+    unsigned id =
+        m.grad_fn_->add_tensor_pre_hook(static_cast<uint32_t>(m.output_nr_), std::move(hook));
+    autograd::move_retains_grad_hook(m, m.grad_fn_);  // keeps retain_grad's hook last
+    return id;
   }
   unsigned id = autograd::next_hook_id();
   m.hooks_.push_back(autograd::LeafHook{id, std::move(hook)});

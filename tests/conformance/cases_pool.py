@@ -1,7 +1,7 @@
 """Pooling and resampling (op names `nn.<name>` for torch.nn.functional calls, ATen names for the
 backward ops, whose reference is PyTorch's autograd gradient): max/avg/adaptive pooling,
-interpolate (nearest, bilinear), pad (constant, reflect, replicate, circular), pixel_shuffle,
-unfold/fold. Layouts: contiguous, channels-last, strided, batch-less, empty batch; errors."""
+interpolate (nearest, linear, bilinear, bicubic, trilinear), pad (constant, reflect, replicate,
+circular), pixel_shuffle, unfold/fold. Layouts: contiguous, channels-last, strided, batch-less, empty batch; errors."""
 
 import torch
 import torch.nn.functional as F
@@ -156,6 +156,20 @@ def _interp_cases():
         for kw in ({"size": [11]}, {"scale_factor": 3.0}, {"scale_factor": 0.5}):
             _with_grad(out, "interpolate", "upsample_nearest1d_backward", F.interpolate, x1, kw, f"{s} 1d {kw}")
     out.append(make_case("nn.interpolate", "3d nearest", F.interpolate, [_t((1, 2, 3, 4, 2))], {"scale_factor": 2.0}))
+    # linear, bicubic and trilinear (brasa's separable composites) in float32/float64, values and
+    # gradients; up and down, sizes and scale factors, with and without align_corners.
+    for d in (torch.float32, torch.float64):
+        s = SHORT[d]
+        for mode, shape, kws in (
+                ("linear", (2, 3, 6), ({"size": [11]}, {"scale_factor": 0.5}, {"scale_factor": 1.7})),
+                ("bicubic", (2, 3, 5, 4), ({"size": [7, 9]}, {"size": [3, 2]}, {"scale_factor": 1.5})),
+                ("trilinear", (1, 2, 3, 4, 2), ({"scale_factor": 2.0}, {"size": [2, 5, 3]}))):
+            for la in ("contiguous", "strided"):
+                for kw in kws:
+                    for ac in (False, True):
+                        args = dict(kw, mode=mode, align_corners=ac)
+                        out.append(make_case("nn.interpolate", f"{s} {la} {args}", F.interpolate,
+                                             [_t(shape, d, la)], args))
     out.append(make_case("nn.interpolate", "empty batch", F.interpolate, [_t((0, 2, 3, 4))], {"scale_factor": 2.0}))
     out.append(make_case("nn.interpolate", "empty batch bilinear", F.interpolate, [_t((0, 2, 3, 4))],
                          {"scale_factor": 2.0, "mode": "bilinear", "align_corners": False}))

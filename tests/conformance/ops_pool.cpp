@@ -50,7 +50,11 @@ F::InterpolateFuncOptions interp_opts(const Args& a) {
   F::InterpolateFuncOptions o;
   if (a.has("size")) o.size(*a.kw_ints("size"));
   if (a.has("scale_factor")) o.scale_factor(std::vector<double>{*a.kw_real("scale_factor")});
-  if (a.kw_str("mode").value_or("nearest") == "bilinear") o.mode(kBilinear);
+  const auto mode = a.kw_str("mode").value_or("nearest");
+  if (mode == "bilinear") o.mode(kBilinear);
+  if (mode == "linear") o.mode(kLinear);
+  if (mode == "bicubic") o.mode(kBicubic);
+  if (mode == "trilinear") o.mode(kTrilinear);
   if (a.has("align_corners")) o.align_corners(a.kw_bool("align_corners"));
   if (a.has("recompute_scale_factor"))
     o.recompute_scale_factor(a.kw_bool("recompute_scale_factor"));

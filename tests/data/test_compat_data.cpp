@@ -41,4 +41,31 @@ TEST(DataCompat, MnistNormalizeStackLoader) {
   EXPECT_EQ(first, 75);
 }
 
+// libtorch's DataLoaderTest.TestExceptionsArePropagatedFromWorkers: begin() hands out the
+// iterator without running the dataset; dereferencing it rethrows the worker's exception as a
+// WorkerException whose text is libtorch's and whose original_exception keeps the type.
+TEST(DataCompat, WorkerExceptionsPropagateOnDereference) {
+  struct D : torch::data::datasets::Dataset<D, int> {
+    int get(size_t) override { throw std::invalid_argument("badness"); }
+    torch::optional<size_t> size() const override { return 100; }
+  };
+  auto data_loader = torch::data::make_data_loader(D{}, torch::data::samplers::RandomSampler(100),
+                                                   torch::data::DataLoaderOptions().workers(2));
+  auto iterator = data_loader->begin();
+  try {
+    (void)*iterator;
+    ADD_FAILURE() << "no exception";
+  } catch (torch::data::WorkerException& e) {
+    EXPECT_EQ(
+        e.what(),
+        std::string("Caught exception in DataLoader worker thread. Original message: badness"));
+    EXPECT_THROW(std::rethrow_exception(e.original_exception), std::invalid_argument);
+  }
+  // Without workers the dataset's own exception comes through unchanged.
+  auto main_thread = torch::data::make_data_loader(D{}, torch::data::samplers::RandomSampler(100),
+                                                   torch::data::DataLoaderOptions());
+  auto it = main_thread->begin();
+  EXPECT_THROW((void)*it, std::invalid_argument);
+}
+
 }  // namespace

@@ -36,6 +36,66 @@ report(m, [x, h0, c0], m(x, (h0, c0)))
   oracle::compare(*lstm, {x, h0, c0}, {out, std::get<0>(state), std::get<1>(state)}, ref);
 }
 
+// proj_size: h is projected by weight_hr to proj_size; c keeps hidden_size.
+TEST(NNRnn, LstmWithProjectionMatchesTorch) {
+  nn::LSTM lstm(nn::LSTMOptions(3, 5).num_layers(2).proj_size(2));
+  lstm->to(kDouble);
+  oracle::fill_params(*lstm);
+  auto x = oracle::input({4, 2, 3}, 0);
+  auto h0 = oracle::input({2, 2, 2}, 1);
+  auto c0 = oracle::input({2, 2, 5}, 2);
+  auto [out, state] = lstm(x, std::make_tuple(h0, c0));
+  EXPECT_EQ(out.sizes(), IntArrayRef({4, 2, 2}));
+  EXPECT_EQ(std::get<1>(state).sizes(), IntArrayRef({2, 2, 5}));
+  std::vector<std::string> names;
+  for (auto& p : lstm->named_parameters()) names.push_back(p.key());
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"weight_ih_l0", "weight_hh_l0", "bias_ih_l0", "bias_hh_l0",
+                                      "weight_hr_l0", "weight_ih_l1", "weight_hh_l1", "bias_ih_l1",
+                                      "bias_hh_l1", "weight_hr_l1"}));
+  auto ref = oracle::run_python(R"PY(
+m = torch.nn.LSTM(3, 5, num_layers=2, proj_size=2); fill(m)
+x, h0, c0 = inp([4, 2, 3], 0), inp([2, 2, 2], 1), inp([2, 2, 5], 2)
+report(m, [x, h0, c0], m(x, (h0, c0)))
+)PY");
+  oracle::compare(*lstm, {x, h0, c0}, {out, std::get<0>(state), std::get<1>(state)}, ref);
+}
+
+TEST(NNRnn, LstmWithProjectionBidirectionalBatchFirstMatchesTorch) {
+  nn::LSTM lstm(
+      nn::LSTMOptions(3, 4).num_layers(2).bidirectional(true).batch_first(true).proj_size(3));
+  lstm->to(kDouble);
+  oracle::fill_params(*lstm);
+  auto x = oracle::input({2, 5, 3}, 0);
+  auto [out, state] = lstm(x);
+  EXPECT_EQ(out.sizes(), IntArrayRef({2, 5, 6}));
+  EXPECT_EQ(std::get<0>(state).sizes(), IntArrayRef({4, 2, 3}));
+  EXPECT_EQ(std::get<1>(state).sizes(), IntArrayRef({4, 2, 4}));
+  auto ref = oracle::run_python(R"PY(
+m = torch.nn.LSTM(3, 4, num_layers=2, bidirectional=True, batch_first=True, proj_size=3); fill(m)
+x = inp([2, 5, 3], 0)
+report(m, [x], m(x))
+)PY");
+  oracle::compare(*lstm, {x}, {out, std::get<0>(state), std::get<1>(state)}, ref);
+}
+
+// libtorch's RNNTest.CheckOutputSizesProj.
+TEST(NNRnn, LstmWithProjectionOutputSizes) {
+  nn::LSTM model(nn::LSTMOptions(128, 64).num_layers(3).dropout(0.2).proj_size(32));
+  auto x = randn({10, 16, 128}, requires_grad());
+  auto [out, hids] = model(x);
+  auto [h, c] = hids;
+  out.sum().backward();
+  EXPECT_EQ(out.sizes(), IntArrayRef({10, 16, 32}));
+  EXPECT_EQ(h.sizes(), IntArrayRef({3, 16, 32}));
+  EXPECT_EQ(c.sizes(), IntArrayRef({3, 16, 64}));
+  EXPECT_GT(h.norm().item<double>(), 0);
+  EXPECT_GT(c.norm().item<double>(), 0);
+  auto [next_out, next_hids] = model(x, hids);
+  EXPECT_FALSE(std::get<0>(next_hids).allclose(h));
+  EXPECT_EQ(model->named_parameters()["weight_hr_l0"].sizes(), IntArrayRef({32, 64}));
+}
+
 TEST(NNRnn, GruMatchesTorch) {
   nn::GRU gru(nn::GRUOptions(3, 5).num_layers(2));
   gru->to(kDouble);
@@ -165,7 +225,11 @@ TEST(NNRnn, ShapeErrorsNameLayerAndShapes) {
   nn::GRUCell cell(4, 3);
   EXPECT_THROW(cell(randn({2, 5})), ValueError);
   EXPECT_THROW(cell(randn({2, 4}), zeros({3, 3})), ValueError);
-  EXPECT_THROW(nn::LSTM(nn::LSTMOptions(3, 4).proj_size(2)), NotImplementedError);
+  EXPECT_THROW(nn::LSTM(nn::LSTMOptions(3, 4).proj_size(4)), ValueError);
+  EXPECT_THROW(nn::LSTM(nn::LSTMOptions(3, 4).proj_size(-1)), ValueError);
+  nn::LSTM proj(nn::LSTMOptions(3, 4).proj_size(2));
+  EXPECT_THROW(proj(randn({5, 2, 3}), std::make_tuple(zeros({1, 2, 4}), zeros({1, 2, 4}))),
+               ValueError);
 }
 
 TEST(NNRnn, DropoutBetweenLayersOnlyWhenTraining) {

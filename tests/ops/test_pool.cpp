@@ -148,7 +148,15 @@ TEST(Pool, ErrorsNameOpAndShapes) {
       {"interpolate", "align_corners"});
   expect_error([&] { F::pad(ones({3}), F::PadFuncOptions({1, 1}).mode(kReplicate)); }, {"pad"});
   EXPECT_THROW(max_pool2d(ones({1, 1, 4, 4}, kInt), {2, 2}), TypeError);
-  EXPECT_THROW(F::interpolate(
-                   x, F::InterpolateFuncOptions().size(std::vector<int64_t>{4, 4}).mode(kBicubic)),
-               NotImplementedError);
+  EXPECT_THROW(
+      F::interpolate(x, F::InterpolateFuncOptions().size(std::vector<int64_t>{4, 4}).mode(kArea)),
+      NotImplementedError);
+  // The interpolating modes need their rank (PyTorch's ValueError) and a floating input.
+  EXPECT_THROW(
+      F::interpolate(x, F::InterpolateFuncOptions().size(std::vector<int64_t>{4}).mode(kLinear)),
+      ValueError);
+  EXPECT_THROW(
+      F::interpolate(ones({1, 1, 2, 2}, kLong),
+                     F::InterpolateFuncOptions().size(std::vector<int64_t>{4, 4}).mode(kBicubic)),
+      TypeError);
 }

@@ -81,6 +81,9 @@ class BRASA_API AutogradContext {
     released_ = true;
   }
   bool is_dirty(const Tensor& t) const { return dirty_.count(t.unsafeGetTensorImpl()) != 0; }
+  /// Bumps the version of every tensor mark_dirty named (libtorch does so when the outputs are
+  /// wrapped: writes through data_ptr would not bump it).
+  void bump_dirty_versions() const;
   bool is_non_differentiable(const Tensor& t) const {
     return non_differentiable_.count(t.unsafeGetTensorImpl()) != 0;
   }
@@ -89,7 +92,7 @@ class BRASA_API AutogradContext {
  private:
   variable_list to_save_;
   std::vector<SavedVariable> saved_;
-  std::unordered_set<const TensorImpl*> dirty_;
+  std::unordered_set<TensorImpl*> dirty_;
   std::unordered_set<const TensorImpl*> non_differentiable_;
   std::weak_ptr<Node> node_;
   bool materialize_grads_ = true;
@@ -100,8 +103,11 @@ class BRASA_API AutogradContext {
 class BRASA_API CustomNodeBase : public Node {
  public:
   AutogradContext ctx;
-  std::vector<int> tensor_arg_positions;  // forward argument index of each next edge
+  std::vector<int> tensor_arg_positions;   // forward argument index of each next edge
+  std::vector<int> tensor_flat_positions;  // index of each next edge among the flat inputs
   size_t num_forward_args = 0;
+  // libtorch counts the inputs flat: each tensor of a tensor list, and each other argument.
+  size_t num_flat_inputs = 0;
   variable_list apply(variable_list&& grads) override;
   void release_variables() override { ctx.release(); }
 
@@ -121,21 +127,33 @@ class CustomNode final : public CustomNodeBase {
 };
 
 namespace detail {
-inline void collect_arg(std::vector<Tensor>& ts, std::vector<int>& pos, int& k, const Tensor& t) {
-  ts.push_back(t);
-  pos.push_back(k++);
-}
-inline void collect_arg(std::vector<Tensor>& ts, std::vector<int>& pos, int& k,
-                        const variable_list& list) {
-  for (const Tensor& t : list) {
-    ts.push_back(t);
-    pos.push_back(k);
+/// The tensor inputs of a forward call: every Tensor argument and every tensor of a
+/// variable_list or TensorList argument, with their argument and flat positions.
+struct CollectedArgs {
+  std::vector<Tensor> tensors;
+  std::vector<int> arg_positions, flat_positions;
+  int args = 0, flat = 0;
+  void add(const Tensor& t) {
+    tensors.push_back(t);
+    arg_positions.push_back(args);
+    flat_positions.push_back(flat++);
   }
-  ++k;
+};
+inline void collect_arg(CollectedArgs& c, const Tensor& t) {
+  c.add(t);
+  ++c.args;
+}
+inline void collect_arg(CollectedArgs& c, ArrayRef<Tensor> list) {
+  for (const Tensor& t : list) c.add(t);
+  ++c.args;
+}
+inline void collect_arg(CollectedArgs& c, const variable_list& list) {
+  collect_arg(c, ArrayRef<Tensor>(list));
 }
 template <class A>
-void collect_arg(std::vector<Tensor>&, std::vector<int>&, int& k, const A&) {
-  ++k;
+void collect_arg(CollectedArgs& c, const A&) {
+  ++c.args;
+  ++c.flat;
 }
 /// Connects the forward's outputs to `node` (dirty inputs are rebased, non-differentiable ones
 /// skipped) once inputs are known.
@@ -147,16 +165,17 @@ template <class T>
 struct Function {
   template <class... Args>
   static auto apply(Args&&... args) {
-    std::vector<Tensor> inputs;
-    std::vector<int> positions;
-    int k = 0;
-    (detail::collect_arg(inputs, positions, k, args), ...);
+    detail::CollectedArgs collected;
+    (detail::collect_arg(collected, args), ...);
+    const std::vector<Tensor>& inputs = collected.tensors;
     bool needs_grad = false;
     if (GradMode::is_enabled())
       for (const Tensor& t : inputs) needs_grad = needs_grad || (t.defined() && t.requires_grad());
     auto node = std::make_shared<CustomNode<T>>();
-    node->tensor_arg_positions = std::move(positions);
-    node->num_forward_args = static_cast<size_t>(k);
+    node->tensor_arg_positions = collected.arg_positions;
+    node->tensor_flat_positions = collected.flat_positions;
+    node->num_forward_args = static_cast<size_t>(collected.args);
+    node->num_flat_inputs = static_cast<size_t>(collected.flat);
     node->ctx.set_node(node);
     if (needs_grad) node->set_next_edges(collect_next_edges(ArrayRef<Tensor>(inputs)));
     using R = decltype(T::forward(&node->ctx, std::forward<Args>(args)...));

@@ -196,8 +196,9 @@ class StatelessDataLoader {
     };
     if (options_.timeout) {
       BRASA_CHECK_TYPED(RuntimeError, results_ready_.wait_for(lock, *options_.timeout, ready),
-                        "DataLoader: timed out after ", options_.timeout->count(),
-                        " ms waiting for a batch from the workers");
+                        "DataLoader: Timeout in DataLoader queue while waiting for next batch "
+                        "(timeout was ",
+                        options_.timeout->count(), " ms)");
     } else {
       results_ready_.wait(lock, ready);
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "backends/cpu/new_tensor_writes.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/core/parallel.h"
@@ -341,7 +342,7 @@ void TensorIterator::finish() {
     if (needs_copy_back_[i])
       output(i).copy_(operand(i));
     else if (user_given_[i])
-      output(i).unsafeGetTensorImpl()->bump_version();
+      count_write(output(i));
   }
 }
 

@@ -245,8 +245,9 @@ static Tensor binary_cross_entropy_with_logits_impl(
   check_pair(input, target, "binary_cross_entropy_with_logits");
   BRASA_CHECK(target.sizes() == input.sizes(), "binary_cross_entropy_with_logits: target size (",
               target.sizes(), ") must be the same as input size (", input.sizes(), ")");
-  // log(1 + exp(-x)) computed stably: max(-x, 0) + log1p(exp(-|x|)).
-  Tensor log_sig_neg = input.neg().clamp_min(0) + input.abs().neg().exp().log1p();
+  // log(1 + exp(-x)) = -logsigmoid(x): stable, and its derivative -sigmoid(-x) is right at 0 too
+  // (the composite max(-x, 0) + log1p(exp(-|x|)) differentiates to -1 there).
+  Tensor log_sig_neg = logsigmoid(input).neg();
   Tensor loss;
   if (options.pos_weight().defined()) {
     Tensor coef = (options.pos_weight() - 1) * target + 1;
@@ -372,6 +373,14 @@ Tensor margin_ranking_loss(const Tensor& input1, const Tensor& input2, const Ten
 
 Tensor cosine_embedding_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
                              const CosineEmbeddingLossFuncOptions& options) {
+  // PyTorch's formula adds a float epsilon to sums of products, so integer (and bool) inputs
+  // promote to the default dtype, and mixed ones to their common floating dtype.
+  if (input1.defined() && input2.defined()) {
+    ScalarType common = promote_types(input1.scalar_type(), input2.scalar_type());
+    if (!is_floating_type(common)) common = get_default_dtype();
+    if (input1.scalar_type() != common || input2.scalar_type() != common)
+      return cosine_embedding_loss(input1.to(common), input2.to(common), target, options);
+  }
   return detail::in_opmath2(input1, input2, [&](const Tensor& x, const Tensor& y) {
     return cosine_embedding_loss_impl(x, y, target, options);
   });

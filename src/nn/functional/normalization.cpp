@@ -203,7 +203,10 @@ static Tensor normalize_impl(const Tensor& input, NormalizeFuncOptions options) 
 
 static Tensor local_response_norm_impl(const Tensor& input,
                                        const LocalResponseNormFuncOptions& options) {
-  check_floating(input, "local_response_norm", "input");
+  // Integer inputs are PyTorch's too: the squares are averaged as integers (avg_pool of an
+  // integer tensor floors), and the scaling by alpha makes the result the default float dtype.
+  const bool integral = is_integral_type(input.scalar_type(), /*include_bool=*/false);
+  if (!integral) check_floating(input, "local_response_norm", "input");
   BRASA_CHECK(input.dim() >= 3, "local_response_norm: expected an input of 3 or more dims, got ",
               input.sizes());
   const int64_t size = options.size();
@@ -219,8 +222,8 @@ static Tensor local_response_norm_impl(const Tensor& input,
     if (len <= 0) continue;
     acc.narrow(1, dst0, len).add_(sq.narrow(1, src0, len));
   }
-  Tensor div =
-      (acc * (options.alpha() / static_cast<double>(size)) + options.k()).pow(options.beta());
+  Tensor avg = integral ? acc.div(Scalar(size), "floor") : acc / static_cast<double>(size);
+  Tensor div = (avg * options.alpha() + options.k()).pow(options.beta());
   return input / div;
 }
 
@@ -275,6 +278,8 @@ Tensor normalize(const Tensor& input, NormalizeFuncOptions options) {
 }
 
 Tensor local_response_norm(const Tensor& input, const LocalResponseNormFuncOptions& options) {
+  if (input.defined() && is_integral_type(input.scalar_type(), false))
+    return local_response_norm_impl(input, options);
   return detail::in_opmath(input,
                            [&](const Tensor& x) { return local_response_norm_impl(x, options); });
 }

@@ -7,6 +7,7 @@
 #include "brasa/nn/functional/pixelshuffle.h"
 #include "brasa/nn/functional/upsampling.h"
 #include "brasa/ops/pool.h"
+#include "nn/functional/interpolate_separable.h"
 
 namespace brasa::nn::functional {
 namespace {
@@ -74,6 +75,18 @@ Tensor interpolate(const Tensor& input, const InterpolateFuncOptions& o) {
                 "-D input, but bilinear mode needs 4-D "
                 "input");
     return upsample_bilinear2d(input, out, o.align_corners().value_or(false), sc(0), sc(1));
+  }
+  const bool linear = std::holds_alternative<enumtype::kLinear>(o.mode());
+  const bool trilinear = std::holds_alternative<enumtype::kTrilinear>(o.mode());
+  const bool bicubic = std::holds_alternative<enumtype::kBicubic>(o.mode());
+  if (linear || trilinear || bicubic) {
+    const int64_t needs = linear ? 1 : trilinear ? 3 : 2;
+    BRASA_CHECK(dim == needs, "interpolate: got ", input.dim(), "-D input, but ", mode,
+                " mode needs ", needs + 2, "-D input");
+    BRASA_CHECK_TYPE(is_floating_type(input.scalar_type()), "interpolate: ", mode,
+                     " mode needs a floating input, got ", input.scalar_type());
+    return detail::interpolate_separable(input, out, o.align_corners().value_or(false), scales,
+                                         bicubic);
   }
   BRASA_CHECK_NOT_IMPLEMENTED(false, "interpolate: mode '", mode, "' is not implemented");
   return {};

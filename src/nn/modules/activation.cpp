@@ -2,6 +2,7 @@
 
 #include "brasa/nn/modules/activation.h"
 
+#include "brasa/core/error.h"
 #include "brasa/ops/pointwise.h"
 
 namespace brasa::nn {
@@ -71,6 +72,12 @@ void HardtanhImpl::pretty_print(std::ostream& s) const {
   s << "torch::nn::Hardtanh(min_val=" << options.min_val() << ", max_val=" << options.max_val();
   print_inplace(s, options.inplace(), false);
   s << ")";
+}
+HardtanhImpl::HardtanhImpl(const HardtanhOptions& options_) : options(options_) { reset(); }
+void HardtanhImpl::reset() {
+  BRASA_CHECK(options.max_val() > options.min_val(),
+              "Hardtanh: max_val must be greater than min_val, got min_val=", options.min_val(),
+              " and max_val=", options.max_val());
 }
 Tensor HardtanhImpl::forward(Tensor input) { return F::hardtanh(input, options); }
 

@@ -154,9 +154,13 @@ void ConvNdImpl<D, Derived>::check_input(const Tensor& input) const {
   const int64_t dim = input.dim();
   BRASA_CHECK(dim == int64_t(D) + 1 || dim == int64_t(D) + 2, short_name(options), ": expected a ",
               D + 1, "-D (unbatched) or ", D + 2, "-D (batched) input, got ", input.sizes());
+  // The weight decides, not options.in_channels: libtorch programs replace weights with ones of
+  // other shapes (weight.set_data) and the convolution follows them.
   const int64_t channels = input.size(dim == int64_t(D) + 2 ? 1 : 0);
-  BRASA_CHECK(channels == options.in_channels(), short_name(options), ": expected input with ",
-              options.in_channels(), " channels, got ", input.sizes());
+  const int64_t expected =
+      options.transposed() ? weight.size(0) : weight.size(1) * options.groups();
+  BRASA_CHECK(channels == expected, short_name(options), ": expected input with ", expected,
+              " channels, got ", input.sizes());
 }
 
 #define BRASA_CONV_DEFINE(D)                                                                     \

@@ -31,12 +31,15 @@ std::string shape_str(IntArrayRef sizes) {
 }
 
 /// One direction of one layer over x [T, B, in]; returns outputs [T, B, H] and the final state(s).
+/// With a projection (LSTM's proj_size), w holds weight_hr last and h' = h' W_hr^T.
 std::tuple<Tensor, Tensor, Tensor> run_direction(CellKind kind, const Tensor& x, Tensor h, Tensor c,
-                                                 const Tensor* w, bool has_bias, bool reverse) {
+                                                 const Tensor* w, bool has_bias, bool has_proj,
+                                                 bool reverse) {
   const Tensor& w_ih = w[0];
   const Tensor& w_hh = w[1];
   Tensor b_ih = has_bias ? w[2] : Tensor();
   Tensor b_hh = has_bias ? w[3] : Tensor();
+  Tensor w_hr = has_proj ? w[has_bias ? 4 : 2] : Tensor();
   Tensor in_bias = b_ih;
   if (has_bias && kind != CellKind::kGRU) in_bias = b_ih + b_hh;
   const int64_t steps = x.size(0);
@@ -47,6 +50,7 @@ std::tuple<Tensor, Tensor, Tensor> run_direction(CellKind kind, const Tensor& x,
     Tensor gi = gi_all.select(0, t);
     if (kind == CellKind::kLSTM) {
       std::tie(h, c) = lstm_step(gi, h, c, w_hh);
+      if (has_proj) h = h.mm(w_hr.t());
     } else if (kind == CellKind::kGRU) {
       h = gru_step(gi, h, w_hh, b_hh);
     } else {
@@ -68,21 +72,32 @@ void RNNImplBase<Derived>::reset() {
               ", ", o.hidden_size(), ", ", o.num_layers());
   BRASA_CHECK(o.dropout() >= 0 && o.dropout() <= 1, this->name(),
               ": dropout should be a number in range [0, 1], got ", o.dropout());
-  BRASA_CHECK_NOT_IMPLEMENTED(o.proj_size() == 0, this->name(), ": proj_size > 0 is not supported");
+  BRASA_CHECK(o.proj_size() >= 0, this->name(),
+              ": proj_size should be a positive integer or zero to disable projections, got ",
+              o.proj_size());
+  BRASA_CHECK(o.proj_size() < o.hidden_size(), this->name(),
+              ": proj_size has to be smaller than hidden_size, got proj_size=", o.proj_size(),
+              " and hidden_size=", o.hidden_size());
+  BRASA_CHECK(o.proj_size() == 0 || kind_of(o.mode()) == CellKind::kLSTM, this->name(),
+              ": proj_size argument is only supported for LSTM, not RNN or GRU");
   const int64_t gates = gate_count(kind_of(o.mode())) * o.hidden_size();
   const int64_t dirs = o.bidirectional() ? 2 : 1;
+  // With a projection the hidden state h (and so each layer's output) has proj_size features.
+  const int64_t h_size = o.proj_size() > 0 ? o.proj_size() : o.hidden_size();
   flat_weights_names_.clear();
   flat_weights_.clear();
   for (int64_t layer = 0; layer < o.num_layers(); ++layer) {
-    const int64_t in = layer == 0 ? o.input_size() : o.hidden_size() * dirs;
+    const int64_t in = layer == 0 ? o.input_size() : h_size * dirs;
     for (int64_t d = 0; d < dirs; ++d) {
       const std::string suffix = "_l" + std::to_string(layer) + (d == 1 ? "_reverse" : "");
       std::vector<std::pair<std::string, std::vector<int64_t>>> specs = {
-          {"weight_ih" + suffix, {gates, in}}, {"weight_hh" + suffix, {gates, o.hidden_size()}}};
+          {"weight_ih" + suffix, {gates, in}}, {"weight_hh" + suffix, {gates, h_size}}};
       if (o.bias()) {
         specs.push_back({"bias_ih" + suffix, {gates}});
         specs.push_back({"bias_hh" + suffix, {gates}});
       }
+      if (o.proj_size() > 0)
+        specs.push_back({"weight_hr" + suffix, {o.proj_size(), o.hidden_size()}});
       for (auto& [name, shape] : specs) {
         flat_weights_.push_back(this->register_parameter(name, brasa::empty(shape)));
         flat_weights_names_.push_back(name);
@@ -112,7 +127,9 @@ void RNNImplBase<Derived>::pretty_print(std::ostream& stream) const {
   stream << std::boolalpha << name.substr(0, name.size() - 4) << "(input_size=" << o.input_size()
          << ", hidden_size=" << o.hidden_size() << ", num_layers=" << o.num_layers()
          << ", bias=" << o.bias() << ", batch_first=" << o.batch_first()
-         << ", dropout=" << o.dropout() << ", bidirectional=" << o.bidirectional() << ")";
+         << ", dropout=" << o.dropout() << ", bidirectional=" << o.bidirectional();
+  if (o.proj_size() > 0) stream << ", proj_size=" << o.proj_size();
+  stream << ")";
 }
 
 template <typename Derived>
@@ -130,8 +147,12 @@ std::tuple<Tensor, std::vector<Tensor>> RNNImplBase<Derived>::run(const Tensor& 
   Tensor x = batched ? (o.batch_first() ? input.transpose(0, 1) : input) : input.unsqueeze(1);
   const int64_t dirs = o.bidirectional() ? 2 : 1;
   const int64_t batch = x.size(1);
-  const std::vector<int64_t> expected = {o.num_layers() * dirs, batch, o.hidden_size()};
-  for (auto& h : hx) {
+  const bool proj = o.proj_size() > 0;
+  for (size_t k = 0; k < hx.size(); ++k) {
+    Tensor& h = hx[k];
+    // h is [L*D, B, proj_size] with a projection; c keeps hidden_size.
+    const std::vector<int64_t> expected = {o.num_layers() * dirs, batch,
+                                           proj && k == 0 ? o.proj_size() : o.hidden_size()};
     if (!h.defined()) {
       h = zeros(expected, x.options());
       continue;
@@ -144,7 +165,7 @@ std::tuple<Tensor, std::vector<Tensor>> RNNImplBase<Derived>::run(const Tensor& 
                 shape_str(expected), ", got ", shape_str(h.sizes()));
   }
   const bool lstm = kind == CellKind::kLSTM;
-  const size_t per_dir = o.bias() ? 4 : 2;
+  const size_t per_dir = (o.bias() ? 4 : 2) + (proj ? 1 : 0);
   std::vector<Tensor> h_n, c_n;
   Tensor layer_in = x;
   for (int64_t l = 0; l < o.num_layers(); ++l) {
@@ -155,8 +176,9 @@ std::tuple<Tensor, std::vector<Tensor>> RNNImplBase<Derived>::run(const Tensor& 
     for (int64_t d = 0; d < dirs; ++d) {
       const int64_t idx = l * dirs + d;
       const Tensor* w = &flat_weights_[static_cast<size_t>(idx) * per_dir];
-      auto [out, h, c] = run_direction(kind, layer_in, hx[0].select(0, idx),
-                                       lstm ? hx[1].select(0, idx) : Tensor(), w, o.bias(), d == 1);
+      auto [out, h, c] =
+          run_direction(kind, layer_in, hx[0].select(0, idx),
+                        lstm ? hx[1].select(0, idx) : Tensor(), w, o.bias(), proj, d == 1);
       outs.push_back(out);
       h_n.push_back(h);
       if (lstm) c_n.push_back(c);

@@ -22,7 +22,11 @@ double clip_grad_norm_(const std::vector<Tensor>& parameters, double max_norm, d
   if (grads.empty()) return 0.0;
   double total = 0;
   if (std::isinf(norm_type)) {
-    for (const auto& g : grads) total = std::max(total, g.abs().max().item<double>());
+    // A NaN anywhere makes the total NaN (std::max would drop it), as torch.max does.
+    std::vector<Tensor> maxima;
+    maxima.reserve(grads.size());
+    for (const auto& g : grads) maxima.push_back(g.abs().max().to(kDouble));
+    total = stack(maxima).max().item<double>();
   } else {
     std::vector<Tensor> norms;
     norms.reserve(grads.size());
@@ -34,8 +38,9 @@ double clip_grad_norm_(const std::vector<Tensor>& parameters, double max_norm, d
               "order ",
               norm_type, " for gradients from `parameters` is non-finite (", total,
               "), so it cannot be clipped. Pass error_if_nonfinite=false to clip anyway");
+  // libtorch scales by min(coef, 1), so a NaN total (with error_if_nonfinite off) spreads.
   const double coef = max_norm / (total + 1e-6);
-  if (coef < 1)
+  if (!(coef >= 1))
     for (auto& g : grads) g.mul_(coef);
   return total;
 }

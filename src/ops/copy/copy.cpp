@@ -1,5 +1,6 @@
 // copy_, to(), clone(), contiguous() and fill_.
 #include "backends/cpu/kernels/copy_kernels.h"
+#include "backends/cpu/new_tensor_writes.h"
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/factory.h"
@@ -98,6 +99,7 @@ Tensor Tensor::to(const TensorOptions& options, bool, bool copy) const {
   if (!copy && dt == dtype() && dev == device()) return *this;
   Tensor out =
       empty_strided(sizes(), detail::dense_strides_like(*this), TensorOptions(dt).device(dev));
+  cpu::NewTensorWrites new_tensor;  // Note [Version of new tensors]
   if (dev == device() || dev.is_meta()) {
     if (!dev.is_meta()) out.copy_(*this);
     return out;
@@ -125,6 +127,7 @@ Tensor Tensor::clone(std::optional<MemoryFormat> format) const {
   bool contiguous = is_contiguous() || (format && *format == MemoryFormat::Contiguous);
   Tensor out = contiguous ? empty(sizes(), options())
                           : empty_strided(sizes(), detail::dense_strides_like(*this), options());
+  cpu::NewTensorWrites new_tensor;  // Note [Version of new tensors]
   if (!is_meta()) out.copy_(*this);
   return out;
 }

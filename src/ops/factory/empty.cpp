@@ -1,6 +1,7 @@
 // empty / empty_strided (dispatched on the device) and the fill-based factories built on them.
 #include "brasa/core/empty.h"
 
+#include "backends/cpu/new_tensor_writes.h"
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/factory.h"
@@ -48,16 +49,19 @@ Tensor full(IntArrayRef size, const Scalar& v, const TensorOptions& o) {
   // Like libtorch: full() without a dtype takes the fill value's kind (bool, Long, default float).
   if (!o.has_dtype()) opts = o.dtype(v.isFloatingPoint() ? get_default_dtype() : v.type());
   Tensor t = ops::empty_op().call(size, opts.dtype(), opts.device());
+  cpu::NewTensorWrites new_tensor;  // Note [Version of new tensors]
   t.fill_(v);
   return finish_factory(t, o);
 }
 Tensor zeros(IntArrayRef size, const TensorOptions& o) {
   Tensor t = ops::empty_op().call(size, o.dtype(), o.device());
+  cpu::NewTensorWrites new_tensor;
   t.fill_(0);
   return finish_factory(t, o);
 }
 Tensor ones(IntArrayRef size, const TensorOptions& o) {
   Tensor t = ops::empty_op().call(size, o.dtype(), o.device());
+  cpu::NewTensorWrites new_tensor;
   t.fill_(1);
   return finish_factory(t, o);
 }
@@ -69,6 +73,7 @@ Tensor zeros_like(const Tensor& self, const TensorOptions& o) { return full_like
 Tensor ones_like(const Tensor& self, const TensorOptions& o) { return full_like(self, 1, o); }
 Tensor full_like(const Tensor& self, const Scalar& v, const TensorOptions& o) {
   Tensor t = empty_like(self, o);
+  cpu::NewTensorWrites new_tensor;
   t.fill_(v);
   return t;
 }

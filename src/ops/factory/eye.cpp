@@ -1,4 +1,5 @@
 // eye(n), eye(n, m): a dispatched factory (the meta function is the shape rule; CPU fills it).
+#include "backends/cpu/new_tensor_writes.h"
 #include "brasa/core/dispatch_type.h"
 #include "brasa/core/empty.h"
 #include "brasa/dispatch/dispatcher.h"
@@ -19,6 +20,7 @@ Tensor eye_meta(int64_t n, int64_t m, ScalarType dt, Device device) {
 Tensor eye_kernel(int64_t n, int64_t m, ScalarType dt, Device device) {
   Tensor out = eye_meta(n, m, dt, device);
   if (out.numel() == 0) return out;
+  cpu::NewTensorWrites new_tensor;  // Note [Version of new tensors]
   out.zero_();
   BRASA_DISPATCH_ALL_TYPES(dt, "eye", [&] {
     scalar_t* p = out.data_ptr<scalar_t>();

@@ -5,13 +5,16 @@
 // slices, None and bools unsqueeze, Ellipsis skips the dims no other index names. A bool acts like
 // PyTorch's advanced index [0] (true) or [] (false) on the unsqueezed dim: all bools of one list
 // merge into a single dim of size 1 (all true) or 0, kept in place when they are adjacent and moved
-// to the front otherwise; the result of index() is then a copy, as in PyTorch.
+// to the front otherwise; the result of index() is then a copy, as in PyTorch. Next to tensor
+// indices a bool is what PyTorch makes it: the int64 index [0] (true) or [] (false) of its
+// unsqueezed dim, broadcast with the others.
 #include "brasa/core/indexing.h"
 
 #include <cstring>
 
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
+#include "brasa/ops/factory.h"
 #include "brasa/ops/indexing_ops.h"
 #include "brasa/ops/view.h"
 #include "ops/index/advanced_index.h"
@@ -52,11 +55,12 @@ namespace {
 
 using indexing::TensorIndex;
 
-/// A 0-d integer or bool tensor index behaves like the corresponding scalar index.
+/// A 0-d integer or bool tensor index behaves like the corresponding scalar index; a 0-d uint8
+/// one is a (deprecated) byte mask, which PyTorch treats as the bool it holds.
 std::optional<TensorIndex> scalar_of(const Tensor& t) {
   if (!t.defined() || t.dim() != 0 || t.is_floating_point()) return std::nullopt;
   if (t.dtype() == kBool) return TensorIndex(t.item<bool>());
-  if (t.dtype() == kByte) return std::nullopt;
+  if (t.dtype() == kByte) return TensorIndex(t.item<uint8_t>() != 0);
   return TensorIndex(t.item<int64_t>());
 }
 
@@ -108,6 +112,8 @@ Indexed apply_indices(const Tensor& self, ArrayRef<TensorIndex> indices, const c
   BRASA_CHECK_INDEX(specified <= self.dim(), op, ": too many indices for tensor of dimension ",
                     self.dim(), " (got ", specified, ")");
 
+  bool any_advanced = false;
+  for (const TensorIndex& i : indices) any_advanced = any_advanced || is_advanced(i);
   Tensor v = self;
   int64_t dim = 0;
   DimVector bool_dims;
@@ -135,16 +141,18 @@ Indexed apply_indices(const Tensor& self, ArrayRef<TensorIndex> indices, const c
       const indexing::Slice& s = index.slice();
       v = v.slice(dim++, s.start(), s.stop(), s.step());
     } else if (index.is_boolean()) {
-      bool_dims.push_back(dim);
+      v = v.unsqueeze(dim);
+      if (any_advanced) {
+        Tensor at = index.boolean() ? zeros({1}, TensorOptions(kLong).device(self.device()))
+                                    : empty({0}, TensorOptions(kLong).device(self.device()));
+        advanced.push_back({dim++, at});
+        continue;
+      }
+      bool_dims.push_back(dim++);
       all_true = all_true && index.boolean();
-      v = v.unsqueeze(dim++);
     }
   }
-  if (!advanced.empty()) {
-    BRASA_CHECK_NOT_IMPLEMENTED(
-        bool_dims.empty(), op, ": bool scalar indices mixed with tensor indices are not supported");
-    return {v, true, std::move(advanced)};
-  }
+  if (!advanced.empty()) return {v, true, std::move(advanced)};
   if (!bool_dims.empty()) return {merge_bool_dims(v, bool_dims, all_true), true, {}};
   if (v.is_same(self)) v = self.alias();
   return {v, false, {}};

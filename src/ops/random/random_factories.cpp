@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "backends/cpu/kernels/random_kernels.h"
+#include "backends/cpu/new_tensor_writes.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
@@ -68,6 +69,7 @@ TensorOptions no_grad(const TensorOptions& o) { return o.requires_grad(false); }
 
 Tensor rand(IntArrayRef size, std::optional<Generator> gen, const TensorOptions& o) {
   Tensor t = empty(size, no_grad(o));
+  cpu::NewTensorWrites new_tensor;  // Note [Version of new tensors]
   t.uniform_(0, 1, std::move(gen));
   return finish(t, o);
 }
@@ -75,6 +77,7 @@ Tensor rand(IntArrayRef size, const TensorOptions& o) { return rand(size, std::n
 
 Tensor randn(IntArrayRef size, std::optional<Generator> gen, const TensorOptions& o) {
   Tensor t = empty(size, no_grad(o));
+  cpu::NewTensorWrites new_tensor;
   t.normal_(0, 1, std::move(gen));
   return finish(t, o);
 }
@@ -84,6 +87,7 @@ Tensor randint(int64_t low, int64_t high, IntArrayRef size, std::optional<Genera
                const TensorOptions& o) {
   TensorOptions opts = long_by_default(o);
   Tensor t = empty(size, no_grad(opts));
+  cpu::NewTensorWrites new_tensor;
   t.random_(low, high, std::move(gen));
   return finish(t, opts);
 }

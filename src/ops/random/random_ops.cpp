@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "backends/cpu/kernels/random_kernels.h"
+#include "backends/cpu/new_tensor_writes.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
@@ -37,7 +38,7 @@ void fill_contiguous(const Tensor& self, const F& fill) {
   if (self.numel() == 0) return;
   if (self.is_contiguous()) {
     fill(self.data_ptr());
-    self.unsafeGetTensorImpl()->bump_version();
+    cpu::count_write(self);
     return;
   }
   Tensor tmp = detail::empty_generic(self.sizes(), self.dtype(), self.device());

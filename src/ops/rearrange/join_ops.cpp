@@ -1,6 +1,7 @@
 // Joining ops: cat (with dtype promotion), stack, hstack, vstack, atleast_1d/2d, meshgrid.
 // cat copies each input into a narrowed view of its result; the others are built from cat and
 // views.
+#include "backends/cpu/new_tensor_writes.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/core/type_promotion.h"
@@ -53,6 +54,7 @@ Tensor cat_kernel(TensorList tensors, int64_t dim) {
   Tensor out = cat_meta(tensors, dim);
   if (out.numel() == 0) return out;
   const int64_t d = detail::wrap_dim(dim, out.dim(), "cat");
+  cpu::NewTensorWrites new_tensor;  // Note [Version of new tensors]
   int64_t offset = 0;
   for (const Tensor& t : tensors) {
     if (skipped_in_cat(t)) continue;

@@ -1,5 +1,6 @@
 // Reordering ops built from index_select, masked_fill and expand: flip, roll, tril, triu, repeat,
 // tile. Each returns a new tensor (never a view of self).
+#include "backends/cpu/new_tensor_writes.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
@@ -86,6 +87,7 @@ Tensor repeat_kernel(const Tensor& self, IntArrayRef repeats) {
   }
   Tensor out = empty(result, TensorOptions().dtype(self.dtype()).device(self.device()));
   if (out.numel() == 0) return out;
+  cpu::NewTensorWrites new_tensor;  // Note [Version of new tensors]
   out.view(expanded).copy_(self.reshape(interleaved).expand(expanded));
   return out;
 }

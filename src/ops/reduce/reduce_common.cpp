@@ -2,6 +2,7 @@
 
 #include <iterator>
 
+#include "backends/cpu/new_tensor_writes.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 
@@ -68,7 +69,7 @@ Tensor finish_reduction(const Tensor& result, const Tensor& out) {
   if (!result.is_same(out))
     out.copy_(result);
   else
-    out.unsafeGetTensorImpl()->bump_version();
+    cpu::count_write(out);
   return out;
 }
 

@@ -3,6 +3,7 @@
 // `pad` lists (left, right) pairs starting from the last dim, as torch's F.pad does.
 #include <vector>
 
+#include "backends/cpu/new_tensor_writes.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/pool.h"
@@ -289,6 +290,7 @@ Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value)
     const int64_t dim = self.dim() - 1 - i;
     dst = dst.narrow(dim, std::max<int64_t>(pad[2 * i], 0), src.size(dim));
   }
+  cpu::NewTensorWrites new_tensor;  // Note [Version of new tensors]
   if (dst.numel() > 0) dst.copy_(src);
   return out;
 }

@@ -1,7 +1,9 @@
 #pragma once
-// F::interpolate: nearest (1-3 spatial dims) and bilinear (4-D input) resampling to `size` or by
-// `scale_factor` (exactly one of them). Other modes throw NotImplementedError; ValueError for
-// inconsistent sizes, align_corners with nearest, or a mode that doesn't fit the input's rank.
+// F::interpolate: nearest (1-3 spatial dims), linear (3-D input), bilinear and bicubic (4-D) and
+// trilinear (5-D) resampling to `size` or by `scale_factor` (exactly one of them). area and
+// nearest-exact throw NotImplementedError; ValueError for inconsistent sizes, align_corners with
+// nearest, or a mode that doesn't fit the input's rank; TypeError for a non-floating input to the
+// interpolating modes.
 
 #include <optional>
 #include <variant>

@@ -46,7 +46,17 @@ BRASA_ACTIVATION_WITH_OPTIONS(SELU, SELUOptions);
 BRASA_ACTIVATION_WITH_OPTIONS(CELU, CELUOptions);
 BRASA_ACTIVATION_WITH_OPTIONS(GELU, GELUOptions);
 BRASA_ACTIVATION_WITH_OPTIONS(Softplus, SoftplusOptions);
-BRASA_ACTIVATION_WITH_OPTIONS(Hardtanh, HardtanhOptions);
+/// clamp(x, min_val, max_val). Construction and reset() throw ValueError unless
+/// max_val > min_val (libtorch's check).
+class BRASA_API HardtanhImpl : public Cloneable<HardtanhImpl> {
+ public:
+  explicit HardtanhImpl(const HardtanhOptions& options_ = {});
+  void reset() override;
+  void pretty_print(std::ostream& stream) const override;
+  Tensor forward(Tensor input);
+  HardtanhOptions options;
+};
+BRASA_MODULE(Hardtanh);
 BRASA_ACTIVATION_WITH_OPTIONS(GLU, GLUOptions);
 BRASA_ACTIVATION(SiLU);
 BRASA_ACTIVATION(Mish);

@@ -90,7 +90,9 @@ struct BRASA_API GRUOptions {
 namespace detail {
 /// Shared parameters and stacking logic of RNN/LSTM/GRU. Per layer l and direction (suffix
 /// "_reverse"): weight_ih_l{l} [G*H, in], weight_hh_l{l} [G*H, H], bias_ih_l{l}, bias_hh_l{l}
-/// [G*H], all ~ U(-1/sqrt(H), 1/sqrt(H)); G = 4 (LSTM), 3 (GRU), 1 (RNN).
+/// [G*H], all ~ U(-1/sqrt(H), 1/sqrt(H)); G = 4 (LSTM), 3 (GRU), 1 (RNN). An LSTM with proj_size
+/// P > 0 adds weight_hr_l{l} [P, H] after them, and h (so weight_hh's columns and the next
+/// layer's input) has P features; ValueError unless 0 <= P < H.
 template <typename Derived>
 class BRASA_API RNNImplBase : public Cloneable<Derived> {
  public:
@@ -130,7 +132,8 @@ class BRASA_API RNNImpl : public detail::RNNImplBase<RNNImpl> {
 BRASA_MODULE(RNN);
 
 /// LSTM with gates i, f, g, o (in that order in the weights). Shapes as RNN; the state is
-/// (h [L*D, B, H], c [L*D, B, H]). Returns (output, (h_n, c_n)).
+/// (h [L*D, B, H], c [L*D, B, H]). Returns (output, (h_n, c_n)). With proj_size P, h and the
+/// output's features are P (output [T, B, D*P]); c keeps H.
 class BRASA_API LSTMImpl : public detail::RNNImplBase<LSTMImpl> {
  public:
   LSTMImpl(int64_t input_size, int64_t hidden_size)
