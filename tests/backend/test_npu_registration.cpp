@@ -3,6 +3,10 @@
 #include <ATen/DeviceAccelerator.h>
 #include <torch/library.h>
 
+#include <map>
+#include <string>
+#include <vector>
+
 #include "support/npu_fixture.h"
 
 namespace brasa::testing {
@@ -98,6 +102,30 @@ TEST_F(NpuRegistration, AtenKernelsAreCheckedByNameSignatureAndCount) {
   EXPECT_THROW(m.impl("mul.Tensor", TORCH_FN(aten_sub_wrong)), ValueError);  // the npu's
   EXPECT_EQ(backend::aten_signature("aten::add.out"), "Tensor(Tensor, Tensor, Scalar, Tensor)");
   EXPECT_GT(backend::aten_names().size(), 100u);
+}
+
+// The table is derived from the op declarations (Note [aten forms]); check_aten_table compares all
+// of it with PyTorch's schemas, this checks what the dispatch relies on.
+TEST(AtenTable, OverloadsComeFromTheDeclarations) {
+  EXPECT_EQ(backend::aten_signature("eq.Tensor_out"), "Tensor(Tensor, Tensor, Tensor)");
+  EXPECT_EQ(backend::aten_signature("eq.Scalar"), "Tensor(Tensor, Scalar)");
+  EXPECT_EQ(backend::aten_signature("max.dim"), "(Tensor, Tensor)(Tensor, int, bool)");
+  EXPECT_EQ(backend::aten_signature("empty_strided"),
+            "Tensor(int[], int[], ScalarType?, Layout?, Device?, bool?)");
+  EXPECT_EQ(backend::aten_signature("div.Tensor_mode"), "Tensor(Tensor, Tensor, str?)");
+  EXPECT_THROW(backend::aten_signature("squeeze.dims"), ValueError);  // none: not in aten 1.13
+  std::map<std::string, backend::AtenOverload> by_name;
+  std::vector<std::string> addmm;
+  for (const backend::AtenOverload& o : backend::aten_overloads()) {
+    EXPECT_TRUE(by_name.emplace(o.name, o).second) << o.name << " twice";
+    if (o.op == "addmm") addmm.push_back(o.name);
+  }
+  EXPECT_EQ(addmm, (std::vector<std::string>{"mm", "addmm"}));  // the narrower first
+  EXPECT_EQ(by_name.at("mm").when, "self=None alpha=1");
+  EXPECT_EQ(by_name.at("add_.Scalar").when, "out=self other=number");
+  EXPECT_EQ(by_name.at("mul.out").when, "alpha=1 out=given");
+  EXPECT_EQ(by_name.at("flip").when, "");
+  EXPECT_EQ(backend::aten_names().size(), by_name.size());
 }
 
 TEST_F(NpuRegistration, LoadErrorsNameThePathAndTheReason) {
