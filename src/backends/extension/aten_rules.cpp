@@ -3,7 +3,8 @@
 // declarations (Note [Op declarations]); nothing in backends/ lists them. For each op:
 //
 // 1. An op whose schema already is an aten schema (name, overload, argument types and order:
-//    flip, index_select, view, max.dim, bernoulli_.float) maps to that one overload.
+//    flip, index_select, view, max.dim, bernoulli_.float) maps to that one overload. Where the
+//    brasa name lacks aten's overload, the schema carries it (`transpose.int(...)`).
 // 2. An op with brasa's out convention (a last argument `Tensor? out`: undefined is the functional
 //    call, `self` the in-place one, another tensor out=) maps to three overloads: `name[.ovl]`,
 //    `name_[.ovl]` and `name.out` (`name.ovl_out`), the last with `out` as its final argument.
@@ -28,6 +29,9 @@
 //                      CONDITIONS are ARG=VALUE with VALUE None, tensor, number, 1, [], False,
 //                      or for `out`: None, self, given.
 // Overloads are tried in the order given, so a narrower one (mm, sum over all dims) comes first.
+// The table is built from every registered op at its first use (aten_dispatch.cpp); ctest
+// check_aten_table compares each overload's name and signature with PyTorch's schemas and fails on
+// an op with neither overloads nor a `none:` reason.
 #include <algorithm>
 #include <stdexcept>
 
