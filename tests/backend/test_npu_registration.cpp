@@ -128,6 +128,29 @@ TEST(AtenTable, OverloadsComeFromTheDeclarations) {
   EXPECT_EQ(backend::aten_names().size(), by_name.size());
 }
 
+// A derived overload with constants: brasa's div_trunc is aten's div.Tensor_mode with
+// rounding_mode 'trunc' (its BRASA_ATEN statement), which reaches the kernel as a string_view.
+std::string seen_mode;
+at::Tensor npu_div_mode(const at::Tensor& a, const at::Tensor& b,
+                        c10::optional<c10::string_view> mode) {
+  seen_mode = mode ? std::string(*mode) : "None";
+  return at::div(a.cpu(), b.cpu(), mode).to(a.device());
+}
+
+TEST_F(NpuRegistration, DerivedOverloadsPassTheirConstants) {
+  torch::Library m(torch::Library::IMPL, "aten", DispatchKey::PrivateUse1, __FILE__, __LINE__);
+  m.impl("div.Tensor_mode", TORCH_FN(npu_div_mode));
+  Tensor a = tensor({7.0, -7.0, 5.0}).to(npu), b = full({3}, 2.0).to(npu);
+  Tensor r = div(a, b, "trunc");
+  EXPECT_EQ(seen_mode, "trunc");
+  EXPECT_EQ(r.device(), a.device());
+  EXPECT_TRUE(bitwise_equal(r.cpu(), tensor({3.0, -3.0, 2.0})));
+  seen_mode.clear();
+  Tensor floor = div(a, b, "floor");  // floor_divide, another op: not this kernel
+  EXPECT_EQ(seen_mode, "");
+  EXPECT_TRUE(bitwise_equal(floor.cpu(), tensor({3.0, -4.0, 2.0})));
+}
+
 TEST_F(NpuRegistration, LoadErrorsNameThePathAndTheReason) {
   try {
     backend::load_backend("/nonexistent/libfoo.so");

@@ -25,6 +25,7 @@
 #include "brasa/backend/fallback.h"
 #include "brasa/backend/library.h"
 #include "c10/brasa_namespaces.h"
+#include "c10/util/string_view.h"
 
 namespace c10 {
 using SymInt = int64_t;
