@@ -125,6 +125,8 @@ TEST(AtenTable, OverloadsComeFromTheDeclarations) {
   EXPECT_EQ(by_name.at("add_.Scalar").when, "out=self other=number");
   EXPECT_EQ(by_name.at("mul.out").when, "alpha=1 out=given");
   EXPECT_EQ(by_name.at("flip").when, "");
+  EXPECT_EQ(by_name.at("prod.dim_int").signature, "Tensor(Tensor, int, bool, ScalarType?)");
+  EXPECT_EQ(by_name.at("prod.dim_int").when, "out=None dim=single");
   EXPECT_EQ(backend::aten_names().size(), by_name.size());
 }
 

@@ -83,6 +83,7 @@ Stack to_aten(const AtenForm& f, const Stack& s) {
       case AtenArg::Arg: out.push_back(s[a.index]); break;
       case AtenArg::Constant: out.push_back(a.constant); break;
       case AtenArg::ValueOf: out.emplace_back(s[a.index].tensor().item()); break;
+      case AtenArg::Element: out.emplace_back(s[a.index].get<std::vector<int64_t>>()[0]); break;
     }
   }
   return out;
@@ -135,6 +136,7 @@ bool Condition::holds(const Stack& s) const {
     case IsOne: return v.is<Scalar>() && v.get<Scalar>().equal(1);
     case IsEmpty: return v.is<std::vector<int64_t>>() && v.get<std::vector<int64_t>>().empty();
     case IsFalse: return v.is<bool>() && !v.get<bool>();
+    case IsSingle: return v.is<std::vector<int64_t>>() && v.get<std::vector<int64_t>>().size() == 1;
     case IsSelf:
     case IsGiven: {
       const bool self =
@@ -146,8 +148,8 @@ bool Condition::holds(const Stack& s) const {
 }
 
 std::string Condition::str(const SchemaInfo& info) const {
-  static const char* const values[] = {"None", "tensor", "number", "",     "1",
-                                       "[]",   "False",  "self",   "given"};
+  static const char* const values[] = {"None", "tensor", "number", "",      "1",
+                                       "[]",   "False",  "self",   "given", "single"};
   if (kind == NotNumber) return "";
   return info.arguments[index].name + "=" + values[kind];
 }

@@ -9,9 +9,10 @@
 
 namespace brasa::backend::detail {
 
-/// Where an aten argument comes from: a brasa argument, a constant, or a brasa 0-d tensor's value.
+/// Where an aten argument comes from: a brasa argument, a constant, a brasa 0-d tensor's value, or
+/// the one element of a brasa int list (aten's `int dim` for brasa's `int[] dim`).
 struct AtenArg {
-  enum Kind : uint8_t { Arg, Constant, ValueOf };
+  enum Kind : uint8_t { Arg, Constant, ValueOf, Element };
   Kind kind;
   int index = -1;  ///< the brasa argument (Arg, ValueOf)
   Value constant;  ///< Constant
@@ -30,6 +31,7 @@ struct Condition {
     IsFalse,    ///< false
     IsSelf,     ///< brasa's `out` is `self` (the in-place form)
     IsGiven,    ///< brasa's `out` is defined and not `self` (the out= form)
+    IsSingle,   ///< an int list of one element (implied by an Element argument)
   };
   Kind kind;
   int index;

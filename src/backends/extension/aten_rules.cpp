@@ -24,10 +24,11 @@
 //                      Layout? layout, Device? device, bool? pin_memory` (the Nones passed as such)
 //   NAME(ARGS) if CONDITIONS   an overload spelled out; any such statement replaces rules 1 and 2.
 //                      ARGS are brasa argument names, `TYPE name` to retype one (T and T? either
-//                      way; `Scalar x` takes a wrapped number's value) or `TYPE=LITERAL` constants
+//                      way; `Scalar x` takes a wrapped number's value, `int dim` the one element
+//                      of an `int[] dim`) or `TYPE=LITERAL` constants
 //                      (None, True, False, integers, 'text'); `out` is aten's `Tensor(a!) out`.
 //                      CONDITIONS are ARG=VALUE with VALUE None, tensor, number, 1, [], False,
-//                      or for `out`: None, self, given.
+//                      single (a one-element list), or for `out`: None, self, given.
 // Overloads are tried in the order given, so a narrower one (mm, sum over all dims) comes first.
 // The table is built from every registered op at its first use (aten_dispatch.cpp); ctest
 // check_aten_table compares each overload's name and signature with PyTorch's schemas and fails on
@@ -104,6 +105,8 @@ struct Builder {
       c.kind = Condition::IsEmpty;
     else if (value == "False")
       c.kind = Condition::IsFalse;
+    else if (value == "single")
+      c.kind = Condition::IsSingle;
     else if (out && value == "self")
       c.kind = Condition::IsSelf;
     else if (out && value == "given")
@@ -118,6 +121,7 @@ struct Builder {
     if (type == have || type == have + "?" || have == type + "?")
       return {AtenArg::Arg, index, {}, type};
     if (have == "Tensor" && type == "Scalar") return {AtenArg::ValueOf, index, {}, type};
+    if (have == "int[]" && type == "int") return {AtenArg::Element, index, {}, type};
     fail("argument '" + info.arguments[index].name + "' is " + have + ", not " + type);
   }
   AtenArg constant(const std::string& type, const std::string& literal) const {
@@ -316,6 +320,7 @@ std::vector<AtenForm> derive_aten_forms(const OperatorHandle& op) {
       const AtenArg& a = f.args[i];
       f.signature += (i ? ", " : "") + a.type;
       if (a.kind == AtenArg::ValueOf) f.when.push_back({Condition::IsNumber, a.index});
+      if (a.kind == AtenArg::Element) f.when.push_back({Condition::IsSingle, a.index});
       if (a.kind == AtenArg::Arg && (a.type == "Tensor" || a.type == "Tensor?"))
         f.when.push_back({Condition::NotNumber, a.index});
     }

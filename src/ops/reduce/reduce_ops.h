@@ -35,15 +35,18 @@ BRASA_DECLARE_OP(
     prod_op, "prod",
     "prod(Tensor self, int[] dim, bool keepdim, ScalarType? dtype, Tensor? out) -> Tensor",
     Tensor(const Tensor&, IntArrayRef, bool, std::optional<ScalarType>, const Tensor&));
-BRASA_ATEN(prod_op, "prod(self, dtype) if dim=[] keepdim=False out=None");
+BRASA_ATEN(prod_op,
+           "prod(self, dtype) if dim=[] keepdim=False out=None; "
+           "prod.dim_int(self, int dim, keepdim, dtype) if out=None; "
+           "prod.int_out(self, int dim, keepdim, dtype, out) if out=given");
 
 // logical_ops.cpp
 BRASA_DECLARE_OP(all_op, "all", "all(Tensor self, int[] dim, bool keepdim) -> Tensor",
                  Tensor(const Tensor&, IntArrayRef, bool));
-BRASA_ATEN(all_op, "all(self) if dim=[] keepdim=False");
+BRASA_ATEN(all_op, "all(self) if dim=[] keepdim=False; all.dim(self, int dim, keepdim)");
 BRASA_DECLARE_OP(any_op, "any", "any(Tensor self, int[] dim, bool keepdim) -> Tensor",
                  Tensor(const Tensor&, IntArrayRef, bool));
-BRASA_ATEN(any_op, "any(self) if dim=[] keepdim=False");
+BRASA_ATEN(any_op, "any(self) if dim=[] keepdim=False; any.dim(self, int dim, keepdim)");
 BRASA_DECLARE_OP(count_nonzero_op, "count_nonzero",
                  "count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor",
                  Tensor(const Tensor&, IntArrayRef));
