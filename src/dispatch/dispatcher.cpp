@@ -67,13 +67,14 @@ std::string relative_source_path(const char* file) {
 }  // namespace
 
 OperatorHandle::OperatorHandle(const char* name, const char* schema, const char* signature,
-                               int num_arguments, const char* declared_in)
+                               int num_arguments, const char* declared_in, const char* aten)
     : name_(name),
       schema_(schema),
       info_(SchemaInfo::parse(schema)),
       signature_(signature),
       num_arguments_(num_arguments),
-      declared_in_(relative_source_path(declared_in)) {
+      declared_in_(relative_source_path(declared_in)),
+      aten_(aten) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   BRASA_INTERNAL_ASSERT(!r.by_name.count(name_), "op '", name_, "' defined twice");

@@ -18,11 +18,15 @@ BRASA_DECLARE_OP(fused_adam_op, "_fused_adam_",
                  "bias_correction2_sqrt, bool maximize) -> ()",
                  void(const Tensor&, const Tensor&, const Tensor&, const Tensor&, const Tensor&,
                       double, double, double, double, double, double, double, bool));
+BRASA_ATEN(fused_adam_op,
+           "none: aten's _fused_adam_ steps lists of tensors from lr and a step tensor; brasa's "
+           "steps one tensor from precomputed scales");
 BRASA_DECLARE_OP(fused_sgd_op, "_fused_sgd_",
                  "_fused_sgd_(Tensor(a!) self, Tensor grad, Tensor(b!) momentum_buffer, float lr, "
                  "float momentum, float dampening, float weight_decay, bool nesterov, bool "
                  "maximize) -> ()",
                  void(const Tensor&, const Tensor&, const Tensor&, double, double, double, double,
                       bool, bool));
+BRASA_ATEN(fused_sgd_op, "none: aten 1.13 has no _fused_sgd_");
 
 }  // namespace brasa::optim::detail

@@ -3,6 +3,10 @@
 #include <ATen/DeviceAccelerator.h>
 #include <torch/library.h>
 
+#include <map>
+#include <string>
+#include <vector>
+
 #include "support/npu_fixture.h"
 
 namespace brasa::testing {
@@ -98,6 +102,55 @@ TEST_F(NpuRegistration, AtenKernelsAreCheckedByNameSignatureAndCount) {
   EXPECT_THROW(m.impl("mul.Tensor", TORCH_FN(aten_sub_wrong)), ValueError);  // the npu's
   EXPECT_EQ(backend::aten_signature("aten::add.out"), "Tensor(Tensor, Tensor, Scalar, Tensor)");
   EXPECT_GT(backend::aten_names().size(), 100u);
+}
+
+// The table is derived from the op declarations (Note [aten forms]); check_aten_table compares all
+// of it with PyTorch's schemas, this checks what the dispatch relies on.
+TEST(AtenTable, OverloadsComeFromTheDeclarations) {
+  EXPECT_EQ(backend::aten_signature("eq.Tensor_out"), "Tensor(Tensor, Tensor, Tensor)");
+  EXPECT_EQ(backend::aten_signature("eq.Scalar"), "Tensor(Tensor, Scalar)");
+  EXPECT_EQ(backend::aten_signature("max.dim"), "(Tensor, Tensor)(Tensor, int, bool)");
+  EXPECT_EQ(backend::aten_signature("empty_strided"),
+            "Tensor(int[], int[], ScalarType?, Layout?, Device?, bool?)");
+  EXPECT_EQ(backend::aten_signature("div.Tensor_mode"), "Tensor(Tensor, Tensor, str?)");
+  EXPECT_THROW(backend::aten_signature("squeeze.dims"), ValueError);  // none: not in aten 1.13
+  std::map<std::string, backend::AtenOverload> by_name;
+  std::vector<std::string> addmm;
+  for (const backend::AtenOverload& o : backend::aten_overloads()) {
+    EXPECT_TRUE(by_name.emplace(o.name, o).second) << o.name << " twice";
+    if (o.op == "addmm") addmm.push_back(o.name);
+  }
+  EXPECT_EQ(addmm, (std::vector<std::string>{"mm", "addmm"}));  // the narrower first
+  EXPECT_EQ(by_name.at("mm").when, "self=None alpha=1");
+  EXPECT_EQ(by_name.at("add_.Scalar").when, "out=self other=number");
+  EXPECT_EQ(by_name.at("mul.out").when, "alpha=1 out=given");
+  EXPECT_EQ(by_name.at("flip").when, "");
+  EXPECT_EQ(by_name.at("prod.dim_int").signature, "Tensor(Tensor, int, bool, ScalarType?)");
+  EXPECT_EQ(by_name.at("prod.dim_int").when, "out=None dim=single");
+  EXPECT_EQ(backend::aten_names().size(), by_name.size());
+}
+
+// A derived overload with constants: brasa's div_trunc is aten's div.Tensor_mode with
+// rounding_mode 'trunc' (its BRASA_ATEN statement), which reaches the kernel as a string_view.
+std::string seen_mode;
+at::Tensor npu_div_mode(const at::Tensor& a, const at::Tensor& b,
+                        c10::optional<c10::string_view> mode) {
+  seen_mode = mode ? std::string(*mode) : "None";
+  return at::div(a.cpu(), b.cpu(), mode).to(a.device());
+}
+
+TEST_F(NpuRegistration, DerivedOverloadsPassTheirConstants) {
+  torch::Library m(torch::Library::IMPL, "aten", DispatchKey::PrivateUse1, __FILE__, __LINE__);
+  m.impl("div.Tensor_mode", TORCH_FN(npu_div_mode));
+  Tensor a = tensor({7.0, -7.0, 5.0}).to(npu), b = full({3}, 2.0).to(npu);
+  Tensor r = div(a, b, "trunc");
+  EXPECT_EQ(seen_mode, "trunc");
+  EXPECT_EQ(r.device(), a.device());
+  EXPECT_TRUE(bitwise_equal(r.cpu(), tensor({3.0, -3.0, 2.0})));
+  seen_mode.clear();
+  Tensor floor = div(a, b, "floor");  // floor_divide, another op: not this kernel
+  EXPECT_EQ(seen_mode, "");
+  EXPECT_TRUE(bitwise_equal(floor.cpu(), tensor({3.0, -4.0, 2.0})));
 }
 
 TEST_F(NpuRegistration, LoadErrorsNameThePathAndTheReason) {

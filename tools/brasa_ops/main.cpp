@@ -1,18 +1,23 @@
 // brasa_ops: what the dispatcher knows about each op, read from the live registry.
 //   brasa_ops          a table of every op: kernels per dispatch key, derivative, declaring header
 //   brasa_ops NAME     one op in full: schema, C++ signature, each kernel with the file that
-//                      registered it, where its derivative lives
+//                      registered it, where its derivative lives, its aten overloads
+//   brasa_ops --aten   the aten table: per op, each overload a TORCH_LIBRARY_IMPL backend can
+//                      register (tab-separated: op, overload, signature, conditions), or the
+//                      reason the op has none (op, "-", "none: reason"); Note [aten forms]
 // An unknown NAME exits with status 1 and suggests close names.
 #include <cxxabi.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <exception>
 #include <iomanip>
 #include <iostream>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "brasa/backend/aten.h"
 #include "brasa/dispatch/dispatcher.h"
 
 namespace {
@@ -63,6 +68,33 @@ void print_table(const std::vector<OperatorHandle*>& ops) {
   std::cout << ops.size() << " ops\n";
 }
 
+std::vector<brasa::backend::AtenOverload> aten_of(const OperatorHandle& op) {
+  std::vector<brasa::backend::AtenOverload> out;
+  for (brasa::backend::AtenOverload& o : brasa::backend::aten_overloads())
+    if (o.op == op.name()) out.push_back(std::move(o));
+  return out;
+}
+
+// The `none: reason` part of an op's BRASA_ATEN statement, or "".
+std::string aten_reason(const OperatorHandle& op) {
+  const std::string statement = op.aten_statement();
+  return statement.rfind("none:", 0) == 0 ? statement : "";
+}
+
+void print_aten_table(const std::vector<OperatorHandle*>& ops) {
+  const std::vector<brasa::backend::AtenOverload> all = brasa::backend::aten_overloads();
+  for (const OperatorHandle* op : ops) {
+    if (op->name().find("::") != std::string::npos) continue;  // not an aten name
+    bool any = false;
+    for (const brasa::backend::AtenOverload& o : all) {
+      if (o.op != op->name()) continue;
+      std::cout << o.op << "\t" << o.name << "\t" << o.signature << "\t" << o.when << "\n";
+      any = true;
+    }
+    if (!any) std::cout << op->name() << "\t-\t" << aten_reason(*op) << "\t\n";
+  }
+}
+
 void print_op(const OperatorHandle& op) {
   const auto& file_or = [](const std::string& f) { return f.empty() ? "(unknown file)" : f; };
   std::cout << op.name() << "\n"
@@ -83,6 +115,11 @@ void print_op(const OperatorHandle& op) {
                     ? file_or(op.kernel_file(DispatchKey::Autograd))
                     : "none (the Autograd fallback applies)")
             << "\n";
+  const std::vector<brasa::backend::AtenOverload> aten = aten_of(op);
+  std::cout << "  aten:" << (aten.empty() ? "        " + aten_reason(op) : std::string()) << "\n";
+  for (const brasa::backend::AtenOverload& o : aten)
+    std::cout << "    " << std::left << std::setw(28) << o.name << " " << std::setw(40)
+              << o.signature << (o.when.empty() ? "" : " if " + o.when) << "\n";
 }
 
 size_t edit_distance(const std::string& a, const std::string& b) {
@@ -130,10 +167,13 @@ int main(int argc, char** argv) {
   if (argc > 2 ||
       (argc == 2 && (std::string(argv[1]) == "-h" || std::string(argv[1]) == "--help"))) {
     std::cout
-        << "usage: brasa_ops [OP]\n"
+        << "usage: brasa_ops [OP | --aten]\n"
            "  without OP: a table of every dispatched op (kernels per dispatch key, where its\n"
            "  derivative is registered, the header that declares it)\n"
-           "  with OP: that op's schema, C++ signature and the file of each kernel\n";
+           "  with OP: that op's schema, C++ signature, the file of each kernel and its aten\n"
+           "  overloads\n"
+           "  --aten: every op's aten overloads (op, overload, signature, conditions; "
+           "tab-separated)\n";
     return argc > 2 ? 2 : 0;
   }
   std::vector<OperatorHandle*> ops = brasa::all_ops();
@@ -143,9 +183,23 @@ int main(int argc, char** argv) {
     print_table(ops);
     return 0;
   }
+  if (std::string(argv[1]) == "--aten") {
+    try {
+      print_aten_table(ops);
+    } catch (const std::exception& e) {  // a malformed BRASA_ATEN statement
+      std::cerr << "brasa_ops: " << e.what() << "\n";
+      return 1;
+    }
+    return 0;
+  }
   const std::string name = argv[1];
   if (const OperatorHandle* op = brasa::find_op(name)) {
-    print_op(*op);
+    try {
+      print_op(*op);
+    } catch (const std::exception& e) {
+      std::cerr << "brasa_ops: " << e.what() << "\n";
+      return 1;
+    }
     return 0;
   }
   std::cerr << "brasa_ops: there is no op named '" << name << "'";

@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -24,6 +25,7 @@
 #include "brasa/backend/fallback.h"
 #include "brasa/backend/library.h"
 #include "c10/brasa_namespaces.h"
+#include "c10/util/string_view.h"
 
 namespace c10 {
 using SymInt = int64_t;
@@ -63,10 +65,21 @@ BRASA_ATEN_TYPE(::brasa::Layout, "Layout")
 BRASA_ATEN_TYPE(::brasa::MemoryFormat, "MemoryFormat")
 BRASA_ATEN_TYPE(std::string, "str")
 BRASA_ATEN_TYPE(std::string_view, "str")
+BRASA_ATEN_TYPE(::brasa::Generator, "Generator")
+BRASA_ATEN_TYPE(std::vector<::brasa::Tensor>, "Tensor[]")
+BRASA_ATEN_TYPE(void, "()")
 #undef BRASA_ATEN_TYPE
 template <typename T>
 struct AtenType<std::optional<T>> {
   static std::string str() { return AtenType<T>::str() + "?"; }
+};
+template <typename... T>
+struct AtenType<std::tuple<T...>> {
+  static std::string str() {
+    std::string s;
+    ((s += (s.empty() ? "" : ", ") + AtenType<T>::str()), ...);
+    return "(" + s + ")";
+  }
 };
 template <typename T>
 using plain_t = std::remove_cv_t<std::remove_reference_t<T>>;
@@ -95,6 +108,10 @@ struct FromValue<::brasa::Layout> {
 template <>
 struct FromValue<::brasa::MemoryFormat> {
   static ::brasa::MemoryFormat get(::brasa::Value&) { return ::brasa::MemoryFormat::Contiguous; }
+};
+template <>
+struct FromValue<std::string_view> {
+  static std::string_view get(::brasa::Value& v) { return v.get<std::string>(); }
 };
 template <typename T>
 struct FromValue<std::optional<T>> {

@@ -23,6 +23,17 @@ using AtenCall = void (*)(void* fn, Stack& stack);
 BRASA_API void register_aten_kernel(DispatchKey key, const std::string& aten_name,
                                     const std::string& signature, AtenCall call, void* fn,
                                     const std::string& origin);
+/// One aten overload brasa maps onto its op `op`: its kernel's signature and the conditions on
+/// the brasa call it serves ("out=None alpha=1"; empty when it serves every call).
+struct AtenOverload {
+  std::string name;
+  std::string op;
+  std::string signature;
+  std::string when;
+};
+/// Every mapped overload, by brasa op name, then the order in which they are tried (the
+/// narrower first). Derived from the op declarations (Note [aten forms]).
+BRASA_API std::vector<AtenOverload> aten_overloads();
 /// The aten overloads brasa maps onto its ops, sorted.
 BRASA_API std::vector<std::string> aten_names();
 /// The C++ signature an overload's kernel must have, e.g. "Tensor(Tensor, Tensor, Scalar)"; throws

@@ -44,9 +44,9 @@ class BRASA_API OperatorHandle {
  public:
   /// `signature` names the unboxed C++ type (typeid(R(Args...)).name()), so kernels registered by
   /// name can be checked against it; `num_arguments` is its parameter count; `declared_in` is the
-  /// file that declares the op (Note [Op declarations]).
+  /// file that declares the op (Note [Op declarations]); `aten` its BRASA_ATEN statement.
   OperatorHandle(const char* name, const char* schema, const char* signature, int num_arguments,
-                 const char* declared_in);
+                 const char* declared_in, const char* aten = "");
   OperatorHandle(const OperatorHandle&) = delete;
   OperatorHandle& operator=(const OperatorHandle&) = delete;
 
@@ -60,6 +60,8 @@ class BRASA_API OperatorHandle {
   int num_arguments() const { return num_arguments_; }
   /// The header that declares the op, relative to the source root ("" when unknown).
   const std::string& declared_in() const { return declared_in_; }
+  /// How aten's overloads of the op differ from its schema ("" when they don't; Note [aten forms]).
+  const char* aten_statement() const { return aten_; }
   /// The file that registered the kernel at `k` ("" when none, or when the registrar did not say).
   const std::string& kernel_file(DispatchKey k) const { return kernel_files_[static_cast<int>(k)]; }
   int id() const { return id_; }
@@ -104,6 +106,7 @@ class BRASA_API OperatorHandle {
   int num_arguments_;
   int id_;
   std::string declared_in_;
+  const char* aten_;
   std::string kernel_files_[kNumDispatchKeys];
 };
 
@@ -127,8 +130,9 @@ template <typename R, typename... Args>
 class Op<R(Args...)> : public OperatorHandle {
  public:
   using Fn = R (*)(Args...);
-  Op(const char* name, const char* schema, const char* declared_in = "")
-      : OperatorHandle(name, schema, typeid(R(Args...)).name(), sizeof...(Args), declared_in) {}
+  Op(const char* name, const char* schema, const char* declared_in = "", const char* aten = "")
+      : OperatorHandle(name, schema, typeid(R(Args...)).name(), sizeof...(Args), declared_in,
+                       aten) {}
 
   R call(Args... args) const {
     uint32_t k = (0u | ... | detail::keys_of(args));

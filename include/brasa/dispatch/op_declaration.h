@@ -14,6 +14,15 @@
 // arguments as Sig has parameters, and as many results as Sig returns (0 for void, N for a
 // std::tuple of N, else 1). Op names are spelled out in full at their declaration (no token
 // pasting), so grep finds them.
+//
+// What the op is in aten's terms (the overloads a TORCH_LIBRARY_IMPL backend registers) is derived
+// from the same declaration (Note [aten forms] in backends/extension/aten_rules.cpp); where aten's
+// naming or arguments are irregular, BRASA_ATEN next to the declaration says so:
+//
+//   BRASA_ATEN(isnan_op, "no in_place");
+//   BRASA_ATEN(addmm_op, "mm(mat1, mat2) if self=None alpha=1; addmm(Tensor self, mat1, mat2, "
+//                        "beta, alpha) if self=tensor");
+//   BRASA_ATEN(squeeze_dims_op, "none: aten 1.13 has only squeeze.dim (one dim)");
 
 #include <cstddef>
 #include <string_view>
@@ -94,6 +103,15 @@ constexpr bool schema_names_op(std::string_view schema, std::string_view name) {
   return true;
 }
 
+/// The BRASA_ATEN statement of a declaration, "" when it has none.
+template <typename Decl>
+constexpr const char* aten_statement_of() {
+  if constexpr (requires(Decl * d) { brasa_aten_statement(d); })
+    return brasa_aten_statement(static_cast<Decl*>(nullptr));
+  else
+    return "";
+}
+
 template <typename T>
 struct result_count : std::integral_constant<int, 1> {};
 template <>
@@ -132,10 +150,16 @@ struct signature_arity<R(Args...)> {
                 "results");                                                                     \
   ::brasa::Op<__VA_ARGS__>& var()
 
+/// After BRASA_DECLARE_OP(var, ...), in the same namespace: how aten's overloads of the op differ
+/// from what its schema gives (Note [aten forms]).
+#define BRASA_ATEN(var, statement)                                              \
+  constexpr const char* brasa_aten_statement(var##_decl*) { return statement; } \
+  static_assert(sizeof(statement) > 1, "BRASA_ATEN: an empty statement")
+
 /// In exactly one .cpp that includes the family header, in the same namespace.
-#define BRASA_DEFINE_OP(var)                                                     \
-  ::brasa::Op<var##_decl::Sig>& var() {                                          \
-    static ::brasa::Op<var##_decl::Sig> op(var##_decl::name, var##_decl::schema, \
-                                           var##_decl::file);                    \
-    return op;                                                                   \
+#define BRASA_DEFINE_OP(var)                                                                       \
+  ::brasa::Op<var##_decl::Sig>& var() {                                                            \
+    static ::brasa::Op<var##_decl::Sig> op(var##_decl::name, var##_decl::schema, var##_decl::file, \
+                                           ::brasa::detail::aten_statement_of<var##_decl>());      \
+    return op;                                                                                     \
   }

@@ -1,5 +1,6 @@
-// Kernels registered by aten overload (brasa/backend/aten.h): the table lookup, the signature
-// check, and the boxed kernel that picks the registered overload covering a brasa call.
+// Kernels registered by aten overload (brasa/backend/aten.h): the table (derived from the op
+// declarations, Note [aten forms] in aten_rules.cpp), the signature check, and the boxed kernel
+// that picks the registered overload covering a brasa call.
 #include <algorithm>
 #include <map>
 #include <mutex>
@@ -18,19 +19,38 @@ struct Registered {
   const AtenForm* form;
   AtenCall call;
   void* fn;
-  size_t order;  // the form's place in the table: earlier forms are more specific
 };
 
 struct Table {
   std::mutex mutex;
-  std::map<std::string, AtenForm> forms;  // by name
-  size_t next_order = 0;
-  std::map<std::string, size_t> order;
+  bool built = false;
+  std::map<std::string, AtenForm> forms;  // by aten name
+  std::vector<const AtenForm*> in_order;  // by op name, then the op's order
   // (op id, key) -> the overloads registered for it
   std::map<std::pair<int, int>, std::vector<Registered>> registered;
 };
+
+// Built on first use, from every declared op (Note [aten forms]); ops are all defined by then,
+// since their kernels register at load time.
 Table& table() {
   static Table t;
+  std::lock_guard<std::mutex> lock(t.mutex);
+  if (!t.built) {
+    std::vector<OperatorHandle*> ops = all_ops();
+    std::sort(ops.begin(), ops.end(), [](const OperatorHandle* a, const OperatorHandle* b) {
+      return a->name() < b->name();
+    });
+    for (const OperatorHandle* op : ops) {
+      for (AtenForm& f : derive_aten_forms(*op)) {
+        const AtenForm* other = t.forms.count(f.name) ? &t.forms.at(f.name) : nullptr;
+        BRASA_INTERNAL_ASSERT(other == nullptr, "aten overload ", f.name, " is derived from both ",
+                              other ? other->op : "", " and ", op->name(), " (Note [aten forms])");
+        std::string name = f.name;
+        t.in_order.push_back(&t.forms.emplace(std::move(name), std::move(f)).first->second);
+      }
+    }
+    t.built = true;
+  }
   return t;
 }
 
@@ -61,9 +81,9 @@ Stack to_aten(const AtenForm& f, const Stack& s) {
   for (const AtenArg& a : f.args) {
     switch (a.kind) {
       case AtenArg::Arg: out.push_back(s[a.index]); break;
-      case AtenArg::None: out.emplace_back(); break;
-      case AtenArg::False: out.emplace_back(false); break;
+      case AtenArg::Constant: out.push_back(a.constant); break;
       case AtenArg::ValueOf: out.emplace_back(s[a.index].tensor().item()); break;
+      case AtenArg::Element: out.emplace_back(s[a.index].get<std::vector<int64_t>>()[0]); break;
     }
   }
   return out;
@@ -80,7 +100,7 @@ void aten_kernel(const OperatorHandle& op, DispatchKeySet keys, Stack& stack) {
   }
   if (forms) {
     for (const Registered& r : *forms) {
-      if (!r.form->serves.covers(stack)) continue;
+      if (!r.form->covers(stack)) continue;
       check_devices(op, stack);
       Stack aten = to_aten(*r.form, stack);
       r.call(r.fn, aten);
@@ -100,35 +120,53 @@ void aten_kernel(const OperatorHandle& op, DispatchKeySet keys, Stack& stack) {
   fallback(op, keys, stack);
 }
 
-}  // namespace
-
-bool Serves::covers(const Stack& s) const {
-  if (out != Any) {
-    const Value& o = s[out_index];
-    const bool defined = is_defined(o);
-    const bool self = defined && is_defined(s[0]) && o.tensor().is_same(s[0].tensor());
-    if (out == Functional && defined) return false;
-    if (out == InPlace && !self) return false;
-    if (out == OutArg && (!defined || self)) return false;
-  }
-  if (number_index >= 0) {
-    const Value& v = s[number_index];
-    const bool is_number = is_defined(v) && v.tensor().unsafeGetTensorImpl()->is_wrapped_number();
-    if (is_number != number) return false;
-  }
-  return also == nullptr || also(s);
+bool is_number(const Value& v) {
+  return is_defined(v) && v.tensor().unsafeGetTensorImpl()->is_wrapped_number();
 }
 
-bool add_aten_forms(std::vector<AtenForm> forms) {
-  Table& t = table();
-  std::lock_guard<std::mutex> lock(t.mutex);
-  for (AtenForm& f : forms) {
-    BRASA_INTERNAL_ASSERT(!t.forms.count(f.name), "aten overload ", f.name, " mapped twice");
-    t.order[f.name] = t.next_order++;
-    std::string name = f.name;
-    t.forms.emplace(std::move(name), std::move(f));
+}  // namespace
+
+bool Condition::holds(const Stack& s) const {
+  const Value& v = s[index];
+  switch (kind) {
+    case IsNone: return v.is_none() || (v.is_tensor() && !v.tensor().defined());
+    case IsTensor: return is_defined(v) && !is_number(v);
+    case IsNumber: return is_number(v);
+    case NotNumber: return !is_number(v);
+    case IsOne: return v.is<Scalar>() && v.get<Scalar>().equal(1);
+    case IsEmpty: return v.is<std::vector<int64_t>>() && v.get<std::vector<int64_t>>().empty();
+    case IsFalse: return v.is<bool>() && !v.get<bool>();
+    case IsSingle: return v.is<std::vector<int64_t>>() && v.get<std::vector<int64_t>>().size() == 1;
+    case IsSelf:
+    case IsGiven: {
+      const bool self =
+          is_defined(v) && is_defined(s[self_index]) && v.tensor().is_same(s[self_index].tensor());
+      return kind == IsSelf ? self : is_defined(v) && !self;
+    }
   }
+  return false;
+}
+
+std::string Condition::str(const SchemaInfo& info) const {
+  static const char* const values[] = {"None", "tensor", "number", "",      "1",
+                                       "[]",   "False",  "self",   "given", "single"};
+  if (kind == NotNumber) return "";
+  return info.arguments[index].name + "=" + values[kind];
+}
+
+bool AtenForm::covers(const Stack& s) const {
+  for (const Condition& c : when)
+    if (!c.holds(s)) return false;
   return true;
+}
+
+std::string AtenForm::conditions(const SchemaInfo& info) const {
+  std::string out;
+  for (const Condition& c : when) {
+    std::string t = c.str(info);
+    if (!t.empty()) out += (out.empty() ? "" : " ") + t;
+  }
+  return out;
 }
 
 }  // namespace detail
@@ -153,9 +191,9 @@ void register_aten_kernel(DispatchKey key, const std::string& aten_name,
     BRASA_CHECK(r.form != &form, "TORCH_LIBRARY_IMPL: a ", to_string(key),
                 " kernel for aten::", form.name, " is already registered",
                 origin.empty() ? "" : " (again from " + origin + ")");
-  list.push_back({&form, call, fn, t.order[form.name]});
+  list.push_back({&form, call, fn});
   std::sort(list.begin(), list.end(),
-            [](const Registered& a, const Registered& b) { return a.order < b.order; });
+            [](const Registered& a, const Registered& b) { return a.form->order < b.form->order; });
   if (list.size() == 1) op->impl_boxed(key, &aten_kernel, origin.c_str());
 }
 
@@ -169,6 +207,16 @@ std::vector<std::string> aten_names() {
 
 std::string aten_signature(const std::string& aten_name) {
   return detail::need_form(aten_name).signature;
+}
+
+std::vector<AtenOverload> aten_overloads() {
+  detail::Table& t = detail::table();
+  std::vector<AtenOverload> out;
+  for (const detail::AtenForm* f : t.in_order) {
+    const OperatorHandle* op = find_op(f->op);
+    out.push_back({f->name, f->op, f->signature, f->conditions(op->schema_info())});
+  }
+  return out;
 }
 
 }  // namespace brasa::backend

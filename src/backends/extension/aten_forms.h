@@ -1,6 +1,6 @@
 #pragma once
-// The table of aten overloads brasa maps onto its ops (brasa/backend/aten.h). Each family's file
-// (aten_pointwise.cpp, aten_core.cpp) adds its forms with add_aten_forms at load time.
+// The aten overloads brasa maps onto its ops (brasa/backend/aten.h), derived from the op
+// declarations by aten_rules.cpp (Note [aten forms]) and looked up by aten_dispatch.cpp.
 
 #include <string>
 #include <vector>
@@ -9,28 +9,35 @@
 
 namespace brasa::backend::detail {
 
-/// Where an aten argument comes from: a brasa argument, a constant, or a brasa 0-d tensor's value.
+/// Where an aten argument comes from: a brasa argument, a constant, a brasa 0-d tensor's value, or
+/// the one element of a brasa int list (aten's `int dim` for brasa's `int[] dim`).
 struct AtenArg {
-  enum Kind : uint8_t { Arg, None, False, ValueOf };
+  enum Kind : uint8_t { Arg, Constant, ValueOf, Element };
+  Kind kind;
+  int index = -1;  ///< the brasa argument (Arg, ValueOf)
+  Value constant;  ///< Constant
+  std::string type;
+};
+
+/// A condition on a brasa call that an overload needs to serve it.
+struct Condition {
+  enum Kind : uint8_t {
+    IsNone,     ///< an undefined tensor or a none value
+    IsTensor,   ///< a defined tensor that is not a wrapped Python number
+    IsNumber,   ///< a wrapped Python number (aten's Scalar overloads)
+    NotNumber,  ///< not a wrapped number (implied by every aten Tensor argument)
+    IsOne,      ///< a Scalar equal to 1
+    IsEmpty,    ///< an empty int list
+    IsFalse,    ///< false
+    IsSelf,     ///< brasa's `out` is `self` (the in-place form)
+    IsGiven,    ///< brasa's `out` is defined and not `self` (the out= form)
+    IsSingle,   ///< an int list of one element (implied by an Element argument)
+  };
   Kind kind;
   int index;
-};
-inline AtenArg arg(int i) { return {AtenArg::Arg, i}; }
-inline AtenArg none() { return {AtenArg::None, -1}; }
-inline AtenArg false_() { return {AtenArg::False, -1}; }
-/// The Scalar held by brasa argument i (a wrapped Python-style number).
-inline AtenArg value_of(int i) { return {AtenArg::ValueOf, i}; }
-
-/// Which brasa calls an overload serves, in terms of brasa's `out` argument (undefined:
-/// functional; self: in-place; other: out=) and of a Python-number operand.
-struct Serves {
-  enum Out : uint8_t { Any, Functional, InPlace, OutArg };
-  Out out = Any;
-  int out_index = -1;
-  int number_index = -1;  ///< >= 0: this argument's wrapped-number-ness must be `number`
-  bool number = false;
-  bool (*also)(const Stack&) = nullptr;  ///< a further condition, or null
-  bool covers(const Stack& s) const;
+  int self_index = 0;  ///< IsSelf / IsGiven: the argument `out` is compared with
+  bool holds(const Stack& s) const;
+  std::string str(const SchemaInfo& info) const;  ///< "out=self", "" for NotNumber
 };
 
 struct AtenForm {
@@ -38,24 +45,15 @@ struct AtenForm {
   std::string op;         ///< brasa op, "add"
   std::string signature;  ///< "Tensor(Tensor, Tensor, Scalar)"
   std::vector<AtenArg> args;
-  Serves serves;
-  int result_arg = -1;  ///< >= 0: the call returns this brasa argument (in-place, out=)
+  std::vector<Condition> when;  ///< all hold for the calls the overload serves
+  int result_arg = -1;          ///< >= 0: the call returns this brasa argument (in-place, out=)
+  size_t order = 0;             ///< place among the op's forms: earlier ones are more specific
+  bool covers(const Stack& s) const;
+  std::string conditions(const SchemaInfo& info) const;  ///< "out=None alpha=1"
 };
 
-bool add_aten_forms(std::vector<AtenForm> forms);
-
-// Serves-builders for brasa's (…, out) convention.
-inline Serves functional(int out, int number_index = -1, bool number = false) {
-  return {Serves::Functional, out, number_index, number, nullptr};
-}
-inline Serves in_place(int out, int number_index = -1, bool number = false) {
-  return {Serves::InPlace, out, number_index, number, nullptr};
-}
-inline Serves out_arg(int out, int number_index = -1, bool number = false) {
-  return {Serves::OutArg, out, number_index, number, nullptr};
-}
-inline Serves always(bool (*also)(const Stack&) = nullptr) {
-  return {Serves::Any, -1, -1, false, also};
-}
+/// The overloads of one op, most specific first; none for an op whose statement is `none: ...` or
+/// whose name is not aten's (`test::x`). Throws InternalError for a malformed BRASA_ATEN statement.
+std::vector<AtenForm> derive_aten_forms(const OperatorHandle& op);
 
 }  // namespace brasa::backend::detail

@@ -21,6 +21,9 @@ BRASA_DECLARE_OP(sdpa_forward_op, "_scaled_dot_product_attention_forward",
                                                     const Tensor&, double, bool,
                                                     std::optional<double>,
                                                     std::optional<Generator>));
+BRASA_ATEN(sdpa_forward_op,
+           "none: brasa's attention kernel; aten 1.13's _scaled_dot_product_attention_forward "
+           "takes need_attn_weights and returns the weights");
 BRASA_DECLARE_OP(
     sdpa_backward_op, "scaled_dot_product_attention_backward",
     "scaled_dot_product_attention_backward(Tensor grad_out, Tensor query, Tensor key, Tensor "
@@ -29,5 +32,8 @@ BRASA_DECLARE_OP(
     std::tuple<Tensor, Tensor, Tensor>(const Tensor&, const Tensor&, const Tensor&, const Tensor&,
                                        const Tensor&, const Tensor&, const Tensor&, const Tensor&,
                                        double, bool, std::optional<double>));
+BRASA_ATEN(
+    sdpa_backward_op,
+    "none: aten 1.13 has no scaled_dot_product_attention_backward (its attention is a composite)");
 
 }  // namespace brasa::ops

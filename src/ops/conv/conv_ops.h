@@ -26,5 +26,8 @@ BRASA_DECLARE_OP(
     std::tuple<Tensor, Tensor, Tensor>(const Tensor&, const Tensor&, const Tensor&, IntArrayRef,
                                        IntArrayRef, IntArrayRef, bool, IntArrayRef, int64_t, bool,
                                        bool, bool));
+BRASA_ATEN(convolution_backward_op,
+           "none: aten's convolution_backward takes bias_sizes and output_mask as bool[3]; brasa's "
+           "takes three bools and no bias sizes");
 
 }  // namespace brasa::ops

@@ -41,24 +41,30 @@ BRASA_DECLARE_OP(
 BRASA_DECLARE_OP(index_copy_op, "index_copy_",
                  "index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)",
                  Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&));
-BRASA_DECLARE_OP(index_fill_op, "index_fill_",
-                 "index_fill_(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)",
-                 Tensor(const Tensor&, int64_t, const Tensor&, const Scalar&));
+BRASA_DECLARE_OP(
+    index_fill_op, "index_fill_",
+    "index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)",
+    Tensor(const Tensor&, int64_t, const Tensor&, const Scalar&));
 BRASA_DECLARE_OP(take_op, "take", "take(Tensor self, Tensor index) -> Tensor",
                  Tensor(const Tensor&, const Tensor&));
 
 // index_extra_ops.cpp
 BRASA_DECLARE_OP(repeat_interleave_counts_op, "repeat_interleave.Tensor",
                  "repeat_interleave.Tensor(Tensor repeats) -> Tensor", Tensor(const Tensor&));
+BRASA_ATEN(repeat_interleave_counts_op, "repeat_interleave.Tensor(repeats, int?=None)");
 BRASA_DECLARE_OP(repeat_interleave_op, "repeat_interleave.self_Tensor",
                  "repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim) -> Tensor",
                  Tensor(const Tensor&, const Tensor&, std::optional<int64_t>));
+BRASA_ATEN(repeat_interleave_op,
+           "repeat_interleave.self_Tensor(self, repeats, int? dim, int?=None)");
 BRASA_DECLARE_OP(one_hot_op, "one_hot", "one_hot(Tensor self, int num_classes) -> Tensor",
                  Tensor(const Tensor&, int64_t));
 BRASA_DECLARE_OP(searchsorted_op, "searchsorted.Tensor",
                  "searchsorted.Tensor(Tensor sorted_sequence, Tensor self, bool out_int32, bool "
                  "right) -> Tensor",
                  Tensor(const Tensor&, const Tensor&, bool, bool));
+BRASA_ATEN(searchsorted_op,
+           "searchsorted.Tensor(sorted_sequence, self, out_int32, right, str?=None, Tensor?=None)");
 BRASA_DECLARE_OP(unique_op, "_unique2",
                  "_unique2(Tensor self, bool sorted, bool return_inverse, bool return_counts) -> "
                  "(Tensor, Tensor, Tensor)",
@@ -87,5 +93,8 @@ BRASA_DECLARE_OP(embedding_bag_op, "embedding_bag",
                  "per_sample_weights, bool include_last_offset, int? padding_idx) -> Tensor",
                  Tensor(const Tensor&, const Tensor&, const Tensor&, std::string, const Tensor&,
                         bool, std::optional<int64_t>));
+BRASA_ATEN(embedding_bag_op,
+           "none: aten's embedding_bag takes mode as an int and returns four tensors (with "
+           "offset2bag, bag_size and max_indices)");
 
 }  // namespace brasa::ops

@@ -37,9 +37,13 @@ BRASA_DECLARE_OP(lerp_tensor_op, "lerp.Tensor",
 BRASA_DECLARE_OP(where_op, "where",
                  "where(Tensor condition, Tensor self, Tensor other, Tensor? out) -> Tensor",
                  Tensor(const Tensor&, const Tensor&, const Tensor&, const Tensor&));
-BRASA_DECLARE_OP(masked_fill_op, "masked_fill",
-                 "masked_fill(Tensor self, Tensor mask, Scalar value, Tensor? out) -> Tensor",
-                 Tensor(const Tensor&, const Tensor&, const Scalar&, const Tensor&));
+BRASA_ATEN(where_op,
+           "where.self(condition, self, other) if out=None; "
+           "where.self_out(condition, self, other, out) if out=given");
+BRASA_DECLARE_OP(
+    masked_fill_op, "masked_fill",
+    "masked_fill.Scalar(Tensor self, Tensor mask, Scalar value, Tensor? out) -> Tensor",
+    Tensor(const Tensor&, const Tensor&, const Scalar&, const Tensor&));
 // nan_to_num.cpp
 BRASA_DECLARE_OP(
     nan_to_num_op, "nan_to_num",

@@ -51,7 +51,10 @@ BRASA_DECLARE_UNARY(relu_op, "relu");
 BRASA_DECLARE_UNARY(bitwise_not_op, "bitwise_not");
 BRASA_DECLARE_UNARY(logical_not_op, "logical_not");
 BRASA_DECLARE_UNARY(isnan_op, "isnan");
+BRASA_ATEN(isnan_op, "no in_place");
 BRASA_DECLARE_UNARY(isinf_op, "isinf");
+BRASA_ATEN(isinf_op, "no in_place");
 BRASA_DECLARE_UNARY(isfinite_op, "isfinite");
+BRASA_ATEN(isfinite_op, "no in_place out");
 
 }  // namespace brasa::ops

@@ -32,6 +32,9 @@ BRASA_DECLARE_OP(
     "stride, int[] padding, int[] dilation, bool ceil_mode, Tensor indices) -> Tensor",
     Tensor(const Tensor&, const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef, IntArrayRef, bool,
            const Tensor&));
+BRASA_ATEN(
+    max_pool1d_with_indices_backward_op,
+    "none: aten 1.13 has no max_pool1d_with_indices_backward (its 1-d max pool runs as a 2-d one)");
 BRASA_DECLARE_OP(
     max_pool2d_with_indices_backward_op, "max_pool2d_with_indices_backward",
     "max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[] kernel_size, int[] "
@@ -51,6 +54,9 @@ BRASA_DECLARE_OP(avg_pool1d_op, "avg_pool1d",
                  "ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor",
                  Tensor(const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef, bool, bool,
                         std::optional<int64_t>));
+BRASA_ATEN(avg_pool1d_op,
+           "avg_pool1d(self, kernel_size, stride, padding, ceil_mode, count_include_pad) if "
+           "divisor_override=None");
 BRASA_DECLARE_OP(avg_pool2d_op, "avg_pool2d",
                  "avg_pool2d(Tensor self, int[] kernel_size, int[] stride, int[] padding, bool "
                  "ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor",
@@ -67,6 +73,8 @@ BRASA_DECLARE_OP(
     "padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor",
     Tensor(const Tensor&, const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef, bool, bool,
            std::optional<int64_t>));
+BRASA_ATEN(avg_pool1d_backward_op,
+           "none: aten 1.13 has no avg_pool1d_backward (its 1-d average pool runs as a 2-d one)");
 BRASA_DECLARE_OP(
     avg_pool2d_backward_op, "avg_pool2d_backward",
     "avg_pool2d_backward(Tensor grad_output, Tensor self, int[] kernel_size, int[] stride, int[] "
@@ -93,12 +101,16 @@ BRASA_DECLARE_OP(adaptive_avg_pool3d_op, "adaptive_avg_pool3d",
 BRASA_DECLARE_OP(adaptive_avg_pool1d_backward_op, "adaptive_avg_pool1d_backward",
                  "adaptive_avg_pool1d_backward(Tensor grad_output, Tensor self) -> Tensor",
                  Tensor(const Tensor&, const Tensor&));
+BRASA_ATEN(adaptive_avg_pool1d_backward_op,
+           "none: aten 1.13 has no adaptive_avg_pool1d_backward (its 1-d pool runs as a 2-d one)");
 BRASA_DECLARE_OP(adaptive_avg_pool2d_backward_op, "adaptive_avg_pool2d_backward",
                  "adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor",
                  Tensor(const Tensor&, const Tensor&));
+BRASA_ATEN(adaptive_avg_pool2d_backward_op, "_adaptive_avg_pool2d_backward(grad_output, self)");
 BRASA_DECLARE_OP(adaptive_avg_pool3d_backward_op, "adaptive_avg_pool3d_backward",
                  "adaptive_avg_pool3d_backward(Tensor grad_output, Tensor self) -> Tensor",
                  Tensor(const Tensor&, const Tensor&));
+BRASA_ATEN(adaptive_avg_pool3d_backward_op, "_adaptive_avg_pool3d_backward(grad_output, self)");
 BRASA_DECLARE_OP(adaptive_max_pool1d_op, "adaptive_max_pool1d",
                  "adaptive_max_pool1d(Tensor self, int[] output_size) -> (Tensor, Tensor)",
                  std::tuple<Tensor, Tensor>(const Tensor&, IntArrayRef));
@@ -112,6 +124,8 @@ BRASA_DECLARE_OP(
     adaptive_max_pool1d_backward_op, "adaptive_max_pool1d_backward",
     "adaptive_max_pool1d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor",
     Tensor(const Tensor&, const Tensor&, const Tensor&));
+BRASA_ATEN(adaptive_max_pool1d_backward_op,
+           "none: aten 1.13 has no adaptive_max_pool1d_backward (its 1-d pool runs as a 2-d one)");
 BRASA_DECLARE_OP(
     adaptive_max_pool2d_backward_op, "adaptive_max_pool2d_backward",
     "adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor",

@@ -104,23 +104,38 @@ BRASA_DECLARE_OP(
 BRASA_DECLARE_OP(circular_pad1d_op, "circular_pad1d",
                  "circular_pad1d(Tensor self, int[] padding) -> Tensor",
                  Tensor(const Tensor&, IntArrayRef));
+BRASA_ATEN(circular_pad1d_op,
+           "none: aten 1.13 pads circularly with one composite, _pad_circular(self, pad), for "
+           "every dimension");
 BRASA_DECLARE_OP(circular_pad2d_op, "circular_pad2d",
                  "circular_pad2d(Tensor self, int[] padding) -> Tensor",
                  Tensor(const Tensor&, IntArrayRef));
+BRASA_ATEN(circular_pad2d_op,
+           "none: aten 1.13 pads circularly with one composite, _pad_circular(self, pad), for "
+           "every dimension");
 BRASA_DECLARE_OP(circular_pad3d_op, "circular_pad3d",
                  "circular_pad3d(Tensor self, int[] padding) -> Tensor",
                  Tensor(const Tensor&, IntArrayRef));
+BRASA_ATEN(circular_pad3d_op,
+           "none: aten 1.13 pads circularly with one composite, _pad_circular(self, pad), for "
+           "every dimension");
 BRASA_DECLARE_OP(
     circular_pad1d_backward_op, "circular_pad1d_backward",
     "circular_pad1d_backward(Tensor grad_output, Tensor self, int[] padding) -> Tensor",
     Tensor(const Tensor&, const Tensor&, IntArrayRef));
+BRASA_ATEN(circular_pad1d_backward_op,
+           "none: aten 1.13 has no circular pad backward op (its pad is a composite)");
 BRASA_DECLARE_OP(
     circular_pad2d_backward_op, "circular_pad2d_backward",
     "circular_pad2d_backward(Tensor grad_output, Tensor self, int[] padding) -> Tensor",
     Tensor(const Tensor&, const Tensor&, IntArrayRef));
+BRASA_ATEN(circular_pad2d_backward_op,
+           "none: aten 1.13 has no circular pad backward op (its pad is a composite)");
 BRASA_DECLARE_OP(
     circular_pad3d_backward_op, "circular_pad3d_backward",
     "circular_pad3d_backward(Tensor grad_output, Tensor self, int[] padding) -> Tensor",
     Tensor(const Tensor&, const Tensor&, IntArrayRef));
+BRASA_ATEN(circular_pad3d_backward_op,
+           "none: aten 1.13 has no circular pad backward op (its pad is a composite)");
 
 }  // namespace brasa::ops

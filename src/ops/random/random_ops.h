@@ -28,11 +28,14 @@ BRASA_DECLARE_OP(
     random_op, "random_",
     "random_.from(Tensor(a!) self, int from, int to, Generator? generator) -> Tensor(a!)",
     Tensor(const Tensor&, int64_t, int64_t, std::optional<Generator>));
+BRASA_ATEN(random_op, "random_.from(self, from, int? to, generator)");
 
 // random_factories.cpp
-BRASA_DECLARE_OP(randperm_op, "randperm",
-                 "randperm(int n, Generator? generator, ScalarType dtype, Device device) -> Tensor",
-                 Tensor(int64_t, std::optional<Generator>, ScalarType, Device));
+BRASA_DECLARE_OP(
+    randperm_op, "randperm",
+    "randperm.generator(int n, Generator? generator, ScalarType dtype, Device device) -> Tensor",
+    Tensor(int64_t, std::optional<Generator>, ScalarType, Device));
+BRASA_ATEN(randperm_op, "factory");
 
 // sampling_ops.cpp
 BRASA_DECLARE_OP(exponential_op, "exponential_",

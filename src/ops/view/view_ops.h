@@ -20,6 +20,8 @@ BRASA_DECLARE_OP(squeeze_op, "squeeze", "squeeze(Tensor(a) self) -> Tensor(a)",
 BRASA_DECLARE_OP(squeeze_dims_op, "squeeze.dims",
                  "squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)",
                  Tensor(const Tensor&, IntArrayRef));
+BRASA_ATEN(squeeze_dims_op,
+           "none: aten 1.13 has squeeze.dim (one dim) only; squeeze.dims came with 2.0");
 BRASA_DECLARE_OP(unsqueeze_op, "unsqueeze", "unsqueeze(Tensor(a) self, int dim) -> Tensor(a)",
                  Tensor(const Tensor&, int64_t));
 BRASA_DECLARE_OP(expand_op, "expand",
@@ -32,10 +34,11 @@ BRASA_DECLARE_OP(
     Tensor(const Tensor&, IntArrayRef, IntArrayRef, std::optional<int64_t>));
 BRASA_DECLARE_OP(resize_op, "resize_", "resize_(Tensor(a!) self, int[] size) -> Tensor(a!)",
                  Tensor(const Tensor&, IntArrayRef));
+BRASA_ATEN(resize_op, "resize_(self, size, MemoryFormat?=None)");
 
 // permute_ops.cpp
 BRASA_DECLARE_OP(transpose_op, "transpose",
-                 "transpose(Tensor(a) self, int dim0, int dim1) -> Tensor(a)",
+                 "transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)",
                  Tensor(const Tensor&, int64_t, int64_t));
 BRASA_DECLARE_OP(permute_op, "permute", "permute(Tensor(a) self, int[] dims) -> Tensor(a)",
                  Tensor(const Tensor&, IntArrayRef));
@@ -44,16 +47,16 @@ BRASA_DECLARE_OP(diagonal_op, "diagonal",
                  Tensor(const Tensor&, int64_t, int64_t, int64_t));
 
 // slice_ops.cpp
-BRASA_DECLARE_OP(select_op, "select", "select(Tensor(a) self, int dim, int index) -> Tensor(a)",
+BRASA_DECLARE_OP(select_op, "select", "select.int(Tensor(a) self, int dim, int index) -> Tensor(a)",
                  Tensor(const Tensor&, int64_t, int64_t));
-BRASA_DECLARE_OP(slice_op, "slice",
-                 "slice(Tensor(a) self, int dim, int? start, int? end, int step) -> Tensor(a)",
-                 Tensor(const Tensor&, int64_t, std::optional<int64_t>, std::optional<int64_t>,
-                        int64_t));
+BRASA_DECLARE_OP(
+    slice_op, "slice",
+    "slice.Tensor(Tensor(a) self, int dim, int? start, int? end, int step) -> Tensor(a)",
+    Tensor(const Tensor&, int64_t, std::optional<int64_t>, std::optional<int64_t>, int64_t));
 BRASA_DECLARE_OP(split_with_sizes_op, "split_with_sizes",
                  "split_with_sizes(Tensor(a) self, int[] split_sizes, int dim) -> Tensor(a)[]",
                  std::vector<Tensor>(const Tensor&, IntArrayRef, int64_t));
-BRASA_DECLARE_OP(unbind_op, "unbind", "unbind(Tensor(a) self, int dim) -> Tensor(a)[]",
+BRASA_DECLARE_OP(unbind_op, "unbind", "unbind.int(Tensor(a) self, int dim) -> Tensor(a)[]",
                  std::vector<Tensor>(const Tensor&, int64_t));
 
 }  // namespace brasa::ops
