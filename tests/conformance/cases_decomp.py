@@ -99,7 +99,9 @@ def cases():
         out.append(make_case("linalg_det", f"{s} single", L.det, [_well((4, 4), d)], k=K))
         out.append(make_case("linalg_det", f"{s} empty batch", L.det, [_well((0, 2, 2), d)], k=K))
         out.append(make_case("linalg_det", f"{s} negative", L.det, [torch.tensor([[0., 2.], [3., 1.]], dtype=d)], k=K))
-        out.append(make_case("linalg_det", f"{s} singular", L.det, [torch.ones(3, 3, dtype=d)], k=K, grad=False))
+        out.append(make_case("linalg_det", f"{s} singular rank 1", L.det, [torch.ones(3, 3, dtype=d)], k=K))
+        out.append(make_case("linalg_det", f"{s} singular rank n-1", L.det,
+                             [torch.tensor([[[1., 2.], [2., 4.]], [[2., 0.], [0., 3.]]], dtype=d)], k=K))
         out.append(make_case("linalg_slogdet", f"{s} batched", L.slogdet, [_rand((3, 4, 4), d)], k=K))
         out.append(make_case("linalg_slogdet", f"{s} singular", L.slogdet, [torch.ones(3, 3, dtype=d)], k=K, grad=False))
         out.append(make_case("linalg_cholesky", f"{s} upper", L.cholesky, [_spd((3, 3), d)], {"upper": True}, k=K))

@@ -1,6 +1,10 @@
 #pragma once
 // Helpers of the matrix-function derivatives (lu_grad.cpp, factor_grad.cpp, spectral_grad.cpp).
 
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
 #include "autograd/function_node.h"
 #include "brasa/core/empty.h"
 #include "brasa/ops/factory.h"
@@ -26,23 +30,45 @@ inline Tensor times_inverse_transpose(const Tensor& X, const Tensor& R) {
   return linalg_solve(mT(R), X, /*left=*/false);
 }
 
-/// Runs `run` below autograd and, when an input requires grad, makes a node running `closure`
-/// the grad_fn of `outputs` (their indices in the node are their positions in the tuple).
-template <class Closure, class Run>
+/// A derivative that reads the op's own outputs: formula(ctx, outputs) with the outputs unpacked
+/// from SavedVariables made after they got their history (so that they carry it again in double
+/// backward).
+template <class Formula>
+struct WithSavedOutputs {
+  std::vector<SavedVariable> outputs;
+  Formula formula;
+  variable_list operator()(BackwardContext& ctx) const {
+    std::vector<Tensor> outs;
+    for (const SavedVariable& o : outputs) outs.push_back(ctx.unpack(o));
+    return formula(ctx, outs);
+  }
+};
+
+/// Runs `run` below autograd and, when `needed`, makes a node running make_formula(result) the
+/// grad_fn of each output (their indices in the node are their positions in the tuple); the
+/// formula gets the outputs back as formula(ctx, outputs).
+template <class Run, class MakeFormula>
 auto record_outputs(const char* node_name, const char* op,
                     std::initializer_list<const Tensor*> inputs, bool needed, Run run,
-                    Closure make_closure) {
+                    MakeFormula make_formula) {
   decltype(run()) r;
   {
     BelowAutograd below;
     r = run();
   }
   if (!needed) return r;
-  auto node = autograd::make_function_node(node_name, op, inputs, make_closure(r));
+  using Formula = decltype(make_formula(r));
+  auto node = autograd::make_function_node(node_name, op, inputs,
+                                           WithSavedOutputs<Formula>{{}, make_formula(r)});
+  std::vector<SavedVariable>& saved = node->closure().outputs;
+  auto attach = [&](const Tensor& t) {
+    autograd::set_history(t, node);
+    saved.emplace_back(t, true);
+  };
   if constexpr (std::is_same_v<decltype(r), Tensor>) {
-    autograd::set_history(r, node);
+    attach(r);
   } else {
-    std::apply([&](auto&... t) { (autograd::set_history(t, node), ...); }, r);
+    std::apply([&](auto&... t) { (attach(t), ...); }, r);
   }
   return r;
 }

@@ -27,9 +27,9 @@ Tensor cholesky_ag(const Tensor& A, bool upper) {
   return record_outputs(
       "LinalgCholeskyExBackward0", "linalg_cholesky", {&A}, autograd::any_requires_grad({&A}),
       [&] { return linalg_cholesky_op().call(A, upper); },
-      [upper](const Tensor& F) {
-        return [f = SavedVariable(F, true), upper](BackwardContext& ctx) -> variable_list {
-          const Tensor L = upper ? mT(ctx.unpack(f)) : ctx.unpack(f);
+      [upper](const Tensor&) {
+        return [upper](BackwardContext& ctx, const std::vector<Tensor>& out) -> variable_list {
+          const Tensor L = upper ? mT(out[0]) : out[0];
           const Tensor gL = upper ? mT(ctx.grad(0)) : ctx.grad(0);
           const Tensor Linv = linalg_inv(L);
           const Tensor raw = matmul(matmul(mT(Linv), phi(matmul(mT(L), gL))), Linv);
@@ -51,10 +51,9 @@ std::tuple<Tensor, Tensor> qr_ag(const Tensor& A, std::string mode) {
   return record_outputs(
       "LinalgQrBackward0", "linalg_qr", {&A}, autograd::any_requires_grad({&A}),
       [&] { return linalg_qr_op().call(A, mode); },
-      [&](const std::tuple<Tensor, Tensor>& r) {
-        return [a = SavedVariable(A), q = SavedVariable(std::get<0>(r), true),
-                rr = SavedVariable(std::get<1>(r), true),
-                mode](BackwardContext& ctx) -> variable_list {
+      [&](const std::tuple<Tensor, Tensor>&) {
+        return [a = SavedVariable(A), mode](BackwardContext& ctx,
+                                            const std::vector<Tensor>& out) -> variable_list {
           const Tensor Av = ctx.unpack(a);
           const int64_t m = Av.size(-2), n = Av.size(-1);
           BRASA_CHECK_NOT_IMPLEMENTED(mode != "r",
@@ -63,7 +62,7 @@ std::tuple<Tensor, Tensor> qr_ag(const Tensor& A, std::string mode) {
           BRASA_CHECK_NOT_IMPLEMENTED(mode != "complete" || m <= n,
                                       "linalg.qr: the derivative of mode='complete' is not "
                                       "defined for tall matrices (m > n): Q is not unique");
-          const Tensor Q = ctx.unpack(q), R = ctx.unpack(rr);
+          const Tensor &Q = out[0], &R = out[1];
           const Tensor &gQ = ctx.grad(0), &gR = ctx.grad(1);
           if (m >= n) return {qr_tall_grad(Q, R, gQ, gR)};
           const Tensor A2 = Av.narrow(-1, m, n - m), gR2 = gR.narrow(-1, m, n - m);

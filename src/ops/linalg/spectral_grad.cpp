@@ -46,17 +46,20 @@ std::tuple<Tensor, Tensor, Tensor> svd_ag(const Tensor& A, bool full_matrices, b
         return {detail::empty_generic({0}, A.dtype(), A.device()), S,
                 detail::empty_generic({0}, A.dtype(), A.device())};
       },
-      [&](const std::tuple<Tensor, Tensor, Tensor>& r) {
-        Tensor U = std::get<0>(r), Vh = std::get<2>(r);
+      [&](const std::tuple<Tensor, Tensor, Tensor>&) {
+        // Values only: the vectors are computed again here, without history (no second
+        // derivative through them).
+        Tensor U, Vh;
         if (!compute_uv) {
           BelowAutograd below;
           std::tie(U, std::ignore, Vh) = linalg_svd_op().call(A, false, true);
         }
         const int64_t k = std::min(A.size(-2), A.size(-1));
-        return [u = SavedVariable(U.narrow(-1, 0, k)), s = SavedVariable(std::get<1>(r), true),
-                vh = SavedVariable(Vh.narrow(-2, 0, k)), compute_uv,
-                k](BackwardContext& ctx) -> variable_list {
-          const Tensor Uk = ctx.unpack(u), S = ctx.unpack(s), Vhk = ctx.unpack(vh);
+        return [u = SavedVariable(U), vh = SavedVariable(Vh), compute_uv, k](
+                   BackwardContext& ctx, const std::vector<Tensor>& out) -> variable_list {
+          const Tensor Uk = (compute_uv ? out[0] : ctx.unpack(u)).narrow(-1, 0, k);
+          const Tensor Vhk = (compute_uv ? out[2] : ctx.unpack(vh)).narrow(-2, 0, k);
+          const Tensor& S = out[1];
           Tensor inner = diag_matrix(ctx.grad(1));
           if (!compute_uv) return {matmul(matmul(Uk, inner), Vhk)};
           const Tensor gU = ctx.grad(0).narrow(-1, 0, k), gVh = ctx.grad(2).narrow(-2, 0, k);
@@ -92,13 +95,13 @@ std::tuple<Tensor, Tensor> eigh_ag(const Tensor& A, std::string uplo, bool compu
         V = vecs;
         return {w, compute_v ? vecs : detail::empty_generic({0}, A.dtype(), A.device())};
       },
-      [&](const std::tuple<Tensor, Tensor>& r) {
-        return [w = SavedVariable(std::get<0>(r), true), v = SavedVariable(V, compute_v),
-                compute_v](BackwardContext& ctx) -> variable_list {
-          const Tensor Vv = ctx.unpack(v);
+      [&](const std::tuple<Tensor, Tensor>&) {
+        return [v = compute_v ? SavedVariable() : SavedVariable(V), compute_v](
+                   BackwardContext& ctx, const std::vector<Tensor>& out) -> variable_list {
+          const Tensor Vv = compute_v ? out[1] : ctx.unpack(v);
           Tensor inner = diag_matrix(ctx.grad(0));
           if (compute_v)
-            inner = inner + divide_by_gaps(0.5 * skew(matmul(mT(Vv), ctx.grad(1))), ctx.unpack(w));
+            inner = inner + divide_by_gaps(0.5 * skew(matmul(mT(Vv), ctx.grad(1))), out[0]);
           return {matmul(matmul(Vv, inner), mT(Vv))};
         };
       });
@@ -118,10 +121,10 @@ Tensor pinv_ag(const Tensor& A, std::optional<double> atol, std::optional<double
   return record_outputs(
       "LinalgPinvBackward0", "linalg_pinv", {&A}, autograd::any_requires_grad({&A}),
       [&] { return linalg_pinv_op().call(A, atol, rtol, hermitian); },
-      [&](const Tensor& P) {
-        return [a = SavedVariable(A),
-                p = SavedVariable(P, true)](BackwardContext& ctx) -> variable_list {
-          return {pinv_grad(ctx.unpack(a), ctx.unpack(p), ctx.grad(0))};
+      [&](const Tensor&) {
+        return [a = SavedVariable(A)](BackwardContext& ctx,
+                                      const std::vector<Tensor>& out) -> variable_list {
+          return {pinv_grad(ctx.unpack(a), out[0], ctx.grad(0))};
         };
       });
 }
