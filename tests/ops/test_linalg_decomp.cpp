@@ -150,6 +150,31 @@ TEST(LinalgDecomp, DerivativesOfDecompositions) {
        randn({5, 2}, TensorOptions(kDouble)).requires_grad_()}));
 }
 
+TEST(LinalgDecomp, SecondDerivativesOfDecompositions) {
+  manual_seed(9);
+  EXPECT_TRUE(autograd::gradgradcheck(
+      [](const variable_list& x) -> variable_list {
+        auto [q, r] = linalg_qr(x[0]);
+        return {matmul(q, r), abs(r)};
+      },
+      {well_conditioned({4, 3}).requires_grad_()}));
+  EXPECT_TRUE(autograd::gradgradcheck(
+      [](const variable_list& x) -> variable_list {
+        auto [w, v] = linalg_eigh(x[0] + x[0].transpose(-2, -1));
+        return {w, abs(v)};
+      },
+      {well_conditioned({3, 3}).requires_grad_()}));
+  EXPECT_TRUE(autograd::gradgradcheck(
+      [](const variable_list& x) -> variable_list {
+        auto [u, s, vh] = linalg_svd(x[0], false);
+        return {s, abs(u), abs(vh)};
+      },
+      {well_conditioned({4, 3}).requires_grad_()}));
+  EXPECT_TRUE(autograd::gradgradcheck(
+      [](const variable_list& x) -> variable_list { return {linalg_pinv(x[0])}; },
+      {well_conditioned({3, 4}).requires_grad_()}));
+}
+
 TEST(LinalgDecomp, MetaShapes) {
   const TensorOptions meta = TensorOptions(kFloat).device(Device(kMeta));
   auto [u, s, vh] = linalg_svd(empty({2, 5, 3}, meta), false);
