@@ -162,5 +162,6 @@ def cases():
     out.append(make_case("linalg_eigh", "error uplo", _eigh, [_sym((3, 3), f)], {"UPLO": "X"}))
     out.append(make_case("linalg_lstsq", "error dims", _lstsq, [_well((5, 3), f), _rand((2, 5, 2), f)]))
     out.append(make_case("linalg_lstsq", "error rows", _lstsq, [_well((5, 3), f), _rand((4, 2), f)]))
+    out.append(make_case("linalg_svdvals", "error non-finite", L.svdvals, [torch.full((2, 3, 3), float("nan"))]))
     out.append(make_case("linalg_matrix_norm", "error ord", L.matrix_norm, [_rand((3, 3), f)], {"ord": 3}))
     return out

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 #include "brasa/autograd/gradcheck.h"
@@ -58,6 +59,15 @@ TEST(LinalgDecomp, CholeskyOfIndefiniteMatrixNamesTheMinor) {
   EXPECT_NE(msg.find("linalg.cholesky: batch element 1 of A [2, 3, 3]"), std::string::npos) << msg;
   EXPECT_NE(msg.find("positive-definite"), std::string::npos) << msg;
   EXPECT_NE(msg.find("order 2"), std::string::npos) << msg;
+}
+
+TEST(LinalgDecomp, NonFiniteSvdInputIsTheCallersError) {
+  Tensor a = well_conditioned({2, 3, 3});
+  a.select(0, 1).select(0, 0).select(0, 2).fill_(std::numeric_limits<double>::quiet_NaN());
+  const std::string msg = message_of<RuntimeError>([&] { linalg_svdvals(a); });
+  EXPECT_NE(msg.find("linalg.svd: batch element 1 of A [2, 3, 3] has non-finite entries"),
+            std::string::npos)
+      << msg;
 }
 
 TEST(LinalgDecomp, ArgumentErrorsAreTyped) {

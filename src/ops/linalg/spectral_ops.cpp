@@ -69,6 +69,9 @@ std::tuple<Tensor, Tensor, Tensor> svd_kernel(const Tensor& A, bool full_matrice
       });
     });
     auto [b, info] = first_failure(infos);
+    // LAPACK >= 3.10's gesdd refuses a matrix with NaN entries as a bad argument 4 (A).
+    BRASA_CHECK_LINALG(info != -4, op, ": ", which_matrix(A, b),
+                       " has non-finite entries; expected finite values");
     if (info < 0) throw_bad_argument(op, "gesdd", info);
     BRASA_CHECK_LINALG(info == 0, op, ": the SVD of ", which_matrix(A, b),
                        " did not converge (ill-conditioned or non-finite input)");
