@@ -3,6 +3,7 @@
 // LAPACK reads and writes, and the one PyTorch returns), a parallel loop over the batch, and the
 // error for a matrix that has no answer.
 
+#include <cstdint>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -30,6 +31,10 @@ inline void check_matrix(const char* op, const Tensor& A, const char* name = "A"
                    " must be a float or double tensor, got ", A.dtype());
   BRASA_CHECK(A.dim() >= 2, op, ": ", name, " must have at least 2 dimensions, got shape ",
               shape_str(A.sizes()));
+  // LAPACK's integers are 32-bit (Debian's LP64 build).
+  BRASA_CHECK(
+      A.size(-1) <= INT32_MAX && A.size(-2) <= INT32_MAX, op, ": ", name,
+      " has more than 2^31 - 1 rows or columns, which LAPACK cannot index: ", shape_str(A.sizes()));
 }
 
 inline void check_square(const char* op, const Tensor& A, const char* name = "A") {
