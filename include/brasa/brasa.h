@@ -33,6 +33,7 @@
 #include "brasa/ops/factory.h"
 #include "brasa/ops/indexing_ops.h"
 #include "brasa/ops/linalg.h"
+#include "brasa/ops/linalg_decomp.h"
 #include "brasa/ops/pointwise.h"
 #include "brasa/ops/pool.h"
 #include "brasa/ops/reduce.h"

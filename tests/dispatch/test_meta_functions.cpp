@@ -18,7 +18,8 @@ namespace {
 // Composites written with dispatched ops: on meta tensors they run through those ops' meta
 // functions, so one kernel serves CPU and Meta.
 const std::set<std::string> kComposites = {
-    "flip", "roll", "tril", "triu", "repeat", "embedding", "searchsorted.Tensor", "masked_select"};
+    "flip",          "roll",       "tril", "triu", "repeat", "embedding", "searchsorted.Tensor",
+    "masked_select", "linalg_pinv"};
 
 // A kernel that is also registered for a device with data of its own, or for Autograd, never reads
 // a CPU buffer: views, empty, composites.

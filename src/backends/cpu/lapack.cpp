@@ -1,0 +1,261 @@
+// Note [LAPACK]
+// The linear-algebra decompositions (inv, solve, det, cholesky, qr, svd, eigh, lstsq) call the
+// system LAPACK through its Fortran interface: Debian's liblapack-dev provides liblapack.so, which
+// the alternatives system points at the best LAPACK installed (OpenBLAS's when libopenblas0 is
+// there, as with PyTorch's own Debian build, else the reference LAPACK). We declare the handful of
+// routines ourselves instead of using LAPACKE: its row-major mode only transposes into a copy, and
+// one fewer package. Character arguments pass their hidden Fortran lengths (gfortran's ABI).
+//
+// Threading: OpenBLAS starts its own pool of threads and splits each factorisation over them with
+// a partition that depends on the thread count. That competes with brasa's OpenMP threads and makes
+// results depend on the machine's cores, so the first LAPACK call sets OpenBLAS to one thread (the
+// symbol is looked up at run time: the reference LAPACK has none) and the ops run batch elements in
+// parallel themselves, each element on one thread: results are the same for any thread count.
+#include "backends/cpu/lapack.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <mutex>
+#include <type_traits>
+#include <vector>
+
+extern "C" {
+// NOLINTBEGIN: LAPACK's Fortran names and argument order.
+void sgetrf_(const int*, const int*, float*, const int*, int*, int*);
+void dgetrf_(const int*, const int*, double*, const int*, int*, int*);
+void sgetri_(const int*, float*, const int*, const int*, float*, const int*, int*);
+void dgetri_(const int*, double*, const int*, const int*, double*, const int*, int*);
+void sgetrs_(const char*, const int*, const int*, const float*, const int*, const int*, float*,
+             const int*, int*, size_t);
+void dgetrs_(const char*, const int*, const int*, const double*, const int*, const int*, double*,
+             const int*, int*, size_t);
+void spotrf_(const char*, const int*, float*, const int*, int*, size_t);
+void dpotrf_(const char*, const int*, double*, const int*, int*, size_t);
+void sgeqrf_(const int*, const int*, float*, const int*, float*, float*, const int*, int*);
+void dgeqrf_(const int*, const int*, double*, const int*, double*, double*, const int*, int*);
+void sorgqr_(const int*, const int*, const int*, float*, const int*, const float*, float*,
+             const int*, int*);
+void dorgqr_(const int*, const int*, const int*, double*, const int*, const double*, double*,
+             const int*, int*);
+void sgesdd_(const char*, const int*, const int*, float*, const int*, float*, float*, const int*,
+             float*, const int*, float*, const int*, int*, int*, size_t);
+void dgesdd_(const char*, const int*, const int*, double*, const int*, double*, double*, const int*,
+             double*, const int*, double*, const int*, int*, int*, size_t);
+void ssyevd_(const char*, const char*, const int*, float*, const int*, float*, float*, const int*,
+             int*, const int*, int*, size_t, size_t);
+void dsyevd_(const char*, const char*, const int*, double*, const int*, double*, double*,
+             const int*, int*, const int*, int*, size_t, size_t);
+void sgels_(const char*, const int*, const int*, const int*, float*, const int*, float*, const int*,
+            float*, const int*, int*, size_t);
+void dgels_(const char*, const int*, const int*, const int*, double*, const int*, double*,
+            const int*, double*, const int*, int*, size_t);
+void sgelsy_(const int*, const int*, const int*, float*, const int*, float*, const int*, int*,
+             const float*, int*, float*, const int*, int*);
+void dgelsy_(const int*, const int*, const int*, double*, const int*, double*, const int*, int*,
+             const double*, int*, double*, const int*, int*);
+void sgelsd_(const int*, const int*, const int*, float*, const int*, float*, const int*, float*,
+             const float*, int*, float*, const int*, int*, int*);
+void dgelsd_(const int*, const int*, const int*, double*, const int*, double*, const int*, double*,
+             const double*, int*, double*, const int*, int*, int*);
+void sgelss_(const int*, const int*, const int*, float*, const int*, float*, const int*, float*,
+             const float*, int*, float*, const int*, int*);
+void dgelss_(const int*, const int*, const int*, double*, const int*, double*, const int*, double*,
+             const double*, int*, double*, const int*, int*);
+// NOLINTEND
+}
+
+namespace brasa::cpu::lapack {
+namespace {
+
+// Picks the s- or d- routine for T.
+#define BRASA_LAPACK(T, name, ...)          \
+  do {                                      \
+    if constexpr (std::is_same_v<T, float>) \
+      s##name##_(__VA_ARGS__);              \
+    else                                    \
+      d##name##_(__VA_ARGS__);              \
+  } while (0)
+
+// A workspace size as LAPACK's query returns it (a float holding an integer).
+template <class T>
+int work_size(T query) {
+  return std::max(1, static_cast<int>(query));
+}
+
+}  // namespace
+
+void init_once() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    using SetThreads = void (*)(int);
+    if (auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
+      set(1);
+  });
+}
+
+template <class T>
+int getrf(int m, int n, T* a, int lda, int* ipiv) {
+  init_once();
+  int info = 0;
+  BRASA_LAPACK(T, getrf, &m, &n, a, &lda, ipiv, &info);
+  return info;
+}
+
+template <class T>
+int getri(int n, T* a, int lda, const int* ipiv) {
+  init_once();
+  int info = 0, lwork = -1;
+  T query = 0;
+  BRASA_LAPACK(T, getri, &n, a, &lda, ipiv, &query, &lwork, &info);
+  lwork = work_size(query);
+  std::vector<T> work(lwork);
+  BRASA_LAPACK(T, getri, &n, a, &lda, ipiv, work.data(), &lwork, &info);
+  return info;
+}
+
+template <class T>
+int getrs(char trans, int n, int nrhs, const T* a, int lda, const int* ipiv, T* b, int ldb) {
+  init_once();
+  int info = 0;
+  BRASA_LAPACK(T, getrs, &trans, &n, &nrhs, a, &lda, ipiv, b, &ldb, &info, 1);
+  return info;
+}
+
+template <class T>
+int potrf(char uplo, int n, T* a, int lda) {
+  init_once();
+  int info = 0;
+  BRASA_LAPACK(T, potrf, &uplo, &n, a, &lda, &info, 1);
+  return info;
+}
+
+template <class T>
+int geqrf(int m, int n, T* a, int lda, T* tau) {
+  init_once();
+  int info = 0, lwork = -1;
+  T query = 0;
+  BRASA_LAPACK(T, geqrf, &m, &n, a, &lda, tau, &query, &lwork, &info);
+  lwork = work_size(query);
+  std::vector<T> work(lwork);
+  BRASA_LAPACK(T, geqrf, &m, &n, a, &lda, tau, work.data(), &lwork, &info);
+  return info;
+}
+
+template <class T>
+int orgqr(int m, int n, int k, T* a, int lda, const T* tau) {
+  init_once();
+  int info = 0, lwork = -1;
+  T query = 0;
+  BRASA_LAPACK(T, orgqr, &m, &n, &k, a, &lda, tau, &query, &lwork, &info);
+  lwork = work_size(query);
+  std::vector<T> work(lwork);
+  BRASA_LAPACK(T, orgqr, &m, &n, &k, a, &lda, tau, work.data(), &lwork, &info);
+  return info;
+}
+
+template <class T>
+int gesdd(char jobz, int m, int n, T* a, int lda, T* s, T* u, int ldu, T* vt, int ldvt) {
+  init_once();
+  int info = 0, lwork = -1;
+  T query = 0;
+  std::vector<int> iwork(8 * static_cast<size_t>(std::min(m, n)) + 1);
+  BRASA_LAPACK(T, gesdd, &jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, &query, &lwork,
+               iwork.data(), &info, 1);
+  lwork = work_size(query);
+  std::vector<T> work(lwork);
+  BRASA_LAPACK(T, gesdd, &jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work.data(), &lwork,
+               iwork.data(), &info, 1);
+  return info;
+}
+
+template <class T>
+int syevd(char jobz, char uplo, int n, T* a, int lda, T* w) {
+  init_once();
+  int info = 0, lwork = -1, liwork = -1, iquery = 0;
+  T query = 0;
+  BRASA_LAPACK(T, syevd, &jobz, &uplo, &n, a, &lda, w, &query, &lwork, &iquery, &liwork, &info, 1,
+               1);
+  lwork = work_size(query);
+  liwork = std::max(1, iquery);
+  std::vector<T> work(lwork);
+  std::vector<int> iwork(liwork);
+  BRASA_LAPACK(T, syevd, &jobz, &uplo, &n, a, &lda, w, work.data(), &lwork, iwork.data(), &liwork,
+               &info, 1, 1);
+  return info;
+}
+
+template <class T>
+int gels(int m, int n, int nrhs, T* a, int lda, T* b, int ldb) {
+  init_once();
+  const char trans = 'N';
+  int info = 0, lwork = -1;
+  T query = 0;
+  BRASA_LAPACK(T, gels, &trans, &m, &n, &nrhs, a, &lda, b, &ldb, &query, &lwork, &info, 1);
+  lwork = work_size(query);
+  std::vector<T> work(lwork);
+  BRASA_LAPACK(T, gels, &trans, &m, &n, &nrhs, a, &lda, b, &ldb, work.data(), &lwork, &info, 1);
+  return info;
+}
+
+template <class T>
+int gelsy(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T rcond, int* rank) {
+  init_once();
+  int info = 0, lwork = -1;
+  T query = 0;
+  std::vector<int> jpvt(std::max(n, 1), 0);  // 0: every column is free to move
+  BRASA_LAPACK(T, gelsy, &m, &n, &nrhs, a, &lda, b, &ldb, jpvt.data(), &rcond, rank, &query, &lwork,
+               &info);
+  lwork = work_size(query);
+  std::vector<T> work(lwork);
+  BRASA_LAPACK(T, gelsy, &m, &n, &nrhs, a, &lda, b, &ldb, jpvt.data(), &rcond, rank, work.data(),
+               &lwork, &info);
+  return info;
+}
+
+template <class T>
+int gelsd(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T* s, T rcond, int* rank) {
+  init_once();
+  int info = 0, lwork = -1, iquery = 0;
+  T query = 0;
+  BRASA_LAPACK(T, gelsd, &m, &n, &nrhs, a, &lda, b, &ldb, s, &rcond, rank, &query, &lwork, &iquery,
+               &info);
+  lwork = work_size(query);
+  std::vector<T> work(lwork);
+  std::vector<int> iwork(std::max(1, iquery));
+  BRASA_LAPACK(T, gelsd, &m, &n, &nrhs, a, &lda, b, &ldb, s, &rcond, rank, work.data(), &lwork,
+               iwork.data(), &info);
+  return info;
+}
+
+template <class T>
+int gelss(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T* s, T rcond, int* rank) {
+  init_once();
+  int info = 0, lwork = -1;
+  T query = 0;
+  BRASA_LAPACK(T, gelss, &m, &n, &nrhs, a, &lda, b, &ldb, s, &rcond, rank, &query, &lwork, &info);
+  lwork = work_size(query);
+  std::vector<T> work(lwork);
+  BRASA_LAPACK(T, gelss, &m, &n, &nrhs, a, &lda, b, &ldb, s, &rcond, rank, work.data(), &lwork,
+               &info);
+  return info;
+}
+
+#define BRASA_LAPACK_INSTANTIATE(T)                                          \
+  template int getrf<T>(int, int, T*, int, int*);                            \
+  template int getri<T>(int, T*, int, const int*);                           \
+  template int getrs<T>(char, int, int, const T*, int, const int*, T*, int); \
+  template int potrf<T>(char, int, T*, int);                                 \
+  template int geqrf<T>(int, int, T*, int, T*);                              \
+  template int orgqr<T>(int, int, int, T*, int, const T*);                   \
+  template int gesdd<T>(char, int, int, T*, int, T*, T*, int, T*, int);      \
+  template int syevd<T>(char, char, int, T*, int, T*);                       \
+  template int gels<T>(int, int, int, T*, int, T*, int);                     \
+  template int gelsy<T>(int, int, int, T*, int, T*, int, T, int*);           \
+  template int gelsd<T>(int, int, int, T*, int, T*, int, T*, T, int*);       \
+  template int gelss<T>(int, int, int, T*, int, T*, int, T*, T, int*);
+BRASA_LAPACK_INSTANTIATE(float)
+BRASA_LAPACK_INSTANTIATE(double)
+
+}  // namespace brasa::cpu::lapack
