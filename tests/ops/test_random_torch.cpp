@@ -61,6 +61,12 @@ for seed in [0, 7]:
     for dn, dt in [('f32', torch.float32), ('f64', torch.float64), ('bool', torch.bool), ('i64', torch.int64)]:
         for n in [1, 17, 1000]:
             torch.manual_seed(seed); pr('bern_%d_%s_%d' % (seed, dn, n), torch.empty(n, dtype=dt).bernoulli_(0.3).double())
+# bernoulli with a tensor p: a float p compares 24-bit uniforms, a double p 53-bit ones
+pf = torch.arange(40, dtype=torch.float32).reshape(5, 8) / 40
+for seed in [0, 7]:
+    torch.manual_seed(seed); pr('bernp_f32_%d' % seed, torch.bernoulli(pf))
+    torch.manual_seed(seed); pr('bernp_f64_%d' % seed, torch.bernoulli(pf.double()))
+    torch.manual_seed(seed); pr('bernp_bcast_%d' % seed, torch.zeros(8, 5).t().bernoulli_(pf[:, 0:1].double()).t())
 # dropout masks
 x = torch.arange(1000, dtype=torch.float32) / 128 - 2  # exact in float on both sides
 x4 = (torch.arange(4 * 8 * 3 * 3, dtype=torch.float32) / 128 - 1).reshape(4, 8, 3, 3)
@@ -245,6 +251,23 @@ TEST(RandomTorch, BernoulliScalar) {
       }
     }
   }
+}
+
+TEST(RandomTorch, BernoulliTensorP) {
+  Tensor pf = arange(40, kFloat).reshape({5, 8}) / 40;
+  for (int seed : {0, 7}) {
+    const std::string s = std::to_string(seed);
+    manual_seed(seed);
+    expect_same("bernp_f32_" + s, bernoulli(pf));
+    manual_seed(seed);
+    expect_same("bernp_f64_" + s, bernoulli(pf.to(kDouble)));
+    manual_seed(seed);  // a transposed self and a broadcast p
+    expect_same("bernp_bcast_" + s,
+                bernoulli_(zeros({8, 5}).t(), pf.slice(1, 0, 1).to(kDouble)).t());
+  }
+  EXPECT_THROW(bernoulli(pf * 2), ValueError);
+  EXPECT_THROW(bernoulli(ones({3}, kLong)), TypeError);
+  EXPECT_THROW(bernoulli_(zeros({2, 3}), ones({4}) / 2), ValueError);
 }
 
 TEST(RandomTorch, DropoutMasks) {
