@@ -2,7 +2,9 @@
 
 namespace brasa {
 
-Generator make_generator(uint64_t seed) { return Generator(make_intrusive<GeneratorImpl>(seed)); }
+Generator make_generator(uint64_t seed, GeneratorKind kind) {
+  return Generator(make_intrusive<GeneratorImpl>(seed, kind));
+}
 
 Generator& default_generator() {
   static Generator g = make_generator();

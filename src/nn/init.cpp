@@ -109,7 +109,9 @@ Tensor trunc_normal_(Tensor tensor, double mean, double std, double a, double b)
 
 Tensor xavier_uniform_(Tensor tensor, double gain) {
   auto [fan_in, fan_out] = _calculate_fan_in_and_fan_out(tensor);
-  const double bound = gain * std::sqrt(6.0 / static_cast<double>(fan_in + fan_out));
+  // libtorch's rounding: the normal std first, then sqrt(3) times it.
+  const double std = gain * std::sqrt(2.0 / static_cast<double>(fan_in + fan_out));
+  const double bound = std::sqrt(3.0) * std;
   return uniform_(std::move(tensor), -bound, bound);
 }
 
@@ -147,7 +149,9 @@ Tensor orthogonal_(Tensor tensor, double gain) {
   const bool wide = rows < cols;
   const int64_t m = wide ? cols : rows;
   const int64_t n = wide ? rows : cols;
-  Tensor a = randn({n, m}, TensorOptions().dtype(kDouble)).contiguous();  // row j = column j
+  // libtorch's draw: a [rows, cols] normal of the tensor's dtype, transposed when wide.
+  Tensor flat = randn({rows, cols}, TensorOptions().dtype(tensor.scalar_type()));
+  Tensor a = (wide ? flat : flat.t()).to(kDouble).contiguous();  // row j = column j
   double* q = a.data_ptr<double>();
   for (int64_t j = 0; j < n; ++j) {
     double* qj = q + j * m;

@@ -1,7 +1,9 @@
-// Philox4x32-10 against the Random123 known-answer vectors, and Generator state handling.
+// Philox4x32-10 against the Random123 known-answer vectors, MT19937 against std::mt19937, and
+// Generator state handling.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <random>
 #include <thread>
 #include <vector>
 
@@ -36,7 +38,7 @@ TEST(Generator, PhiloxKnownAnswers) {
 }
 
 TEST(Generator, SeedAndOffset) {
-  Generator g = make_generator(42);
+  Generator g = make_generator(42, GeneratorKind::Philox);
   EXPECT_EQ(g.current_seed(), 42u);
   EXPECT_EQ(g.get_offset(), 0u);
   EXPECT_EQ(g.get()->reserve(5), 0u);
@@ -56,6 +58,32 @@ TEST(Generator, SeedAndOffset) {
   EXPECT_EQ(g.get_offset(), 4u);
 }
 
+TEST(Generator, MT19937IsTheStandardEngine) {
+  // The default kind; its words are std::mt19937's for the seed's low 32 bits.
+  Generator g = make_generator(5489);
+  EXPECT_EQ(g.kind(), GeneratorKind::MT19937);
+  EXPECT_EQ(default_generator().kind(), GeneratorKind::MT19937);
+  std::mt19937 reference(5489);
+  MT19937& e = g.get()->engine();
+  for (int i = 0; i < 2000; ++i) ASSERT_EQ(e.next32(), reference()) << i;
+  // 10000th output of the standard engine seeded with 5489 (C++ [rand.predef]).
+  MT19937 fresh;
+  for (int i = 0; i < 9999; ++i) fresh.next32();
+  EXPECT_EQ(fresh.next32(), 4123659995u);
+  MT19937 a(uint64_t(7) + (uint64_t(1) << 32)), b(7);
+  EXPECT_EQ(a.next64(), b.next64());  // only the low 32 bits seed
+  // A 64-bit draw is two words, the first the high half.
+  MT19937 c(1), d(1);
+  const uint64_t hi = d.next32(), lo = d.next32();
+  EXPECT_EQ(c.next64(), (hi << 32) | lo);
+  // Clones and reseeding restart and copy the whole state.
+  g.manual_seed(3);
+  (void)g.get()->engine().next32();
+  Generator h = g.clone();
+  EXPECT_EQ(h.get()->engine().next64(), g.get()->engine().next64());
+  EXPECT_EQ(make_generator(9, GeneratorKind::Philox).kind(), GeneratorKind::Philox);
+}
+
 TEST(Generator, DefaultGeneratorAndManualSeed) {
   manual_seed(2024);
   EXPECT_EQ(default_generator().current_seed(), 2024u);
@@ -66,7 +94,7 @@ TEST(Generator, DefaultGeneratorAndManualSeed) {
 
 TEST(Generator, ConcurrentDrawsNeverOverlap) {
   // Reservations from many threads at once get disjoint counter ranges.
-  Generator g = make_generator(1);
+  Generator g = make_generator(1, GeneratorKind::Philox);
   constexpr int kThreads = 4, kPerThread = 2000;
   std::vector<std::vector<uint64_t>> got(kThreads);
   std::vector<std::thread> threads;

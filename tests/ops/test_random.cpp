@@ -78,20 +78,21 @@ TEST(Random, GeneratorsAreIndependent) {
 TEST(Random, ThreadCountDoesNotChangeResults) {
   ThreadCountGuard guard;
   const std::vector<ScalarType> dtypes = {kFloat, kDouble, kHalf, kBFloat16};
-  for (ScalarType dt : dtypes) {
-    std::vector<Tensor> runs;
-    for (int threads : {1, 2, 3}) {
-      set_num_threads(threads);
-      Generator g = make_generator(99);
-      Tensor u = rand({100001}, g, dt);
-      Tensor n = randn({100001}, g, dt);
-      Tensor i = randint(-5, 1000, {100001}, g);
-      Tensor b = empty({100001}).bernoulli_(0.3, g);
-      runs.push_back(u), runs.push_back(n), runs.push_back(i), runs.push_back(b);
+  for (GeneratorKind kind : {GeneratorKind::MT19937, GeneratorKind::Philox})
+    for (ScalarType dt : dtypes) {
+      std::vector<Tensor> runs;
+      for (int threads : {1, 2, 3}) {
+        set_num_threads(threads);
+        Generator g = make_generator(99, kind);
+        Tensor u = rand({100001}, g, dt);
+        Tensor n = randn({100001}, g, dt);
+        Tensor i = randint(-5, 1000, {100001}, g);
+        Tensor b = empty({100001}).bernoulli_(0.3, g);
+        runs.push_back(u), runs.push_back(n), runs.push_back(i), runs.push_back(b);
+      }
+      for (size_t k = 4; k < runs.size(); ++k)
+        EXPECT_TRUE(same_bytes(runs[k], runs[k % 4])) << dt << k;
     }
-    for (size_t k = 4; k < runs.size(); ++k)
-      EXPECT_TRUE(same_bytes(runs[k], runs[k % 4])) << dt << k;
-  }
 }
 
 TEST(Random, UniformStatistics) {
@@ -108,8 +109,9 @@ TEST(Random, UniformStatistics) {
   EXPECT_NEAR(m.var, 64.0 / 12, 0.03);
   EXPECT_GE(m.min, -3.0);
   EXPECT_LT(m.max, 5.0);
-  // A narrow range just below a power of two must stay half-open after float rounding.
-  Moments edge = moments(empty({100000}).uniform_(1, 2, g));
+  // Philox: a narrow range just below a power of two stays half-open after float rounding
+  // (libtorch's MT19937 transform can round onto `to`, and brasa's does the same).
+  Moments edge = moments(empty({100000}).uniform_(1, 2, make_generator(1, GeneratorKind::Philox)));
   EXPECT_LT(edge.max, 2.0);
   Tensor same = empty({10}).uniform_(3, 3, g);
   EXPECT_EQ(moments(same).max, 3.0);
@@ -120,7 +122,9 @@ TEST(Random, NormalStatistics) {
   for (ScalarType dt : {kFloat, kDouble, kHalf, kBFloat16}) {
     Moments m = moments(randn({1000000}, g, dt));
     EXPECT_NEAR(m.mean, 0.0, 0.005) << dt;
-    EXPECT_NEAR(m.var, 1.0, 0.01) << dt;
+    // libtorch's BFloat16 normals come from 8-bit uniforms: the tails stop at 3.33 and the
+    // variance is about 0.986 (PyTorch 1.13 gives the same); the other dtypes are within 1%.
+    EXPECT_NEAR(m.var, 1.0, dt == kBFloat16 ? 0.02 : 0.01) << dt;
     EXPECT_TRUE(std::isfinite(m.min) && std::isfinite(m.max));
   }
   Moments m = moments(empty({1000000}).normal_(3, 0.5, g));
@@ -242,7 +246,8 @@ TEST(Random, NonContiguousFillsInRowMajorOrder) {
   Tensor t = detail::make_view(base, {3, 4}, {1, 3}, 0);
   ASSERT_FALSE(t.is_contiguous());
   const uint32_t version = t._version();
-  Generator g1 = make_generator(6), g2 = make_generator(6);
+  Generator g1 = make_generator(6, GeneratorKind::Philox),
+            g2 = make_generator(6, GeneratorKind::Philox);
   t.uniform_(0, 1, g1);
   EXPECT_GT(t._version(), version);
   Tensor ref = rand({3, 4}, g2);
@@ -252,8 +257,16 @@ TEST(Random, NonContiguousFillsInRowMajorOrder) {
     for (int j = 0; j < 4; ++j) EXPECT_EQ(b[j * 3 + i], r[i * 4 + j]);
 }
 
+TEST(Random, NonContiguousFillsInMemoryOrderWithMT19937) {
+  // libtorch's order: a transposed view gets, in memory, the numbers of a contiguous fill.
+  Tensor base = zeros({4, 3});
+  Tensor t = base.t();
+  t.uniform_(0, 1, make_generator(6));
+  EXPECT_TRUE(same_bytes(base, rand({4, 3}, make_generator(6))));
+}
+
 TEST(Random, EmptyAndMetaTensors) {
-  Generator g = make_generator(8);
+  Generator g = make_generator(8, GeneratorKind::Philox);
   EXPECT_EQ(rand({0, 3}, g).numel(), 0);
   EXPECT_EQ(g.get_offset(), 0u);  // nothing drawn
   Tensor m = randn({5, 5}, g, TensorOptions(Device(kMeta)));

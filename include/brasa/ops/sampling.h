@@ -17,4 +17,14 @@ namespace brasa {
 BRASA_API Tensor multinomial(const Tensor& self, int64_t num_samples, bool replacement = false,
                              std::optional<Generator> generator = std::nullopt);
 
+/// 0/1 draws with per-element probabilities: element i is 1 with probability p[i]. p: floating,
+/// values in [0, 1]; the result has p's shape and dtype (torch::bernoulli(p)). Throws TypeError
+/// for an integral p, ValueError for a probability outside [0, 1].
+BRASA_API Tensor bernoulli(const Tensor& p, std::optional<Generator> generator = std::nullopt);
+/// In place: self (any dtype but complex) set to 0/1 draws of probabilities p, broadcast to self's
+/// shape (Tensor::bernoulli_(p) of libtorch). Throws as bernoulli, and ValueError when p does not
+/// broadcast to self.
+BRASA_API const Tensor& bernoulli_(const Tensor& self, const Tensor& p,
+                                   std::optional<Generator> generator = std::nullopt);
+
 }  // namespace brasa

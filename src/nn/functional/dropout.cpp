@@ -24,13 +24,15 @@ Tensor finish(const Tensor& input, const Tensor& result, bool inplace) {
   return input;
 }
 
-/// mask of `shape` (broadcast against input): 1 / (1 - p) with probability 1 - p, else 0.
+/// mask of `shape` (broadcast against input): 1 / (1 - p) with probability 1 - p, else 0. Drawn
+/// and scaled as libtorch does (a contiguous mask, bernoulli_(1 - p), then div_(1 - p)), so the
+/// same seed gives libtorch's mask and products (Note [Generator kinds]).
 Tensor scaled_mask(const Tensor& input, IntArrayRef shape, double p,
                    const std::optional<Generator>& gen) {
   Tensor keep = empty(shape, input.options());  // on the input's device
   if (p == 1) return keep.zero_();
   keep.bernoulli_(1 - p, gen);
-  return keep / (1 - p);
+  return keep.div_(1 - p);
 }
 
 Tensor feature_dropout(const Tensor& input, const DropoutFuncOptions& options,
@@ -73,8 +75,11 @@ Tensor alpha_dropout(const Tensor& input, const AlphaDropoutFuncOptions& options
   if (p == 1) return finish(input, zeros_like(input), options.inplace());
   constexpr double kAlpha = 1.7580993408473766;  // SELU's scale * alpha
   const double a = 1.0 / std::sqrt((kAlpha * kAlpha * p + 1) * (1 - p));
-  Tensor keep = empty_like(input).bernoulli_(1 - p, generator);
-  Tensor r = input * keep * a + (keep - 1) * (kAlpha * a) + kAlpha * a * p;
+  Tensor keep = empty(input.sizes(), input.options());
+  keep.bernoulli_(1 - p, generator);
+  // libtorch's order of operations: input * (keep * a) + ((keep - 1) * alpha * a + alpha * a * p).
+  Tensor shift = (keep - 1).mul_(kAlpha * a).add_(kAlpha * a * p);
+  Tensor r = input * keep.mul_(a) + shift;
   return finish(input, r, options.inplace());
 }
 

@@ -1,13 +1,16 @@
 // rand, randn, randint, randperm and their _like forms: empty + an in-place random fill
-// (randperm is its own dispatched op: its draws are serial, Fisher-Yates).
+// (randperm is its own dispatched op: its draws are serial, Fisher-Yates; libtorch's shuffle for an
+// MT19937 generator, Note [libtorch CPU sampling]).
 #include <limits>
 
 #include "backends/cpu/kernels/random_kernels.h"
 #include "backends/cpu/new_tensor_writes.h"
+#include "backends/cpu/mt_sampling.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/factory.h"
+#include "ops/random/random_fill.h"
 #include "ops/random/random_ops.h"
 
 namespace brasa::ops {
@@ -42,6 +45,14 @@ Tensor randperm_meta(int64_t n, std::optional<Generator>, ScalarType dt, Device 
 Tensor randperm_kernel(int64_t n, std::optional<Generator> gen, ScalarType dt, Device device) {
   Tensor out = randperm_meta(n, gen, dt, device);
   if (n == 0) return out;
+  if (!is_philox(gen)) {
+    const Generator& g = resolve_generator(gen);
+    std::lock_guard<std::mutex> lock(g.mutex());
+    fill_in_order(out, kLong, [&](void* d, int64_t count) {
+      cpu::mt::randperm(g.get()->engine(), static_cast<int64_t*>(d), count);
+    });
+    return out;
+  }
   const uint64_t draws = static_cast<uint64_t>(n - 1);
   PhiloxRange r = reserve_philox(gen, (draws + kRandom64PerBlock - 1) / kRandom64PerBlock);
   randperm_stub(out.data_ptr(), dt, n, r);

@@ -7,9 +7,13 @@
 
 #include "backends/cpu/kernels/random_kernels.h"
 #include "backends/cpu/new_tensor_writes.h"
+#include "backends/cpu/mt_sampling.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
+#include "brasa/ops/factory.h"
+#include "brasa/ops/sampling.h"
+#include "ops/random/random_fill.h"
 
 namespace brasa::ops {
 
@@ -20,14 +24,17 @@ BRASA_DEFINE_STUB(random_from_to_stub, RandomKernel);
 BRASA_DEFINE_STUB(randperm_stub, RandpermKernel);
 
 PhiloxRange reserve_philox(const std::optional<Generator>& gen, uint64_t blocks) {
-  const Generator& g = gen && gen->defined() ? *gen : default_generator();
+  const Generator& g = resolve_generator(gen);
   std::lock_guard<std::mutex> lock(g.mutex());
+  // An MT19937 generator keys a fresh Philox range with one 64-bit draw (Note [Generator kinds]).
+  if (g.kind() == GeneratorKind::MT19937) return PhiloxRange{g.get()->engine().next64(), 0};
   return PhiloxRange{g.current_seed(), g.get()->reserve(blocks)};
 }
 
 BRASA_DEFINE_OP(uniform_op)
 BRASA_DEFINE_OP(normal_op)
 BRASA_DEFINE_OP(bernoulli_op)
+BRASA_DEFINE_OP(bernoulli_tensor_op)
 BRASA_DEFINE_OP(random_op)
 
 namespace {
@@ -75,8 +82,39 @@ Tensor uniform_meta(const Tensor& self, double from, double to, std::optional<Ge
   return self;
 }
 
+// libtorch's uniform_ (Note [libtorch CPU sampling]): bounds rounded to the dtype first.
+void uniform_mt(const Tensor& self, double from, double to, GeneratorImpl& g) {
+  const ScalarType dt = self.scalar_type();
+  if (dt == kDouble) {
+    fill_in_order(self, kDouble, [&](void* d, int64_t n) {
+      cpu::mt::uniform_double(g.engine(), static_cast<double*>(d), n, from, to);
+    });
+    return;
+  }
+  float lo = float(from), range = float(to) - float(from);
+  int bits = 24;
+  if (dt == kHalf) {
+    lo = float(Half(float(from)));
+    range = float(Half(float(Half(float(to))) - lo));
+    bits = 11;
+  } else if (dt == kBFloat16) {
+    lo = float(BFloat16(float(from)));
+    range = float(BFloat16(float(BFloat16(float(to))) - lo));
+    bits = 8;
+  }
+  fill_in_order(self, kFloat, [&](void* d, int64_t n) {
+    cpu::mt::uniform_float(g.engine(), static_cast<float*>(d), n, bits, lo, range);
+  });
+}
+
 Tensor uniform_kernel(const Tensor& self, double from, double to, std::optional<Generator> gen) {
   uniform_meta(self, from, to, gen);
+  if (!is_philox(gen)) {
+    const Generator& g = resolve_generator(gen);
+    std::lock_guard<std::mutex> lock(g.mutex());
+    uniform_mt(self, from, to, *g.get());
+    return self;
+  }
   fill_contiguous(self, [&](void* data) {
     PhiloxRange r = reserve_philox(gen, blocks_for(self.numel(), uniform_per_block(self.dtype())));
     uniform_stub(data, self.dtype(), self.numel(), r, from, to);
@@ -90,8 +128,43 @@ Tensor normal_meta(const Tensor& self, double, double std, std::optional<Generat
   return self;
 }
 
+// libtorch's normal_: the block form for contiguous tensors of 16 or more elements, else the
+// serial one (Note [libtorch CPU sampling]).
+void normal_mt(const Tensor& self, double mean, double std, GeneratorImpl& g) {
+  const int64_t n = self.numel();
+  if (n >= 16 && self.is_contiguous()) {
+    void* d = self.data_ptr();
+    switch (self.scalar_type()) {
+      case kFloat:
+        cpu::mt::normal_fill_float(g.engine(), static_cast<float*>(d), n, float(mean), float(std));
+        break;
+      case kDouble:
+        cpu::mt::normal_fill_double(g.engine(), static_cast<double*>(d), n, mean, std);
+        break;
+      case kHalf:
+        cpu::mt::normal_fill_half(g.engine(), static_cast<Half*>(d), n, Half(float(mean)),
+                                  Half(float(std)));
+        break;
+      default:
+        cpu::mt::normal_fill_bfloat16(g.engine(), static_cast<BFloat16*>(d), n,
+                                      BFloat16(float(mean)), BFloat16(float(std)));
+    }
+    self.unsafeGetTensorImpl()->bump_version();
+    return;
+  }
+  fill_in_order(self, kDouble, [&](void* d, int64_t count) {
+    cpu::mt::normal_serial(g, static_cast<double*>(d), count, mean, std);
+  });
+}
+
 Tensor normal_kernel(const Tensor& self, double mean, double std, std::optional<Generator> gen) {
   normal_meta(self, mean, std, gen);
+  if (!is_philox(gen)) {
+    const Generator& g = resolve_generator(gen);
+    std::lock_guard<std::mutex> lock(g.mutex());
+    normal_mt(self, mean, std, *g.get());
+    return self;
+  }
   fill_contiguous(self, [&](void* data) {
     PhiloxRange r = reserve_philox(gen, blocks_for(self.numel(), normal_per_block(self.dtype())));
     normal_stub(data, self.dtype(), self.numel(), r, mean, std);
@@ -106,9 +179,62 @@ Tensor bernoulli_meta(const Tensor& self, double p, std::optional<Generator>) {
 
 Tensor bernoulli_kernel(const Tensor& self, double p, std::optional<Generator> gen) {
   bernoulli_meta(self, p, gen);
+  if (!is_philox(gen)) {
+    const Generator& g = resolve_generator(gen);
+    std::lock_guard<std::mutex> lock(g.mutex());
+    fill_in_order(self, kByte, [&](void* d, int64_t n) {
+      cpu::mt::bernoulli_scalar(g.get()->engine(), static_cast<uint8_t*>(d), n, p);
+    });
+    return self;
+  }
   fill_contiguous(self, [&](void* data) {
     PhiloxRange r = reserve_philox(gen, blocks_for(self.numel(), kBernoulliPerBlock));
     bernoulli_stub(data, self.dtype(), self.numel(), r, p);
+  });
+  return self;
+}
+
+Tensor bernoulli_tensor_meta(const Tensor& self, const Tensor& p, std::optional<Generator>) {
+  BRASA_CHECK_TYPE(p.is_floating_point(),
+                   "bernoulli_: expected a floating probability tensor, got ", p.scalar_type());
+  BRASA_CHECK(p.dim() <= self.dim(), "bernoulli_: probabilities of shape ", p.sizes(),
+              " do not broadcast to self of shape ", self.sizes());
+  for (int64_t d = 1; d <= p.dim(); ++d) {
+    const int64_t ps = p.size(-d), ss = self.size(-d);
+    BRASA_CHECK(ps == ss || ps == 1, "bernoulli_: probabilities of shape ", p.sizes(),
+                " do not broadcast to self of shape ", self.sizes());
+  }
+  return self;
+}
+
+// libtorch draws in self's fill order, a 53-bit uniform per Double probability and a 24-bit
+// float uniform per other probability (Note [libtorch CPU sampling]); Philox generators compare
+// their double uniforms.
+Tensor bernoulli_tensor_kernel(const Tensor& self, const Tensor& p, std::optional<Generator> gen) {
+  bernoulli_tensor_meta(self, p, gen);
+  if (self.numel() == 0) return self;
+  const bool wide = p.scalar_type() == kDouble;
+  Tensor probs = p.to(wide ? kDouble : kFloat).expand(self.sizes());
+  const double lo = probs.min().to(kDouble).item<double>(),
+               hi = probs.max().to(kDouble).item<double>();
+  BRASA_CHECK(lo >= 0 && hi <= 1,
+              "bernoulli_: expected all probabilities in [0, 1], got values in [", lo, ", ", hi,
+              "]");
+  if (is_philox(gen)) {
+    Tensor u = detail::empty_generic(self.sizes(), kDouble, self.device());
+    u.uniform_(0, 1, gen);
+    self.copy_(u.lt(probs.to(kDouble)));
+    return self;
+  }
+  Tensor ordered = probs.permute(fill_order(self)).contiguous();
+  const Generator& g = resolve_generator(gen);
+  std::lock_guard<std::mutex> lock(g.mutex());
+  fill_in_order(self, kByte, [&](void* d, int64_t n) {
+    uint8_t* out = static_cast<uint8_t*>(d);
+    if (wide)
+      cpu::mt::bernoulli_tensor(g.get()->engine(), out, n, ordered.data_ptr<double>());
+    else
+      cpu::mt::bernoulli_tensor(g.get()->engine(), out, n, ordered.data_ptr<float>());
   });
   return self;
 }
@@ -141,9 +267,51 @@ Tensor random_meta(const Tensor& self, int64_t from, int64_t to, std::optional<G
   return self;
 }
 
+// libtorch narrows [from, to) of a floating dtype to integers the dtype holds: a bound the dtype
+// would round outwards moves in by the spacing of the dtype's integers there.
+void narrow_to_dtype(ScalarType dt, int64_t* from, int64_t* to) {
+  const int digits = dt == kDouble ? 53 : dt == kFloat ? 24 : dt == kHalf ? 11 : 8;
+  auto round_trip = [&](int64_t v) {
+    switch (dt) {
+      case kDouble: return int64_t(double(v));
+      case kFloat: return int64_t(float(v));
+      case kHalf: return int64_t(float(Half(float(v))));
+      default: return int64_t(float(BFloat16(float(v))));
+    }
+  };
+  auto top_bit = [](int64_t v) {
+    int n = 0;
+    for (uint64_t u = uint64_t(v < 0 ? -v : v); u >>= 1;) ++n;
+    return n;
+  };
+  const int64_t from_plus_1 = round_trip(*from + 1);
+  if (from_plus_1 < *from) *from = from_plus_1 + (int64_t(1) << (top_bit(*from + 1) - digits + 1));
+  const int64_t to_minus_1 = round_trip(*to - 1);
+  if (to_minus_1 >= *to) *to = to_minus_1 - (int64_t(1) << (top_bit(*to - 1) - digits + 1));
+}
+
 Tensor random_kernel(const Tensor& self, int64_t from, int64_t to, std::optional<Generator> gen) {
   random_meta(self, from, to, gen);
+  if (self.is_floating_point()) {
+    narrow_to_dtype(self.scalar_type(), &from, &to);
+    BRASA_CHECK(from < to,
+                "random_ expects 'from' casted to dtype to be less than 'to' casted to "
+                "dtype, but got from=",
+                from, " >= to=", to);
+  }
   const uint64_t range = uint64_t(to) - uint64_t(from);
+  if (!is_philox(gen)) {
+    // 64-bit words only for these dtypes and ranges of 2^32 or more (Note [libtorch CPU sampling]).
+    const ScalarType dt = self.scalar_type();
+    const bool wide = (dt == kLong || dt == kDouble || dt == kFloat || dt == kBFloat16) &&
+                      range >= (uint64_t(1) << 32);
+    const Generator& g = resolve_generator(gen);
+    std::lock_guard<std::mutex> lock(g.mutex());
+    fill_in_order(self, kLong, [&](void* d, int64_t n) {
+      cpu::mt::random_from_to(g.get()->engine(), static_cast<int64_t*>(d), n, range, from, wide);
+    });
+    return self;
+  }
   fill_contiguous(self, [&](void* data) {
     PhiloxRange r = reserve_philox(gen, blocks_for(self.numel(), kRandom64PerBlock));
     random_from_to_stub(data, self.dtype(), self.numel(), r, from, range);
@@ -159,6 +327,8 @@ BRASA_REGISTER_KERNEL(normal_op, normal_kernel, CPU)
 BRASA_REGISTER_KERNEL(normal_op, normal_meta, Meta)
 BRASA_REGISTER_KERNEL(bernoulli_op, bernoulli_kernel, CPU)
 BRASA_REGISTER_KERNEL(bernoulli_op, bernoulli_meta, Meta)
+BRASA_REGISTER_KERNEL(bernoulli_tensor_op, bernoulli_tensor_kernel, CPU)
+BRASA_REGISTER_KERNEL(bernoulli_tensor_op, bernoulli_tensor_meta, Meta)
 BRASA_REGISTER_KERNEL(random_op, random_kernel, CPU)
 BRASA_REGISTER_KERNEL(random_op, random_meta, Meta)
 
@@ -177,6 +347,15 @@ const Tensor& Tensor::normal_(double mean, double std, std::optional<Generator> 
 const Tensor& Tensor::bernoulli_(double p, std::optional<Generator> gen) const {
   ops::bernoulli_op().call(*this, p, std::move(gen));
   return *this;
+}
+Tensor bernoulli(const Tensor& p, std::optional<Generator> generator) {
+  Tensor result = empty(p.sizes(), p.options().requires_grad(false));
+  ops::bernoulli_tensor_op().call(result, p, std::move(generator));
+  return result;
+}
+const Tensor& bernoulli_(const Tensor& self, const Tensor& p, std::optional<Generator> generator) {
+  ops::bernoulli_tensor_op().call(self, p, std::move(generator));
+  return self;
 }
 const Tensor& Tensor::random_(int64_t from, int64_t to, std::optional<Generator> gen) const {
   ops::random_op().call(*this, from, to, std::move(gen));

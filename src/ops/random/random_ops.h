@@ -24,6 +24,9 @@ BRASA_DECLARE_OP(
 BRASA_DECLARE_OP(bernoulli_op, "bernoulli_",
                  "bernoulli_.float(Tensor(a!) self, float p, Generator? generator) -> Tensor(a!)",
                  Tensor(const Tensor&, double, std::optional<Generator>));
+BRASA_DECLARE_OP(bernoulli_tensor_op, "bernoulli_.Tensor",
+                 "bernoulli_.Tensor(Tensor(a!) self, Tensor p, Generator? generator) -> Tensor(a!)",
+                 Tensor(const Tensor&, const Tensor&, std::optional<Generator>));
 BRASA_DECLARE_OP(
     random_op, "random_",
     "random_.from(Tensor(a!) self, int from, int to, Generator? generator) -> Tensor(a!)",

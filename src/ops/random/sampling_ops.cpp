@@ -1,21 +1,28 @@
-// exponential_, geometric_ and multinomial as dispatched ops, and the generator state round trip.
+// exponential_, geometric_ and multinomial as dispatched ops.
+//
+// An MT19937 generator draws as libtorch 1.13 does (Note [libtorch CPU sampling]): exponential_
+// and geometric_ from 53-bit uniforms in fill order; multinomial without replacement divides the
+// weights by exponential(1) draws of self's dtype and takes the top num_samples (argmax for one);
+// with replacement (one sample too, in libtorch 1.13), each row's running sums (in self's
+// precision, normalised, the last set to 1) are searched for each 53-bit uniform, rows one after
+// the other.
 //
 // Note [Sampling draws]
-// Like the fills of random_ops.cpp (Note [Random reproducibility]), element i of a call uses only
-// the 32-bit word i % 4 of Philox block offset + i / 4, so results never depend on the thread
-// count. exponential_: -log(1 - u) / lambda; geometric_: ceil(log(u') / log(1 - p)), u' in (0, 1].
-// multinomial draws a fixed number D of words per row (row r uses elements r * D .. r * D + D - 1):
-// with replacement D = num_samples, each sample a binary search of u * total in the row's running
-// sums; without replacement D = categories and the samples are the num_samples smallest keys
-// -log(u_j) / p_j (an exponential race, equivalent to drawing one by one without replacement);
-// zero-probability categories get key +inf and come last, in index order.
+// Philox generators: like the fills of random_ops.cpp (Note [Random reproducibility]), element i of
+// a call uses only the 32-bit word i % 4 of Philox block offset + i / 4, so results never depend on
+// the thread count. exponential_: -log(1 - u) / lambda; geometric_: ceil(log(u') / log(1 - p)), u'
+// in (0, 1]. multinomial draws a fixed number D of words per row (row r uses elements r * D .. r *
+// D + D - 1): with replacement D = num_samples, each sample a binary search of u * total in the
+// row's running sums; without replacement D = categories and the samples are the num_samples
+// smallest keys -log(u_j) / p_j (an exponential race, equivalent to drawing one by one without
+// replacement); zero-probability categories get key +inf and come last, in index order.
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <numeric>
 #include <vector>
 
 #include "backends/cpu/kernels/random_kernels.h"
+#include "backends/cpu/mt_sampling.h"
 #include "brasa/core/dispatch_type.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
@@ -23,6 +30,7 @@
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/sampling.h"
+#include "ops/random/random_fill.h"
 #include "ops/random/random_ops.h"
 
 namespace brasa::ops {
@@ -63,6 +71,14 @@ Tensor exponential_meta(const Tensor& self, double lambd, std::optional<Generato
 
 Tensor exponential_kernel(const Tensor& self, double lambd, std::optional<Generator> gen) {
   exponential_meta(self, lambd, gen);
+  if (!is_philox(gen)) {
+    const Generator& g = resolve_generator(gen);
+    std::lock_guard<std::mutex> lock(g.mutex());
+    fill_in_order(self, kDouble, [&](void* d, int64_t n) {
+      cpu::mt::exponential(g.get()->engine(), static_cast<double*>(d), n, lambd);
+    });
+    return self;
+  }
   fill_draws(self, gen, [lambd](double u) { return -std::log1p(-u) / lambd; });
   return self;
 }
@@ -75,6 +91,14 @@ Tensor geometric_meta(const Tensor& self, double p, std::optional<Generator>) {
 
 Tensor geometric_kernel(const Tensor& self, double p, std::optional<Generator> gen) {
   geometric_meta(self, p, gen);
+  if (!is_philox(gen)) {
+    const Generator& g = resolve_generator(gen);
+    std::lock_guard<std::mutex> lock(g.mutex());
+    fill_in_order(self, kDouble, [&](void* d, int64_t n) {
+      cpu::mt::geometric(g.get()->engine(), static_cast<double*>(d), n, p);
+    });
+    return self;
+  }
   const double denom = std::log1p(-p);
   fill_draws(self, gen, [denom](double u) { return std::ceil(std::log1p(-u) / denom); });
   return self;
@@ -126,6 +150,53 @@ Tensor multinomial_meta(const Tensor& self, int64_t n, bool replacement, std::op
       self.device());
 }
 
+// libtorch's search of running sums in precision `acc` (self's dtype; float for Half/BFloat16).
+template <typename acc>
+void multinomial_rows_mt(const Tensor& probs, int64_t n, MT19937& e, int64_t* out) {
+  const int64_t rows = probs.size(0), k = probs.size(1);
+  const acc* p = probs.data_ptr<acc>();
+  std::vector<acc> cum(static_cast<size_t>(k));
+  for (int64_t row = 0; row < rows; ++row) {
+    acc sum = 0;
+    for (int64_t j = 0; j < k; ++j) cum[size_t(j)] = sum += p[row * k + j];
+    for (int64_t j = 0; j < k; ++j) cum[size_t(j)] /= sum;
+    cum[size_t(k - 1)] = 1;
+    for (int64_t s = 0; s < n; ++s) {
+      double u;
+      cpu::mt::uniform53(e, &u, 1);
+      int64_t left = 0, right = k;
+      while (right > left) {
+        const int64_t mid = left + (right - left) / 2;
+        if (double(cum[size_t(mid)]) < u)
+          left = mid + 1;
+        else
+          right = mid;
+      }
+      out[row * n + s] = left;
+    }
+  }
+}
+
+Tensor multinomial_mt(const Tensor& self, int64_t n, bool replacement,
+                      const std::optional<Generator>& gen, Tensor& result) {
+  if (!replacement) {
+    Tensor q = empty_like(self).exponential_(1, gen);
+    q = self / q;
+    return n == 1 ? q.argmax(-1, true) : std::get<1>(q.topk(n));
+  }
+  const int64_t k = self.size(-1), rows = self.dim() == 2 ? self.size(0) : 1;
+  const bool wide = self.scalar_type() == kDouble;
+  Tensor probs = self.to(wide ? kDouble : kFloat).contiguous().reshape({rows, k});
+  const Generator& g = resolve_generator(gen);
+  std::lock_guard<std::mutex> lock(g.mutex());
+  int64_t* out = result.data_ptr<int64_t>();
+  if (wide)
+    multinomial_rows_mt<double>(probs, n, g.get()->engine(), out);
+  else
+    multinomial_rows_mt<float>(probs, n, g.get()->engine(), out);
+  return result;
+}
+
 Tensor multinomial_kernel(const Tensor& self, int64_t n, bool replacement,
                           std::optional<Generator> gen) {
   Tensor result = multinomial_meta(self, n, replacement, gen);
@@ -143,6 +214,7 @@ Tensor multinomial_kernel(const Tensor& self, int64_t n, bool replacement,
     }
     BRASA_CHECK(total > 0, "invalid multinomial distribution (sum of probabilities <= 0)");
   }
+  if (!is_philox(gen)) return multinomial_mt(self, n, replacement, gen, result);
   const int64_t per_row = replacement ? n : k;
   const PhiloxRange r = reserve_philox(gen, uint64_t((rows * per_row + 3) / 4));
   int64_t* out = result.data_ptr<int64_t>();
@@ -185,29 +257,5 @@ Tensor multinomial(const Tensor& self, int64_t num_samples, bool replacement,
                    std::optional<Generator> generator) {
   return self.multinomial(num_samples, replacement, std::move(generator));
 }
-
-Tensor Generator::get_state() const {
-  Tensor state = detail::empty_generic({16}, kByte, Device(kCPU));
-  std::lock_guard<std::mutex> lock(mutex());
-  const uint64_t words[2] = {impl_->current_seed(), impl_->offset()};
-  std::memcpy(state.data_ptr(), words, sizeof(words));
-  return state;
-}
-
-void Generator::set_state(const Tensor& state) {
-  BRASA_CHECK_TYPE(state.scalar_type() == kByte, "set_state: expected a uint8 state tensor, got ",
-                   state.scalar_type());
-  BRASA_CHECK(state.dim() == 1 && state.numel() == 16,
-              "set_state: expected a state tensor of 16 bytes (seed, offset), got ", state.sizes());
-  Tensor c = state.contiguous();
-  uint64_t words[2];
-  std::memcpy(words, c.data_ptr(), sizeof(words));
-  std::lock_guard<std::mutex> lock(mutex());
-  impl_->set_current_seed(words[0]);
-  impl_->set_offset(words[1]);
-}
-
-Tensor get_rng_state() { return default_generator().get_state(); }
-void set_rng_state(const Tensor& state) { default_generator().set_state(state); }
 
 }  // namespace brasa

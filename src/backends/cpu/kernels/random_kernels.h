@@ -1,11 +1,13 @@
 #pragma once
-// The random family's kernel interface: fills of contiguous buffers drawn from a Philox stream.
+// The random family's kernel interface: fills of contiguous buffers drawn from a Philox stream
+// (generators of GeneratorKind::Philox; the default MT19937 generators sample as libtorch does, in
+// backends/cpu/mt_sampling.h).
 //
 // Note [Random reproducibility]
-// A fill first reserves a range of Philox blocks from its generator (under the generator's mutex),
-// then element i is computed from block (offset + i / per_block) only, so the numbers depend on the
-// seed and the generator's offset, never on how the range is split across threads. Per block (4 x
-// 32 bits):
+// A Philox fill first reserves a range of Philox blocks from its generator (under the generator's
+// mutex), then element i is computed from block (offset + i / per_block) only, so the numbers
+// depend on the seed and the generator's offset, never on how the range is split across threads.
+// Per block (4 x 32 bits):
 //  - uniform_: 4 elements (24 random bits for Float, 11 for Half, 8 for BFloat16); Double: 2 (53
 //  bits);
 //  - normal_: Box-Muller on pairs of uniforms in (0, 1] x [0, 1): 4 elements, Double: 2;
