@@ -88,7 +88,7 @@ Tensor c2r_ag(const Tensor& self, IntArrayRef dim, int64_t normalization, int64_
         if (doubled == 0) return gx;
         DimVector shape(size_t(g.dim()), 1);
         shape[size_t(last)] = bins;
-        Tensor weight = ones({bins}, TensorOptions(g.dtype()));
+        Tensor weight = ones({bins}, g.options());  // on g's device
         weight.narrow(0, 1, doubled).fill_(2);
         return gx * weight.reshape(shape);
       });
