@@ -13,12 +13,13 @@
 // by a mutex; execution is, and runs unlocked, one thread per call (brasa's intra-op threads are
 // not used: FFTW's threaded planner would need fftw_init_threads and its own pool).
 // Speed (one thread, loaded 2-core machine, best of 20; PyTorch 1.13's pocketfft in brackets):
-// rfft of 256 x 4096 floats 0.9 ms (1.1), fft of 64 x 1009 (prime) ComplexFloat 0.85 ms (0.45),
-// rfft of 256 x 4099 (prime) floats 24 ms (8), fft2 of 512 x 512 ComplexDouble 9.1 ms (2.1).
-// ESTIMATE plans are weak for strided transform dims (the 512-point columns of fft2 take 8.9 of
-// its 9.1 ms; an FFTW_MEASURE plan runs the whole fft2 in 1.3 ms but takes 260 ms to make) and
-// for large primes. The ways forward: transform one dim at a time over a copy in which that dim
-// is contiguous, or cache MEASURE plans by geometry (planning then needs scratch arrays).
+// rfft of 256 x 4096 floats 0.95 ms (1.1), fft of 64 x 1009 (prime) ComplexFloat 0.84 ms (0.45),
+// rfft of 256 x 4099 (prime) floats 24 ms (8), fft2 of 512 x 512 ComplexDouble 1.4 ms (2.1).
+// ESTIMATE plans are weak for strided transform dims (the 512-point columns of that fft2 took
+// 8.9 ms in place, the rows 0.5 ms; an FFTW_MEASURE plan does the whole fft2 in 1.3 ms but takes
+// 260 ms to make), hence Note [One dim at a time] in ops/fft/fft_ops.cpp; large primes stay
+// slower than pocketfft's Bluestein. Caching MEASURE plans by geometry (with scratch arrays to
+// plan on) is the next step if that matters.
 #include "backends/cpu/fft.h"
 
 #include <fftw3.h>
