@@ -27,6 +27,10 @@ void make_roots(const char* api, const variable_list& outputs, const variable_li
       BRASA_CHECK(out.numel() == 1, api,
                   ": grad can be implicitly created only for scalar outputs, but tensor ", i,
                   " has shape ", out.sizes());
+      BRASA_CHECK_TYPE(!out.is_complex(), api,
+                       ": grad can be implicitly created only for real scalar outputs, but "
+                       "tensor ",
+                       i, " is ", out.dtype());
       g = detail::empty_generic(out.sizes(), out.dtype(), out.device());
       if (g.is_cpu()) {  // one element: written directly, no fill kernel
         detail::store_scalar(1, g.dtype(), g.data_ptr());

@@ -117,6 +117,12 @@ void validate(const Node& fn, size_t i, Tensor& g, const InputMetadata& meta) {
                 ": got shape ", g.sizes(), " but expected a shape compatible with ",
                 IntArrayRef(meta.sizes));
   }
+  // Note [Complex gradients]
+  // A complex gradient reaching a real input (a real tensor that took part in complex
+  // arithmetic) keeps its real part: with PyTorch's convention the gradient of a real L with
+  // respect to z = x + iy is dL/dx + i dL/dy, so for a real input the imaginary part is not a
+  // direction it can move in.
+  if (g.is_complex() && !is_complex_type(meta.dtype)) g = g.real();
   if (g.dtype() != meta.dtype) g = g.to(meta.dtype);
 }
 

@@ -31,8 +31,9 @@ const Tensor& Tensor::set_requires_grad(bool r) const {
     return *this;
   }
   if (!r && !m) return *this;
-  BRASA_CHECK_TYPE(!r || is_floating_type(dtype()),
-                   "requires_grad_: only tensors of floating point dtype can require gradients, "
+  BRASA_CHECK_TYPE(!r || is_floating_type(dtype()) || is_complex_type(dtype()),
+                   "requires_grad_: only tensors of floating point and complex dtype can require "
+                   "gradients, "
                    "got ",
                    dtype());
   materialize_meta(*this).requires_grad_ = r;

@@ -16,6 +16,8 @@ const char* to_string(ScalarType t) {
     case kBFloat16: return "BFloat16";
     case kFloat: return "Float";
     case kDouble: return "Double";
+    case kComplexFloat: return "ComplexFloat";
+    case kComplexDouble: return "ComplexDouble";
     default: return "Undefined";
   }
 }
@@ -44,6 +46,17 @@ ScalarType promote_types(ScalarType a, ScalarType b) {
   if (a == b) return a;
   if (a == ScalarType::Undefined) return b;
   if (b == ScalarType::Undefined) return a;
+  // Complex beats every real dtype; the result is ComplexDouble when either side is Double or
+  // ComplexDouble (PyTorch 1.13's table; ComplexHalf, which brasa lacks, is never the result of
+  // two brasa dtypes).
+  if (is_complex_type(a) || is_complex_type(b)) {
+    BRASA_CHECK_TYPE(lattice_index(a) >= 0 || is_complex_type(a), "promote_types: unknown dtype ",
+                     a);
+    BRASA_CHECK_TYPE(lattice_index(b) >= 0 || is_complex_type(b), "promote_types: unknown dtype ",
+                     b);
+    const bool wide = a == kDouble || b == kDouble || a == kComplexDouble || b == kComplexDouble;
+    return wide ? kComplexDouble : kComplexFloat;
+  }
   // PyTorch's lattice: order b1 u1 i1 i2 i4 i8 f2 bf f4 f8.
   constexpr ScalarType b1 = kBool, u1 = kByte, i1 = kChar, i2 = kShort, i4 = kInt, i8 = kLong,
                        f2 = kHalf, bf = kBFloat16, f4 = kFloat, f8 = kDouble;

@@ -115,6 +115,7 @@ Tensor wrap_scalar(const Scalar& s, Device device) {
     switch (dt) {
       case kBool: *static_cast<bool*>(p) = s.toBool(); break;
       case kLong: *static_cast<int64_t*>(p) = s.toLong(); break;
+      case kComplexDouble: *static_cast<complex<double>*>(p) = s.toComplexDouble(); break;
       default: *static_cast<double*>(p) = s.toDouble(); break;
     }
   }
@@ -123,8 +124,8 @@ Tensor wrap_scalar(const Scalar& s, Device device) {
 }
 
 void store_scalar(const Scalar& s, ScalarType dtype, void* dst) {
-  BRASA_DISPATCH_ALL_TYPES(dtype, "store_scalar",
-                           [&] { *static_cast<scalar_t*>(dst) = s.to<scalar_t>(); });
+  BRASA_DISPATCH_ALL_TYPES_AND_COMPLEX(dtype, "store_scalar",
+                                       [&] { *static_cast<scalar_t*>(dst) = s.to<scalar_t>(); });
 }
 
 int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op) {

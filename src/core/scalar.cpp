@@ -9,10 +9,13 @@ namespace brasa {
 
 Scalar Scalar::operator-() const {
   BRASA_CHECK_TYPE(kind_ != Kind::Bool, "Scalar: negation of a bool is not supported");
+  if (kind_ == Kind::Complex) return Scalar(complex<double>(-v_.z[0], -v_.z[1]));
   return kind_ == Kind::Double ? Scalar(-v_.d) : Scalar(-v_.i);
 }
 
 bool Scalar::equal(const Scalar& o) const {
+  if (kind_ == Kind::Complex || o.kind_ == Kind::Complex)
+    return toComplexDouble() == o.toComplexDouble();
   if (kind_ == Kind::Double || o.kind_ == Kind::Double) return toDouble() == o.toDouble();
   return v_.i == o.v_.i;
 }
@@ -22,13 +25,20 @@ std::ostream& operator<<(std::ostream& os, const Scalar& s) {
     case Scalar::Kind::Bool: return os << (s.toBool() ? "true" : "false");
     case Scalar::Kind::Int: return os << s.toLong();
     case Scalar::Kind::Double: return os << s.toDouble();
+    case Scalar::Kind::Complex: return os << s.toComplexDouble();
   }
   return os;
 }
 
 namespace detail {
 void check_scalar_fits(const Scalar& s, ScalarType dtype, const char* op) {
-  if (dtype == kBool || s.isBoolean()) return;
+  if (dtype == kBool || s.isBoolean() || is_complex_type(dtype)) return;
+  // libtorch: a complex value fits a real dtype only when its imaginary part is zero.
+  if (s.isComplex()) {
+    BRASA_CHECK(s.toComplexDouble().imag() == 0, op, ": value ", s, " cannot be converted to type ",
+                dtype, " without overflow");
+    return check_scalar_fits(Scalar(s.toDouble()), dtype, op);
+  }
   bool overflows = BRASA_DISPATCH_ALL_TYPES(dtype, op, [&]() -> bool {
     using limits = std::numeric_limits<scalar_t>;
     if constexpr (std::is_same_v<scalar_t, bool>) {

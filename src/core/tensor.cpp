@@ -37,7 +37,7 @@ Scalar Tensor::item() const {
               " elements cannot be converted to Scalar (shape ", sizes(), ")");
   BRASA_CHECK_NOT_IMPLEMENTED(!is_meta(), "item: meta tensors have no data");
   Tensor t = is_cpu() ? *this : to(Device(kCPU));
-  return BRASA_DISPATCH_ALL_TYPES(dtype(), "item", [&]() -> Scalar {
+  return BRASA_DISPATCH_ALL_TYPES_AND_COMPLEX(dtype(), "item", [&]() -> Scalar {
     scalar_t v = *static_cast<const scalar_t*>(t.data_ptr());
     return Scalar(v);
   });

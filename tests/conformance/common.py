@@ -18,13 +18,14 @@ ALL = BOOL + INTS + FLOATS
 SHORT = {
     torch.bool: "b8", torch.uint8: "u8", torch.int8: "i8", torch.int16: "i16", torch.int32: "i32",
     torch.int64: "i64", torch.float16: "f16", torch.bfloat16: "bf16", torch.float32: "f32",
-    torch.float64: "f64",
+    torch.float64: "f64", torch.complex64: "c64", torch.complex128: "c128",
 }
 
 # PyTorch's own assert_close defaults; `k` widens rtol for ops whose kernels may differ by a few ulp.
 TOLERANCE = {
     torch.float16: (1e-3, 1e-5), torch.bfloat16: (1.6e-2, 1e-5),
     torch.float32: (1.3e-6, 1e-5), torch.float64: (1e-7, 1e-7),
+    torch.complex64: (1.3e-6, 1e-5), torch.complex128: (1e-7, 1e-7),
 }
 
 
@@ -250,7 +251,7 @@ def make_case(op, label, fn, args, kwargs=None, k=1.0, flags=0, upcast_reduced=T
 # grad, the float outputs get seeded random grad_outputs, and torch.autograd.grad gives the input
 # gradients (None where an input is unused). The runner replays this through brasa's autograd.
 # In-place and out= forms are skipped (their inputs are not leaves that may be modified).
-GRAD_DTYPES = (torch.float32, torch.float64)
+GRAD_DTYPES = (torch.float32, torch.float64, torch.complex64, torch.complex128)
 GRAD_MAX_NUMEL = 4096
 
 
@@ -278,7 +279,10 @@ def gradient_reference(op, label, fn, args, kwargs, rtol):
             return None
         # Its own generator, so the inputs of later cases do not depend on whether this one had grads.
         gen = torch.Generator().manual_seed(zlib.crc32((op + label).encode()))
-        grad_outputs = [torch.randn(o.shape, dtype=torch.float64, generator=gen).to(o.dtype)
+        # A complex output gets a complex grad_output (both parts random), so the conjugations of
+        # the complex chain rule are all exercised.
+        grad_outputs = [torch.randn(o.shape, dtype=torch.complex128 if o.is_complex() else torch.float64,
+                                    generator=gen).to(o.dtype)
                         for o in outs]
         inputs = [leaves[(kind, key)] for kind, key, _ in slots]
         grads = torch.autograd.grad(outs, inputs, grad_outputs, allow_unused=True)

@@ -54,6 +54,8 @@ ScalarType read_dtype(Reader& r) {
   auto code = r.pod<uint8_t>();
   for (ScalarType t : kAllScalarTypes)
     if (static_cast<uint8_t>(t) == code) return t;
+  for (ScalarType t : kComplexScalarTypes)
+    if (static_cast<uint8_t>(t) == code) return t;
   r.fail("unknown dtype code " + std::to_string(code));
 }
 

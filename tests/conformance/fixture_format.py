@@ -25,7 +25,8 @@ FLAG_SKIP_VALUES = 2  # compare dtype and shape only (empty, empty_like)
 # c10::ScalarType codes, which brasa::ScalarType keeps.
 DTYPE_CODE = {
     torch.uint8: 0, torch.int8: 1, torch.int16: 2, torch.int32: 3, torch.int64: 4,
-    torch.float16: 5, torch.float32: 6, torch.float64: 7, torch.bool: 11, torch.bfloat16: 15,
+    torch.float16: 5, torch.float32: 6, torch.float64: 7, torch.complex64: 9, torch.complex128: 10,
+    torch.bool: 11, torch.bfloat16: 15,
 }
 
 
@@ -77,7 +78,9 @@ def _storage_tensor(t):
 
 
 def _tensor(out, t):
-    t = t.detach()
+    # A lazily conjugated (or negated) view keeps the unconjugated values in its storage, which is
+    # what gets written: materialize it first (PyTorch's gradient of conj() is such a view).
+    t = t.detach().resolve_conj().resolve_neg()
     flat = _storage_tensor(t)
     out += struct.pack("<BI", DTYPE_CODE[t.dtype], t.dim())
     out += struct.pack(f"<{t.dim()}q", *t.shape)

@@ -17,4 +17,5 @@
 #include "c10/util/Half.h"
 #include "c10/util/Logging.h"
 #include "c10/util/Optional.h"
+#include "c10/util/complex.h"
 #include "c10/util/irange.h"

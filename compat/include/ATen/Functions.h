@@ -3,3 +3,14 @@
 
 #include "brasa/brasa.h"
 #include "c10/brasa_namespaces.h"
+
+namespace at {
+/// at::complex(real, imag): brasa::complex_from (in brasa's one namespace `complex` names the
+/// element type, c10::complex<T>).
+inline Tensor complex(const Tensor& real, const Tensor& imag) {
+  return ::brasa::complex_from(real, imag);
+}
+}  // namespace at
+namespace torch {
+using ::at::complex;
+}  // namespace torch

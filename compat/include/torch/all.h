@@ -4,6 +4,7 @@
 #include "torch/autograd.h"
 #include "torch/cuda.h"
 #include "torch/data.h"
+#include "torch/fft.h"
 #include "torch/linalg.h"
 #include "torch/nn.h"
 #include "torch/optim.h"

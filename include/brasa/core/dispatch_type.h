@@ -84,3 +84,60 @@
       BRASA_DISPATCH_FAIL(dtype, name)                           \
     }                                                            \
   }()
+
+// Note [Complex kernels in the default build]
+// Complex dtypes are rare next to the floating ones a model computes on, so their loops are
+// compiled once, in the DEFAULT capability build of a kernel file (and in files that are not
+// kernel files), never in the AVX2/AVX-512 builds: the library stays small. A stub whose AVX2
+// build may see a complex dtype forwards it to the DEFAULT build (`floating_or_default` does it
+// for files under Note [Capability dtypes]; other kernel files check is_complex_type themselves).
+#if defined(BRASA_CPU_CAPABILITY) && !defined(BRASA_CPU_CAPABILITY_DEFAULT)
+#define BRASA_COMPLEX_CASE(enum_name, T, ...)
+#else
+#define BRASA_COMPLEX_CASE(enum_name, T, ...) BRASA_TYPE_CASE(enum_name, T, __VA_ARGS__)
+#endif
+#define BRASA_DISPATCH_COMPLEX_CASES(...)                                \
+  BRASA_COMPLEX_CASE(ComplexFloat, ::brasa::complex<float>, __VA_ARGS__) \
+  BRASA_COMPLEX_CASE(ComplexDouble, ::brasa::complex<double>, __VA_ARGS__)
+
+/// ComplexFloat and ComplexDouble.
+#define BRASA_DISPATCH_COMPLEX_TYPES(dtype, name, ...) \
+  [&] {                                                \
+    switch (dtype) {                                   \
+      BRASA_DISPATCH_COMPLEX_CASES(__VA_ARGS__)        \
+      BRASA_DISPATCH_FAIL(dtype, name)                 \
+    }                                                  \
+  }()
+
+/// All twelve dtypes.
+#define BRASA_DISPATCH_ALL_TYPES_AND_COMPLEX(dtype, name, ...) \
+  [&] {                                                        \
+    switch (dtype) {                                           \
+      BRASA_INTEGER_CASE(Bool, bool, __VA_ARGS__)              \
+      BRASA_DISPATCH_INTEGRAL_CASES(__VA_ARGS__)               \
+      BRASA_DISPATCH_FLOATING_CASES(__VA_ARGS__)               \
+      BRASA_DISPATCH_COMPLEX_CASES(__VA_ARGS__)                \
+      BRASA_DISPATCH_FAIL(dtype, name)                         \
+    }                                                          \
+  }()
+
+/// Every dtype but bool, complex included.
+#define BRASA_DISPATCH_NUMERIC_AND_COMPLEX_TYPES(dtype, name, ...) \
+  [&] {                                                            \
+    switch (dtype) {                                               \
+      BRASA_DISPATCH_INTEGRAL_CASES(__VA_ARGS__)                   \
+      BRASA_DISPATCH_FLOATING_CASES(__VA_ARGS__)                   \
+      BRASA_DISPATCH_COMPLEX_CASES(__VA_ARGS__)                    \
+      BRASA_DISPATCH_FAIL(dtype, name)                             \
+    }                                                              \
+  }()
+
+/// The floating dtypes and the complex ones.
+#define BRASA_DISPATCH_FLOATING_AND_COMPLEX_TYPES(dtype, name, ...) \
+  [&] {                                                             \
+    switch (dtype) {                                                \
+      BRASA_DISPATCH_FLOATING_CASES(__VA_ARGS__)                    \
+      BRASA_DISPATCH_COMPLEX_CASES(__VA_ARGS__)                     \
+      BRASA_DISPATCH_FAIL(dtype, name)                              \
+    }                                                               \
+  }()

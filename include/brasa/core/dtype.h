@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <ostream>
 
+#include "brasa/core/complex.h"
 #include "brasa/core/half.h"
 #include "brasa/core/macros.h"
 
@@ -20,6 +21,8 @@ enum class ScalarType : int8_t {
   Half = 5,
   Float = 6,
   Double = 7,
+  ComplexFloat = 9,
+  ComplexDouble = 10,
   Bool = 11,
   BFloat16 = 15,
   Undefined = -1,
@@ -36,10 +39,15 @@ constexpr ScalarType kFloat = ScalarType::Float, kFloat32 = ScalarType::Float;
 constexpr ScalarType kDouble = ScalarType::Double, kFloat64 = ScalarType::Double;
 constexpr ScalarType kBool = ScalarType::Bool;
 constexpr ScalarType kBFloat16 = ScalarType::BFloat16;
+constexpr ScalarType kComplexFloat = ScalarType::ComplexFloat, kCFloat = kComplexFloat,
+                     kComplex64 = kComplexFloat;
+constexpr ScalarType kComplexDouble = ScalarType::ComplexDouble, kCDouble = kComplexDouble,
+                     kComplex128 = kComplexDouble;
 
-/// Every defined dtype, in promotion-table order.
+/// Every real dtype (complex ones are kComplexScalarTypes), in promotion-table order.
 constexpr ScalarType kAllScalarTypes[] = {kBool, kByte, kChar,     kShort, kInt,
                                           kLong, kHalf, kBFloat16, kFloat, kDouble};
+constexpr ScalarType kComplexScalarTypes[] = {kComplexFloat, kComplexDouble};
 
 constexpr size_t element_size(ScalarType t) {
   switch (t) {
@@ -52,7 +60,9 @@ constexpr size_t element_size(ScalarType t) {
     case kInt:
     case kFloat: return 4;
     case kLong:
-    case kDouble: return 8;
+    case kDouble:
+    case kComplexFloat: return 8;
+    case kComplexDouble: return 16;
     default: return 0;
   }
 }
@@ -63,6 +73,16 @@ constexpr bool is_floating_type(ScalarType t) {
 constexpr bool is_integral_type(ScalarType t, bool include_bool) {
   return t == kByte || t == kChar || t == kShort || t == kInt || t == kLong ||
          (include_bool && t == kBool);
+}
+constexpr bool is_complex_type(ScalarType t) { return t == kComplexFloat || t == kComplexDouble; }
+/// Float for ComplexFloat, Double for ComplexDouble, t itself otherwise.
+constexpr ScalarType to_real_value_type(ScalarType t) {
+  return t == kComplexFloat ? kFloat : t == kComplexDouble ? kDouble : t;
+}
+/// The complex dtype with t's precision: ComplexDouble for Double, ComplexFloat for the other
+/// floating dtypes (there is no ComplexHalf), t itself when already complex.
+constexpr ScalarType to_complex_type(ScalarType t) {
+  return t == kDouble || t == kComplexDouble ? kComplexDouble : kComplexFloat;
 }
 constexpr bool is_signed_type(ScalarType t) { return t != kBool && t != kByte; }
 constexpr bool is_reduced_floating_type(ScalarType t) { return t == kHalf || t == kBFloat16; }
@@ -91,7 +111,9 @@ struct CppTypeToScalarType;
   _(Half, Half)                      \
   _(BFloat16, BFloat16)              \
   _(float, Float)                    \
-  _(double, Double)
+  _(double, Double)                  \
+  _(complex<float>, ComplexFloat)    \
+  _(complex<double>, ComplexDouble)
 #define BRASA_DEFINE_TYPE_MAP(T, name)                    \
   template <>                                             \
   struct CppTypeToScalarType<T> {                         \
@@ -102,7 +124,8 @@ BRASA_FORALL_SCALAR_TYPES(BRASA_DEFINE_TYPE_MAP)
 template <typename T>
 constexpr ScalarType dtype_of = CppTypeToScalarType<T>::value;
 
-/// The type arithmetic on T is carried out in: float for Half/BFloat16, T otherwise.
+/// The type arithmetic on T is carried out in: float for Half/BFloat16, T otherwise (complex
+/// included).
 template <typename T>
 struct OpMath {
   using type = T;

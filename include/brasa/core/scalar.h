@@ -1,6 +1,6 @@
 #pragma once
-// Scalar: a number from C++ code (bool, integer or floating), kept with its kind so that type
-// promotion can treat it like a Python scalar (it does not widen a tensor's dtype within its
+// Scalar: a number from C++ code (bool, integer, floating or complex), kept with its kind so that
+// type promotion can treat it like a Python scalar (it does not widen a tensor's dtype within its
 // category).
 
 #include <cstdint>
@@ -14,7 +14,7 @@ namespace brasa {
 
 class BRASA_API Scalar {
  public:
-  enum class Kind : uint8_t { Bool, Int, Double };
+  enum class Kind : uint8_t { Bool, Int, Double, Complex };
 
   Scalar() : Scalar(int64_t(0)) {}
   template <typename T,
@@ -29,6 +29,13 @@ class BRASA_API Scalar {
   Scalar(bool v) : kind_(Kind::Bool) { v_.i = v; }  // NOLINT
   Scalar(Half v) : Scalar(double(float(v))) {}      // NOLINT
   Scalar(BFloat16 v) : Scalar(double(float(v))) {}  // NOLINT
+  template <typename T>
+  Scalar(complex<T> v) : kind_(Kind::Complex) {  // NOLINT
+    v_.z[0] = static_cast<double>(v.real());
+    v_.z[1] = static_cast<double>(v.imag());
+  }
+  template <typename T>
+  Scalar(std::complex<T> v) : Scalar(complex<T>(v)) {}  // NOLINT
 
   Kind kind() const { return kind_; }
   bool isFloatingPoint() const { return kind_ == Kind::Double; }
@@ -36,32 +43,60 @@ class BRASA_API Scalar {
     return kind_ == Kind::Int || (include_bool && kind_ == Kind::Bool);
   }
   bool isBoolean() const { return kind_ == Kind::Bool; }
-  /// The dtype a tensor made from this scalar gets: Bool, Long, or Double.
+  bool isComplex() const { return kind_ == Kind::Complex; }
+  /// The dtype a tensor made from this scalar gets: Bool, Long, Double or ComplexDouble.
   ScalarType type() const {
-    return kind_ == Kind::Bool ? kBool : kind_ == Kind::Int ? kLong : kDouble;
+    return kind_ == Kind::Bool     ? kBool
+           : kind_ == Kind::Int    ? kLong
+           : kind_ == Kind::Double ? kDouble
+                                   : kComplexDouble;
   }
 
+  /// The value as T; a complex value converted to a real type keeps its real part.
   template <typename T>
   T to() const {
+    if constexpr (is_complex_v<T>) {
+      using R = typename T::value_type;
+      if (kind_ == Kind::Complex) return T(R(v_.z[0]), R(v_.z[1]));
+      return T(to<R>(), R(0));
+    } else {
+      if (kind_ == Kind::Complex) return Scalar(v_.z[0]).to<T>();
+      return to_real<T>();
+    }
+  }
+  double toDouble() const { return to<double>(); }
+  float toFloat() const { return to<float>(); }
+  int64_t toLong() const { return to<int64_t>(); }
+  int toInt() const { return to<int>(); }
+  complex<float> toComplexFloat() const { return to<complex<float>>(); }
+  complex<double> toComplexDouble() const { return to<complex<double>>(); }
+  bool toBool() const {
+    return kind_ == Kind::Double    ? v_.d != 0
+           : kind_ == Kind::Complex ? (v_.z[0] != 0 || v_.z[1] != 0)
+                                    : v_.i != 0;
+  }
+  Scalar operator-() const;
+  /// The complex conjugate; a real value is returned unchanged.
+  Scalar conj() const {
+    return kind_ == Kind::Complex ? Scalar(complex<double>(v_.z[0], -v_.z[1])) : *this;
+  }
+  bool equal(const Scalar& o) const;
+
+ private:
+  template <typename T>
+  T to_real() const {
     if (kind_ == Kind::Double) return static_cast<T>(v_.d);
     if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>)
       return T(static_cast<float>(v_.i));
     else
       return static_cast<T>(v_.i);
   }
-  double toDouble() const { return to<double>(); }
-  float toFloat() const { return to<float>(); }
-  int64_t toLong() const { return to<int64_t>(); }
-  int toInt() const { return to<int>(); }
-  bool toBool() const { return kind_ == Kind::Double ? v_.d != 0 : v_.i != 0; }
-  Scalar operator-() const;
-  bool equal(const Scalar& o) const;
 
- private:
   Kind kind_;
   union {
     int64_t i;
     double d;
+    double z[2];
   } v_;
 };
 

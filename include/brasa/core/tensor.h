@@ -68,7 +68,9 @@ class BRASA_API Tensor {
   }
   bool is_floating_point() const { return is_floating_type(dtype()); }
   bool is_signed() const { return is_signed_type(dtype()); }
-  bool is_complex() const { return false; }
+  bool is_complex() const { return is_complex_type(dtype()); }
+  /// brasa has no lazy conjugate bit: conj() of a complex tensor is computed at once.
+  bool is_conj() const { return false; }
   bool is_view() const { return static_cast<bool>(impl_->view_base()); }
   Tensor _base() const { return Tensor(impl_->view_base()); }
   DispatchKeySet key_set() const { return impl_->key_set(); }
@@ -298,6 +300,18 @@ class BRASA_API Tensor {
 #define BRASA_UNARY_METHODS(name) \
   Tensor name() const;            \
   const Tensor& name##_() const;
+  // ---- complex (src/ops/complex/) ----
+  /// The real part: a Float/Double view of a complex tensor's storage, the tensor itself if real.
+  Tensor real() const;
+  /// The imaginary part (a view); throws TypeError for a real tensor.
+  Tensor imag() const;
+  /// The complex conjugate (a new tensor for a complex one; the tensor itself if real).
+  Tensor conj() const;
+  Tensor conj_physical() const;
+  const Tensor& conj_physical_() const;
+  Tensor resolve_conj() const { return *this; }
+  /// The argument (phase) in radians: atan2(imag, real); 0 or pi for real tensors.
+  Tensor angle() const;
   BRASA_UNARY_METHODS(neg)
   BRASA_UNARY_METHODS(negative)
   BRASA_UNARY_METHODS(reciprocal)

@@ -1,8 +1,8 @@
 #pragma once
 // brasa::tensor(...): a tensor from C++ values, (nested) braced lists, std::vector or ArrayRef,
 // with libtorch's torch::tensor rules: int/int64 elements give Long, float/double give the default
-// dtype, other types (bool, uint8, int8, int16, Half, BFloat16) keep theirs; options.dtype()
-// overrides.
+// dtype, other types (bool, uint8, int8, int16, Half, BFloat16, complex<float>, complex<double>)
+// keep theirs; options.dtype() overrides (complex values need a complex dtype).
 
 #include <initializer_list>
 #include <iosfwd>
@@ -43,7 +43,9 @@ class BRASA_API TensorDataContainer {
   _(float, kFloat)                  \
   _(double, kDouble)                \
   _(Half, kHalf)                    \
-  _(BFloat16, kBFloat16)
+  _(BFloat16, kBFloat16)            \
+  _(complex<float>, kComplexFloat)  \
+  _(complex<double>, kComplexDouble)
   BRASA_TENSOR_DATA_FORALL(BRASA_TENSOR_DATA_SCALAR)
   BRASA_TENSOR_DATA_SCALAR(bool, kBool)
   BRASA_TENSOR_DATA_FORALL(BRASA_TENSOR_DATA_ARRAY)

@@ -54,7 +54,8 @@ struct DispatchStub {
 #if defined(BRASA_KERNEL_FLOATING_CAPABILITY) && !defined(BRASA_CPU_CAPABILITY_DEFAULT)
 #define BRASA_KERNEL_FLOATING_ONLY 1
 #endif
-// Note [Capability builds per file] (cmake/BrasaKernels.cmake): such a file is built for DEFAULT only.
+// Note [Capability builds per file] (cmake/BrasaKernels.cmake): such a file is built for DEFAULT
+// only.
 #if defined(BRASA_KERNEL_DEFAULT_ONLY) && !defined(BRASA_CPU_CAPABILITY_DEFAULT)
 #error "a BRASA_KERNEL_DEFAULT_ONLY kernel file was compiled for a wider capability"
 #endif

@@ -1,7 +1,10 @@
 // copy_, to(), clone(), contiguous() and fill_.
+#include <mutex>
+
 #include "backends/cpu/kernels/copy_kernels.h"
 #include "backends/cpu/new_tensor_writes.h"
 #include "brasa/core/error.h"
+#include "brasa/core/warning.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/factory.h"
 #include "ops/copy/copy_ops.h"
@@ -31,6 +34,12 @@ Tensor copy_kernel(const Tensor& self, const Tensor& src) {
                               "copy_: no copy from ", src.device(), " to ", self.device(),
                               " is registered");
   if (self.is_same(src)) return self;
+  if (src.is_complex() && !self.is_complex()) {
+    // PyTorch 1.13 warns once per process and keeps the real part.
+    static std::once_flag warned;
+    std::call_once(
+        warned, [] { warn("Casting complex values to real discards the imaginary part (copy_)"); });
+  }
   cpu::TensorIterator it = cpu::TensorIteratorConfig("copy_")
                                .add_output(self)
                                .add_input(src)

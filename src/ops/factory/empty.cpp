@@ -46,8 +46,12 @@ Tensor empty_strided(IntArrayRef size, IntArrayRef stride, const TensorOptions& 
 }
 Tensor full(IntArrayRef size, const Scalar& v, const TensorOptions& o) {
   TensorOptions opts = o;
-  // Like libtorch: full() without a dtype takes the fill value's kind (bool, Long, default float).
-  if (!o.has_dtype()) opts = o.dtype(v.isFloatingPoint() ? get_default_dtype() : v.type());
+  // Like libtorch: full() without a dtype takes the fill value's kind (bool, Long, default float,
+  // the default float's complex type).
+  if (!o.has_dtype())
+    opts = o.dtype(v.isFloatingPoint() ? get_default_dtype()
+                   : v.isComplex()     ? to_complex_type(get_default_dtype())
+                                       : v.type());
   Tensor t = ops::empty_op().call(size, opts.dtype(), opts.device());
   cpu::NewTensorWrites new_tensor;  // Note [Version of new tensors]
   t.fill_(v);

@@ -72,13 +72,16 @@ void fill(const TensorDataContainer& c, T*& out) {
 
 Tensor TensorDataContainer::convert_to_tensor(const TensorOptions& options) const {
   TensorOptions o = options.has_dtype() ? options : options.dtype(desired_dtype(scalar_type_));
+  BRASA_CHECK_TYPE(!is_complex_type(scalar_type_) || is_complex_type(o.dtype()),
+                   "tensor: complex values cannot be converted to dtype ", o.dtype(),
+                   " without losing their imaginary part");
   if (is_scalar()) return scalar_tensor(scalar_, o);
   Tensor t;
   if (is_tensor()) {
     t = tensor_.to(o.dtype(), false, /*copy=*/true);
   } else {
     t = empty_generic(sizes_, o.dtype(), Device(kCPU));
-    BRASA_DISPATCH_ALL_TYPES(o.dtype(), "tensor", [&] {
+    BRASA_DISPATCH_ALL_TYPES_AND_COMPLEX(o.dtype(), "tensor", [&] {
       scalar_t* out = t.numel() > 0 ? t.data_ptr<scalar_t>() : nullptr;
       if (out) fill(*this, out);
     });
@@ -92,9 +95,9 @@ std::ostream& operator<<(std::ostream& os, const TensorDataContainer& c) {
   switch (c.kind()) {
     case TensorDataContainer::Kind::Scalar: return os << c.scalar();
     case TensorDataContainer::Kind::Tensor: {
-      Tensor t = c.tensor().to(kDouble);
+      Tensor t = c.tensor().to(c.tensor().is_complex() ? kComplexDouble : kDouble);
       os << "{";
-      for (int64_t i = 0; i < t.numel(); ++i) os << (i ? ", " : "") << t.data_ptr<double>()[i];
+      for (int64_t i = 0; i < t.numel(); ++i) os << (i ? ", " : "") << t.select(0, i).item();
       return os << "}";
     }
     case TensorDataContainer::Kind::InitList: {

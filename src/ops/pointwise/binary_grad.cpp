@@ -67,20 +67,26 @@ Tensor differentiate(BinaryOp& op, const Derivative& d, const Tensor& a, const T
 
 // Evaluates the gradient expression only when that gradient is needed.
 #define BRASA_IF_NEEDED(need, ...) ((need) ? Tensor(__VA_ARGS__) : Tensor())
-bool is_one(const Scalar& s) { return s.toDouble() == 1.0; }
+bool is_one(const Scalar& s) { return s.equal(Scalar(1)); }
 
+// Note [Complex gradients] (autograd/engine.cpp): for complex operands the chain rule multiplies
+// by the conjugate of each partial derivative (g * conj(b) for a * b); conj() of a real tensor is
+// the tensor itself, so the real case pays nothing.
 Grads add_grad(const Inputs& in) {
-  return {in.g, in.need_b ? (is_one(in.alpha) ? in.g : in.g * in.alpha) : Tensor()};
+  return {in.g, in.need_b ? (is_one(in.alpha) ? in.g : in.g * in.alpha.conj()) : Tensor()};
 }
 Grads sub_grad(const Inputs& in) {
-  return {in.g, in.need_b ? (is_one(in.alpha) ? -in.g : in.g * (-in.alpha.toDouble())) : Tensor()};
+  if (!in.need_b) return {in.g, Tensor()};
+  if (is_one(in.alpha)) return {in.g, -in.g};
+  return {in.g, in.alpha.isComplex() ? in.g * (-in.alpha).conj() : in.g * (-in.alpha.toDouble())};
 }
 Grads mul_grad(const Inputs& in) {
-  return {BRASA_IF_NEEDED(in.need_a, in.g * in.b), BRASA_IF_NEEDED(in.need_b, in.g * in.a)};
+  return {BRASA_IF_NEEDED(in.need_a, in.g * in.b.conj()),
+          BRASA_IF_NEEDED(in.need_b, in.g * in.a.conj())};
 }
 Grads div_grad(const Inputs& in) {
-  return {BRASA_IF_NEEDED(in.need_a, in.g / in.b),
-          BRASA_IF_NEEDED(in.need_b, -in.g * in.a / (in.b * in.b))};
+  return {BRASA_IF_NEEDED(in.need_a, in.g / in.b.conj()),
+          BRASA_IF_NEEDED(in.need_b, -in.g * (in.a / (in.b * in.b)).conj())};
 }
 Grads zero_grad(const Inputs& in) {
   return {BRASA_IF_NEEDED(in.need_a, zeros_like(in.g)),

@@ -8,7 +8,8 @@ namespace {
 std::optional<ScalarType> flat_result_dtype(BinaryKind kind, ScalarType dt, const Scalar& alpha) {
   // Anything the full path would refuse or convert goes there (it also raises the errors).
   const bool floating = is_floating_type(dt);
-  if ((alpha.isFloatingPoint() && !floating) || (alpha.isBoolean() && dt != kBool))
+  if ((alpha.isFloatingPoint() && !floating) || (alpha.isBoolean() && dt != kBool) ||
+      alpha.isComplex() || is_complex_type(dt))
     return std::nullopt;
   switch (kind) {
     case BinaryKind::Arith: return dt;
@@ -23,7 +24,9 @@ std::optional<ScalarType> flat_result_dtype(BinaryKind kind, ScalarType dt, cons
   return std::nullopt;
 }
 
-int category(ScalarType t) { return t == kBool ? 0 : is_integral_type(t, false) ? 1 : 2; }
+int category(ScalarType t) {
+  return t == kBool ? 0 : is_integral_type(t, false) ? 1 : is_complex_type(t) ? 3 : 2;
+}
 }  // namespace
 
 std::optional<ScalarType> flat_binary_dtype(BinaryKind kind, const Tensor& a, const Tensor& b,
@@ -71,7 +74,11 @@ cpu::TensorIterator make_binary_iterator(const char* name, BinaryKind kind, cons
   }
   cpu::TensorIterator it = cfg.build();
   const ScalarType dt = it.common_dtype();
-  BRASA_CHECK_TYPE(!alpha.isFloatingPoint() || is_floating_type(dt), name,
+  BRASA_CHECK_TYPE(!alpha.isComplex() || is_complex_type(dt), name,
+                   ": for non-complex input tensors, argument alpha must not be a complex number "
+                   "(inputs ",
+                   a.dtype(), " and ", b.dtype(), ")");
+  BRASA_CHECK_TYPE(!alpha.isFloatingPoint() || is_floating_type(dt) || is_complex_type(dt), name,
                    ": for integral input tensors, argument alpha must not be a floating point "
                    "number (inputs ",
                    a.dtype(), " and ", b.dtype(), ")");

@@ -14,7 +14,8 @@ using UnaryOp = Op<Tensor(const Tensor&, const Tensor&)>;
 enum class UnaryKind : uint8_t {
   Float,      // integral and bool inputs promote to the default float; out= may be any safe cast
   Same,       // result in the input's dtype; out= must have exactly that dtype
-  Numeric,    // like Same, but bool inputs are refused (neg, abs, floor, relu, ...)
+  Numeric,    // like Same, but bool inputs are refused (neg, floor, relu, ...)
+  Abs,        // like Numeric, but a complex input gives its real value type (abs)
   Square,     // like Same, but bool becomes Long (square is pow(x, 2))
   Predicate,  // result is Bool (isnan, isinf, isfinite)
   Logical,    // result is Bool by default; out= may have any dtype (logical_not)

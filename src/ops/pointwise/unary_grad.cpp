@@ -45,6 +45,12 @@ Tensor differentiate(UnaryOp& op, const Derivative& d, const Tensor& x, const Te
   return r;
 }
 
+// x / |x| for complex x, 0 where x is 0 (PyTorch's sgn).
+Tensor complex_sgn(const Tensor& x) {
+  Tensor r = x.abs();
+  return x * where(r.eq(0), zeros_like(r), r.reciprocal());
+}
+
 constexpr double kLn2 = std::numbers::ln2;
 constexpr double kLn10 = std::numbers::ln10;
 constexpr double kTwoOverSqrtPi = 2.0 * std::numbers::inv_sqrtpi;
@@ -85,7 +91,10 @@ BRASA_UNARY_DERIVATIVE(sigmoid_op, "SigmoidBackward0", kResult, g* y*(-y + 1))
 BRASA_UNARY_DERIVATIVE(erf_op, "ErfBackward0", kInput, g*(-(x* x)).exp() * kTwoOverSqrtPi)
 BRASA_UNARY_DERIVATIVE(erfinv_op, "ErfinvBackward0", kResult, g*(y* y).exp() * kSqrtPiOverTwo)
 BRASA_UNARY_DERIVATIVE(neg_op, "NegBackward0", kNone, -g)
-BRASA_UNARY_DERIVATIVE(abs_op, "AbsBackward0", kInput, g* x.sign())
+// For complex x, d|x| pulls back to g * x / |x| (0 at 0): Note [Complex gradients].
+BRASA_UNARY_DERIVATIVE(abs_op, "AbsBackward0", kInput,
+                       x.is_complex() ? g* complex_sgn(x) : g* x.sign())
+BRASA_UNARY_DERIVATIVE(conj_physical_op, "ConjPhysicalBackward0", kNone, g.conj())
 BRASA_UNARY_DERIVATIVE(sign_op, "SignBackward0", kNone, zeros_like(g))
 BRASA_UNARY_DERIVATIVE(square_op, "PowBackward0", kInput, g* x * 2)
 BRASA_UNARY_DERIVATIVE(floor_op, "FloorBackward0", kNone, zeros_like(g))

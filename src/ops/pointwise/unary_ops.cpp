@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "brasa/core/error.h"
+#include "brasa/ops/complex.h"
 #include "brasa/ops/pointwise.h"
 #include "ops/meta.h"
 
@@ -17,6 +18,15 @@ cpu::TensorIterator make_unary_iterator(const char* name, UnaryKind kind, const 
   cfg.add_output(out).add_input(self);
   switch (kind) {
     case UnaryKind::Float: cfg.promote_integer_inputs_to_float(true); break;
+    case UnaryKind::Abs:
+      if (self.is_complex()) {
+        const ScalarType dt = to_real_value_type(self.dtype());
+        BRASA_CHECK_TYPE(!out.defined() || out.dtype() == dt, name, ": found dtype ", out.dtype(),
+                         " for out but expected ", dt);
+        cfg.common_dtype(self.dtype()).output_dtype(dt).check_safe_cast(false);
+        break;
+      }
+      [[fallthrough]];
     case UnaryKind::Numeric:
       if (self.dtype() == kBool) {
         const char* hint = std::strcmp(name, "neg") == 0
@@ -83,7 +93,8 @@ BRASA_DEFINE_UNARY(sigmoid_op, Float, sigmoid_stub)
 BRASA_DEFINE_UNARY(erf_op, Float, erf_stub)
 BRASA_DEFINE_UNARY(erfinv_op, Float, erfinv_stub)
 BRASA_DEFINE_UNARY(neg_op, Numeric, neg_stub)
-BRASA_DEFINE_UNARY(abs_op, Numeric, abs_stub)
+BRASA_DEFINE_UNARY(abs_op, Abs, abs_stub)
+BRASA_DEFINE_UNARY(conj_physical_op, Same, conj_physical_stub)
 BRASA_DEFINE_UNARY(sign_op, Same, sign_stub)
 BRASA_DEFINE_UNARY(square_op, Square, square_stub)
 BRASA_DEFINE_UNARY(floor_op, Numeric, floor_stub)
@@ -140,7 +151,8 @@ BRASA_UNARY_API(sigmoid, Float)
 BRASA_UNARY_API(erf, Float)
 BRASA_UNARY_API(erfinv, Float)
 BRASA_UNARY_API(neg, Numeric)
-BRASA_UNARY_API(abs, Numeric)
+BRASA_UNARY_API(abs, Abs)
+BRASA_UNARY_API(conj_physical, Same)
 BRASA_UNARY_API(sign, Same)
 BRASA_UNARY_API(square, Square)
 BRASA_UNARY_API(floor, Numeric)

@@ -16,6 +16,8 @@ namespace brasa::ops {
 
 // Floating results (integral inputs promote to the default float).
 BRASA_DECLARE_UNARY(reciprocal_op, "reciprocal");
+// Complex conjugate (a copy for real dtypes); abs of a complex tensor is real (UnaryKind::Abs).
+BRASA_DECLARE_UNARY(conj_physical_op, "conj_physical");
 BRASA_DECLARE_UNARY(exp_op, "exp");
 BRASA_DECLARE_UNARY(exp2_op, "exp2");
 BRASA_DECLARE_UNARY(expm1_op, "expm1");

@@ -1,14 +1,16 @@
 // rand, randn, randint, randperm and their _like forms: empty + an in-place random fill
 // (randperm is its own dispatched op: its draws are serial, Fisher-Yates; libtorch's shuffle for an
 // MT19937 generator, Note [libtorch CPU sampling]).
+#include <cmath>
 #include <limits>
 
 #include "backends/cpu/kernels/random_kernels.h"
-#include "backends/cpu/new_tensor_writes.h"
 #include "backends/cpu/mt_sampling.h"
+#include "backends/cpu/new_tensor_writes.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
+#include "brasa/ops/complex.h"
 #include "brasa/ops/factory.h"
 #include "ops/random/random_fill.h"
 #include "ops/random/random_ops.h"
@@ -89,6 +91,12 @@ Tensor rand(IntArrayRef size, const TensorOptions& o) { return rand(size, std::n
 Tensor randn(IntArrayRef size, std::optional<Generator> gen, const TensorOptions& o) {
   Tensor t = empty(size, no_grad(o));
   cpu::NewTensorWrites new_tensor;
+  if (t.is_complex()) {
+    // Like PyTorch: real and imaginary parts independent N(0, 1/2), so E|z|^2 = 1, drawn as the
+    // interleaved pairs of view_as_real (PyTorch's layout of the draws).
+    view_as_real(t).normal_(0, std::sqrt(0.5), std::move(gen));
+    return finish(t, o);
+  }
   t.normal_(0, 1, std::move(gen));
   return finish(t, o);
 }

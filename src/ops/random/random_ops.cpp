@@ -6,8 +6,8 @@
 #include <limits>
 
 #include "backends/cpu/kernels/random_kernels.h"
-#include "backends/cpu/new_tensor_writes.h"
 #include "backends/cpu/mt_sampling.h"
+#include "backends/cpu/new_tensor_writes.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"

@@ -13,7 +13,9 @@ constexpr bool isIntegralType(ScalarType t, bool include_bool) {
   return ::brasa::is_integral_type(t, include_bool);
 }
 constexpr bool isReducedFloatingType(ScalarType t) { return ::brasa::is_reduced_floating_type(t); }
-constexpr bool isComplexType(ScalarType) { return false; }
+constexpr bool isComplexType(ScalarType t) { return ::brasa::is_complex_type(t); }
+constexpr ScalarType toRealValueType(ScalarType t) { return ::brasa::to_real_value_type(t); }
+constexpr ScalarType toComplexType(ScalarType t) { return ::brasa::to_complex_type(t); }
 inline ScalarType promoteTypes(ScalarType a, ScalarType b) { return ::brasa::promote_types(a, b); }
 
 namespace impl {
@@ -35,6 +37,7 @@ using ScalarTypeToCPPTypeT = typename ScalarTypeToCPPType<T>::type;
 
 namespace at {
 using ::c10::elementSize;
+using ::c10::isComplexType;
 using ::c10::isFloatingType;
 using ::c10::isIntegralType;
 using ::c10::promoteTypes;

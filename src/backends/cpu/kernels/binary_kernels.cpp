@@ -48,6 +48,21 @@ void arith_float(IterRef it, const char* name, F f) {
         it, [f](scalar_t a, scalar_t b) -> scalar_t { return scalar_t(f(opm(a), opm(b))); });
   });
 }
+// Complex dtypes (DEFAULT build only: Note [Complex kernels in the default build]).
+template <typename F>
+void arith_complex(IterRef it, const char* name, F f) {
+  (void)f;  // unused in the AVX2/AVX-512 builds, which compile no complex case
+  BRASA_DISPATCH_COMPLEX_TYPES(it.common_dtype(), name, [&] {
+    run_binary<scalar_t, scalar_t>(it, [f](scalar_t a, scalar_t b) -> scalar_t { return f(a, b); });
+  });
+}
+template <typename F>
+void compare_complex(IterRef it, const char* name, F f) {
+  (void)f;
+  BRASA_DISPATCH_COMPLEX_TYPES(it.common_dtype(), name, [&] {
+    run_binary<bool, scalar_t>(it, [f](scalar_t a, scalar_t b) -> bool { return f(a, b); });
+  });
+}
 template <typename F>
 void compare(IterRef it, const char* name, F f) {
   BRASA_DISPATCH_ALL_TYPES(it.common_dtype(), name, [&] {
@@ -58,7 +73,7 @@ void compare(IterRef it, const char* name, F f) {
 }
 
 void add_kernel(IterRef it, const Scalar& alpha) {
-  BRASA_DISPATCH_ALL_TYPES(it.common_dtype(), "add", [&] {
+  BRASA_DISPATCH_ALL_TYPES_AND_COMPLEX(it.common_dtype(), "add", [&] {
     using opm = opmath_t<scalar_t>;
     const opm al = alpha.to<opm>();
     if (al == opm(1)) {
@@ -71,7 +86,7 @@ void add_kernel(IterRef it, const Scalar& alpha) {
   });
 }
 void sub_kernel(IterRef it, const Scalar& alpha) {
-  BRASA_DISPATCH_NUMERIC_TYPES(it.common_dtype(), "sub", [&] {
+  BRASA_DISPATCH_NUMERIC_AND_COMPLEX_TYPES(it.common_dtype(), "sub", [&] {
     using opm = opmath_t<scalar_t>;
     const opm al = alpha.to<opm>();
     run_binary<scalar_t, scalar_t>(
@@ -83,9 +98,13 @@ void mul_kernel(IterRef it, const Scalar&) {
     run_binary<bool, bool>(it, [](bool a, bool b) { return a && b; });
     return;
   }
+  if (is_complex_type(it.common_dtype()))
+    return arith_complex(it, "mul", [](auto a, auto b) { return a * b; });
   arith_numeric(it, "mul", [](auto*) { return [](auto a, auto b) { return a * b; }; });
 }
 void div_kernel(IterRef it, const Scalar&) {
+  if (is_complex_type(it.common_dtype()))
+    return arith_complex(it, "div", [](auto a, auto b) { return a / b; });
   arith_float(it, "div", [](auto a, auto b) { return a / b; });
 }
 
@@ -229,9 +248,13 @@ void threshold_backward_kernel(IterRef it, const Scalar&) {
   });
 }
 void eq_kernel(IterRef it, const Scalar&) {
+  if (is_complex_type(it.common_dtype()))
+    return compare_complex(it, "eq", [](auto a, auto b) { return a == b; });
   compare(it, "eq", [](auto a, auto b) { return a == b; });
 }
 void ne_kernel(IterRef it, const Scalar&) {
+  if (is_complex_type(it.common_dtype()))
+    return compare_complex(it, "ne", [](auto a, auto b) { return a != b; });
   compare(it, "ne", [](auto a, auto b) { return a != b; });
 }
 void lt_kernel(IterRef it, const Scalar&) {

@@ -11,7 +11,15 @@ namespace {
 
 template <typename To, typename From>
 inline To convert(From v) {
-  if constexpr (std::is_same_v<To, bool>) {
+  if constexpr (std::is_same_v<To, bool> && is_complex_v<From>) {
+    return static_cast<bool>(v);
+  } else if constexpr (is_complex_v<To> && is_complex_v<From>) {
+    return To(v);
+  } else if constexpr (is_complex_v<To>) {
+    return To(convert<typename To::value_type>(v));
+  } else if constexpr (is_complex_v<From>) {
+    return convert<To>(v.real());  // copy_ warned that the imaginary part is dropped
+  } else if constexpr (std::is_same_v<To, bool>) {
     if constexpr (std::is_same_v<From, Half> || std::is_same_v<From, BFloat16>)
       return static_cast<float>(v) != 0.0f;
     else
@@ -30,6 +38,11 @@ inline bool convert<bool, bool>(bool v) {
 
 void copy_kernel(TensorIterator& it) {
   ScalarType dst = it.output_dtype(), src = it.input_dtype();
+#if !defined(BRASA_CPU_CAPABILITY_DEFAULT)
+  // Note [Complex kernels in the default build] (dispatch_type.h)
+  if (dst != src && (is_complex_type(dst) || is_complex_type(src)))
+    return ops::copy_stub.impl[int(CpuCapability::DEFAULT)](it);
+#endif
   if (dst == src) {
     size_t item = element_size(dst);
     it.for_each(
@@ -43,23 +56,30 @@ void copy_kernel(TensorIterator& it) {
               case 1: unary_loop<uint8_t, uint8_t>(d, s, n, [](uint8_t v) { return v; }); break;
               case 2: unary_loop<uint16_t, uint16_t>(d, s, n, [](uint16_t v) { return v; }); break;
               case 4: unary_loop<uint32_t, uint32_t>(d, s, n, [](uint32_t v) { return v; }); break;
-              default: unary_loop<uint64_t, uint64_t>(d, s, n, [](uint64_t v) { return v; }); break;
+              case 8: unary_loop<uint64_t, uint64_t>(d, s, n, [](uint64_t v) { return v; }); break;
+              default:  // 16: ComplexDouble
+                for (int64_t i = 0; i < n; ++i) std::memcpy(d[0] + i * s[0], d[1] + i * s[1], 16);
+                break;
             }
           }
         },
         1 << 18);
     return;
   }
-  BRASA_DISPATCH_ALL_TYPES(dst, "copy_", [&] {
+  BRASA_DISPATCH_ALL_TYPES_AND_COMPLEX(dst, "copy_", [&] {
     using dst_t = scalar_t;
-    BRASA_DISPATCH_ALL_TYPES(src, "copy_", [&] {
+    BRASA_DISPATCH_ALL_TYPES_AND_COMPLEX(src, "copy_", [&] {
       run_unary<dst_t, scalar_t>(it, [](scalar_t v) { return convert<dst_t>(v); });
     });
   });
 }
 
 void fill_kernel(TensorIterator& it, const Scalar& value) {
-  BRASA_DISPATCH_ALL_TYPES(it.output_dtype(), "fill_", [&] {
+#if !defined(BRASA_CPU_CAPABILITY_DEFAULT)
+  if (is_complex_type(it.output_dtype()))
+    return ops::fill_stub.impl[int(CpuCapability::DEFAULT)](it, value);
+#endif
+  BRASA_DISPATCH_ALL_TYPES_AND_COMPLEX(it.output_dtype(), "fill_", [&] {
     const scalar_t v = value.to<scalar_t>();
     it.for_each([v](char** d, const int64_t* s, int64_t n) {
       if (s[0] == sizeof(scalar_t)) {

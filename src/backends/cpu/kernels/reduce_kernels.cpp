@@ -21,9 +21,9 @@ using ops::ReduceParams;
 template <typename T>
 constexpr bool is_float_v =
     std::is_floating_point_v<T> || std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
-// Floats accumulate in their opmath type, integers and bool in int64.
+// Floats (and complex) accumulate in their opmath type, integers and bool in int64.
 template <typename T>
-using sum_acc_t = std::conditional_t<is_float_v<T>, opmath_t<T>, int64_t>;
+using sum_acc_t = std::conditional_t<is_float_v<T> || is_complex_v<T>, opmath_t<T>, int64_t>;
 // Enough independent accumulators to fill four 512-bit registers.
 template <typename acc_t>
 constexpr int lanes_for = int(256 / sizeof(acc_t));
@@ -114,6 +114,11 @@ struct LogicalOps {
 };
 
 void sum_kernel(const ReduceIter& it, const ReduceParams&) {
+  if (is_complex_type(it.in_dtype())) {
+    // Note [Complex kernels in the default build]
+    BRASA_DISPATCH_COMPLEX_TYPES(it.in_dtype(), "sum", [&] { run_reduce(SumOps<scalar_t>{}, it); });
+    return;
+  }
   BRASA_DISPATCH_ALL_TYPES(it.in_dtype(), "sum", [&] { run_reduce(SumOps<scalar_t>{}, it); });
 }
 void mean_kernel(const ReduceIter& it, const ReduceParams& p) {

@@ -49,10 +49,31 @@ void numeric_kernel(TensorIterator& it, const char* name, F f) {
   });
 }
 
+// Complex dtypes: DEFAULT build only (Note [Complex kernels in the default build]).
+template <typename F>
+void complex_kernel(TensorIterator& it, const char* name, F f) {
+  (void)f;  // unused in the AVX2/AVX-512 builds, which compile no complex case
+  BRASA_DISPATCH_COMPLEX_TYPES(it.common_dtype(), name, [&] {
+    using out_t = decltype(f(scalar_t()));
+    run_unary<out_t, scalar_t>(it, [f](scalar_t a) -> out_t { return f(a); });
+  });
+}
+
 void neg_kernel(TensorIterator& it) {
+  if (is_complex_type(it.common_dtype()))
+    return complex_kernel(it, "neg", [](auto a) { return -a; });
   numeric_kernel(it, "neg", [](auto a) { return wrapping_neg(a); });
 }
+void conj_physical_kernel(TensorIterator& it) {
+  if (is_complex_type(it.common_dtype()))
+    return complex_kernel(it, "conj_physical", [](auto a) { return ::brasa::conj(a); });
+  BRASA_DISPATCH_ALL_TYPES(it.common_dtype(), "conj_physical", [&] {
+    run_unary<scalar_t, scalar_t>(it, [](scalar_t a) { return a; });
+  });
+}
 void abs_kernel(TensorIterator& it) {
+  if (is_complex_type(it.common_dtype()))
+    return complex_kernel(it, "abs", [](auto a) { return ::brasa::abs(a); });
   numeric_kernel(it, "abs", [](auto a) {
     using T = decltype(a);
     if constexpr (std::is_unsigned_v<T>)
@@ -177,6 +198,7 @@ void isfinite_kernel(TensorIterator& it) {
 namespace brasa::ops {
 BRASA_REGISTER_STUB(neg_stub, ::brasa::cpu::neg_kernel);
 BRASA_REGISTER_STUB(abs_stub, ::brasa::cpu::abs_kernel);
+BRASA_REGISTER_STUB(conj_physical_stub, ::brasa::cpu::conj_physical_kernel);
 BRASA_REGISTER_STUB(sign_stub, ::brasa::cpu::sign_kernel);
 BRASA_REGISTER_STUB(square_stub, ::brasa::cpu::square_kernel);
 BRASA_REGISTER_STUB(floor_stub, ::brasa::cpu::floor_kernel);

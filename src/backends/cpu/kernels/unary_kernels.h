@@ -33,6 +33,7 @@ BRASA_DECLARE_STUB(erf_stub, UnaryKernel);
 BRASA_DECLARE_STUB(erfinv_stub, UnaryKernel);
 BRASA_DECLARE_STUB(neg_stub, UnaryKernel);
 BRASA_DECLARE_STUB(abs_stub, UnaryKernel);
+BRASA_DECLARE_STUB(conj_physical_stub, UnaryKernel);
 BRASA_DECLARE_STUB(sign_stub, UnaryKernel);
 BRASA_DECLARE_STUB(square_stub, UnaryKernel);
 BRASA_DECLARE_STUB(floor_stub, UnaryKernel);
