@@ -37,15 +37,20 @@ BRASA_DECLARE_OP(linalg_svd_op, "_linalg_svd",
                  "_linalg_svd(Tensor A, bool full_matrices, bool compute_uv) -> (Tensor U, Tensor "
                  "S, Tensor Vh)",
                  std::tuple<Tensor, Tensor, Tensor>(const Tensor&, bool, bool));
+BRASA_ATEN(linalg_svd_op,
+           "none: aten's _linalg_svd also takes a driver (the CUDA solver's choice), which this "
+           "declaration lacks");
 BRASA_DECLARE_OP(linalg_eigh_op, "_linalg_eigh",
                  "_linalg_eigh(Tensor A, str UPLO, bool compute_v) -> (Tensor eigenvalues, Tensor "
                  "eigenvectors)",
                  std::tuple<Tensor, Tensor>(const Tensor&, std::string, bool));
 
 // pinv_ops.cpp
-BRASA_DECLARE_OP(linalg_pinv_op, "linalg_pinv",
-                 "linalg_pinv(Tensor self, float? atol, float? rtol, bool hermitian) -> Tensor",
-                 Tensor(const Tensor&, std::optional<double>, std::optional<double>, bool));
+BRASA_DECLARE_OP(
+    linalg_pinv_op, "linalg_pinv",
+    "linalg_pinv.atol_rtol_float(Tensor self, float? atol, float? rtol, bool hermitian) -> "
+    "Tensor",
+    Tensor(const Tensor&, std::optional<double>, std::optional<double>, bool));
 
 // lstsq_ops.cpp: [solution, residuals, rank, singular_values] (aten returns a 4-tuple; brasa's
 // boxing handles tuples of up to 3, so a list it is).
@@ -53,5 +58,8 @@ BRASA_DECLARE_OP(linalg_lstsq_op, "linalg_lstsq",
                  "linalg_lstsq(Tensor self, Tensor b, float? rcond, str? driver) -> Tensor[]",
                  std::vector<Tensor>(const Tensor&, const Tensor&, std::optional<double>,
                                      std::optional<std::string>));
+BRASA_ATEN(linalg_lstsq_op,
+           "none: aten returns a tuple of four; this op returns them as Tensor[] (brasa's boxing "
+           "takes tuples of up to three)");
 
 }  // namespace brasa::ops
