@@ -9,7 +9,7 @@ BRASA_PACKAGES=(
   libgtest-dev                                      # tests
   libcli11-dev                                      # command lines of the examples and brasarun
   libsleef-dev libdnnl-dev                          # vector math, oneDNN
-  liblapack-dev                                     # decompositions (Note [LAPACK])
+  liblapack3                                        # decompositions, loaded at first use (Note [LAPACK])
   libfftw3-dev                                      # FFTs (torch::fft)
   zlib1g-dev                                        # gzip-compressed datasets (MNIST)
   python3-torch python3-numpy libtorch-dev          # PyTorch as the test oracle; libtorch to compare

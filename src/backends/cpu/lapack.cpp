@@ -11,16 +11,23 @@
 // results depend on the machine's cores, so the first LAPACK call sets OpenBLAS to one thread (the
 // symbol is looked up at run time: the reference LAPACK has none) and the ops run batch elements in
 // parallel themselves, each element on one thread: results are the same for any thread count.
+//
+// Loading: libbrasa does not link LAPACK. The first decomposition dlopens liblapack.so.3 (the
+// alternatives' link) and looks its routines up. Linked, OpenBLAS started its thread pool in every
+// process that loads libbrasa, which made a one-op forward and backward (autograd_1) 11% slower,
+// and mapped ~30 MB into programs that never factorise a matrix.
 #include "backends/cpu/lapack.h"
 
 #include <dlfcn.h>
 
 #include <algorithm>
 #include <cstddef>
-#include <mutex>
 #include <type_traits>
 #include <vector>
 
+#include "brasa/core/error.h"
+
+// The routines' types (declared only to be named by decltype: nothing links against them).
 extern "C" {
 // NOLINTBEGIN: LAPACK's Fortran names and argument order.
 void sgetrf_(const int*, const int*, float*, const int*, int*, int*);
@@ -69,13 +76,83 @@ void dgelss_(const int*, const int*, const int*, double*, const int*, double*, c
 namespace brasa::cpu::lapack {
 namespace {
 
+// The routines, looked up in the LAPACK that liblapack.so.3 names (Note [LAPACK]).
+struct Routines {
+  decltype(&sgetrf_) sgetrf;
+  decltype(&dgetrf_) dgetrf;
+  decltype(&sgetri_) sgetri;
+  decltype(&dgetri_) dgetri;
+  decltype(&sgetrs_) sgetrs;
+  decltype(&dgetrs_) dgetrs;
+  decltype(&spotrf_) spotrf;
+  decltype(&dpotrf_) dpotrf;
+  decltype(&sgeqrf_) sgeqrf;
+  decltype(&dgeqrf_) dgeqrf;
+  decltype(&sorgqr_) sorgqr;
+  decltype(&dorgqr_) dorgqr;
+  decltype(&sgesdd_) sgesdd;
+  decltype(&dgesdd_) dgesdd;
+  decltype(&ssyevd_) ssyevd;
+  decltype(&dsyevd_) dsyevd;
+  decltype(&sgels_) sgels;
+  decltype(&dgels_) dgels;
+  decltype(&sgelsy_) sgelsy;
+  decltype(&dgelsy_) dgelsy;
+  decltype(&sgelsd_) sgelsd;
+  decltype(&dgelsd_) dgelsd;
+  decltype(&sgelss_) sgelss;
+  decltype(&dgelss_) dgelss;
+};
+
+const Routines& routines() {
+  static const Routines r = [] {
+    void* lib = dlopen("liblapack.so.3", RTLD_NOW | RTLD_LOCAL);
+    BRASA_CHECK(lib != nullptr,
+                "linear algebra: could not load LAPACK (liblapack.so.3): ", dlerror(),
+                "; install Debian's liblapack3 or libopenblas0");
+    Routines l{};
+    auto need = [&](auto& fn, const char* name) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, name));
+      BRASA_CHECK(fn != nullptr, "linear algebra: the LAPACK behind liblapack.so.3 has no ", name);
+    };
+    need(l.sgetrf, "sgetrf_");
+    need(l.dgetrf, "dgetrf_");
+    need(l.sgetri, "sgetri_");
+    need(l.dgetri, "dgetri_");
+    need(l.sgetrs, "sgetrs_");
+    need(l.dgetrs, "dgetrs_");
+    need(l.spotrf, "spotrf_");
+    need(l.dpotrf, "dpotrf_");
+    need(l.sgeqrf, "sgeqrf_");
+    need(l.dgeqrf, "dgeqrf_");
+    need(l.sorgqr, "sorgqr_");
+    need(l.dorgqr, "dorgqr_");
+    need(l.sgesdd, "sgesdd_");
+    need(l.dgesdd, "dgesdd_");
+    need(l.ssyevd, "ssyevd_");
+    need(l.dsyevd, "dsyevd_");
+    need(l.sgels, "sgels_");
+    need(l.dgels, "dgels_");
+    need(l.sgelsy, "sgelsy_");
+    need(l.dgelsy, "dgelsy_");
+    need(l.sgelsd, "sgelsd_");
+    need(l.dgelsd, "dgelsd_");
+    need(l.sgelss, "sgelss_");
+    need(l.dgelss, "dgelss_");
+    using SetThreads = void (*)(int);
+    if (auto set = reinterpret_cast<SetThreads>(dlsym(lib, "openblas_set_num_threads"))) set(1);
+    return l;
+  }();
+  return r;
+}
+
 // Picks the s- or d- routine for T.
 #define BRASA_LAPACK(T, name, ...)          \
   do {                                      \
     if constexpr (std::is_same_v<T, float>) \
-      s##name##_(__VA_ARGS__);              \
+      routines().s##name(__VA_ARGS__);      \
     else                                    \
-      d##name##_(__VA_ARGS__);              \
+      routines().d##name(__VA_ARGS__);      \
   } while (0)
 
 // A workspace size as LAPACK's query returns it (a float holding an integer).
@@ -86,14 +163,7 @@ int work_size(T query) {
 
 }  // namespace
 
-void init_once() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    using SetThreads = void (*)(int);
-    if (auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
-      set(1);
-  });
-}
+void init_once() { routines(); }
 
 template <class T>
 int getrf(int m, int n, T* a, int lda, int* ipiv) {

@@ -8,7 +8,8 @@
 
 namespace brasa::cpu::lapack {
 
-/// Makes sure LAPACK runs on the calling thread only (Note [LAPACK]); called by every wrapper.
+/// Loads LAPACK and makes sure it runs on the calling thread only (Note [LAPACK]); called by every
+/// wrapper. Throws RuntimeError when no LAPACK is installed.
 void init_once();
 
 /// LU with partial pivoting of the m x n `a`; ipiv gets min(m, n) 1-based pivots.
