@@ -124,6 +124,23 @@ std::pair<Tensor, std::shared_ptr<FunctionNode<F>>> record(
   return {r, node};
 }
 
+/// An out-of-place op of one differentiable input whose derivative needs nothing saved:
+/// backward(grad) gives self's gradient. Runs run() below autograd, and makes no node when self
+/// does not require grad.
+template <class Run, class Backward>
+Tensor record_one_input(const char* node_name, const char* op, const Tensor& self, Run run,
+                        Backward backward) {
+  if (!any_requires_grad({&self})) {
+    BelowAutograd below;
+    return run();
+  }
+  return record(
+             node_name, op, {&self}, self, Tensor(),
+             [backward](BackwardContext& ctx) -> variable_list { return {backward(ctx.grad(0))}; },
+             run, false)
+      .first;
+}
+
 /// Closure of a one-input derivative: formula(grad, saved input, saved result) (either saved
 /// tensor may be absent).
 template <class F>

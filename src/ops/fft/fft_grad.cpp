@@ -25,31 +25,8 @@
 namespace brasa::ops {
 namespace {
 
-using autograd::BackwardContext;
-using autograd::BelowAutograd;
-using autograd::variable_list;
-
-template <class Run, class Backward>
-Tensor record_fft(const char* node, const char* op, const Tensor& self, Run run,
-                  Backward backward) {
-  if (!autograd::any_requires_grad({&self})) {
-    BelowAutograd below;
-    return run();
-  }
-  auto fn = autograd::make_function_node(
-      node, op, {&self},
-      [backward](BackwardContext& ctx) -> variable_list { return {backward(ctx.grad(0))}; }, false);
-  Tensor r;
-  {
-    BelowAutograd below;
-    r = run();
-  }
-  autograd::set_history(r, fn);
-  return r;
-}
-
 Tensor c2c_ag(const Tensor& self, IntArrayRef dim, int64_t normalization, bool forward) {
-  return record_fft(
+  return autograd::record_one_input(
       "FftC2CBackward0", "_fft_c2c", self,
       [&] { return fft_c2c_op().call(self, dim, normalization, forward); },
       [dims = DimVector(dim), normalization, forward](const Tensor& g) {
@@ -58,7 +35,7 @@ Tensor c2c_ag(const Tensor& self, IntArrayRef dim, int64_t normalization, bool f
 }
 
 Tensor r2c_ag(const Tensor& self, IntArrayRef dim, int64_t normalization, bool onesided) {
-  return record_fft(
+  return autograd::record_one_input(
       "FftR2CBackward0", "_fft_r2c", self,
       [&] { return fft_r2c_op().call(self, dim, normalization, onesided); },
       [dims = DimVector(dim), normalization, onesided,
@@ -78,7 +55,7 @@ Tensor r2c_ag(const Tensor& self, IntArrayRef dim, int64_t normalization, bool o
 }
 
 Tensor c2r_ag(const Tensor& self, IntArrayRef dim, int64_t normalization, int64_t last_dim_size) {
-  return record_fft(
+  return autograd::record_one_input(
       "FftC2RBackward0", "_fft_c2r", self,
       [&] { return fft_c2r_op().call(self, dim, normalization, last_dim_size); },
       [dims = DimVector(dim), normalization, last_dim_size](const Tensor& g) {

@@ -4,7 +4,6 @@
 // error for a matrix that has no answer.
 
 #include <cstdint>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -16,31 +15,22 @@
 
 namespace brasa::ops::linalg_detail {
 
-inline std::string shape_str(IntArrayRef s) {
-  std::ostringstream os;
-  os << "[";
-  for (size_t i = 0; i < s.size(); ++i) os << (i ? ", " : "") << s[i];
-  os << "]";
-  return os.str();
-}
-
 /// Float or double (TypeError otherwise), at least 2-D (ValueError).
 inline void check_matrix(const char* op, const Tensor& A, const char* name = "A") {
   BRASA_CHECK(A.defined(), op, ": got an undefined tensor");
   BRASA_CHECK_TYPE(A.dtype() == kFloat || A.dtype() == kDouble, op, ": ", name,
                    " must be a float or double tensor, got ", A.dtype());
   BRASA_CHECK(A.dim() >= 2, op, ": ", name, " must have at least 2 dimensions, got shape ",
-              shape_str(A.sizes()));
+              A.sizes());
   // LAPACK's integers are 32-bit (Debian's LP64 build).
-  BRASA_CHECK(
-      A.size(-1) <= INT32_MAX && A.size(-2) <= INT32_MAX, op, ": ", name,
-      " has more than 2^31 - 1 rows or columns, which LAPACK cannot index: ", shape_str(A.sizes()));
+  BRASA_CHECK(A.size(-1) <= INT32_MAX && A.size(-2) <= INT32_MAX, op, ": ", name,
+              " has more than 2^31 - 1 rows or columns, which LAPACK cannot index: ", A.sizes());
 }
 
 inline void check_square(const char* op, const Tensor& A, const char* name = "A") {
   check_matrix(op, A, name);
   BRASA_CHECK(A.size(-1) == A.size(-2), op, ": ", name,
-              " must be batches of square matrices, got shape ", shape_str(A.sizes()));
+              " must be batches of square matrices, got shape ", A.sizes());
 }
 
 /// Sizes of the batch dims (all but the last two).
@@ -111,8 +101,8 @@ inline std::pair<int64_t, int> first_failure(const std::vector<int>& infos) {
 
 /// "A" or "batch element 3 of A [2, 4, 4]", for errors about one matrix of a batch.
 inline std::string which_matrix(const Tensor& A, int64_t b, const char* name = "A") {
-  if (A.dim() == 2) return std::string(name) + " " + shape_str(A.sizes());
-  return "batch element " + std::to_string(b) + " of " + name + " " + shape_str(A.sizes());
+  if (A.dim() == 2) return detail::str_cat(name, " ", A.sizes());
+  return detail::str_cat("batch element ", b, " of ", name, " ", A.sizes());
 }
 
 /// An argument error LAPACK reported (info < 0): a bug of ours, never the user's input.

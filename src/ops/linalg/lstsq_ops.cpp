@@ -28,16 +28,15 @@ LstsqShapes lstsq_shapes(const char* op, const Tensor& A, const Tensor& B) {
   BRASA_CHECK_TYPE(A.dtype() == B.dtype(), op, ": A and B must have the same dtype, got ",
                    A.dtype(), " and ", B.dtype());
   BRASA_CHECK(A.dim() >= B.dim() && A.dim() - B.dim() <= 1, op, ": B must have as many dims as A ",
-              shape_str(A.sizes()), " or one fewer (a batch of vectors), got B ",
-              shape_str(B.sizes()));
+              A.sizes(), " or one fewer (a batch of vectors), got B ", B.sizes());
   LstsqShapes s;
   s.vector = B.dim() == A.dim() - 1;  // Note [Vector right-hand sides]
   Tensor Bm = s.vector ? B.unsqueeze(-1) : B;
   s.m = A.size(-2);
   s.n = A.size(-1);
   s.k = Bm.size(-1);
-  BRASA_CHECK(Bm.dim() >= 2 && Bm.size(-2) == s.m, op, ": A ", shape_str(A.sizes()), " and B ",
-              shape_str(B.sizes()), " must have the same number of rows");
+  BRASA_CHECK(Bm.dim() >= 2 && Bm.size(-2) == s.m, op, ": A ", A.sizes(), " and B ", B.sizes(),
+              " must have the same number of rows");
   s.batch = cpu::broadcast_shapes(batch_sizes(A), batch_sizes(Bm), "linalg.lstsq");
   s.a_shape = s.batch;
   s.a_shape.push_back(s.m);

@@ -66,8 +66,8 @@ Tensor solve_kernel(const Tensor& A, const Tensor& B, bool left) {
   Tensor Am = left ? A : A.transpose(-2, -1);
   Tensor Bm = vector ? B.unsqueeze(-1) : (left ? B : B.transpose(-2, -1));
   const int64_t n = A.size(-1);
-  BRASA_CHECK(Bm.size(-2) == n, op, ": incompatible shapes of A ", shape_str(A.sizes()), " and B ",
-              shape_str(B.sizes()), " (", left ? "A @ X = B" : "X @ A = B", ")");
+  BRASA_CHECK(Bm.size(-2) == n, op, ": incompatible shapes of A ", A.sizes(), " and B ", B.sizes(),
+              " (", left ? "A @ X = B" : "X @ A = B", ")");
   const DimVector batch = cpu::broadcast_shapes(batch_sizes(Am), batch_sizes(Bm), "linalg.solve");
   DimVector a_shape = batch, x_shape = batch;
   a_shape.push_back(n);

@@ -19,20 +19,10 @@ using autograd::variable_list;
 template <class Forward, class Backward>
 Tensor record_view(const char* node, const char* op, const Tensor& self, Forward forward,
                    Backward backward) {
-  Tensor r;
-  {
-    BelowAutograd below;
-    r = forward();
-  }
-  if (!autograd::any_requires_grad({&self})) return r;
-  auto fn = autograd::make_function_node(
-      node, op, {&self},
-      [sizes = DimVector(self.sizes()), backward](BackwardContext& ctx) -> variable_list {
-        return {backward(ctx.grad(0), IntArrayRef(sizes))};
-      },
-      false);
-  autograd::set_history(r, fn);
-  return r;
+  return autograd::record_one_input(node, op, self, forward,
+                                    [sizes = DimVector(self.sizes()), backward](const Tensor& g) {
+                                      return backward(g, IntArrayRef(sizes));
+                                    });
 }
 
 Tensor reshape_back(const Tensor& g, IntArrayRef sizes) { return g.reshape(sizes); }
