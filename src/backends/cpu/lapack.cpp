@@ -163,11 +163,8 @@ int work_size(T query) {
 
 }  // namespace
 
-void init_once() { routines(); }
-
 template <class T>
 int getrf(int m, int n, T* a, int lda, int* ipiv) {
-  init_once();
   int info = 0;
   BRASA_LAPACK(T, getrf, &m, &n, a, &lda, ipiv, &info);
   return info;
@@ -175,7 +172,6 @@ int getrf(int m, int n, T* a, int lda, int* ipiv) {
 
 template <class T>
 int getri(int n, T* a, int lda, const int* ipiv) {
-  init_once();
   int info = 0, lwork = -1;
   T query = 0;
   BRASA_LAPACK(T, getri, &n, a, &lda, ipiv, &query, &lwork, &info);
@@ -187,7 +183,6 @@ int getri(int n, T* a, int lda, const int* ipiv) {
 
 template <class T>
 int getrs(char trans, int n, int nrhs, const T* a, int lda, const int* ipiv, T* b, int ldb) {
-  init_once();
   int info = 0;
   BRASA_LAPACK(T, getrs, &trans, &n, &nrhs, a, &lda, ipiv, b, &ldb, &info, 1);
   return info;
@@ -195,7 +190,6 @@ int getrs(char trans, int n, int nrhs, const T* a, int lda, const int* ipiv, T* 
 
 template <class T>
 int potrf(char uplo, int n, T* a, int lda) {
-  init_once();
   int info = 0;
   BRASA_LAPACK(T, potrf, &uplo, &n, a, &lda, &info, 1);
   return info;
@@ -203,7 +197,6 @@ int potrf(char uplo, int n, T* a, int lda) {
 
 template <class T>
 int geqrf(int m, int n, T* a, int lda, T* tau) {
-  init_once();
   int info = 0, lwork = -1;
   T query = 0;
   BRASA_LAPACK(T, geqrf, &m, &n, a, &lda, tau, &query, &lwork, &info);
@@ -215,7 +208,6 @@ int geqrf(int m, int n, T* a, int lda, T* tau) {
 
 template <class T>
 int orgqr(int m, int n, int k, T* a, int lda, const T* tau) {
-  init_once();
   int info = 0, lwork = -1;
   T query = 0;
   BRASA_LAPACK(T, orgqr, &m, &n, &k, a, &lda, tau, &query, &lwork, &info);
@@ -227,7 +219,6 @@ int orgqr(int m, int n, int k, T* a, int lda, const T* tau) {
 
 template <class T>
 int gesdd(char jobz, int m, int n, T* a, int lda, T* s, T* u, int ldu, T* vt, int ldvt) {
-  init_once();
   int info = 0, lwork = -1;
   T query = 0;
   std::vector<int> iwork(8 * static_cast<size_t>(std::min(m, n)) + 1);
@@ -242,7 +233,6 @@ int gesdd(char jobz, int m, int n, T* a, int lda, T* s, T* u, int ldu, T* vt, in
 
 template <class T>
 int syevd(char jobz, char uplo, int n, T* a, int lda, T* w) {
-  init_once();
   int info = 0, lwork = -1, liwork = -1, iquery = 0;
   T query = 0;
   BRASA_LAPACK(T, syevd, &jobz, &uplo, &n, a, &lda, w, &query, &lwork, &iquery, &liwork, &info, 1,
@@ -258,7 +248,6 @@ int syevd(char jobz, char uplo, int n, T* a, int lda, T* w) {
 
 template <class T>
 int gels(int m, int n, int nrhs, T* a, int lda, T* b, int ldb) {
-  init_once();
   const char trans = 'N';
   int info = 0, lwork = -1;
   T query = 0;
@@ -271,7 +260,6 @@ int gels(int m, int n, int nrhs, T* a, int lda, T* b, int ldb) {
 
 template <class T>
 int gelsy(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T rcond, int* rank) {
-  init_once();
   int info = 0, lwork = -1;
   T query = 0;
   std::vector<int> jpvt(std::max(n, 1), 0);  // 0: every column is free to move
@@ -286,7 +274,6 @@ int gelsy(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T rcond, int* ra
 
 template <class T>
 int gelsd(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T* s, T rcond, int* rank) {
-  init_once();
   int info = 0, lwork = -1, iquery = 0;
   T query = 0;
   BRASA_LAPACK(T, gelsd, &m, &n, &nrhs, a, &lda, b, &ldb, s, &rcond, rank, &query, &lwork, &iquery,
@@ -301,7 +288,6 @@ int gelsd(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T* s, T rcond, i
 
 template <class T>
 int gelss(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T* s, T rcond, int* rank) {
-  init_once();
   int info = 0, lwork = -1;
   T query = 0;
   BRASA_LAPACK(T, gelss, &m, &n, &nrhs, a, &lda, b, &ldb, s, &rcond, rank, &query, &lwork, &info);

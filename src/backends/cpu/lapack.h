@@ -2,15 +2,12 @@
 // Typed front ends to the system LAPACK (Fortran interface, column-major matrices, 32-bit
 // integers), for float and double. Each returns LAPACK's `info` (0 = success, > 0 = the routine's
 // own failure code, < 0 = a bad argument, which would be a bug of ours) and sizes its workspace
-// with LAPACK's query. Note [LAPACK] says which library and why one thread.
+// with LAPACK's query. The first call loads LAPACK (RuntimeError when none is installed); Note
+// [LAPACK] says which library, how it is loaded and why one thread.
 
 #include <cstdint>
 
 namespace brasa::cpu::lapack {
-
-/// Loads LAPACK and makes sure it runs on the calling thread only (Note [LAPACK]); called by every
-/// wrapper. Throws RuntimeError when no LAPACK is installed.
-void init_once();
 
 /// LU with partial pivoting of the m x n `a`; ipiv gets min(m, n) 1-based pivots.
 template <class T>

@@ -48,10 +48,8 @@ Tensor randperm_kernel(int64_t n, std::optional<Generator> gen, ScalarType dt, D
   Tensor out = randperm_meta(n, gen, dt, device);
   if (n == 0) return out;
   if (!is_philox(gen)) {
-    const Generator& g = resolve_generator(gen);
-    std::lock_guard<std::mutex> lock(g.mutex());
-    fill_in_order(out, kLong, [&](void* d, int64_t count) {
-      cpu::mt::randperm(g.get()->engine(), static_cast<int64_t*>(d), count);
+    fill_from_engine<int64_t>(out, gen, kLong, [](auto& engine, int64_t* d, int64_t count) {
+      cpu::mt::randperm(engine, d, count);
     });
     return out;
   }

@@ -7,6 +7,7 @@
 // memory as a contiguous one, and a strided slice gets them in row-major order. fill_in_order
 // draws the values into a contiguous buffer in that order and copies them into place.
 
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -42,6 +43,17 @@ void fill_in_order(const Tensor& self, ScalarType buffer_dtype, const F& fill) {
   Tensor buffer = detail::empty_generic(ordered.sizes(), buffer_dtype, self.device());
   fill(buffer.data_ptr(), n);
   ordered.copy_(buffer);
+}
+
+/// fill_in_order with draws from the MT19937 engine of `gen` (else the default generator), under
+/// its lock: fill(engine, T* data, n).
+template <typename T, typename F>
+void fill_from_engine(const Tensor& self, const std::optional<Generator>& gen,
+                      ScalarType buffer_dtype, const F& fill) {
+  const Generator& g = resolve_generator(gen);
+  std::lock_guard<std::mutex> lock(g.mutex());
+  fill_in_order(self, buffer_dtype,
+                [&](void* d, int64_t n) { fill(g.get()->engine(), static_cast<T*>(d), n); });
 }
 
 }  // namespace brasa::ops

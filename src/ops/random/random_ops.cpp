@@ -180,10 +180,8 @@ Tensor bernoulli_meta(const Tensor& self, double p, std::optional<Generator>) {
 Tensor bernoulli_kernel(const Tensor& self, double p, std::optional<Generator> gen) {
   bernoulli_meta(self, p, gen);
   if (!is_philox(gen)) {
-    const Generator& g = resolve_generator(gen);
-    std::lock_guard<std::mutex> lock(g.mutex());
-    fill_in_order(self, kByte, [&](void* d, int64_t n) {
-      cpu::mt::bernoulli_scalar(g.get()->engine(), static_cast<uint8_t*>(d), n, p);
+    fill_from_engine<uint8_t>(self, gen, kByte, [p](auto& engine, uint8_t* d, int64_t n) {
+      cpu::mt::bernoulli_scalar(engine, d, n, p);
     });
     return self;
   }
@@ -227,14 +225,11 @@ Tensor bernoulli_tensor_kernel(const Tensor& self, const Tensor& p, std::optiona
     return self;
   }
   Tensor ordered = probs.permute(fill_order(self)).contiguous();
-  const Generator& g = resolve_generator(gen);
-  std::lock_guard<std::mutex> lock(g.mutex());
-  fill_in_order(self, kByte, [&](void* d, int64_t n) {
-    uint8_t* out = static_cast<uint8_t*>(d);
+  fill_from_engine<uint8_t>(self, gen, kByte, [&](auto& engine, uint8_t* out, int64_t n) {
     if (wide)
-      cpu::mt::bernoulli_tensor(g.get()->engine(), out, n, ordered.data_ptr<double>());
+      cpu::mt::bernoulli_tensor(engine, out, n, ordered.data_ptr<double>());
     else
-      cpu::mt::bernoulli_tensor(g.get()->engine(), out, n, ordered.data_ptr<float>());
+      cpu::mt::bernoulli_tensor(engine, out, n, ordered.data_ptr<float>());
   });
   return self;
 }
@@ -305,10 +300,8 @@ Tensor random_kernel(const Tensor& self, int64_t from, int64_t to, std::optional
     const ScalarType dt = self.scalar_type();
     const bool wide = (dt == kLong || dt == kDouble || dt == kFloat || dt == kBFloat16) &&
                       range >= (uint64_t(1) << 32);
-    const Generator& g = resolve_generator(gen);
-    std::lock_guard<std::mutex> lock(g.mutex());
-    fill_in_order(self, kLong, [&](void* d, int64_t n) {
-      cpu::mt::random_from_to(g.get()->engine(), static_cast<int64_t*>(d), n, range, from, wide);
+    fill_from_engine<int64_t>(self, gen, kLong, [&](auto& engine, int64_t* d, int64_t n) {
+      cpu::mt::random_from_to(engine, d, n, range, from, wide);
     });
     return self;
   }

@@ -72,10 +72,8 @@ Tensor exponential_meta(const Tensor& self, double lambd, std::optional<Generato
 Tensor exponential_kernel(const Tensor& self, double lambd, std::optional<Generator> gen) {
   exponential_meta(self, lambd, gen);
   if (!is_philox(gen)) {
-    const Generator& g = resolve_generator(gen);
-    std::lock_guard<std::mutex> lock(g.mutex());
-    fill_in_order(self, kDouble, [&](void* d, int64_t n) {
-      cpu::mt::exponential(g.get()->engine(), static_cast<double*>(d), n, lambd);
+    fill_from_engine<double>(self, gen, kDouble, [lambd](auto& engine, double* d, int64_t n) {
+      cpu::mt::exponential(engine, d, n, lambd);
     });
     return self;
   }
@@ -92,10 +90,8 @@ Tensor geometric_meta(const Tensor& self, double p, std::optional<Generator>) {
 Tensor geometric_kernel(const Tensor& self, double p, std::optional<Generator> gen) {
   geometric_meta(self, p, gen);
   if (!is_philox(gen)) {
-    const Generator& g = resolve_generator(gen);
-    std::lock_guard<std::mutex> lock(g.mutex());
-    fill_in_order(self, kDouble, [&](void* d, int64_t n) {
-      cpu::mt::geometric(g.get()->engine(), static_cast<double*>(d), n, p);
+    fill_from_engine<double>(self, gen, kDouble, [p](auto& engine, double* d, int64_t n) {
+      cpu::mt::geometric(engine, d, n, p);
     });
     return self;
   }

@@ -11,7 +11,8 @@
 #include "backends/cpu/kernels/normal_block_kernels.h"
 
 #include <cmath>
-#include <cstring>
+
+#include "brasa/core/half.h"
 
 #if defined(BRASA_CPU_CAPABILITY_AVX2) || defined(BRASA_CPU_CAPABILITY_AVX512)
 #include <immintrin.h>
@@ -114,23 +115,15 @@ void normal_blocks_float(float* data, int64_t blocks, float mean, float std) {
 
 #else  // one lane at a time, the same operations
 
-inline uint32_t bits_of(float f) {
-  uint32_t b;
-  std::memcpy(&b, &f, 4);
-  return b;
-}
-inline float float_of(uint32_t b) {
-  float f;
-  std::memcpy(&f, &b, 4);
-  return f;
-}
+using ::brasa::detail::bits_to_float;  // half.h
+using ::brasa::detail::float_to_bits;
 
 float log1(float x) {
   const bool invalid = x <= 0.0f;
-  const float smallest = float_of(0x00800000u);
+  const float smallest = bits_to_float(0x00800000u);
   x = x > smallest ? x : smallest;
-  const int32_t exponent = int32_t(bits_of(x) >> 23) - 0x7f;
-  x = float_of((bits_of(x) & ~0x7f800000u) | bits_of(0.5f));
+  const int32_t exponent = int32_t(float_to_bits(x) >> 23) - 0x7f;
+  x = bits_to_float((float_to_bits(x) & ~0x7f800000u) | float_to_bits(0.5f));
   float e = float(exponent) + 1.0f;
   const bool below = x < kSqrtHalf;
   const float extra = below ? x : 0.0f;
@@ -148,7 +141,7 @@ float log1(float x) {
 }
 
 void sincos1(float x, float* s, float* c) {
-  uint32_t sign_sin = bits_of(x) & 0x80000000u;
+  uint32_t sign_sin = float_to_bits(x) & 0x80000000u;
   x = std::fabs(x);
   const int32_t j = (int32_t(x * kFourOverPi) + 1) & ~1;
   const float y = float(j);
@@ -170,8 +163,8 @@ void sincos1(float x, float* s, float* c) {
   ys = ys * z;
   ys = std::fma(ys, x, x);
   const float sin_from_s = first_poly ? ys : 0.0f, sin_from_c = first_poly ? 0.0f : yc;
-  *s = float_of(bits_of(sin_from_c + sin_from_s) ^ sign_sin);
-  *c = float_of(bits_of((yc - sin_from_c) + (ys - sin_from_s)) ^ sign_cos);
+  *s = bits_to_float(float_to_bits(sin_from_c + sin_from_s) ^ sign_sin);
+  *c = bits_to_float(float_to_bits((yc - sin_from_c) + (ys - sin_from_s)) ^ sign_cos);
 }
 
 void normal_blocks_float(float* data, int64_t blocks, float mean, float std) {
