@@ -309,64 +309,64 @@ static Tensor cosine_embedding_loss_impl(const Tensor& input1, const Tensor& inp
 }
 
 Tensor mse_loss(const Tensor& input, const Tensor& target, const MSELossFuncOptions& options) {
-  return detail::in_opmath2(input, target, [&](const Tensor& x, const Tensor& y) {
+  return detail::loss_opmath2(input, target, [&](const Tensor& x, const Tensor& y) {
     return mse_loss_impl(x, y, options);
   });
 }
 
 Tensor l1_loss(const Tensor& input, const Tensor& target, const L1LossFuncOptions& options) {
-  return detail::in_opmath2(
+  return detail::loss_opmath2(
       input, target, [&](const Tensor& x, const Tensor& y) { return l1_loss_impl(x, y, options); });
 }
 
 Tensor smooth_l1_loss(const Tensor& input, const Tensor& target,
                       const SmoothL1LossFuncOptions& options) {
-  return detail::in_opmath2(input, target, [&](const Tensor& x, const Tensor& y) {
+  return detail::loss_opmath2(input, target, [&](const Tensor& x, const Tensor& y) {
     return smooth_l1_loss_impl(x, y, options);
   });
 }
 
 Tensor huber_loss(const Tensor& input, const Tensor& target, const HuberLossFuncOptions& options) {
-  return detail::in_opmath2(input, target, [&](const Tensor& x, const Tensor& y) {
+  return detail::loss_opmath2(input, target, [&](const Tensor& x, const Tensor& y) {
     return huber_loss_impl(x, y, options);
   });
 }
 
 Tensor nll_loss(const Tensor& input, const Tensor& target, const NLLLossFuncOptions& options) {
-  return detail::in_opmath2(input, target, [&](const Tensor& x, const Tensor& y) {
+  return detail::loss_opmath2(input, target, [&](const Tensor& x, const Tensor& y) {
     return nll_loss_impl(x, y, options);
   });
 }
 
 Tensor cross_entropy(const Tensor& input, const Tensor& target,
                      const CrossEntropyFuncOptions& options) {
-  return detail::in_opmath2(input, target, [&](const Tensor& x, const Tensor& y) {
+  return detail::loss_opmath2(input, target, [&](const Tensor& x, const Tensor& y) {
     return cross_entropy_impl(x, y, options);
   });
 }
 
 Tensor binary_cross_entropy(const Tensor& input, const Tensor& target,
                             const BinaryCrossEntropyFuncOptions& options) {
-  return detail::in_opmath2(input, target, [&](const Tensor& x, const Tensor& y) {
+  return detail::loss_opmath2(input, target, [&](const Tensor& x, const Tensor& y) {
     return binary_cross_entropy_impl(x, y, options);
   });
 }
 
 Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& target,
                                         const BinaryCrossEntropyWithLogitsFuncOptions& options) {
-  return detail::in_opmath2(input, target, [&](const Tensor& x, const Tensor& y) {
+  return detail::loss_opmath2(input, target, [&](const Tensor& x, const Tensor& y) {
     return binary_cross_entropy_with_logits_impl(x, y, options);
   });
 }
 
 Tensor kl_div(const Tensor& input, const Tensor& target, const KLDivFuncOptions& options) {
-  return detail::in_opmath2(
+  return detail::loss_opmath2(
       input, target, [&](const Tensor& x, const Tensor& y) { return kl_div_impl(x, y, options); });
 }
 
 Tensor margin_ranking_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
                            const MarginRankingLossFuncOptions& options) {
-  return detail::in_opmath2(input1, input2, [&](const Tensor& x, const Tensor& y) {
+  return detail::loss_opmath2(input1, input2, [&](const Tensor& x, const Tensor& y) {
     return margin_ranking_loss_impl(x, y, target, options);
   });
 }
@@ -381,7 +381,7 @@ Tensor cosine_embedding_loss(const Tensor& input1, const Tensor& input2, const T
     if (input1.scalar_type() != common || input2.scalar_type() != common)
       return cosine_embedding_loss(input1.to(common), input2.to(common), target, options);
   }
-  return detail::in_opmath2(input1, input2, [&](const Tensor& x, const Tensor& y) {
+  return detail::loss_opmath2(input1, input2, [&](const Tensor& x, const Tensor& y) {
     return cosine_embedding_loss_impl(x, y, target, options);
   });
 }

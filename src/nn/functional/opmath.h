@@ -2,8 +2,11 @@
 // Half/BFloat16 inputs of composite functionals compute in float and round once at the end, like
 // PyTorch's fused kernels (rounding every intermediate would cost several ulps).
 
+#include <utility>
+
 #include "brasa/core/tensor.h"
 #include "brasa/core/type_promotion.h"
+#include "brasa/dispatch/autocast_mode.h"
 
 namespace brasa::nn::functional::detail {
 
@@ -34,6 +37,17 @@ Tensor in_opmath2(const Tensor& a, const Tensor& b, F&& f) {
                              : a.scalar_type();
   Tensor r = f(to_opmath(a), to_opmath(b));
   return is_reduced(out) ? r.to(out) : r;
+}
+
+/// in_opmath2 for the losses, which are float32 ops under autocast (Note [Autocast]): there f(a, b)
+/// runs in float32 and the result stays float32.
+template <typename F>
+Tensor loss_opmath2(const Tensor& a, const Tensor& b, F&& f) {
+  if (BRASA_UNLIKELY(autocast::is_active())) {
+    autocast::AutocastExclude exclude;
+    return f(autocast::cached_cast(kFloat, a), autocast::cached_cast(kFloat, b));
+  }
+  return in_opmath2(a, b, std::forward<F>(f));
 }
 
 }  // namespace brasa::nn::functional::detail

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "brasa/core/error.h"
+#include "brasa/dispatch/autocast_mode.h"
 #include "brasa/ops/conv.h"
 #include "ops/conv/conv_params.h"
 
@@ -16,6 +17,15 @@ Tensor conv_nd(const char* op, int64_t nsp, const Tensor& input, const Tensor& w
   BRASA_CHECK(input.dim() == nsp + 1 || input.dim() == nsp + 2, op, ": expected ", nsp + 1,
               "D (unbatched) or ", nsp + 2, "D (batched) input to ", op,
               ", but got input of size: ", ops::conv::shape_str(input.sizes()));
+  if (BRASA_UNLIKELY(autocast::is_active())) {
+    // Note [Autocast]: cast before the dtype checks below; transposed convolutions are float32
+    // ops in PyTorch 1.13, the others lower-precision ones (as in autocast_policy.cpp).
+    const ScalarType dt = transposed ? kFloat : autocast::get_autocast_cpu_dtype();
+    autocast::AutocastExclude exclude;
+    return conv_nd(op, nsp, autocast::cached_cast(dt, input), autocast::cached_cast(dt, weight),
+                   autocast::cached_cast(dt, bias), stride, padding, dilation, transposed,
+                   output_padding, groups);
+  }
   const bool unbatched = input.dim() == nsp + 1;
   const Tensor x = unbatched ? input.unsqueeze(0) : input;
   ops::conv::check_conv(op, x, weight, bias, stride, padding, dilation, transposed, output_padding,

@@ -6,6 +6,7 @@
 
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
+#include "brasa/dispatch/autocast_mode.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/indexing_ops.h"
 #include "brasa/ops/tensor_data.h"
@@ -25,9 +26,11 @@ int64_t normalization(const char* op, FftNorm norm, bool forward) {
               "\" (expected \"backward\", \"forward\" or \"ortho\")");
 }
 
-// Integral (and bool) inputs compute in the default float dtype; Half and BFloat16 have no FFT.
-Tensor promote_input(const char* op, const Tensor& x, bool require_complex) {
-  BRASA_CHECK(x.defined(), op, ": got an undefined tensor");
+// Integral (and bool) inputs compute in the default float dtype; Half and BFloat16 have no FFT
+// (under autocast the transforms are float32 ops, Note [Autocast]).
+Tensor promote_input(const char* op, const Tensor& x_in, bool require_complex) {
+  BRASA_CHECK(x_in.defined(), op, ": got an undefined tensor");
+  const Tensor x = autocast::is_active() ? autocast::cached_cast(kFloat, x_in) : x_in;
   ScalarType t = x.dtype();
   BRASA_CHECK_TYPE(!is_reduced_floating_type(t), op, ": unsupported dtype ", t);
   if (is_integral_type(t, true)) t = get_default_dtype();

@@ -10,6 +10,7 @@
 #include "brasa/core/dispatch_type.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
+#include "brasa/dispatch/autocast_mode.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/indexing_ops.h"
@@ -388,6 +389,12 @@ Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Ten
   return ops::index_add_op().call(self.clone(), dim, index, source, alpha);
 }
 Tensor index_copy(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
+  if (BRASA_UNLIKELY(autocast::is_active())) {  // Note [Autocast]: a promoting op
+    const ScalarType dt = autocast::promote_dtype({&self, &source});
+    autocast::AutocastExclude exclude;
+    return index_copy(autocast::cached_cast(dt, self), dim, index,
+                      autocast::cached_cast(dt, source));
+  }
   return ops::index_copy_op().call(self.clone(), dim, index, source);
 }
 Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "brasa/core/error.h"
+#include "brasa/dispatch/autocast_mode.h"
 #include "brasa/ops/attention.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/indexing_ops.h"
@@ -62,6 +63,11 @@ Tensor euclidean_by_mm(const Tensor& x1, const Tensor& x2) {
 }  // namespace
 
 Tensor cdist(const Tensor& x1, const Tensor& x2, double p, std::optional<int64_t> compute_mode) {
+  if (BRASA_UNLIKELY(autocast::is_active())) {  // Note [Autocast]: a float32 op
+    autocast::AutocastExclude exclude;
+    return cdist(autocast::cached_cast(kFloat, x1), autocast::cached_cast(kFloat, x2), p,
+                 compute_mode);
+  }
   BRASA_CHECK(x1.dim() >= 2, "cdist only supports at least 2D tensors, X1 got: ", x1.dim(), "D");
   BRASA_CHECK(x2.dim() >= 2, "cdist only supports at least 2D tensors, X2 got: ", x2.dim(), "D");
   BRASA_CHECK_TYPE(

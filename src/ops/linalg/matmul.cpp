@@ -1,12 +1,18 @@
 // Composite products: matmul (PyTorch's rank rules and batch broadcasting), outer, linear.
 #include "backends/cpu/tensor_iterator.h"
 #include "brasa/core/error.h"
+#include "brasa/dispatch/autocast_mode.h"
 #include "brasa/ops/linalg.h"
 #include "brasa/ops/view.h"
 
 namespace brasa {
 
 Tensor matmul(const Tensor& self, const Tensor& other) {
+  if (BRASA_UNLIKELY(autocast::is_active())) {  // Note [Autocast]: a lower-precision op
+    const ScalarType dt = autocast::get_autocast_cpu_dtype();
+    autocast::AutocastExclude exclude;
+    return matmul(autocast::cached_cast(dt, self), autocast::cached_cast(dt, other));
+  }
   BRASA_CHECK(self.defined() && other.defined(), "matmul: got an undefined tensor");
   const int64_t d1 = self.dim(), d2 = other.dim();
   BRASA_CHECK(d1 >= 1 && d2 >= 1, "matmul: both arguments to matmul need to be at least 1D, but ",
@@ -54,6 +60,12 @@ Tensor outer(const Tensor& self, const Tensor& vec2) {
 Tensor ger(const Tensor& self, const Tensor& vec2) { return outer(self, vec2); }
 
 Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
+  if (BRASA_UNLIKELY(autocast::is_active())) {  // Note [Autocast]: a lower-precision op
+    const ScalarType dt = autocast::get_autocast_cpu_dtype();
+    autocast::AutocastExclude exclude;
+    return linear(autocast::cached_cast(dt, input), autocast::cached_cast(dt, weight),
+                  autocast::cached_cast(dt, bias));
+  }
   BRASA_CHECK(input.defined() && weight.defined(), "linear: got an undefined tensor");
   BRASA_CHECK(weight.dim() == 2 || weight.dim() == 1, "linear: weight must be 1-D or 2-D, got ",
               weight.dim(), "-D");
