@@ -142,12 +142,19 @@ void backward_weight_loop(T* gw, const T* gy, const T* x, const Geo& g) {
   });
 }
 
+// Float always goes to oneDNN; BFloat16 only where the CPU has AVX-512 BF16 (oneDNN's other bf16
+// code is reference or emulated, slower than the direct loop's float accumulation).
+bool on_onednn(ScalarType dt) {
+  static const bool native_bf16 = __builtin_cpu_supports("avx512bf16");
+  return dt == kFloat || (dt == kBFloat16 && native_bf16);
+}
+
 }  // namespace
 
 void conv_forward(const Tensor& y, const Tensor& x, const Tensor& w, const Tensor& bias,
                   const ConvParams& p) {
   if (y.numel() == 0) return;
-  if (x.dtype() == kFloat && onednn_conv_forward(y, x, w, bias, p)) return;
+  if (on_onednn(x.dtype()) && onednn_conv_forward(y, x, w, bias, p)) return;
   const Geo g = make_geo(x.sizes(), w.sizes(), y.sizes(), p);
   Tensor xc = x.contiguous(), wc = w.contiguous(), bc = bias.defined() ? bias.contiguous() : bias;
   BRASA_DISPATCH_NUMERIC_TYPES(x.dtype(), "convolution", [&] {
@@ -162,7 +169,7 @@ void conv_backward_data(const Tensor& gx, const Tensor& gy, const Tensor& w, con
     gx.zero_();
     return;
   }
-  if (gx.dtype() == kFloat && onednn_conv_backward_data(gx, gy, w, p)) return;
+  if (on_onednn(gx.dtype()) && onednn_conv_backward_data(gx, gy, w, p)) return;
   const Geo g = make_geo(gx.sizes(), w.sizes(), gy.sizes(), p);
   Tensor gyc = gy.contiguous(), wc = w.contiguous();
   BRASA_DISPATCH_NUMERIC_TYPES(gx.dtype(), "convolution_backward", [&] {
@@ -178,7 +185,7 @@ void conv_backward_weight(const Tensor& gw, const Tensor& gy, const Tensor& x,
     gw.zero_();
     return;
   }
-  if (gw.dtype() == kFloat && onednn_conv_backward_weight(gw, gy, x, p)) return;
+  if (on_onednn(gw.dtype()) && onednn_conv_backward_weight(gw, gy, x, p)) return;
   const Geo g = make_geo(x.sizes(), gw.sizes(), gy.sizes(), p);
   Tensor gyc = gy.contiguous(), xc = x.contiguous();
   BRASA_DISPATCH_NUMERIC_TYPES(gw.dtype(), "convolution_backward", [&] {

@@ -1,6 +1,7 @@
-// Float convolutions on oneDNN: forward, backward-data and backward-weights primitives. oneDNN
-// chooses the memory formats (format_tag::any); tensors are reordered in and out of them. Created
-// primitives (convolutions and reorders) live in a bounded LRU cache keyed by their geometry.
+// Float and BFloat16 convolutions on oneDNN: forward, backward-data and backward-weights
+// primitives. oneDNN chooses the memory formats (format_tag::any); tensors are reordered in and out
+// of them. Created primitives (convolutions and reorders) live in a bounded LRU cache keyed by
+// their geometry.
 #include <string>
 
 #include "backends/cpu/onednn.h"
@@ -34,6 +35,8 @@ void append_bytes(std::string& key, const T& v) {
   key.append(reinterpret_cast<const char*>(&v), sizeof(v));
 }
 
+Dt onednn_dtype(const Tensor& t) { return t.dtype() == kBFloat16 ? Dt::bf16 : Dt::f32; }
+
 // The tensor's own layout; the weight [OC, C/g, *k] of a grouped convolution as [g, OC/g, C/g, *k].
 memory::desc user_desc(const Tensor& t, int64_t groups, bool is_weight) {
   memory::dims d(t.sizes().begin(), t.sizes().end()), s(t.strides().begin(), t.strides().end());
@@ -42,11 +45,11 @@ memory::desc user_desc(const Tensor& t, int64_t groups, bool is_weight) {
     d.insert(d.begin(), groups);
     s.insert(s.begin(), s[0] * d[1]);
   }
-  return memory::desc(d, Dt::f32, s);
+  return memory::desc(d, onednn_dtype(t), s);
 }
 
 memory::desc any_desc(const memory::desc& user) {
-  return memory::desc(user.dims(), Dt::f32, memory::format_tag::any);
+  return memory::desc(user.dims(), user.data_type(), memory::format_tag::any);
 }
 
 void reorder(const memory& from, const memory& to) {
@@ -72,12 +75,12 @@ memory bind(const Tensor& t, const memory::desc& user, const memory::desc& want,
 }
 
 Prim make_prim(Kind kind, const memory::desc& xu, const memory::desc& wu, const memory::desc& yu,
-               bool has_bias, const memory::dims& st, const memory::dims& dil,
+               bool has_bias, Dt bias_dt, const memory::dims& st, const memory::dims& dil,
                const memory::dims& pl, const memory::dims& pr) {
   const auto alg = dnnl::algorithm::convolution_direct;
   const memory::desc x = any_desc(xu), w = any_desc(wu), y = any_desc(yu);
   const memory::desc b =
-      has_bias ? memory::desc({yu.dims()[1]}, Dt::f32, memory::format_tag::a) : memory::desc();
+      has_bias ? memory::desc({yu.dims()[1]}, bias_dt, memory::format_tag::a) : memory::desc();
   const auto prop = kind == Kind::kForward ? dnnl::prop_kind::forward_inference
                                            : dnnl::prop_kind::forward_training;
   dnnl::convolution_forward::primitive_desc fwd(
@@ -135,10 +138,14 @@ bool run(Kind kind, const Tensor& x_in, const Tensor& w_in, const Tensor& y_in, 
     for (int64_t s : *v) append_bytes(key, s);
   append_bytes(key, p.groups);
   append_bytes(key, has_bias);
+  const Dt bias_dt = has_bias ? onednn_dtype(bias) : Dt::f32;
+  append_bytes(key, x.dtype());
+  append_bytes(key, bias_dt);
   append_bytes(key, get_num_threads());
   Prim prim;
   try {
-    prim = cache().get(key, [&] { return make_prim(kind, xu, wu, yu, has_bias, st, dil, pl, pr); });
+    prim = cache().get(
+        key, [&] { return make_prim(kind, xu, wu, yu, has_bias, bias_dt, st, dil, pl, pr); });
   } catch (const dnnl::error&) {
     return false;  // geometry oneDNN has no implementation for: the direct loop handles it
   }
@@ -152,7 +159,7 @@ bool run(Kind kind, const Tensor& x_in, const Tensor& w_in, const Tensor& y_in, 
   if (kind == Kind::kForward) {
     args = {{DNNL_ARG_SRC, xm}, {DNNL_ARG_WEIGHTS, wm}, {DNNL_ARG_DST, ym}};
     if (has_bias)
-      args.emplace(DNNL_ARG_BIAS, memory(memory::desc({b.size(0)}, Dt::f32, memory::format_tag::a),
+      args.emplace(DNNL_ARG_BIAS, memory(memory::desc({b.size(0)}, bias_dt, memory::format_tag::a),
                                          engine(), b.data_ptr()));
   } else if (kind == Kind::kBackwardData) {
     args = {{DNNL_ARG_DIFF_SRC, xm}, {DNNL_ARG_WEIGHTS, wm}, {DNNL_ARG_DIFF_DST, ym}};
