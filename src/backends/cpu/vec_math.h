@@ -151,6 +151,22 @@ inline void map_contiguous(const T* in, T* out, int64_t n) {
 template <typename T>
 using compute_t = std::conditional_t<std::is_same_v<T, double>, double, float>;
 
+// Note [BFloat16 blocks]
+// Contiguous BFloat16 data is converted to float a block at a time by loops over the raw bits
+// (load_bf16_contiguous / store_bf16_contiguous in reduced_float.h), which vectorise, then the
+// op's float vector form runs on the block. Converting element by element through the BFloat16
+// type in the strided loop below made exp 4.6x slower than Float's.
+template <typename Op>
+void map_bf16_contiguous(const uint16_t* in, uint16_t* out, int64_t n) {
+  alignas(64) float ibuf[kReducedBlock], obuf[kReducedBlock];
+  for (int64_t b = 0; b < n; b += kReducedBlock) {
+    const int64_t m = std::min(kReducedBlock, n - b);
+    load_bf16_contiguous(in + b, ibuf, m);
+    map_contiguous<Op>(ibuf, obuf, m);
+    store_bf16_contiguous(obuf, out + b, m);
+  }
+}
+
 /// One inner loop of map_unary: out and in have dtype T (float, double, Half or BFloat16).
 template <typename Op, typename T>
 void map_loop(char** d, const int64_t* s, int64_t n) {
@@ -160,6 +176,13 @@ void map_loop(char** d, const int64_t* s, int64_t n) {
   if constexpr (same) {
     if (s[0] == kT && s[1] == kT) {
       map_contiguous<Op>(reinterpret_cast<const T*>(d[1]), reinterpret_cast<T*>(d[0]), n);
+      return;
+    }
+  }
+  if constexpr (std::is_same_v<T, BFloat16>) {
+    if (s[0] == kT && s[1] == kT) {
+      map_bf16_contiguous<Op>(reinterpret_cast<const uint16_t*>(d[1]),
+                              reinterpret_cast<uint16_t*>(d[0]), n);
       return;
     }
   }
