@@ -1,6 +1,7 @@
 // BFloat16 against Float32 on one thread: products (oneDNN's bf16 matmul and convolution where the
 // CPU has AVX-512 BF16), elementwise kernels, and an MLP training step under autocast. Prints one
-// line per workload: name, float32 median, bfloat16 median (microseconds), float32 / bfloat16.
+// line per workload: name, float32 and bfloat16 medians (microseconds) and their ratio, then the
+// same for the minimums.
 // bench/bf16_bench.py runs this and PyTorch's side and prints both with their ratios.
 #include <algorithm>
 #include <chrono>
@@ -16,8 +17,13 @@ using namespace brasa;
 
 namespace {
 
-// Median over `reps` repetitions of `inner` calls, in microseconds per call, after one warm-up.
-double time_us(int inner, int reps, const std::function<void()>& f) {
+struct Timing {
+  double median_us, min_us;
+};
+
+// Median and minimum over `reps` repetitions of `inner` calls, in microseconds per call, after one
+// warm-up. The minimum is the steadier figure on a shared machine.
+Timing time_us(int inner, int reps, const std::function<void()>& f) {
   f();
   std::vector<double> t;
   for (int r = 0; r < reps; ++r) {
@@ -27,7 +33,7 @@ double time_us(int inner, int reps, const std::function<void()>& f) {
     t.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / inner);
   }
   std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  return {t[t.size() / 2], t.front()};
 }
 
 Tensor uniform(IntArrayRef shape, ScalarType dtype) { return rand(shape).sub(0.5).to(dtype); }
@@ -118,12 +124,14 @@ int main(int argc, char** argv) {
        }},
       {"mlp_step_autocast", 5, 7, mlp_step},
   };
-  std::printf("%-24s %12s %12s %8s\n", "workload", "f32_us", "bf16_us", "f32/bf16");
+  std::printf("%-24s %12s %12s %8s %12s %12s %8s\n", "workload", "f32_us", "bf16_us", "f32/bf16",
+              "f32_min_us", "bf16_min_us", "min_ratio");
   for (const Workload& w : workloads) {
     if (!only.empty() && only != w.name) continue;
-    const double f = time_us(w.inner, w.reps, w.make(kFloat));
-    const double b = time_us(w.inner, w.reps, w.make(kBFloat16));
-    std::printf("%-24s %12.1f %12.1f %8.2f\n", w.name, f, b, f / b);
+    const Timing f = time_us(w.inner, w.reps, w.make(kFloat));
+    const Timing b = time_us(w.inner, w.reps, w.make(kBFloat16));
+    std::printf("%-24s %12.1f %12.1f %8.2f %12.1f %12.1f %8.2f\n", w.name, f.median_us, b.median_us,
+                f.median_us / b.median_us, f.min_us, b.min_us, f.min_us / b.min_us);
   }
   return 0;
 }

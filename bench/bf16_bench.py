@@ -20,6 +20,7 @@ torch.manual_seed(0)
 
 
 def time_us(inner, reps, f):
+    """(median, minimum) microseconds per call."""
     f()
     ts = []
     for _ in range(reps):
@@ -27,7 +28,7 @@ def time_us(inner, reps, f):
         for _ in range(inner):
             f()
         ts.append((time.perf_counter() - t0) / inner * 1e6)
-    return statistics.median(ts)
+    return statistics.median(ts), min(ts)
 
 
 def uniform(shape, dt):
@@ -94,21 +95,31 @@ def brasa_figures(binary):
     out = subprocess.run([binary], check=True, capture_output=True, text=True).stdout
     figures = {}
     for line in out.splitlines()[1:]:
-        name, f32, bf16, _ = line.split()
-        figures[name] = (float(f32), float(bf16))
+        name, f32, bf16, _, f32_min, bf16_min, _ = line.split()
+        figures[name] = (float(f32), float(bf16), float(f32_min), float(bf16_min))
     return figures
+
+
+torch_figures = {}
 
 
 def main():
     brasa = brasa_figures(sys.argv[1]) if len(sys.argv) > 1 else {}
-    print(f"{'workload':24s} {'brasa f32':>10s} {'brasa bf16':>10s} {'f32/bf16':>8s}   "
-          f"{'torch f32':>10s} {'torch bf16':>10s} {'f32/bf16':>8s}   {'torch/brasa bf16':>16s}")
-    for name, inner, reps, make in WORKLOADS:
-        tf = time_us(inner, reps, make(torch.float32))
-        tb = time_us(inner, reps, make(torch.bfloat16))
-        bf, bb = brasa.get(name, (float("nan"), float("nan")))
-        print(f"{name:24s} {bf:10.1f} {bb:10.1f} {bf / bb:8.2f}   {tf:10.1f} {tb:10.1f} "
-              f"{tf / tb:8.2f}   {tb / bb:16.2f}")
+    nan = float("nan")
+    for title, k in (("medians", 0), ("minimums", 2)):
+        print(f"{title} (us per call, 1 thread)")
+        print(f"{'workload':24s} {'brasa f32':>10s} {'brasa bf16':>10s} {'f32/bf16':>8s}   "
+              f"{'torch f32':>10s} {'torch bf16':>10s} {'f32/bf16':>8s}   {'torch/brasa bf16':>16s}")
+        for name, inner, reps, make in WORKLOADS:
+            if name not in torch_figures:
+                torch_figures[name] = (time_us(inner, reps, make(torch.float32)),
+                                       time_us(inner, reps, make(torch.bfloat16)))
+            (tf_med, tf_min), (tb_med, tb_min) = torch_figures[name]
+            tf, tb = (tf_med, tb_med) if k == 0 else (tf_min, tb_min)
+            bf, bb = brasa.get(name, (nan,) * 4)[k:k + 2]
+            print(f"{name:24s} {bf:10.1f} {bb:10.1f} {bf / bb:8.2f}   {tf:10.1f} {tb:10.1f} "
+                  f"{tf / tb:8.2f}   {tb / bb:16.2f}")
+        print()
 
 
 if __name__ == "__main__":
