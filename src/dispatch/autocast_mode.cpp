@@ -21,7 +21,7 @@ thread_local Cache* t_cache __attribute__((tls_model("initial-exec"))) = nullptr
 
 Cache& cache() {
   if (!t_cache) {
-    thread_local Cache storage;
+    thread_local Cache storage __attribute__((tls_model("initial-exec")));
     t_cache = &storage;
   }
   return *t_cache;
