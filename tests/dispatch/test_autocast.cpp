@@ -160,6 +160,28 @@ const std::vector<Case>& cases() {
        [] {
          return cdist(T({3, 4}, 1, kBFloat16), T({2, 4}, 2, kBFloat16));
        }},
+      {"cosine_embedding_loss",
+       "F.cosine_embedding_loss(T((3, 4), 1, bf), T((3, 4), 2, bf), torch.tensor([1, -1, 1]))",
+       [] {
+         return cosine_embedding_loss(T({3, 4}, 1, kBFloat16), T({3, 4}, 2, kBFloat16),
+                                      tensor({1, -1, 1}).to(kLong));
+       }},
+      {"max_pool3d", "F.max_pool3d(T((1, 2, 4, 4, 4), 1, bf), 2)",
+       [] {
+         return max_pool3d(T({1, 2, 4, 4, 4}, 1, kBFloat16), {2, 2, 2});
+       }},
+      {"matrix_norm", "torch.linalg.matrix_norm(T((3, 4), 1, bf))",
+       [] {
+         return linalg_matrix_norm(T({3, 4}, 1, kBFloat16));
+       }},
+      {"matrix_norm_nuc", "torch.linalg.matrix_norm(T((3, 4), 1, bf), 'nuc')",
+       [] {
+         return linalg_matrix_norm(T({3, 4}, 1, kBFloat16), "nuc");
+       }},
+      {"eigvalsh", "torch.linalg.eigvalsh(T((3, 3), 1, bf))",
+       [] {
+         return std::get<0>(linalg_eigh(T({3, 3}, 1, kBFloat16)));
+       }},
       // Promote.
       {"cat_mixed", "torch.cat([T((2, 3), 1, bf), T((2, 3), 2)])",
        [] {
@@ -196,6 +218,10 @@ const std::vector<Case>& cases() {
          return relu(mm(T({4, 6}, 1), T({6, 5}, 2)));
        }},
       {"add_mixed", "T((3,), 1, bf) + T((3,), 2)", [] { return T({3}, 1, kBFloat16) + T({3}, 2); }},
+      {"vector_norm_bf16", "torch.linalg.vector_norm(T((3, 4), 1, bf))",
+       [] {
+         return linalg_vector_norm(T({3, 4}, 1, kBFloat16));
+       }},
       {"cosine_similarity_bf16", "F.cosine_similarity(T((3, 4), 1, bf), T((3, 4), 2, bf))",
        [] {
          return nn::functional::cosine_similarity(T({3, 4}, 1, kBFloat16), T({3, 4}, 2, kBFloat16));

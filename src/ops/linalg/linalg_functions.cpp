@@ -4,6 +4,7 @@
 
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
+#include "brasa/dispatch/autocast_mode.h"
 #include "brasa/ops/linalg.h"
 #include "brasa/ops/linalg_decomp.h"
 #include "brasa/ops/pointwise.h"
@@ -60,6 +61,10 @@ Tensor linalg_vector_norm(const Tensor& A, const Scalar& ord, std::optional<IntA
 
 Tensor linalg_matrix_norm(const Tensor& A, const Scalar& ord, IntArrayRef dim, bool keepdim,
                           std::optional<ScalarType> dtype) {
+  if (BRASA_UNLIKELY(autocast::is_active())) {  // Note [Autocast]: a float32 op
+    autocast::AutocastExclude exclude;
+    return linalg_matrix_norm(autocast::cached_cast(kFloat, A), ord, dim, keepdim, dtype);
+  }
   const char* op = "linalg.matrix_norm";
   const Tensor x = with_dtype(A, dtype);
   check_matrix(op, x);
@@ -82,6 +87,10 @@ Tensor linalg_matrix_norm(const Tensor& A, const Scalar& ord, IntArrayRef dim, b
 
 Tensor linalg_matrix_norm(const Tensor& A, std::string_view ord, IntArrayRef dim, bool keepdim,
                           std::optional<ScalarType> dtype) {
+  if (BRASA_UNLIKELY(autocast::is_active())) {  // Note [Autocast]: a float32 op
+    autocast::AutocastExclude exclude;
+    return linalg_matrix_norm(autocast::cached_cast(kFloat, A), ord, dim, keepdim, dtype);
+  }
   const char* op = "linalg.matrix_norm";
   const Tensor x = with_dtype(A, dtype);
   check_matrix(op, x);

@@ -5,6 +5,7 @@
 #include <limits>
 #include <tuple>
 
+#include "brasa/dispatch/autocast_mode.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/pool.h"
 #include "ops/pool/pool_common.h"
@@ -223,6 +224,11 @@ std::tuple<Tensor, Tensor> max_pool3d_with_indices(const Tensor& self, IntArrayR
 }
 Tensor max_pool3d(const Tensor& self, IntArrayRef kernel, IntArrayRef stride, IntArrayRef padding,
                   IntArrayRef dilation, bool ceil_mode) {
+  if (BRASA_UNLIKELY(autocast::is_active())) {  // Note [Autocast]: a float32 op (not its
+    autocast::AutocastExclude exclude;          // with_indices form, as in PyTorch 1.13)
+    return max_pool3d(autocast::cached_cast(kFloat, self), kernel, stride, padding, dilation,
+                      ceil_mode);
+  }
   return std::get<0>(max_pool3d_with_indices(self, kernel, stride, padding, dilation, ceil_mode));
 }
 Tensor max_pool3d_with_indices_backward(const Tensor& grad_output, const Tensor& self,
