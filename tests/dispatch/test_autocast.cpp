@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "brasa/brasa.h"
@@ -262,6 +263,24 @@ TEST(Autocast, OffOutsideTheRegion) {
   }
   EXPECT_FALSE(autocast::is_cpu_enabled());
   EXPECT_EQ(mm(T({2, 3}, 1), T({3, 2}, 2)).scalar_type(), kFloat);
+}
+
+TEST(Autocast, IsPerThread) {
+  AutocastGuard guard;
+  ScalarType other = kBFloat16;
+  std::thread t([&] { other = mm(T({2, 3}, 1), T({3, 2}, 2)).scalar_type(); });
+  t.join();
+  EXPECT_EQ(other, kFloat) << "autocast of this thread leaked into another";
+  EXPECT_EQ(mm(T({2, 3}, 1), T({3, 2}, 2)).scalar_type(), kBFloat16);
+}
+
+TEST(Autocast, UnderNoGrad) {
+  AutocastGuard guard;
+  NoGradGuard no_grad;
+  Tensor w = T({5, 6}, 2).requires_grad_();
+  Tensor y = linear(T({3, 6}, 1), w);
+  EXPECT_EQ(y.scalar_type(), kBFloat16);
+  EXPECT_FALSE(y.requires_grad());
 }
 
 TEST(Autocast, LibtorchSwitches) {

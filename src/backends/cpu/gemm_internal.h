@@ -18,7 +18,8 @@ struct MatmulArgs {
   double alpha, beta;
 };
 
-/// Whether this CPU has oneDNN's bf16 matmul (else BFloat16 products run in Float, like Half).
+/// Whether this CPU has AVX-512 BF16 and oneDNN's bf16 matmul (else BFloat16 products run in
+/// Float, like Half).
 bool onednn_has_bf16_matmul();
 /// Runs a Float or BFloat16 matmul through oneDNN; a and w have stride 1 in one matrix dim.
 bool onednn_matmul(const MatmulArgs& args);

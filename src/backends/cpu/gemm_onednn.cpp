@@ -48,8 +48,10 @@ void sgemm(const MatmulArgs& g, const memory::dims& a_st, const memory::dims& w_
 }  // namespace
 
 bool onednn_has_bf16_matmul() {
-  // oneDNN's bf16 matmul needs AVX-512 (or AVX2-VNNI-2); on plain AVX2 machines it has none.
+  // oneDNN's bf16 matmul needs AVX-512 (or AVX2-VNNI-2); on plain AVX2 machines it has none, and
+  // on AVX-512 without the BF16 instructions it emulates them, slower than Float.
   static const bool ok = [] {
+    if (!__builtin_cpu_supports("avx512bf16")) return false;
     try {
       memory::desc md({1, 2, 2}, memory::data_type::bf16, memory::dims{4, 2, 1});
       dnnl::matmul::primitive_desc(dnnl::matmul::desc(md, md, md), onednn_engine());
