@@ -23,6 +23,7 @@
 #include "brasa/core/tensor_options.h"
 #include "brasa/core/type_promotion.h"
 #include "brasa/core/warning.h"
+#include "brasa/dispatch/autocast_mode.h"
 #include "brasa/data.h"
 #include "brasa/nn/dropout_functions.h"
 #include "brasa/nn/functional.h"

@@ -4,6 +4,7 @@
 #include "brasa/optim/adagrad.h"
 #include "brasa/optim/adam.h"
 #include "brasa/optim/adamw.h"
+#include "brasa/optim/grad_scaler.h"
 #include "brasa/optim/lbfgs.h"
 #include "brasa/optim/optimizer.h"
 #include "brasa/optim/rmsprop.h"
