@@ -17,6 +17,9 @@
 #include "brasa/core/tensor.h"
 
 namespace brasa {
+namespace nn::detail {
+struct ModuleHolderIndicator;  // modules are compiled by brasa/compile/module.h
+}
 
 enum class CompileMode : uint8_t {
   Default,    ///< passes, pointwise fusion, generated C++
@@ -139,8 +142,10 @@ class Compiled {
 
 /// Compiles a callable of tensors returning a Tensor, a std::vector<Tensor> or a tuple of
 /// Tensors. The first call traces `fn` (and returns its eager result); see CompileOptions.
+/// (Modules: include brasa/compile/module.h.)
 template <typename F>
-Compiled<std::decay_t<F>> compile(F&& fn, CompileOptions options = {}) {
+requires(!std::is_base_of_v<nn::detail::ModuleHolderIndicator, std::decay_t<F>>)
+    Compiled<std::decay_t<F>> compile(F&& fn, CompileOptions options = {}) {
   return Compiled<std::decay_t<F>>(std::forward<F>(fn), std::move(options));
 }
 

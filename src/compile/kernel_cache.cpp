@@ -94,15 +94,54 @@ void warn_once(const std::string& what, const std::string& message) {
   warn(message);
 }
 
-const Compiler& probe(const std::string& cxx) {
+/// The compiler's full path found on PATH (or `cxx` itself when it names a path); "" if none.
+std::string resolve(const std::string& cxx) {
+  if (cxx.find('/') != std::string::npos) return ::access(cxx.c_str(), X_OK) == 0 ? cxx : "";
   const char* path = std::getenv("PATH");
-  const std::string id = cxx + "\n" + (path ? path : "");
+  std::string dirs = path ? path : "";
+  for (size_t begin = 0; begin <= dirs.size();) {
+    size_t end = dirs.find(':', begin);
+    if (end == std::string::npos) end = dirs.size();
+    std::string candidate = (end > begin ? dirs.substr(begin, end - begin) : ".") + "/" + cxx;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    begin = end + 1;
+  }
+  return "";
+}
+
+bool write_file(const std::string& path, const std::string& data);
+std::string unique_suffix();
+
+// The `--version` text is part of every key. Running the compiler for it costs a process start
+// (milliseconds), so it is kept in the cache directory under the compiler's path, size and mtime.
+const Compiler& probe(const std::string& cxx, const std::string& dir) {
+  const std::string full = resolve(cxx);
+  struct stat st {};
+  if (full.empty() || ::stat(full.c_str(), &st) != 0) {
+    static const Compiler missing;
+    return missing;
+  }
+  const std::string id = full + "|" + std::to_string(st.st_size) + "|" +
+                         std::to_string(st.st_mtim.tv_sec) + "." +
+                         std::to_string(st.st_mtim.tv_nsec) + "|" + std::to_string(st.st_ino);
   auto it = g_compilers.find(id);
   if (it != g_compilers.end()) return it->second;
   Compiler c;
-  int status = 0;
-  c.version = run_capture("'" + cxx + "' --version 2>/dev/null", &status);
-  c.ok = status == 0 && !c.version.empty();
+  const std::string saved = dir + "/compiler-" + hash128(id) + ".txt";
+  std::ifstream in(saved);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (in && !text.str().empty()) {
+    c.version = text.str();
+    c.ok = true;
+  } else {
+    int status = 0;
+    c.version = run_capture("'" + full + "' --version 2>/dev/null", &status);
+    c.ok = status == 0 && !c.version.empty();
+    const std::string tmp = saved + unique_suffix();
+    if (c.ok && write_file(tmp, c.version)) ::rename(tmp.c_str(), saved.c_str());
+    ::unlink(tmp.c_str());
+  }
   return g_compilers.emplace(id, c).first->second;
 }
 
@@ -169,7 +208,8 @@ std::string cache_dir() {
 void* load_kernels(const std::string& body, std::string* source_path) {
   std::lock_guard<std::mutex> lock(g_mutex);
   const std::string cxx = compiler_name();
-  const Compiler& c = probe(cxx);
+  const std::string dir = cache_dir();
+  const Compiler& c = probe(cxx, dir);
   if (!c.ok) {
     bump(&CompileStats::compiler_failures);
     warn_once("missing " + cxx, "compile: the C++ compiler '" + cxx +
@@ -184,7 +224,6 @@ void* load_kernels(const std::string& body, std::string* source_path) {
                              source_hash + "\"; }\n";
   const std::string key = hash128(source + "\n" + kFlags + "\n" + c.version + "\n" + cpu_flags());
   auto it = g_loaded.find(key);
-  const std::string dir = cache_dir();
   const std::string base = dir + "/" + key;
   if (source_path) *source_path = base + ".cpp";
   if (it != g_loaded.end()) {
