@@ -65,12 +65,10 @@ inline int64_t max_ulps(const Tensor& a, const Tensor& b) {
       continue;
     }
     if (p[i] == q[i]) continue;
-    const double scale =
-        is_float
-            ? std::ldexp(
-                  1.0,
-                  std::ilogb(static_cast<float>(std::max(std::fabs(p[i]), std::fabs(q[i])))) - 23)
-            : std::ldexp(1.0, std::ilogb(std::max(std::fabs(p[i]), std::fabs(q[i]))) - 52);
+    // One ulp at the larger magnitude (subnormals: the smallest one).
+    const double m = std::max(std::fabs(p[i]), std::fabs(q[i]));
+    const double scale = is_float ? std::ldexp(1.0, std::max(std::ilogb(m), -126) - 23)
+                                  : std::ldexp(1.0, std::max(std::ilogb(m), -1022) - 52);
     worst =
         std::max<int64_t>(worst, static_cast<int64_t>(std::ceil(std::fabs(p[i] - q[i]) / scale)));
   }

@@ -113,6 +113,15 @@ TEST_F(RandomChains, TranscendentalsWithinTwoUlp) {
   f(x);
   std::vector<Tensor> got = f(x), want = fn(x);
   for (size_t i = 0; i < got.size(); ++i) EXPECT_LE(max_ulps(got[i], want[i]), 2) << "op " << i;
+
+  // exp over its whole range: subnormal results, overflow to inf, and inf, -inf and NaN inputs.
+  auto e = [](const Tensor& x) { return (x + 0.0).exp(); };
+  auto ce = compile(e);
+  Tensor wide = cat({linspace(-104, 89, 40001),
+                     tensor({std::numeric_limits<float>::infinity(),
+                             -std::numeric_limits<float>::infinity(), std::nanf("")})});
+  ce(wide);
+  EXPECT_LE(max_ulps(ce(wide), e(wide)), 2);
 }
 
 }  // namespace
