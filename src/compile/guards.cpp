@@ -12,7 +12,8 @@ namespace brasa::compiler {
 // and the grad mode, and on the size of every dim that is not dynamic. Sizes are arguments of
 // the generated kernels, so a dynamic dim never needs a compiler run; a static dim whose size
 // changes costs a new trace (Dynamic::Automatic then makes the dim dynamic if the new trace has
-// the same structure). Sizes 0 and 1 stay specialised, as they change broadcasting.
+// the same structure). Sizes 0 and 1 stay specialised, as they change broadcasting: a dynamic dim
+// accepts sizes of 2 and more only (fused kernels were planned for shapes that agree at the trace).
 
 namespace {
 
@@ -74,11 +75,14 @@ std::string Guards::check(const std::vector<Tensor>& in, bool* size_only) const 
     } else if (alias_index(in, i) != g.alias_of) {
       os << "input " << i << ": aliasing between inputs differs from the trace";
     } else {
-      for (size_t d = 0; d < g.sizes.size() && size_failure.empty(); ++d)
-        if (!g.dynamic[d] && t.sizes()[d] != g.sizes[d])
-          size_failure = "input " + std::to_string(i) + " dim " + std::to_string(d) +
-                         ": expected " + std::to_string(g.sizes[d]) + ", got " +
-                         std::to_string(t.sizes()[d]);
+      for (size_t d = 0; d < g.sizes.size() && size_failure.empty(); ++d) {
+        const int64_t got = t.sizes()[d];
+        if (g.dynamic[d] ? got >= 2 : got == g.sizes[d]) continue;
+        size_failure = "input " + std::to_string(i) + " dim " + std::to_string(d) + ": expected " +
+                       (g.dynamic[d] ? std::string("a dynamic size of at least 2")
+                                     : std::to_string(g.sizes[d])) +
+                       ", got " + std::to_string(got);
+      }
       continue;
     }
     return os.str();
@@ -91,8 +95,8 @@ bool Guards::generalise(const std::vector<Tensor>& in) {
   for (size_t i = 0; i < in.size(); ++i)
     for (size_t d = 0; d < inputs[i].sizes.size(); ++d) {
       const int64_t was = inputs[i].sizes[d], now = in[i].sizes()[d];
-      if (inputs[i].dynamic[d] || was == now) continue;
-      if (was <= 1 || now <= 1) return false;
+      if (inputs[i].dynamic[d] ? now >= 2 : was == now) continue;
+      if (inputs[i].dynamic[d] || was <= 1 || now <= 1) return false;
     }
   for (size_t i = 0; i < in.size(); ++i)
     for (size_t d = 0; d < inputs[i].sizes.size(); ++d)

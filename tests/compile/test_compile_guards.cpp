@@ -26,6 +26,15 @@ TEST_F(Guards, NewBatchSizesReuseTheSharedObject) {
   EXPECT_EQ(s.traces, 2);
   ASSERT_EQ(s.recompile_reasons.size(), 1u);
   EXPECT_EQ(s.recompile_reasons[0], "input 0 dim 0: expected 32, got 17");
+
+  // A dynamic dim accepts sizes of 2 and more: size 1 broadcasts differently, so it is traced.
+  Tensor x1 = randn({1, 8});
+  f(x1, w);
+  EXPECT_TRUE(bitwise_equal(f(x1, w), mlp_like(x1, w)));
+  s = compile_stats();
+  EXPECT_EQ(s.traces, 3);
+  EXPECT_EQ(s.recompile_reasons.back(),
+            "input 0 dim 0: expected a dynamic size of at least 2, got 1");
 }
 
 TEST_F(Guards, StaticPolicyRetracesButNeverRecompilesTheKernels) {
