@@ -196,7 +196,7 @@ struct Builder {
     row_loop(k);
     src << "    if (" << unit_test(k) << ") {\n";
     for (Mode mode : {kUnit, kStrided}) {
-      src << "#pragma omp simd\n    for (i64 j = 0; j < inner; ++j) {\n"
+      src << simd(mode) << "    for (i64 j = 0; j < inner; ++j) {\n"
           << decls(k, run, mode) << body << stores(k, mode, -1) << "    }\n"
           << (mode == kUnit ? "    } else {\n" : "    }\n");
     }
@@ -219,7 +219,8 @@ struct Builder {
         << k.inputs.size() + last << ";\n    T mx = -__builtin_inf" << F << "();\n"
         << "    if (" << unit_test(k) << ") {\n";
     for (Mode mode : {kUnit, kStrided}) {
-      src << "#pragma omp simd reduction(max : mx)\n    for (i64 j = 0; j < inner; ++j) {\n"
+      src << (mode == kUnit ? "#pragma omp simd reduction(max : mx)\n" : "")
+          << "    for (i64 j = 0; j < inner; ++j) {\n"
           << decls(k, run, mode) << body << stores(k, mode, pre) << "      mx = v" << pre
           << " > mx ? v" << pre << " : mx;\n    }\n"
           << (mode == kUnit ? "    } else {\n" : "    }\n");
@@ -285,6 +286,12 @@ struct Builder {
       default: return o + " + j * s" + std::to_string(b);
     }
   }
+
+  // Note [Compile time]: only the flat and unit-stride loops are vectorised (`omp simd`); the
+  // general strided loop (transposed or sliced operands) stays scalar, and the code is built at
+  // -O2, which vectorises `omp simd` loops only. -O3 vectorised every variant and their
+  // epilogues: 4x the compiler time (0.58 s vs 0.14 s of CPU for the 20-op chain).
+  static const char* simd(Mode mode) { return mode == kStrided ? "" : "#pragma omp simd\n"; }
 
   /// The run-time test for kUnit: unit inner strides (0 for single-element inputs).
   static std::string unit_test(const Kernel& k) {

@@ -33,8 +33,9 @@ namespace brasa::compiler {
 namespace {
 
 constexpr const char* kFlags =
-    "-std=c++17 -O3 -march=native -fPIC -shared -fopenmp -fno-math-errno -fno-trapping-math "
-    "-ffp-contract=off -fvisibility=hidden -w";
+    "-std=c++17 -O2 --param vect-epilogues-nomask=0 -march=native -fPIC -shared -fopenmp "
+    "-fno-math-errno -fno-trapping-math -ffp-contract=off -fvisibility=hidden -w";  // Note [Compile
+                                                                                    // time]
 
 std::string hex(uint64_t v) {
   char buf[17];
