@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <source_location>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -41,8 +42,8 @@ struct CompileOptions {
   /// A graph break (item(), nonzero, printing, ...) throws instead of running eagerly.
   bool fullgraph = false;
   CompileMode mode = CompileMode::Default;
-  /// Shown in logs and warnings.
-  std::string name = "compiled function";
+  /// Shown in logs, warnings and errors; empty: "the function compiled at FILE:LINE".
+  std::string name;
 };
 
 /// Process-wide counters of the compile step (all compiled functions together).
@@ -145,7 +146,12 @@ class Compiled {
 /// (Modules: include brasa/compile/module.h.)
 template <typename F>
 requires(!std::is_base_of_v<nn::detail::ModuleHolderIndicator, std::decay_t<F>>)
-    Compiled<std::decay_t<F>> compile(F&& fn, CompileOptions options = {}) {
+    Compiled<std::decay_t<F>> compile(
+        F&& fn, CompileOptions options = {},
+        std::source_location where = std::source_location::current()) {
+  if (options.name.empty())
+    options.name = std::string("the function compiled at ") + where.file_name() + ":" +
+                   std::to_string(where.line());
   return Compiled<std::decay_t<F>>(std::forward<F>(fn), std::move(options));
 }
 

@@ -169,7 +169,7 @@ std::unique_ptr<Entry> trace_entry(CompiledFunction& f, const std::vector<Tensor
   auto e = std::make_unique<Entry>();
   e->guards = Guards::of(inputs, f.options.dynamic == Dynamic::All);
   const auto t0 = std::chrono::steady_clock::now();
-  TraceResult r = trace(inputs, run, fn, f.options.fullgraph);
+  TraceResult r = trace(inputs, run, fn, f.options.fullgraph, f.options.name);
   const auto t1 = std::chrono::steady_clock::now();
   bump(&CompileStats::traces);
   out = std::move(r.outputs);

@@ -47,6 +47,7 @@ struct Tracer {
   std::vector<Tensor> keep_alive;  // small results (Note [Tensor identity])
   std::string break_reason;
   bool fullgraph = false;
+  std::string name;
 
   int32_t value_of(const Tensor& t) {
     TensorImpl* impl = t.unsafeGetTensorImpl();
@@ -76,7 +77,8 @@ struct Tracer {
     if (!break_reason.empty()) return;
     break_reason = reason;
     BRASA_CHECK_TYPED(RuntimeError, !fullgraph, "compile(fullgraph=true): graph break at ", reason,
-                      "; the compiled function must not read tensor values or call ops whose "
+                      " in ", name,
+                      "; a fullgraph function must not read tensor values or call ops whose "
                       "result shape depends on the data");
   }
 };
@@ -177,10 +179,11 @@ struct ActiveTracer {
 }  // namespace
 
 TraceResult trace(const std::vector<Tensor>& inputs, compile_detail::Runner run, const void* fn,
-                  bool fullgraph) {
+                  bool fullgraph, const std::string& name) {
   (void)registered;
   Tracer t;
   t.fullgraph = fullgraph;
+  t.name = name;
   t.graph.num_inputs = static_cast<int32_t>(inputs.size());
   for (const Tensor& x : inputs) {
     ValueInfo info;

@@ -17,8 +17,8 @@ struct TraceResult {
 };
 
 /// Runs `run(fn, inputs)` once under the tracer. With `fullgraph`, a graph break throws a
-/// RuntimeError naming the op.
+/// RuntimeError naming the op and `name` (the compiled function).
 TraceResult trace(const std::vector<Tensor>& inputs, compile_detail::Runner run, const void* fn,
-                  bool fullgraph);
+                  bool fullgraph, const std::string& name);
 
 }  // namespace brasa::compiler

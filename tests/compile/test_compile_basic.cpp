@@ -123,6 +123,9 @@ TEST_F(BasicCompile, FullgraphMakesABreakAnErrorNamingTheOp) {
     FAIL() << "expected an error";
   } catch (const RuntimeError& e) {
     EXPECT_NE(std::string(e.what()).find("graph break at nonzero"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("the function compiled at "), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("test_compile_basic.cpp:"), std::string::npos) << e.what();
   }
   auto g = compile([](const Tensor& x) { return x * x.max().item<double>(); }, o);
   EXPECT_THROW(g(ones({3})), RuntimeError);

@@ -82,7 +82,8 @@ TEST_F(Guards, RecompileLimitRunsNewSignaturesEagerlyWithOneWarning) {
   EXPECT_EQ(compile_stats().traces, 2);
   EXPECT_EQ(compile_stats().eager_calls, 3);
   ASSERT_EQ(warnings_.size(), 1u);
-  EXPECT_NE(warnings_[0].find("limited reached its recompile limit (2 graphs)"), std::string::npos);
+  EXPECT_NE(warnings_[0].find("limited reached its recompile limit (2 graphs)"), std::string::npos)
+      << warnings_[0];
   EXPECT_NE(warnings_[0].find("input 0 dim 0: expected 2, got 4"), std::string::npos);
 }
 

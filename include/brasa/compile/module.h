@@ -5,6 +5,8 @@
 // guards like any input. Training and eval mode have separate graphs.
 
 #include <memory>
+#include <source_location>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -59,8 +61,12 @@ class CompiledModule {
 template <typename Holder>
 requires nn::detail::is_module_holder_v<Holder>
     CompiledModule<typename std::decay_t<Holder>::ContainedType> compile(
-        Holder&& module, CompileOptions options = {}) {
+        Holder&& module, CompileOptions options = {},
+        std::source_location where = std::source_location::current()) {
   using Impl = typename std::decay_t<Holder>::ContainedType;
+  if (options.name.empty())
+    options.name = std::string("the module compiled at ") + where.file_name() + ":" +
+                   std::to_string(where.line());
   return CompiledModule<Impl>(module.ptr(), std::move(options));
 }
 
