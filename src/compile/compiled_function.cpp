@@ -64,15 +64,25 @@ void run_kernel(const Kernel& k, const Graph& g, std::vector<Tensor>& env) {
     flat = flat && (k.scalar_inputs[j] ? t.numel() == 1 : t.is_contiguous() && t.numel() == n);
   }
   for (size_t j = 0; j < no; ++j) {
+    // Eager's layout: row-major, or the trace's dim order (Kernel::output_orders).
     const size_t rank = g.values[k.outputs[j]].sizes.size();
-    Tensor t = detail::empty_generic(IntArrayRef(shape + (R - rank), rank), k.output_dtypes[j],
-                                     Device(kCPU));
-    out[j] = static_cast<char*>(t.data_ptr());
+    const int64_t* sizes = shape + (R - rank);
+    int64_t st[16];
     int64_t s = 1;
-    for (int d = R - 1; d >= 0; --d) {
-      strides[(ni + j) * R + d] = s;
-      s *= shape[d];
+    const std::vector<int>& order = k.output_orders[j];
+    for (size_t i = 0; i < rank; ++i) {
+      const int d = order.empty() ? static_cast<int>(rank - 1 - i) : order[i];
+      st[d] = s;
+      s *= sizes[d];
     }
+    Tensor t =
+        order.empty()
+            ? detail::empty_generic(IntArrayRef(sizes, rank), k.output_dtypes[j], Device(kCPU))
+            : detail::empty_strided_generic(IntArrayRef(sizes, rank), IntArrayRef(st, rank),
+                                            k.output_dtypes[j], Device(kCPU));
+    flat = flat && order.empty();
+    out[j] = static_cast<char*>(t.data_ptr());
+    for (size_t i = 0; i < rank; ++i) strides[(ni + j) * R + (R - rank) + i] = st[i];
     env[k.outputs[j]] = std::move(t);
   }
   std::vector<long long> sizes(shape, shape + R);

@@ -1,5 +1,6 @@
 #include "compile/fusion.h"
 
+#include <algorithm>
 #include <sstream>
 #include <unordered_set>
 
@@ -108,6 +109,25 @@ bool fusible(const Graph& g, const Node& n) {
   return true;
 }
 
+/// The dims of `v` from innermost to outermost when its trace-time strides are a dense layout other
+/// than row-major; empty otherwise (the result is then allocated row-major).
+std::vector<int> layout_order(const ValueInfo& v) {
+  const int rank = static_cast<int>(v.sizes.size());
+  std::vector<int> order;
+  for (int d = rank - 1; d >= 0; --d) order.push_back(d);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return v.strides[a] < v.strides[b]; });
+  int64_t expected = 1;
+  for (int d : order) {
+    if (v.sizes[d] == 1) continue;
+    if (v.strides[d] != expected) return {};
+    expected *= v.sizes[d];
+  }
+  for (int i = 0; i < rank; ++i)
+    if (order[i] != rank - 1 - i) return order;
+  return {};
+}
+
 /// A softmax or log_softmax over the last dim of node `prev`'s float or double result.
 bool softmax_tail(const Graph& g, const Node& n, int32_t prev) {
   const std::string& name = n.op->name();
@@ -173,12 +193,14 @@ struct Builder {
       if (needed) {
         k.outputs.push_back(v);
         k.output_dtypes.push_back(g.values[v].dtype);
+        k.output_orders.push_back(layout_order(g.values[v]));
       }
     }
     if (tail >= 0) {
       const int32_t v = g.nodes[tail].results[0].value;
       k.outputs.push_back(v);
       k.output_dtypes.push_back(g.values[v].dtype);
+      k.output_orders.push_back({});  // softmax results are row-major
       k.ops.push_back(g.nodes[tail].op->name());
       generate_rows(k, run, body.str(), g.nodes[tail].op->name() == "log_softmax");
     } else {

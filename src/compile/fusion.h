@@ -23,6 +23,9 @@ struct Kernel {
   std::vector<bool> scalar_inputs;  ///< the flat variant reads element 0 of these
   std::vector<int32_t> outputs;     ///< value ids written (fresh contiguous tensors)
   std::vector<ScalarType> output_dtypes;
+  /// Per output: its dims from innermost to outermost as eager laid it out (a transposed input
+  /// gives a transposed result); empty for row-major.
+  std::vector<std::vector<int>> output_orders;
   std::vector<std::string> ops;  ///< the fused ops, for logs
   KernelFn fn = nullptr;
 };

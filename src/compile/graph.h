@@ -30,7 +30,8 @@ enum class ValueKind : uint8_t {
 struct ValueInfo {
   ValueKind kind = ValueKind::Node;
   ScalarType dtype = ScalarType::Float;
-  std::vector<int64_t> sizes;  ///< at trace time
+  std::vector<int64_t> sizes;    ///< at trace time
+  std::vector<int64_t> strides;  ///< at trace time
   bool contiguous = true;
   bool cpu = true;
   Tensor constant;  ///< Literal and Captured values

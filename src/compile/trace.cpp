@@ -66,6 +66,7 @@ struct Tracer {
   int32_t define(const Tensor& t, ValueInfo info) {
     info.dtype = t.dtype();
     info.sizes = t.sizes().vec();
+    info.strides = t.strides().vec();
     info.contiguous = t.is_contiguous();
     info.cpu = t.is_cpu();
     int32_t id = graph.add_value(std::move(info));

@@ -96,6 +96,7 @@ TEST_F(RandomChains, CompiledEqualsEager) {
   for (size_t i = 0; i < got.size(); ++i) {
     ASSERT_EQ(got[i].dtype(), want[i].dtype()) << "chain " << i;
     ASSERT_EQ(got[i].sizes(), want[i].sizes()) << "chain " << i;
+    EXPECT_EQ(got[i].strides(), want[i].strides()) << "chain " << i;  // eager's layout
     if (chains[i].transcendental)
       EXPECT_TRUE(allclose(got[i], want[i], 1e-5, 1e-6, true)) << "chain " << i;
     else
