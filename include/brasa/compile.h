@@ -63,6 +63,11 @@ struct CompileStats {
 BRASA_API CompileStats compile_stats();
 BRASA_API void reset_compile_stats();
 
+/// Makes dim `dim` of `t` dynamic in every graph traced with `t` as an input, from the first trace
+/// (no specialised graph first), for sizes in [min, max] (min is at least 2). Throws ValueError
+/// when t's size there is outside the range. The mark stays with t's TensorImpl.
+BRASA_API void mark_dynamic(const Tensor& t, int64_t dim, int64_t min = 2, int64_t max = INT64_MAX);
+
 namespace compile_detail {
 
 class CompiledFunction;

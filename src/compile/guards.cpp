@@ -1,7 +1,14 @@
 #include "compile/guards.h"
 
+#include <algorithm>
+#include <climits>
+#include <mutex>
 #include <sstream>
+#include <unordered_map>
 
+#include "brasa/compile.h"
+#include "brasa/core/empty.h"
+#include "brasa/core/error.h"
 #include "brasa/dispatch/grad_mode.h"
 
 namespace brasa::compiler {
@@ -16,6 +23,13 @@ namespace brasa::compiler {
 // accepts sizes of 2 and more only (fused kernels were planned for shapes that agree at the trace).
 
 namespace {
+
+struct Mark {
+  const void* data;  // the mark is for this tensor only if its data is still there
+  int64_t dim, min, max;
+};
+std::mutex g_marks_mutex;
+std::unordered_map<const TensorImpl*, std::vector<Mark>> g_marks;
 
 int alias_index(const std::vector<Tensor>& inputs, size_t i) {
   for (size_t j = 0; j < i; ++j)
@@ -35,8 +49,21 @@ Guards Guards::of(const std::vector<Tensor>& inputs, bool all_dynamic) {
     ig.device = t.device();
     ig.sizes = t.sizes().vec();
     ig.dynamic.assign(ig.sizes.size(), false);
+    ig.min.assign(ig.sizes.size(), 2);
+    ig.max.assign(ig.sizes.size(), INT64_MAX);
     if (all_dynamic)
       for (size_t d = 0; d < ig.sizes.size(); ++d) ig.dynamic[d] = ig.sizes[d] > 1;
+    {
+      std::lock_guard<std::mutex> lock(g_marks_mutex);
+      auto it = g_marks.find(t.unsafeGetTensorImpl());
+      if (it != g_marks.end())
+        for (const Mark& m : it->second)
+          if (m.data == t.data_ptr() && m.dim < t.dim()) {
+            ig.dynamic[m.dim] = true;
+            ig.min[m.dim] = m.min;
+            ig.max[m.dim] = m.max;
+          }
+    }
     ig.contiguous = t.is_contiguous();
     ig.requires_grad = t.requires_grad();
     ig.alias_of = alias_index(inputs, i);
@@ -77,11 +104,15 @@ std::string Guards::check(const std::vector<Tensor>& in, bool* size_only) const 
     } else {
       for (size_t d = 0; d < g.sizes.size() && size_failure.empty(); ++d) {
         const int64_t got = t.sizes()[d];
-        if (g.dynamic[d] ? got >= 2 : got == g.sizes[d]) continue;
+        if (g.dynamic[d] ? got >= g.min[d] && got <= g.max[d] : got == g.sizes[d]) continue;
+        std::string expected = std::to_string(g.sizes[d]);
+        if (g.dynamic[d] && g.max[d] == INT64_MAX)
+          expected = "a dynamic size of at least " + std::to_string(g.min[d]);
+        else if (g.dynamic[d])
+          expected = "a dynamic size in [" + std::to_string(g.min[d]) + ", " +
+                     std::to_string(g.max[d]) + "]";
         size_failure = "input " + std::to_string(i) + " dim " + std::to_string(d) + ": expected " +
-                       (g.dynamic[d] ? std::string("a dynamic size of at least 2")
-                                     : std::to_string(g.sizes[d])) +
-                       ", got " + std::to_string(got);
+                       expected + ", got " + std::to_string(got);
       }
       continue;
     }
@@ -95,7 +126,8 @@ bool Guards::generalise(const std::vector<Tensor>& in) {
   for (size_t i = 0; i < in.size(); ++i)
     for (size_t d = 0; d < inputs[i].sizes.size(); ++d) {
       const int64_t was = inputs[i].sizes[d], now = in[i].sizes()[d];
-      if (inputs[i].dynamic[d] ? now >= 2 : was == now) continue;
+      if (inputs[i].dynamic[d] ? now >= inputs[i].min[d] && now <= inputs[i].max[d] : was == now)
+        continue;
       if (inputs[i].dynamic[d] || was <= 1 || now <= 1) return false;
     }
   for (size_t i = 0; i < in.size(); ++i)
@@ -105,3 +137,21 @@ bool Guards::generalise(const std::vector<Tensor>& in) {
 }
 
 }  // namespace brasa::compiler
+
+namespace brasa {
+
+void mark_dynamic(const Tensor& t, int64_t dim, int64_t min, int64_t max) {
+  BRASA_CHECK(t.defined(), "mark_dynamic: got an undefined tensor");
+  const int64_t d = detail::wrap_dim(dim, t.dim(), "mark_dynamic");
+  min = std::max<int64_t>(min, 2);
+  BRASA_CHECK(min <= max && t.size(d) >= min && t.size(d) <= max, "mark_dynamic: dim ", d,
+              " has size ", t.size(d), ", outside the range [", min, ", ", max,
+              "] (dynamic sizes start at 2)");
+  std::lock_guard<std::mutex> lock(compiler::g_marks_mutex);
+  auto& marks = compiler::g_marks[t.unsafeGetTensorImpl()];
+  std::erase_if(marks,
+                [&](const compiler::Mark& m) { return m.data != t.data_ptr() || m.dim == d; });
+  marks.push_back({t.data_ptr(), d, min, max});
+}
+
+}  // namespace brasa

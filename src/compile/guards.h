@@ -12,7 +12,8 @@ struct InputGuard {
   ScalarType dtype = ScalarType::Float;
   Device device = Device(kCPU);
   std::vector<int64_t> sizes;
-  std::vector<bool> dynamic;  ///< per dim: any size accepted
+  std::vector<bool> dynamic;      ///< per dim: any size in [min, max] accepted
+  std::vector<int64_t> min, max;  ///< per dynamic dim (2 and INT64_MAX unless marked)
   bool contiguous = true;
   bool requires_grad = false;
   int alias_of = -1;  ///< the first earlier input that is the same tensor

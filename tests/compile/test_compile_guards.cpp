@@ -37,6 +37,25 @@ TEST_F(Guards, NewBatchSizesReuseTheSharedObject) {
             "input 0 dim 0: expected a dynamic size of at least 2, got 1");
 }
 
+TEST_F(Guards, MarkDynamicSkipsTheSpecialisedGraph) {
+  auto f = compile(mlp_like);
+  Tensor w = randn({8, 16});
+  Tensor x = randn({32, 8});
+  mark_dynamic(x, 0, 2, 100);
+  f(x, w);
+  for (int64_t batch : {17, 99}) {
+    Tensor y = randn({batch, 8});
+    EXPECT_TRUE(bitwise_equal(f(y, w), mlp_like(y, w))) << batch;
+  }
+  EXPECT_EQ(compile_stats().traces, 1);
+  Tensor big = randn({101, 8});
+  EXPECT_TRUE(bitwise_equal(f(big, w), mlp_like(big, w)));
+  ASSERT_EQ(compile_stats().recompile_reasons.size(), 1u);
+  EXPECT_EQ(compile_stats().recompile_reasons[0],
+            "input 0 dim 0: expected a dynamic size in [2, 100], got 101");
+  EXPECT_THROW(mark_dynamic(x, 0, 40, 50), ValueError);
+}
+
 TEST_F(Guards, StaticPolicyRetracesButNeverRecompilesTheKernels) {
   CompileOptions o;
   o.dynamic = Dynamic::Static;
