@@ -13,8 +13,9 @@ namespace brasa::compiler {
 // the table below, writes nothing, and its result has the run's shape (operands may broadcast).
 // Every operand is converted to the node's result dtype before the operation, as the eager
 // kernels do after type promotion, and the generated code is compiled with -ffp-contract=off, so
-// + - * / neg relu abs sqrt reciprocal match eager bit for bit; exp, log, tanh and sigmoid call
-// libm, within 2 ulp of eager's vectorised versions. A run of one node stays eager. A run whose
+// + - * / neg relu abs sqrt reciprocal square match eager bit for bit; float exp and sigmoid use
+// the inline exp (Note [Generated exp]), log, tanh and double exp call libm: all within 2 ulp of
+// eager's vectorised versions. A run of one node stays eager. A run whose
 // last result feeds a softmax or log_softmax over the last dim ends in that reduction, computed
 // row by row in the same kernel (Note [Fused softmax]).
 
