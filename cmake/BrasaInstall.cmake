@@ -3,7 +3,7 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(TARGETS brasa brasa_distributed brasa_torch EXPORT brasaTargets
+install(TARGETS brasa brasa_distributed brasa_compile brasa_torch EXPORT brasaTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/brasa DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -15,6 +15,7 @@ CoreHooks& core_hooks() {
   static constinit CoreHooks hooks;
   return hooks;
 }
+void set_observe_data_hook(void (*hook)(const char* what)) { core_hooks().observe_data = hook; }
 bool load_startup_backends_hook() {
   auto* load = core_hooks().load_startup_backends;
   return load != nullptr && load();

@@ -16,9 +16,19 @@ struct CoreHooks {
   /// Allocates `nbytes` on a PrivateUse1 device made current for the call; an index-less `device`
   /// becomes the current device. Sets `allocator` to the allocator used.
   DataPtr (*allocate_privateuse1)(Device& device, size_t nbytes, Allocator*& allocator) = nullptr;
+  /// Told when user code reads a tensor's values (`what`: "item", "print"); the compile tracer
+  /// (src/compile) installs it to see graph breaks (Note [Graph breaks] in src/compile/trace.cpp).
+  void (*observe_data)(const char* what) = nullptr;
 };
 /// The hooks (all null until the backend registry installs them).
 CoreHooks& core_hooks();
+
+/// Installs CoreHooks::observe_data (exported: libbrasa_compile installs it at load time).
+BRASA_API void set_observe_data_hook(void (*hook)(const char* what));
+/// Calls CoreHooks::observe_data when one is installed.
+inline void observe_data(const char* what) {
+  if (auto* hook = core_hooks().observe_data) hook(what);
+}
 
 /// core_hooks().load_startup_backends, or false when none is installed.
 bool load_startup_backends_hook();

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "brasa/core/tensor.h"
+#include "core/device_hooks.h"
 
 namespace brasa {
 namespace {
@@ -164,6 +165,7 @@ std::ostream& operator<<(std::ostream& os, const Tensor& t) {
   if (!t.defined()) return os << "[ Tensor (undefined) ]";
   // Meta tensors have no values (libtorch throws here); print their type and shape only.
   if (!t.is_meta() && t.numel() > 0) {
+    detail::observe_data("print");
     Tensor d = t.to(Device(kCPU), kDouble).contiguous();
     const double* p = d.data_ptr<double>();
     if (t.dim() == 0) {

@@ -6,6 +6,7 @@
 #include "brasa/core/dispatch_type.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
+#include "core/device_hooks.h"
 
 namespace brasa {
 
@@ -36,6 +37,7 @@ Scalar Tensor::item() const {
   BRASA_CHECK(numel() == 1, "item: a Tensor with ", numel(),
               " elements cannot be converted to Scalar (shape ", sizes(), ")");
   BRASA_CHECK_NOT_IMPLEMENTED(!is_meta(), "item: meta tensors have no data");
+  detail::observe_data("item");
   Tensor t = is_cpu() ? *this : to(Device(kCPU));
   return BRASA_DISPATCH_ALL_TYPES_AND_COMPLEX(dtype(), "item", [&]() -> Scalar {
     scalar_t v = *static_cast<const scalar_t*>(t.data_ptr());

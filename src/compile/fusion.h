@@ -1,0 +1,48 @@
+#pragma once
+// Pointwise fusion and C++ code generation (Note [Fusion] in fusion.cpp): the plan a graph runs,
+// as a list of steps that are either one node (run through the dispatcher) or one fused kernel.
+
+#include <string>
+#include <vector>
+
+#include "compile/graph.h"
+
+namespace brasa::compiler {
+
+/// The generated entry point of one fused kernel: `in`/`out` point at the operands' first
+/// elements, `sizes` holds the iteration shape (rank dims), `strides` the element strides of
+/// every input then every output in it (rank each, 0 where broadcast); `flat` says that every
+/// input is contiguous over the whole shape or a single element, as `scalar_inputs` records.
+using KernelFn = void (*)(char* const* in, char* const* out, const long long* sizes,
+                          const long long* strides, long long flat);
+
+struct Kernel {
+  std::string symbol;
+  int rank = 1;                     ///< iteration rank (at least 1)
+  std::vector<int32_t> inputs;      ///< value ids read
+  std::vector<bool> scalar_inputs;  ///< the flat variant reads element 0 of these
+  std::vector<int32_t> outputs;     ///< value ids written (fresh contiguous tensors)
+  std::vector<ScalarType> output_dtypes;
+  /// Per output: its dims from innermost to outermost as eager laid it out (a transposed input
+  /// gives a transposed result); empty for row-major.
+  std::vector<std::vector<int>> output_orders;
+  std::vector<std::string> ops;  ///< the fused ops, for logs
+  KernelFn fn = nullptr;
+};
+
+struct Step {
+  int32_t node = -1;    ///< a node of the graph, or
+  int32_t kernel = -1;  ///< a kernel of the plan
+};
+
+struct Plan {
+  std::vector<Step> steps;
+  std::vector<Kernel> kernels;
+  std::string source;  ///< one translation unit with every kernel ("" when none)
+};
+
+/// Groups runs of fusible pointwise nodes into kernels (only when `fuse`) and generates their
+/// source; every other node stays a step of its own.
+Plan plan(const Graph& g, bool fuse);
+
+}  // namespace brasa::compiler

@@ -1,0 +1,12 @@
+#pragma once
+// The process-wide counters behind brasa::compile_stats().
+
+#include "brasa/compile.h"
+
+namespace brasa::compiler {
+
+/// Adds one to a counter of CompileStats.
+void bump(int64_t CompileStats::*counter);
+void add_recompile_reason(const std::string& reason);
+
+}  // namespace brasa::compiler
