@@ -169,6 +169,7 @@ Tensor shallow_alias(const Tensor& t) {
   auto impl = make_intrusive<TensorImpl>(src->storage(), src->dtype(), src->device());
   impl->set_sizes_and_strides(src->sizes(), src->strides(), src->storage_offset());
   impl->set_wrapped_number(src->is_wrapped_number());
+  impl->set_inference(src->is_inference());
   return Tensor(std::move(impl));
 }
 

@@ -104,6 +104,7 @@ Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides,
   auto impl = make_intrusive<TensorImpl>(b->storage(), b->dtype(), b->device());
   impl->set_sizes_and_strides(sizes, strides, storage_offset);
   impl->set_view_base(b->view_base() ? b->view_base() : base.impl());
+  impl->set_inference(b->is_inference());
   return Tensor(std::move(impl));
 }
 

@@ -6,11 +6,38 @@ namespace brasa {
 
 AutogradMetaInterface::~AutogradMetaInterface() = default;
 
+namespace {
+// Note [Initial-exec TLS] (src/dispatch/grad_mode.cpp).
+thread_local bool t_inference_mode __attribute__((tls_model("initial-exec"))) = false;
+}  // namespace
+
+namespace detail {
+bool inference_mode_enabled() { return t_inference_mode; }
+void set_inference_mode_enabled(bool enabled) { t_inference_mode = enabled; }
+}  // namespace detail
+
+// Note [Inference tensors]
+// libtorch marks every tensor created under InferenceMode as an inference tensor: it has no
+// autograd history, and an in-place write to it outside InferenceMode is an error (it could have
+// been saved for backward unseen). brasa keeps the flag on the TensorImpl, set from the thread's
+// mode at construction; views and aliases copy their base's flag (a view of a normal tensor taken
+// in InferenceMode stays normal, a view of an inference tensor taken outside is one), and the
+// kernels' version bump is where writes are checked (TensorIterator checks its given outputs
+// before it writes).
 TensorImpl::TensorImpl(Storage storage, ScalarType dtype, Device device)
     : storage_(std::move(storage)),
       dtype_(dtype),
       device_(device),
-      keys_(DispatchKeySet(backend_key(device.type()))) {}
+      keys_(DispatchKeySet(backend_key(device.type()))),
+      is_inference_(t_inference_mode) {}
+
+void TensorImpl::check_inference_write() const {
+  BRASA_CHECK_TYPED(RuntimeError, !is_inference_ || t_inference_mode,
+                    "in-place write to an inference tensor (one created in InferenceMode, sizes ",
+                    sizes(), ", dtype ", dtype_,
+                    ") outside InferenceMode: clone() it into a "
+                    "normal tensor first");
+}
 
 TensorImpl::~TensorImpl() = default;
 

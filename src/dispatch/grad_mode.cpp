@@ -9,7 +9,6 @@ namespace {
 // wrong offsets (R_X86_64_TPOFF64 relocations without a symbol): t_grad_enabled shared its bytes
 // with the head of the object pool's free list, and a program that ran backward crashed at exit.
 thread_local bool t_grad_enabled __attribute__((tls_model("initial-exec"))) = true;
-thread_local bool t_inference __attribute__((tls_model("initial-exec"))) = false;
 
 void apply_mode(bool enabled) {
   t_grad_enabled = enabled;
@@ -33,10 +32,11 @@ AutoGradMode::~AutoGradMode() {
   tls_dispatch_keys.excluded = prev_excluded_;
 }
 
-InferenceMode::InferenceMode(bool enabled) : grad_(!enabled && t_grad_enabled), prev_(t_inference) {
-  t_inference = enabled;
+InferenceMode::InferenceMode(bool enabled)
+    : grad_(!enabled && t_grad_enabled), prev_(detail::inference_mode_enabled()) {
+  detail::set_inference_mode_enabled(enabled);
 }
-InferenceMode::~InferenceMode() { t_inference = prev_; }
-bool InferenceMode::is_enabled() { return t_inference; }
+InferenceMode::~InferenceMode() { detail::set_inference_mode_enabled(prev_); }
+bool InferenceMode::is_enabled() { return detail::inference_mode_enabled(); }
 
 }  // namespace brasa

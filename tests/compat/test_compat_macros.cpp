@@ -52,6 +52,22 @@ TEST(CompatMacros, CheckOpsPassOrAbort) {
   EXPECT_DEATH(TORCH_CHECK_NOTNULL(none), "'none' Must be non NULL");
 }
 
+// Debian's libtorch is built with glog, so its headers bring glog's CHECK_EQ family as well.
+TEST(CompatMacros, GlogCheckSpellings) {
+  int one = 1;
+  CHECK_EQ(one, 1) << "not shown";
+  CHECK_NE(one, 2);
+  CHECK_LT(one, 2);
+  CHECK_LE(one, 1);
+  CHECK_GT(one, 0);
+  CHECK_GE(one, 1);
+  DCHECK_EQ(one, 1);
+  DCHECK_NE(one, 0);
+  EXPECT_EQ(CHECK_NOTNULL(&one), &one);
+  EXPECT_DEATH(CHECK_EQ(one, 2), "Check failed: one == 2 \\(1 vs. 2\\)");
+  EXPECT_DEATH(CHECK_GT(one, 3) << "why", "Check failed: one > 3 \\(1 vs. 3\\) why");
+}
+
 TEST(CompatMacros, StandardNamesFromTorchHeader) {
   // Names a program gets from libtorch's <torch/torch.h> without including their headers.
   EXPECT_TRUE(std::isnan(std::nan("")));

@@ -163,6 +163,71 @@ TEST(LibtorchAutograd, CustomFunctionWithTensorListAndScalar) {
   EXPECT_TRUE(torch::equal(y.grad(), torch::full({2}, 20.0f)));
 }
 
+// libtorch's TestInferenceTensorCreation and friends: what InferenceMode creates is an inference
+// tensor (factories, functional ops, views of inference tensors), whatever requires_grad says.
+TEST(LibtorchAutograd, TensorsCreatedInInferenceModeAreInferenceTensors) {
+  torch::Tensor outside = torch::ones({1, 2, 3});
+  EXPECT_FALSE(outside.is_inference());
+  torch::Tensor made, sum, view;
+  {
+    c10::InferenceMode guard;
+    made = torch::ones({1, 2, 3});
+    EXPECT_TRUE(made.is_inference());
+    EXPECT_FALSE(made.requires_grad());
+    auto tmp = torch::ones({1, 2, 3}).set_requires_grad(true);
+    EXPECT_TRUE(tmp.requires_grad());
+    EXPECT_TRUE(tmp.is_inference());
+    sum = made + made;
+    EXPECT_TRUE(sum.is_inference());
+    EXPECT_TRUE(torch::randn({2}).is_inference());
+    EXPECT_TRUE(torch::tensor({1.0, 2.0}).is_inference());
+    view = made.view({6});
+    EXPECT_TRUE(view.is_inference());
+    // A functional op on a normal tensor inside InferenceMode gives an inference tensor too.
+    EXPECT_TRUE((outside * 2).is_inference());
+  }
+  EXPECT_TRUE(made.is_inference());
+  // Outside: functional ops on inference tensors give normal tensors; views stay inference.
+  EXPECT_FALSE((made * 2).is_inference());
+  EXPECT_TRUE(made.view({6}).is_inference());
+  EXPECT_FALSE(torch::ones({2}).is_inference());
+  {
+    c10::InferenceMode off(false);
+    EXPECT_FALSE(torch::ones({2}).is_inference());
+  }
+}
+
+TEST(LibtorchAutograd, InplaceOnInferenceTensorOutsideInferenceModeThrows) {
+  torch::Tensor t;
+  {
+    c10::InferenceMode guard;
+    t = torch::ones({2});
+    t.add_(1);  // allowed inside
+  }
+  EXPECT_THROW(t.add_(1), c10::Error);
+  EXPECT_TRUE(torch::equal(t, torch::full({2}, 2.0f)));
+  // A clone is a normal tensor.
+  torch::Tensor c = t.clone();
+  EXPECT_FALSE(c.is_inference());
+  c.add_(1);
+  EXPECT_TRUE(torch::equal(c, torch::full({2}, 3.0f)));
+}
+
+TEST(LibtorchAutograd, InferenceTensorCannotBeSavedForBackward) {
+  torch::Tensor t;
+  {
+    c10::InferenceMode guard;
+    t = torch::ones({2});
+  }
+  torch::Tensor w = torch::ones({2}, torch::requires_grad());
+  EXPECT_THROW((void)(t * w), c10::Error);  // mul saves t for w's gradient
+  torch::Tensor s = t + w;                  // add saves nothing: allowed, as in libtorch
+  s.sum().backward();
+  EXPECT_TRUE(torch::equal(w.grad(), torch::ones({2})));
+  torch::Tensor ok = t.clone() * w;
+  EXPECT_TRUE(ok.requires_grad());
+}
+
 // libtorch's DifferentiableViewMeta: a view answers requires_grad() with its base's, also when
 // it was made with grad mode off or the base started requiring grad after the view was taken.
 TEST(LibtorchAutograd, ViewOfGradRequiringTensorRequiresGrad) {

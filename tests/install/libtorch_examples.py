@@ -1,6 +1,9 @@
 """libtorch_examples (ctest): the libtorch newcomer's programs of pytorch/examples (cpp/autograd,
 cpp/regression, cpp/mnist) built unchanged, with their own CMakeLists, against an installed brasa,
-then run. Their sources are not part of brasa: the test looks for a pytorch/examples checkout (its
+then run; and cpp/distributed (dist-mnist.cpp, written for c10d before libtorch 1.13: the
+`<c10d/...>` include spelling, `std::shared_ptr` process groups, `ProcessGroup::Work`), built with
+its CMakeLists minus the line linking `libc10d.a` (no libtorch install has that file) and trained
+under mpirun with 2 ranks. Their sources are not part of brasa: the test looks for a pytorch/examples checkout (its
 root or its cpp/ folder) in $BRASA_LIBTORCH_EXAMPLES, else in the CMake cache variable
 BRASA_LIBTORCH_EXAMPLES_DIR (passed as --examples), and is skipped (exit 77) without one.
 
@@ -19,6 +22,7 @@ import sys
 
 SKIP = 77
 EXAMPLES = ("autograd", "regression", "mnist")
+DISTRIBUTED = "distributed"
 
 
 def find_examples(given):
@@ -71,6 +75,47 @@ def mnist_data(src, dst):
     return True
 
 
+def distributed_source(cpp, work):
+    """cpp/distributed copied into `work`, its CMakeLists without the libc10d.a line."""
+    src = os.path.join(cpp, DISTRIBUTED)
+    dst = os.path.join(work, DISTRIBUTED + "_src")
+    shutil.copytree(src, dst)
+    path = os.path.join(dst, "CMakeLists.txt")
+    with open(path) as f:
+        lines = [line for line in f if "libc10d.a" not in line]
+    with open(path, "w") as f:
+        f.writelines(lines)
+    return dst
+
+
+def run_distributed(args, cpp, prefix, run_dir):
+    """Builds cpp/distributed and trains it under mpirun with 2 ranks on the truncated data set
+    (`../data` from its working directory, as the program expects)."""
+    mpirun = shutil.which("mpirun")
+    if not os.path.isdir(os.path.join(cpp, DISTRIBUTED)) or mpirun is None:
+        print("distributed: not run (no cpp/distributed in the checkout, or no mpirun)")
+        return
+    src = distributed_source(cpp, args.work)
+    build = os.path.join(args.work, DISTRIBUTED)
+    run(["cmake", "-S", src, "-B", build, "-G", args.generator,
+         f"-DCMAKE_CXX_COMPILER={args.cxx}", f"-DCMAKE_PREFIX_PATH={prefix}"])
+    run(["cmake", "--build", build])
+    cwd = os.path.join(run_dir, "dist")
+    os.makedirs(cwd, exist_ok=True)
+    out = run([mpirun, "--allow-run-as-root", "--oversubscribe", "-np", "2",
+               os.path.join(build, "dist-mnist")], cwd=cwd)
+    print("\n".join(out.splitlines()[-3:]))
+    for rank in (0, 1):
+        epochs = re.findall(rf"Accuracy in rank {rank} in epoch (\d+) - ([0-9.]+)", out)
+        if [int(e) for e, _ in epochs] != list(range(1, 11)):
+            print(out)
+            sys.exit(f"libtorch_examples: distributed rank {rank} printed epochs {epochs}")
+    accuracy = re.findall(r"Test Accuracy - ([0-9.]+)", out)
+    if len(accuracy) != 1 or float(accuracy[0]) < 60:
+        print(out)
+        sys.exit(f"libtorch_examples: distributed test accuracy {accuracy}, expected one above 60")
+
+
 def check(name, text, pattern):
     if not re.search(pattern, text, re.S):
         print(text)
@@ -121,6 +166,7 @@ def main():
     if len(accuracy) != 10 or accuracy[-1] < 0.6:
         print(out)
         sys.exit(f"libtorch_examples: mnist accuracies {accuracy}, expected 10 ending above 0.6")
+    run_distributed(args, cpp, prefix, run_dir)
     return 0
 
 

@@ -20,6 +20,11 @@ class BRASA_API Error {
  public:
   virtual ~Error();
   virtual const char* what() const noexcept = 0;
+  /// libtorch's accessors (c10::Error). brasa records no backtrace or source location in the
+  /// message, so the message, what() and what_without_backtrace() are the same text.
+  const char* what_without_backtrace() const noexcept { return what(); }
+  std::string msg() const { return what(); }
+  std::string backtrace() const { return {}; }
 
  protected:
   Error() = default;

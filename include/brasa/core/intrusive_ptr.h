@@ -4,6 +4,8 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
+#include <type_traits>
 #include <utility>
 
 namespace brasa {
@@ -63,6 +65,14 @@ class IntrusivePtr {
   explicit operator bool() const { return p_ != nullptr; }
   bool operator==(const IntrusivePtr& o) const { return p_ == o.p_; }
   uint32_t use_count() const { return p_ ? p_->use_count() : 0; }
+  /// A std::shared_ptr sharing the object: it holds one reference until its last copy is gone.
+  /// Code written for libtorch before c10::intrusive_ptr (e.g. `std::shared_ptr<ProcessGroupMPI>
+  /// pg = ProcessGroupMPI::createProcessGroupMPI()`) keeps compiling.
+  template <typename U, typename = std::enable_if_t<std::is_convertible_v<T*, U*>>>
+  operator std::shared_ptr<U>() const {  // NOLINT(google-explicit-constructor)
+    if (!p_) return nullptr;
+    return std::shared_ptr<U>(p_, [keep = *this](U*) {});
+  }
 
  private:
   void retain() {

@@ -147,7 +147,8 @@ class BRASA_API Tensor {
   Tensor variable_data() const { return detach(); }
   /// Makes this tensor use `new_data`'s storage and geometry, keeping its autograd state.
   void set_data(const Tensor& new_data) const;
-  bool is_inference() const { return false; }
+  /// Whether this is an inference tensor (created in InferenceMode; Note [Inference tensors]).
+  bool is_inference() const { return impl_->is_inference(); }
 
   // ---- conversion and copies ----
   Tensor contiguous(MemoryFormat = MemoryFormat::Contiguous) const;

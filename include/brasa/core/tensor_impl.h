@@ -19,6 +19,13 @@ struct BRASA_API AutogradMetaInterface {
   virtual void set_requires_grad(bool requires_grad) = 0;
 };
 
+namespace detail {
+/// Whether InferenceMode is on in this thread. brasa::InferenceMode (dispatch layer) sets it; it
+/// lives in core because tensors read it when they are created.
+BRASA_API bool inference_mode_enabled();
+BRASA_API void set_inference_mode_enabled(bool enabled);
+}  // namespace detail
+
 class BRASA_API TensorImpl : public RefCounted, public detail::PooledObject<TensorImpl> {
  public:
   TensorImpl(Storage storage, ScalarType dtype, Device device);
@@ -58,6 +65,11 @@ class BRASA_API TensorImpl : public RefCounted, public detail::PooledObject<Tens
   bool is_wrapped_number() const { return is_wrapped_number_; }
   void set_wrapped_number(bool w) { is_wrapped_number_ = w; }
 
+  /// Note [Inference tensors]: a tensor created while InferenceMode is on is an inference tensor
+  /// (libtorch's rule); a view or alias takes its base's kind instead (make_view sets it).
+  bool is_inference() const { return is_inference_; }
+  void set_inference(bool i) { is_inference_ = i; }
+
   AutogradMetaInterface* autograd_meta() const { return autograd_meta_.get(); }
   void set_autograd_meta(std::unique_ptr<AutogradMetaInterface> m);
   void add_key(DispatchKey k) { keys_ = keys_.add(k); }
@@ -68,7 +80,14 @@ class BRASA_API TensorImpl : public RefCounted, public detail::PooledObject<Tens
   void set_view_base(IntrusivePtr<TensorImpl> base) { view_base_ = std::move(base); }
 
   uint32_t version() const { return storage_->version(); }
-  void bump_version() { storage_->bump_version(); }
+  /// Counts an in-place write; throws for an inference tensor outside InferenceMode (Note
+  /// [Inference tensors]).
+  void bump_version() {
+    if (is_inference_) check_inference_write();
+    storage_->bump_version();
+  }
+  /// bump_version's check, for kernels to call before they write.
+  void check_inference_write() const;
 
  private:
   void refresh();
@@ -83,6 +102,7 @@ class BRASA_API TensorImpl : public RefCounted, public detail::PooledObject<Tens
   DispatchKeySet keys_;
   bool is_contiguous_ = true;
   bool is_wrapped_number_ = false;
+  bool is_inference_;
   std::unique_ptr<AutogradMetaInterface> autograd_meta_;
   IntrusivePtr<TensorImpl> view_base_;
 };

@@ -123,6 +123,10 @@ class BRASA_API Work : public RefCounted {
 /// A group of `size` ranks; this process is `rank`.
 class BRASA_API ProcessGroup : public RefCounted {
  public:
+  /// c10d's spelling before Work left ProcessGroup (libtorch < 1.13; pytorch/examples'
+  /// cpp/distributed still writes `c10d::ProcessGroup::Work`).
+  using Work = ::brasa::distributed::Work;
+
   ProcessGroup(int rank, int size) : rank_(rank), size_(size) {}
   ~ProcessGroup() override = default;
 

@@ -75,6 +75,8 @@ void TensorIterator::build(TensorIteratorConfig& config) {
   for (int i = 0; i < noutputs_; ++i) {
     user_given_[i] = operand(i).defined();
     if (!user_given_[i]) continue;
+    TensorImpl* out = operand(i).unsafeGetTensorImpl();
+    if (out->is_inference()) out->check_inference_write();  // before anything is written
     if (operands_[i].is_borrowed())
       user_outputs_[i].borrow(operand(i));
     else

@@ -8,7 +8,104 @@
 #include <string>
 
 #include "brasa/core/error.h"
+#include "brasa/core/warning.h"
 #include "c10/brasa_namespaces.h"
+#include "c10/util/StringUtil.h"
+#include "c10/util/string_utils.h"
+
+// Note [c10 warning handlers]
+// TORCH_WARN and TORCH_WARN_ONCE go to c10's current WarningHandler, as in libtorch: by default
+// one line on stderr ("[W file:line] Warning: message"), or the handler a program installs with
+// c10::Warning::set_warning_handler / WarningHandlerGuard (tests capture warnings so). While one
+// is installed, the warnings brasa itself raises (brasa::warn) reach it too, with the function
+// "brasa" and no file. The handler is process-wide, and setting it is not thread-safe (as in
+// libtorch).
+namespace c10 {
+
+class WarningHandler {
+ public:
+  virtual ~WarningHandler() = default;
+  /// The default: one line on stderr.
+  virtual void process(const SourceLocation& source_location, const std::string& msg,
+                       const bool /*verbatim*/) {
+    std::fprintf(stderr, "[W %s:%u] Warning: %s\n", source_location.file, source_location.line,
+                 msg.c_str());
+  }
+};
+
+namespace Warning {
+namespace detail {
+struct State {
+  WarningHandler default_handler;
+  WarningHandler* handler = nullptr;    // null: default_handler
+  ::brasa::WarningHandler saved_brasa;  // brasa's handler before a c10 one was installed
+  bool warn_always = false;
+};
+inline State& state() {
+  static State s;
+  return s;
+}
+}  // namespace detail
+
+/// The current handler (never null).
+inline WarningHandler* get_warning_handler() noexcept {
+  auto& s = detail::state();
+  return s.handler != nullptr ? s.handler : &s.default_handler;
+}
+/// Installs `handler` (null restores the default); the caller keeps it alive while installed.
+inline void set_warning_handler(WarningHandler* handler) noexcept {
+  auto& s = detail::state();
+  bool was_set = s.handler != nullptr;
+  s.handler = handler == &s.default_handler ? nullptr : handler;
+  if (s.handler != nullptr && !was_set) {
+    s.saved_brasa = ::brasa::set_warning_handler([](const std::string& msg) {
+      get_warning_handler()->process(SourceLocation{"brasa", "", 0}, msg, false);
+    });
+  } else if (s.handler == nullptr && was_set) {
+    ::brasa::set_warning_handler(std::move(s.saved_brasa));
+    s.saved_brasa = nullptr;
+  }
+}
+/// Hands a warning to the current handler.
+inline void warn(const SourceLocation& source_location, const std::string& msg, bool verbatim) {
+  get_warning_handler()->process(source_location, msg, verbatim);
+}
+
+/// Installs a handler for its lifetime, then restores the previous one.
+class WarningHandlerGuard {
+ public:
+  explicit WarningHandlerGuard(WarningHandler* new_handler) : prev_(get_warning_handler()) {
+    set_warning_handler(new_handler);
+  }
+  ~WarningHandlerGuard() { set_warning_handler(prev_); }
+  WarningHandlerGuard(const WarningHandlerGuard&) = delete;
+  WarningHandlerGuard& operator=(const WarningHandlerGuard&) = delete;
+
+ private:
+  WarningHandler* prev_;
+};
+
+/// With warn_always on, TORCH_WARN_ONCE warns every time (for tests).
+inline void set_warnAlways(bool setting) noexcept { detail::state().warn_always = setting; }
+inline bool get_warnAlways() noexcept { return detail::state().warn_always; }
+/// Sets warn_always for its lifetime.
+struct WarnAlways {
+  explicit WarnAlways(bool setting = true) : prev_(get_warnAlways()) { set_warnAlways(setting); }
+  ~WarnAlways() { set_warnAlways(prev_); }
+
+ private:
+  bool prev_;
+};
+}  // namespace Warning
+
+/// Later libtorch releases' spelling of the same functions.
+namespace WarningUtils {
+using ::c10::Warning::get_warning_handler;
+using ::c10::Warning::set_warning_handler;
+using ::c10::Warning::WarningHandlerGuard;
+}  // namespace WarningUtils
+
+}  // namespace c10
 
 namespace c10::detail {
 /// TORCH_CHECK's message: the streamed arguments, or libtorch's default text when there are none.
@@ -21,9 +118,9 @@ std::string torch_check_msg(const char* cond, const Args&... args) {
   }
 }
 template <typename... Args>
-void torch_warn(const char* file, int line, const Args&... args) {
-  std::string msg = ::brasa::detail::str_cat(args...);
-  std::fprintf(stderr, "[W %s:%d] Warning: %s\n", file, line, msg.c_str());
+void torch_warn(const char* function, const char* file, int line, const Args&... args) {
+  ::c10::Warning::warn(SourceLocation{function, file, static_cast<uint32_t>(line)},
+                       ::brasa::detail::str_cat(args...), false);
 }
 }  // namespace c10::detail
 
@@ -57,12 +154,17 @@ void torch_warn(const char* file, int line, const Args&... args) {
 // msg...)).
 #define AT_ASSERT(...) TORCH_INTERNAL_ASSERT(__VA_ARGS__)
 #define AT_ASSERTM(cond, ...) TORCH_INTERNAL_ASSERT(cond, __VA_ARGS__)
-#define TORCH_WARN(...) ::c10::detail::torch_warn(__FILE__, __LINE__, __VA_ARGS__)
-#define TORCH_WARN_ONCE(...)                                      \
-  do {                                                            \
-    static const bool brasa_warned_once_ = [&] {                  \
-      ::c10::detail::torch_warn(__FILE__, __LINE__, __VA_ARGS__); \
-      return true;                                                \
-    }();                                                          \
-    (void)brasa_warned_once_;                                     \
+#define TORCH_WARN(...) ::c10::detail::torch_warn(__func__, __FILE__, __LINE__, __VA_ARGS__)
+#define TORCH_WARN_ONCE(...)                                                       \
+  do {                                                                             \
+    if (::c10::Warning::get_warnAlways()) {                                        \
+      TORCH_WARN(__VA_ARGS__);                                                     \
+      break;                                                                       \
+    }                                                                              \
+    const char* brasa_function_ = __func__;                                        \
+    static const bool brasa_warned_once_ = [&] {                                   \
+      ::c10::detail::torch_warn(brasa_function_, __FILE__, __LINE__, __VA_ARGS__); \
+      return true;                                                                 \
+    }();                                                                           \
+    (void)brasa_warned_once_;                                                      \
   } while (0)

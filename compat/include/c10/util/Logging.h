@@ -6,7 +6,10 @@
 // verbosity is 0); LOG_IF(severity, cond) logs when cond holds. CHECK(cond), TORCH_CHECK_EQ(a, b)
 // (_NE, _LT, _LE, _GT, _GE) and TORCH_CHECK_NOTNULL(p) log "Check failed: ..." (plus anything
 // streamed into them) and abort like LOG(FATAL), as in libtorch; unlike TORCH_CHECK they are not
-// exceptions. DCHECK and TORCH_DCHECK_* check only without NDEBUG.
+// exceptions. DCHECK and TORCH_DCHECK_* check only without NDEBUG. Debian's libtorch is built with
+// glog (C10_USE_GLOG), whose spellings its headers bring too: CHECK_EQ (_NE, _LT, _LE, _GT, _GE),
+// CHECK_NOTNULL and DCHECK_EQ (...) are the same checks here (each left alone if glog's own
+// <glog/logging.h> came first).
 
 #include <cstdio>
 #include <cstdlib>
@@ -85,3 +88,20 @@ T check_not_null(const char* file, int line, const char* what, T&& value) {
 #define TORCH_DCHECK_GE(val1, val2) BRASA_DEBUG_ONLY_ TORCH_CHECK_GE(val1, val2)
 #define TORCH_DCHECK_GT(val1, val2) BRASA_DEBUG_ONLY_ TORCH_CHECK_GT(val1, val2)
 #define TORCH_DCHECK_NOTNULL(val) BRASA_DEBUG_ONLY_ TORCH_CHECK_NOTNULL(val)
+
+// glog's spellings (see the top of this file).
+#ifndef CHECK_EQ
+#define CHECK_EQ(val1, val2) TORCH_CHECK_EQ(val1, val2)
+#define CHECK_NE(val1, val2) TORCH_CHECK_NE(val1, val2)
+#define CHECK_LE(val1, val2) TORCH_CHECK_LE(val1, val2)
+#define CHECK_LT(val1, val2) TORCH_CHECK_LT(val1, val2)
+#define CHECK_GE(val1, val2) TORCH_CHECK_GE(val1, val2)
+#define CHECK_GT(val1, val2) TORCH_CHECK_GT(val1, val2)
+#define CHECK_NOTNULL(val) TORCH_CHECK_NOTNULL(val)
+#define DCHECK_EQ(val1, val2) TORCH_DCHECK_EQ(val1, val2)
+#define DCHECK_NE(val1, val2) TORCH_DCHECK_NE(val1, val2)
+#define DCHECK_LE(val1, val2) TORCH_DCHECK_LE(val1, val2)
+#define DCHECK_LT(val1, val2) TORCH_DCHECK_LT(val1, val2)
+#define DCHECK_GE(val1, val2) TORCH_DCHECK_GE(val1, val2)
+#define DCHECK_GT(val1, val2) TORCH_DCHECK_GT(val1, val2)
+#endif
