@@ -39,8 +39,10 @@ Tensor pdist(const Tensor& self, double p) {
       second.push_back(j);
     }
   const auto pairs = static_cast<int64_t>(first.size());
-  Tensor a = self.index_select(0, detail::tensor_from_array(first.data(), pairs, kLong));
-  Tensor b = self.index_select(0, detail::tensor_from_array(second.data(), pairs, kLong));
+  Tensor a =
+      self.index_select(0, detail::tensor_from_array(first.data(), pairs, kLong).to(self.device()));
+  Tensor b = self.index_select(
+      0, detail::tensor_from_array(second.data(), pairs, kLong).to(self.device()));
   return (a - b).norm(p, {1});
 }
 

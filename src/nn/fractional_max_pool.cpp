@@ -103,7 +103,8 @@ std::tuple<Tensor, Tensor> fractional_max_pool(const char* op, const Tensor& sel
     }
   }
   Tensor idx = detail::tensor_from_array(index.data(), static_cast<int64_t>(index.size()), kLong)
-                   .reshape({n, c, out_numel * window});
+                   .reshape({n, c, out_numel * window})
+                   .to(x.device());
   Tensor vals = x.reshape({n, c, plane}).gather(2, idx).reshape({n, c, out_numel, window});
   auto [out, arg] = vals.max(3);
   Tensor indices = idx.reshape({n, c, out_numel, window}).gather(3, arg.unsqueeze(3)).squeeze(3);
