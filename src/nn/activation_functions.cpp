@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/dispatch/grad_mode.h"
 #include "brasa/nn/functional/activation.h"
@@ -226,5 +227,17 @@ Tensor& threshold_(Tensor& self, const Scalar& th, const Scalar& value) {
 }
 
 Tensor glu(const Tensor& self, int64_t dim) { return F::glu(self, F::GLUFuncOptions(dim)); }
+
+Tensor glu_jvp(const Tensor& glu, const Tensor& x, const Tensor& dx, int64_t dim) {
+  check_floating(x, "glu_jvp");
+  BRASA_CHECK(x.dim() > 0 && dx.sizes() == x.sizes(), "glu_jvp: expected x and dx of the same ",
+              "shape (not 0-d), got ", x.sizes(), " and ", dx.sizes());
+  const int64_t d = brasa::detail::wrap_dim(dim, x.dim(), "glu_jvp");
+  const int64_t n = x.size(d);
+  BRASA_CHECK(n % 2 == 0, "glu_jvp: halving dimension must be even, but dimension ", d, " is size ",
+              n);
+  Tensor gate = x.narrow(d, n / 2, n / 2).sigmoid();
+  return gate * dx.narrow(d, 0, n / 2) + glu * (1 - gate) * dx.narrow(d, n / 2, n / 2);
+}
 
 }  // namespace brasa

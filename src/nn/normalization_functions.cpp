@@ -146,6 +146,51 @@ std::tuple<Tensor, Tensor> batch_norm_update_stats(const Tensor& input,
   return {mean, var};
 }
 
+std::tuple<Tensor, Tensor> batch_norm_stats(const Tensor& input, double eps) {
+  BRASA_CHECK(input.defined() && input.dim() >= 2,
+              "batch_norm_stats: expected an input of at least 2 dims [N, C, *], got ",
+              input.defined() ? input.sizes() : IntArrayRef{});
+  BRASA_CHECK_TYPE(is_floating_type(input.scalar_type()),
+                   "batch_norm_stats: expected a floating input, got ", input.scalar_type());
+  std::vector<int64_t> dims{0};
+  for (int64_t d = 2; d < input.dim(); ++d) dims.push_back(d);
+  auto [mean, invstd] = statistics(input, dims, eps);
+  return {mean.reshape({input.size(1)}), invstd.reshape({input.size(1)})};
+}
+
+std::tuple<Tensor, Tensor> batch_norm_gather_stats_with_counts(
+    const Tensor& input, const Tensor& mean, const Tensor& invstd,
+    const std::optional<Tensor>& running_mean, const std::optional<Tensor>& running_var,
+    double momentum, double eps, const Tensor& counts) {
+  const char* op = "batch_norm_gather_stats_with_counts";
+  BRASA_CHECK(mean.dim() == 2 && invstd.sizes() == mean.sizes() && counts.dim() == 1 &&
+                  counts.size(0) == mean.size(0),
+              op, ": expected mean and invstd [replicas, C] and counts [replicas], got ",
+              mean.sizes(), ", ", invstd.sizes(), " and ", counts.sizes());
+  NoGradGuard no_grad;                                    // statistics and buffers
+  Tensor n = counts.to(mean.scalar_type()).unsqueeze(1);  // [R, 1]
+  Tensor total = n.sum();
+  Tensor global_mean = (mean * n).sum({0}) / total;
+  Tensor var = (invstd * invstd).reciprocal() - eps;  // each replica's biased variance
+  Tensor global_var = ((var + (mean - global_mean).square()) * n).sum({0}) / total;
+  if (running_mean && running_mean->defined())
+    running_mean->copy_(*running_mean * (1 - momentum) + global_mean * momentum);
+  if (running_var && running_var->defined())
+    running_var->copy_(*running_var * (1 - momentum) +
+                       global_var * (total / (total - 1)) * momentum);
+  return {global_mean.to(input.scalar_type()), (global_var + eps).rsqrt().to(input.scalar_type())};
+}
+
+std::tuple<Tensor, Tensor> batch_norm_gather_stats(const Tensor& input, const Tensor& mean,
+                                                   const Tensor& invstd,
+                                                   const std::optional<Tensor>& running_mean,
+                                                   const std::optional<Tensor>& running_var,
+                                                   double momentum, double eps, int64_t count) {
+  return batch_norm_gather_stats_with_counts(
+      input, mean, invstd, running_mean, running_var, momentum, eps,
+      full({mean.dim() == 2 ? mean.size(0) : 0}, count, mean.options()));
+}
+
 Tensor renorm(const Tensor& self, const Scalar& p, int64_t dim, const Scalar& maxnorm) {
   BRASA_CHECK(self.defined(), "renorm: got an undefined tensor");
   BRASA_CHECK_TYPE(is_floating_type(self.scalar_type()), "renorm: expected a floating input, got ",

@@ -91,6 +91,14 @@ def _activation_cases():
     out.append(make_case("elu", "integral", NN.elu, [torch.arange(4)]))
     out.append(make_case("hardtanh", "integral", NN.hardtanh, [torch.arange(-3, 4), -2, 2]))
     out.append(make_case("threshold", "integral", torch.threshold, [torch.arange(-3, 4), 1, 9]))
+    for d in REAL:
+        for dim, shape in ((1, (3, 4)), (0, (6, 2)), (-1, (2, 3, 4))):
+            x, dx = torch.randn(*shape, dtype=d), torch.randn(*shape, dtype=d)
+            g = NN.glu(x, dim)
+            out.append(make_case("glu_jvp", f"{SHORT[d]} {list(shape)} dim={dim}", ATEN.glu_jvp, [g, x, dx, dim], k=4))
+        x = torch.randn(4, 6, dtype=d).t()
+        out.append(make_case("glu_jvp", f"{SHORT[d]} transposed", ATEN.glu_jvp, [NN.glu(x, 0), x, x * 2, 0], k=4))
+    out.append(make_case("glu_jvp", "odd dim", ATEN.glu_jvp, [torch.randn(3, 2), torch.randn(3, 5), torch.randn(3, 5), 1]))
     out.append(make_case("log_sigmoid_forward", "f32", ATEN.log_sigmoid_forward, [torch.randn(3, 4)], k=4))
     out.append(make_case("log_sigmoid_forward", "f64 transposed", ATEN.log_sigmoid_forward,
                          [torch.randn(4, 3, dtype=torch.float64).t()], k=4))

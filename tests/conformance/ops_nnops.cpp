@@ -153,6 +153,10 @@ const OpTable kNNOps(
          [](const Args& a) -> Value {
            return brasa::glu(a.tensor(0), given(a, 1) ? a.integer(1) : -1);
          }},
+        {"glu_jvp",
+         [](const Args& a) -> Value {
+           return brasa::glu_jvp(a.tensor(0), a.tensor(1), a.tensor(2), a.integer(3));
+         }},
         // ---- normalisation ----
         {"layer_norm",
          [](const Args& a) -> Value {

@@ -130,6 +130,32 @@ TEST(NNOps, NativeNormsReturnStatistics) {
                            "native_group_norm");
 }
 
+TEST(NNOps, GatheredShardStatisticsAreTheBatchStatistics) {
+  // Synchronised batch norm: statistics of two shards of a batch, gathered with their counts,
+  // are the statistics of the whole batch (libtorch runs these ops on CUDA only).
+  manual_seed(2);
+  Tensor x = randn({7, 3, 4}, TensorOptions().dtype(kDouble));
+  Tensor a = x.narrow(0, 0, 3), b = x.narrow(0, 3, 4);
+  auto [ma, ia] = batch_norm_stats(a, 1e-5);
+  auto [mb, ib] = batch_norm_stats(b, 1e-5);
+  Tensor rm = zeros({3}, kDouble), rv = ones({3}, kDouble);
+  auto [mean, invstd] = batch_norm_gather_stats_with_counts(x, stack({ma, mb}), stack({ia, ib}), rm,
+                                                            rv, 0.1, 1e-5, tensor({12.0, 16.0}));
+  auto [whole_mean, whole_invstd] = batch_norm_stats(x, 1e-5);
+  EXPECT_TRUE(allclose(mean, whole_mean));
+  EXPECT_TRUE(allclose(invstd, whole_invstd));
+  Tensor rm2 = zeros({3}, kDouble), rv2 = ones({3}, kDouble);
+  batch_norm_update_stats(x, rm2, rv2, 0.1);
+  EXPECT_TRUE(allclose(rm, rm2));
+  EXPECT_TRUE(allclose(rv, rv2));
+  // Equal counts: the int64 count overload.
+  auto [m2, i2] = batch_norm_gather_stats(x, stack({ma, ma}), stack({ia, ia}), std::nullopt,
+                                          std::nullopt, 0.1, 1e-5, 12);
+  EXPECT_TRUE(allclose(m2, ma));
+  EXPECT_TRUE(allclose(i2, ia));
+  expect_error<ValueError>([&] { batch_norm_stats(x[0][0], 1e-5); }, "batch_norm_stats");
+}
+
 TEST(NNOps, WindowsTakeOptions) {
   Tensor w = hann_window(8, TensorOptions().dtype(kDouble).requires_grad(true));
   EXPECT_EQ(w.scalar_type(), kDouble);

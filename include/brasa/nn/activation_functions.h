@@ -88,5 +88,8 @@ BRASA_API Tensor threshold(const Tensor& self, const Scalar& threshold, const Sc
 BRASA_API Tensor& threshold_(Tensor& self, const Scalar& threshold, const Scalar& value);
 /// a * sigmoid(b) with (a, b) the halves of `dim`.
 BRASA_API Tensor glu(const Tensor& self, int64_t dim = -1);
+/// The forward-mode derivative of glu at x in direction dx, given glu = glu(x, dim):
+/// sigmoid(b) * da + glu * (1 - sigmoid(b)) * db.
+BRASA_API Tensor glu_jvp(const Tensor& glu, const Tensor& x, const Tensor& dx, int64_t dim);
 
 }  // namespace brasa

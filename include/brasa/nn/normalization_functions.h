@@ -56,6 +56,21 @@ BRASA_API std::tuple<Tensor, Tensor, Tensor> native_batch_norm(
 BRASA_API std::tuple<Tensor, Tensor> batch_norm_update_stats(
     const Tensor& input, const std::optional<Tensor>& running_mean,
     const std::optional<Tensor>& running_var, double momentum);
+/// Synchronised batch norm's statistics (libtorch runs these on CUDA; brasa on any device):
+/// (mean [C], 1 / sqrt(biased var + eps) [C]) of input [N, C, *] over all but dim 1.
+BRASA_API std::tuple<Tensor, Tensor> batch_norm_stats(const Tensor& input, double eps);
+/// Combines per-replica statistics mean, invstd [R, C] of replicas holding counts [R] elements
+/// per channel into the global (mean [C], invstd [C]); running_mean / running_var (when given)
+/// are updated in place with momentum (running_var with the unbiased variance).
+BRASA_API std::tuple<Tensor, Tensor> batch_norm_gather_stats_with_counts(
+    const Tensor& input, const Tensor& mean, const Tensor& invstd,
+    const std::optional<Tensor>& running_mean, const std::optional<Tensor>& running_var,
+    double momentum, double eps, const Tensor& counts);
+/// batch_norm_gather_stats_with_counts with `count` elements on every replica.
+BRASA_API std::tuple<Tensor, Tensor> batch_norm_gather_stats(
+    const Tensor& input, const Tensor& mean, const Tensor& invstd,
+    const std::optional<Tensor>& running_mean, const std::optional<Tensor>& running_var,
+    double momentum, double eps, int64_t count);
 /// Each slice of self along dim whose p-norm exceeds maxnorm is scaled to norm maxnorm (1e-7
 /// below it, as libtorch); ValueError for p <= 0 or a negative maxnorm.
 BRASA_API Tensor renorm(const Tensor& self, const Scalar& p, int64_t dim, const Scalar& maxnorm);
