@@ -9,6 +9,7 @@
 #include "brasa/ops/factory.h"
 #include "brasa/ops/pointwise.h"
 #include "brasa/ops/reduce.h"
+#include "nn/functional/elu_family.h"
 #include "nn/functional/fused_derivative.h"
 #include "nn/functional/opmath.h"
 
@@ -51,10 +52,10 @@ Tensor leaky_relu(const Tensor& input, const LeakyReLUFuncOptions& options) {
 // (x <= 0 ? g * neg * in_scale * exp(x * in_scale) : g * scale; NaN takes the second branch).
 // exp() - 1 rather than expm1(): PyTorch 1.13's kernel computes it so, and near 0 the two differ
 // by far more than allclose's tolerance (celu(-1e-6, 4.2) is -1.00136e-06, not -9.99999e-07).
-static Tensor elu_family(const Tensor& input, const char* op, const char* node, double scale,
-                         double neg, double in_scale, bool inplace) {
+Tensor detail::elu_family(const Tensor& input, const char* op, double scale, double neg,
+                          double in_scale, bool inplace) {
   Tensor r = detail::with_derivative(
-      node, op, input,
+      "EluBackward0", op, input,
       [&](const Tensor& in) {
         return in_opmath(in, [&](const Tensor& x) {
           return where(x.gt(0), x * scale, ((x * in_scale).exp() - 1) * neg);
@@ -68,21 +69,21 @@ static Tensor elu_family(const Tensor& input, const char* op, const char* node, 
 
 Tensor elu(const Tensor& input, const ELUFuncOptions& options) {
   check_floating(input, "elu");
-  return elu_family(input, "elu", "EluBackward0", 1.0, options.alpha(), 1.0, options.inplace());
+  return detail::elu_family(input, "elu", 1.0, options.alpha(), 1.0, options.inplace());
 }
 
 Tensor selu(const Tensor& input, const SELUFuncOptions& options) {
   check_floating(input, "selu");
   constexpr double kAlpha = 1.6732632423543772848170429916717;
   constexpr double kScale = 1.0507009873554804934193349852946;
-  return elu_family(input, "selu", "EluBackward0", kScale, kAlpha * kScale, 1.0, options.inplace());
+  return detail::elu_family(input, "selu", kScale, kAlpha * kScale, 1.0, options.inplace());
 }
 
 Tensor celu(const Tensor& input, const CELUFuncOptions& options) {
   check_floating(input, "celu");
   const double alpha = options.alpha();
   BRASA_CHECK(alpha != 0, "celu: alpha must not be 0");
-  return elu_family(input, "celu", "EluBackward0", 1.0, alpha, 1.0 / alpha, options.inplace());
+  return detail::elu_family(input, "celu", 1.0, alpha, 1.0 / alpha, options.inplace());
 }
 
 Tensor gelu(const Tensor& input, const GELUFuncOptions& options) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "brasa/core/error.h"
+#include "brasa/nn/native_dropout_functions.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/pointwise.h"
 
@@ -67,20 +68,42 @@ Tensor dropout3d(const Tensor& input, const Dropout3dFuncOptions& options,
   return feature_dropout(input, options, generator, "dropout3d");
 }
 
-Tensor alpha_dropout(const Tensor& input, const AlphaDropoutFuncOptions& options,
-                     std::optional<Generator> generator) {
+namespace {
+
+/// Alpha dropout with one draw per element, or per (N, C) channel of an input [N, C, *] when
+/// `feature`.
+Tensor alpha_dropout_impl(const Tensor& input, const AlphaDropoutFuncOptions& options,
+                          const std::optional<Generator>& generator, bool feature, const char* op) {
   const double p = options.p();
-  check(input, p, "alpha_dropout");
+  check(input, p, op);
+  std::vector<int64_t> shape = input.sizes().vec();
+  if (feature) {
+    BRASA_CHECK(input.dim() >= 2, op, ": expected an input of at least 2 dims [N, C, *], got ",
+                input.sizes());
+    for (size_t d = 2; d < shape.size(); ++d) shape[d] = 1;
+  }
   if (!options.training() || p == 0) return input;
   if (p == 1) return finish(input, zeros_like(input), options.inplace());
   constexpr double kAlpha = 1.7580993408473766;  // SELU's scale * alpha
   const double a = 1.0 / std::sqrt((kAlpha * kAlpha * p + 1) * (1 - p));
-  Tensor keep = empty(input.sizes(), input.options());
+  Tensor keep = empty(shape, input.options());
   keep.bernoulli_(1 - p, generator);
   // libtorch's order of operations: input * (keep * a) + ((keep - 1) * alpha * a + alpha * a * p).
   Tensor shift = (keep - 1).mul_(kAlpha * a).add_(kAlpha * a * p);
   Tensor r = input * keep.mul_(a) + shift;
   return finish(input, r, options.inplace());
+}
+
+}  // namespace
+
+Tensor alpha_dropout(const Tensor& input, const AlphaDropoutFuncOptions& options,
+                     std::optional<Generator> generator) {
+  return alpha_dropout_impl(input, options, generator, false, "alpha_dropout");
+}
+
+Tensor feature_alpha_dropout(const Tensor& input, const FeatureAlphaDropoutFuncOptions& options,
+                             std::optional<Generator> generator) {
+  return alpha_dropout_impl(input, options, generator, true, "feature_alpha_dropout");
 }
 
 }  // namespace brasa::nn::functional

@@ -11,7 +11,7 @@
 #include "brasa/ops/factory.h"
 #include "brasa/ops/indexing_ops.h"
 #include "brasa/ops/linalg.h"
-#include "rnn_step.h"
+#include "rnn_layers.h"
 
 namespace brasa::nn {
 namespace detail {
@@ -28,38 +28,6 @@ std::string shape_str(IntArrayRef sizes) {
   std::ostringstream s;
   s << sizes;
   return s.str();
-}
-
-/// One direction of one layer over x [T, B, in]; returns outputs [T, B, H] and the final state(s).
-/// With a projection (LSTM's proj_size), w holds weight_hr last and h' = h' W_hr^T.
-std::tuple<Tensor, Tensor, Tensor> run_direction(CellKind kind, const Tensor& x, Tensor h, Tensor c,
-                                                 const Tensor* w, bool has_bias, bool has_proj,
-                                                 bool reverse) {
-  const Tensor& w_ih = w[0];
-  const Tensor& w_hh = w[1];
-  Tensor b_ih = has_bias ? w[2] : Tensor();
-  Tensor b_hh = has_bias ? w[3] : Tensor();
-  Tensor w_hr = has_proj ? w[has_bias ? 4 : 2] : Tensor();
-  Tensor in_bias = b_ih;
-  if (has_bias && kind != CellKind::kGRU) in_bias = b_ih + b_hh;
-  const int64_t steps = x.size(0);
-  Tensor gi_all = linear(x, w_ih, in_bias);
-  std::vector<Tensor> outputs(static_cast<size_t>(steps));
-  for (int64_t s = 0; s < steps; ++s) {
-    const int64_t t = reverse ? steps - 1 - s : s;
-    Tensor gi = gi_all.select(0, t);
-    if (kind == CellKind::kLSTM) {
-      std::tie(h, c) = lstm_step(gi, h, c, w_hh);
-      if (has_proj) h = h.mm(w_hr.t());
-    } else if (kind == CellKind::kGRU) {
-      h = gru_step(gi, h, w_hh, b_hh);
-    } else {
-      h = rnn_step(kind, gi, h, w_hh);
-    }
-    outputs[static_cast<size_t>(t)] = h;
-  }
-  Tensor out = steps > 0 ? stack(outputs, 0) : empty({0, x.size(1), h.size(1)}, x.options());
-  return {out, h, c};
 }
 
 }  // namespace
@@ -164,30 +132,15 @@ std::tuple<Tensor, std::vector<Tensor>> RNNImplBase<Derived>::run(const Tensor& 
     BRASA_CHECK(h.sizes() == IntArrayRef(expected), layer, ": Expected hidden size ",
                 shape_str(expected), ", got ", shape_str(h.sizes()));
   }
-  const bool lstm = kind == CellKind::kLSTM;
-  const size_t per_dir = (o.bias() ? 4 : 2) + (proj ? 1 : 0);
-  std::vector<Tensor> h_n, c_n;
-  Tensor layer_in = x;
-  for (int64_t l = 0; l < o.num_layers(); ++l) {
-    if (l > 0 && o.dropout() > 0 && this->is_training()) {
-      layer_in = functional::dropout(layer_in, functional::DropoutFuncOptions().p(o.dropout()));
-    }
-    std::vector<Tensor> outs;
-    for (int64_t d = 0; d < dirs; ++d) {
-      const int64_t idx = l * dirs + d;
-      const Tensor* w = &flat_weights_[static_cast<size_t>(idx) * per_dir];
-      auto [out, h, c] =
-          run_direction(kind, layer_in, hx[0].select(0, idx),
-                        lstm ? hx[1].select(0, idx) : Tensor(), w, o.bias(), proj, d == 1);
-      outs.push_back(out);
-      h_n.push_back(h);
-      if (lstm) c_n.push_back(c);
-    }
-    layer_in = dirs == 1 ? outs[0] : cat(outs, 2);
-  }
-  Tensor output = layer_in;
-  std::vector<Tensor> states = {stack(h_n, 0)};
-  if (lstm) states.push_back(stack(c_n, 0));
+  RecurrentLayers config;
+  config.kind = kind;
+  config.num_layers = o.num_layers();
+  config.bidirectional = o.bidirectional();
+  config.has_bias = o.bias();
+  config.has_proj = proj;
+  config.dropout = o.dropout();
+  config.training = this->is_training();
+  auto [output, states] = run_recurrent_layers(config, x, hx, flat_weights_.data());
   if (!batched) {
     output = output.squeeze(1);
     for (auto& s : states) s = s.squeeze(1);
