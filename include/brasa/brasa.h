@@ -27,6 +27,7 @@
 #include "brasa/data.h"
 #include "brasa/nn/dropout_functions.h"
 #include "brasa/nn/functional.h"
+#include "brasa/nn/aten_nn_functions.h"
 #include "brasa/nn/loss_functions.h"
 #include "brasa/nn/nn.h"
 #include "brasa/ops/attention.h"
