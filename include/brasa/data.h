@@ -2,8 +2,10 @@
 // brasa::data (torch::data): datasets, transforms, samplers and the data loader.
 
 #include "brasa/data/dataloader.h"
+#include "brasa/data/dataloader/stateful.h"
 #include "brasa/data/dataloader_options.h"
 #include "brasa/data/datasets.h"
+#include "brasa/data/detail/sequencers.h"
 #include "brasa/data/example.h"
 #include "brasa/data/iterator.h"
 #include "brasa/data/samplers.h"

@@ -29,7 +29,7 @@ std::string find_file(const std::string& root, const std::string& name) {
 }
 
 Tensor read_images(const std::string& path) {
-  detail::IdxFile idx = detail::parse_idx(detail::read_maybe_gzip(path), 3, path);
+  data::detail::IdxFile idx = data::detail::parse_idx(data::detail::read_maybe_gzip(path), 3, path);
   Tensor images = brasa::empty({idx.dims[0], 1, idx.dims[1], idx.dims[2]}, kFloat32);
   const uint8_t* src = idx.bytes.data() + idx.payload_offset;
   float* dst = images.data_ptr<float>();
@@ -42,7 +42,7 @@ Tensor read_images(const std::string& path) {
 }
 
 Tensor read_targets(const std::string& path) {
-  detail::IdxFile idx = detail::parse_idx(detail::read_maybe_gzip(path), 1, path);
+  data::detail::IdxFile idx = data::detail::parse_idx(data::detail::read_maybe_gzip(path), 1, path);
   Tensor targets = brasa::empty({idx.dims[0]}, kInt64);
   const uint8_t* src = idx.bytes.data() + idx.payload_offset;
   int64_t* dst = targets.data_ptr<int64_t>();

@@ -1,5 +1,6 @@
 #pragma once
-// StatelessDataLoader and make_data_loader: batches of a dataset, produced by worker threads.
+// StatelessDataLoader and make_data_loader: batches of a dataset, produced by worker threads
+// (a stateful dataset gets a StatefulDataLoader, brasa/data/dataloader/stateful.h).
 
 #include <condition_variable>
 #include <cstddef>
@@ -16,6 +17,7 @@
 
 #include "brasa/archive/archive.h"
 #include "brasa/core/error.h"
+#include "brasa/data/dataloader/stateful.h"
 #include "brasa/data/dataloader_options.h"
 #include "brasa/data/iterator.h"
 #include "brasa/data/samplers/random.h"
@@ -254,8 +256,8 @@ class StatelessDataLoader {
   std::vector<std::thread> workers_;
 };
 
-/// A loader over `dataset` drawing requests from `sampler`.
-template <typename Dataset, typename Sampler>
+/// A loader over `dataset` drawing requests from `sampler` (a stateless dataset).
+template <typename Dataset, typename Sampler, typename = std::enable_if_t<!Dataset::is_stateful>>
 std::unique_ptr<StatelessDataLoader<Dataset, Sampler>> make_data_loader(Dataset dataset,
                                                                         Sampler sampler,
                                                                         DataLoaderOptions options) {
@@ -263,16 +265,24 @@ std::unique_ptr<StatelessDataLoader<Dataset, Sampler>> make_data_loader(Dataset 
       std::move(dataset), std::move(sampler), std::move(options));
 }
 
-/// A loader with a `Sampler(dataset.size())` (RandomSampler by default). Throws brasa::Error for
-/// a dataset without a size.
-template <typename Sampler = samplers::RandomSampler, typename Dataset,
-          typename = std::enable_if_t<std::is_constructible_v<Sampler, size_t>>>
+/// A loader with a `Sampler(dataset.size())` (RandomSampler by default) over a stateless dataset.
+/// Throws brasa::Error for a dataset without a size.
+template <
+    typename Sampler = samplers::RandomSampler, typename Dataset,
+    typename = std::enable_if_t<!Dataset::is_stateful && std::is_constructible_v<Sampler, size_t>>>
 std::unique_ptr<StatelessDataLoader<Dataset, Sampler>> make_data_loader(
     Dataset dataset, DataLoaderOptions options = DataLoaderOptions()) {
   const std::optional<size_t> size = dataset.size();
   BRASA_CHECK(size.has_value(),
               "make_data_loader: the dataset must have a size to build a sampler");
   return make_data_loader(std::move(dataset), Sampler(*size), std::move(options));
+}
+
+/// The loader of a stateful dataset (see StatefulDataLoader): no sampler.
+template <typename Dataset, typename = std::enable_if_t<Dataset::is_stateful>>
+std::unique_ptr<StatefulDataLoader<Dataset>> make_data_loader(
+    Dataset dataset, DataLoaderOptions options = DataLoaderOptions()) {
+  return std::make_unique<StatefulDataLoader<Dataset>>(std::move(dataset), std::move(options));
 }
 
 }  // namespace brasa::data

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -11,13 +12,31 @@
 
 namespace brasa::data::datasets {
 
+namespace detail {
+template <typename T>
+struct is_optional : std::false_type {};
+template <typename T>
+struct is_optional<std::optional<T>> : std::true_type {};
+/// T itself, or the T inside std::optional<T>.
+template <typename T>
+struct unwrap_optional {
+  using type = T;
+};
+template <typename T>
+struct unwrap_optional<std::optional<T>> {
+  using type = T;
+};
+}  // namespace detail
+
 template <typename Source, typename AppliedTransform>
 class MapDataset;
 template <typename D, typename T>
 MapDataset<D, T> map(D dataset, T transform);
 
 /// A dataset that answers a whole batch request (by default a list of indices) at once.
-/// Stateless: `is_stateful` is false (stateful datasets with optional batches are not provided).
+/// `is_stateful` is true when Batch is an std::optional: such a dataset (see StatefulDataset)
+/// decides itself what comes next and says nullopt when the epoch is over, and
+/// make_data_loader gives it a StatefulDataLoader, which has no sampler.
 template <typename Self, typename Batch = std::vector<Example<>>,
           typename BatchRequest = ArrayRef<size_t>>
 class BatchDataset {
@@ -25,7 +44,7 @@ class BatchDataset {
   using SelfType = Self;
   using BatchType = Batch;
   using BatchRequestType = BatchRequest;
-  constexpr static bool is_stateful = false;
+  constexpr static bool is_stateful = detail::is_optional<Batch>::value;
 
   virtual ~BatchDataset() = default;
 
