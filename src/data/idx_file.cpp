@@ -15,7 +15,8 @@ namespace brasa::data::detail {
 
 namespace {
 // The decompressed size a gzip file announces in its trailer (mod 2^32), or the size of a plain
-// file: only a hint for reserving memory.
+// file: only a hint for reserving memory. A damaged or truncated file's trailer is arbitrary, so
+// the hint is capped by what deflate can expand the file to (at most 1032:1).
 size_t size_hint(const std::string& path) {
   std::error_code ec;
   const auto file_size = static_cast<size_t>(std::filesystem::file_size(path, ec));
@@ -30,7 +31,7 @@ size_t size_hint(const std::string& path) {
   in.read(reinterpret_cast<char*>(tail), 4);
   const uint32_t isize = uint32_t{tail[0]} | (uint32_t{tail[1]} << 8) | (uint32_t{tail[2]} << 16) |
                          (uint32_t{tail[3]} << 24);
-  return std::min<size_t>(isize, size_t{1} << 30);
+  return std::min<size_t>({isize, file_size * 1032, size_t{1} << 30});
 }
 }  // namespace
 
@@ -45,13 +46,13 @@ std::vector<uint8_t> read_maybe_gzip(const std::string& path) {
   gzbuffer(file.get(), 1 << 20);
   std::vector<uint8_t> bytes;
   bytes.reserve(size_hint(path) + 1);
+  // Read a MiB at a time: resize() zero-fills what it adds, so growing by the (untrusted) hint
+  // at once would write up to 1 GiB for a damaged file before reading a byte of it.
   constexpr size_t kChunk = 1 << 20;
   while (true) {
     const size_t old_size = bytes.size();
-    const size_t chunk = std::max(kChunk, bytes.capacity() - old_size);
-    bytes.resize(old_size + chunk);
-    const int got = gzread(file.get(), bytes.data() + old_size,
-                           static_cast<unsigned>(std::min<size_t>(chunk, 1u << 30)));
+    bytes.resize(old_size + kChunk);
+    const int got = gzread(file.get(), bytes.data() + old_size, static_cast<unsigned>(kChunk));
     if (got < 0) {
       int errnum = 0;
       const char* message = gzerror(file.get(), &errnum);
