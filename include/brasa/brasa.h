@@ -45,6 +45,7 @@
 #include "brasa/ops/reduce.h"
 #include "brasa/ops/sampling.h"
 #include "brasa/ops/shaping.h"
+#include "brasa/ops/stft.h"
 #include "brasa/ops/view.h"
 #include "brasa/optim.h"
 #include "brasa/serialize/checkpoint.h"
