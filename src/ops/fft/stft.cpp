@@ -88,8 +88,9 @@ Tensor stft(const Tensor& self, int64_t n_fft, std::optional<int64_t> hop_length
   BRASA_CHECK(hop > 0, "stft: expected hop_length > 0, but got hop_length=", hop);
   const Tensor w = full_window(window, n_fft, win_length.value_or(n_fft), x.options(), "stft");
   const int64_t frames = 1 + (len - n_fft) / hop;
-  const Tensor framed =
-      x.index_select(1, frame_index(frames, n_fft, hop)).view({x.size(0), frames, n_fft}).mul(w);
+  const Tensor framed = x.index_select(1, frame_index(frames, n_fft, hop).to(x.device()))
+                            .view({x.size(0), frames, n_fft})
+                            .mul(w);
   const bool one = onesided.value_or(!complex_input);
   BRASA_CHECK(!(one && complex_input), "Cannot have onesided output if window or input is ",
               "complex");
@@ -124,8 +125,9 @@ Tensor istft(const Tensor& self, int64_t n_fft, std::optional<int64_t> hop_lengt
                 "input tensor to match n_fft when onesided=False, but got ", bins);
   }
   BRASA_CHECK(frames > 0, op, ": input tensor has no frames (shape ", self.sizes(), ")");
-  const Tensor w = full_window(window, n_fft, win_length.value_or(n_fft),
-                               TensorOptions(to_real_value_type(self.dtype())), op);
+  const Tensor w =
+      full_window(window, n_fft, win_length.value_or(n_fft),
+                  TensorOptions(to_real_value_type(self.dtype())).device(self.device()), op);
   const FftNorm norm = normalized ? FftNorm("ortho") : FftNorm("backward");
   const Tensor spectra = input.transpose(1, 2);  // [B, frames, bins]
   Tensor framed;
@@ -137,7 +139,7 @@ Tensor istft(const Tensor& self, int64_t n_fft, std::optional<int64_t> hop_lengt
   }
   framed = framed.mul(w);
   const int64_t expected = n_fft + hop * (frames - 1);
-  const Tensor index = frame_index(frames, n_fft, hop);
+  const Tensor index = frame_index(frames, n_fft, hop).to(self.device());
   Tensor y = zeros({input.size(0), expected}, framed.options())
                  .index_add(1, index, framed.reshape({input.size(0), -1}));
   Tensor envelope = zeros({expected}, w.options()).index_add(0, index, w.mul(w).repeat({frames}));

@@ -22,6 +22,13 @@ std::vector<int64_t> with_size(IntArrayRef sizes, int64_t dim, int64_t size) {
   return out;
 }
 
+/// t as a factory's result: options' device and requires_grad, the given dtype.
+Tensor on(const Tensor& t, ScalarType dtype, const TensorOptions& options) {
+  Tensor r = t.to(options.device(), dtype);
+  if (options.requires_grad()) r.set_requires_grad(true);
+  return r;
+}
+
 /// [2, count] coordinates (row-major) of the entries of a row x col matrix that `keep(r, c)`.
 template <typename Keep>
 Tensor triangle_indices(int64_t row, int64_t col, const TensorOptions& options, const char* op,
@@ -39,9 +46,8 @@ Tensor triangle_indices(int64_t row, int64_t col, const TensorOptions& options, 
   }
   rows.insert(rows.end(), cols.begin(), cols.end());
   const int64_t n = static_cast<int64_t>(cols.size());
-  return detail::tensor_from_array(rows.data(), 2 * n, kLong)
-      .view({2, n})
-      .to(options.has_dtype() ? options.dtype() : kLong);
+  return on(detail::tensor_from_array(rows.data(), 2 * n, kLong).view({2, n}),
+            options.has_dtype() ? options.dtype() : kLong, options);
 }
 
 }  // namespace
@@ -135,9 +141,9 @@ Tensor range(const Scalar& start, const Scalar& end, const Scalar& step,
   const auto size = static_cast<int64_t>((e - s) / st) + 1;
   // libtorch computes start + i * step in double (int64 for integral dtypes), then casts.
   if (is_integral_type(dtype, /*include_bool=*/true)) {
-    return arange(size, kLong).mul(step.to<int64_t>()).add(start.to<int64_t>()).to(dtype);
+    return on(arange(size, kLong).mul(step.to<int64_t>()).add(start.to<int64_t>()), dtype, options);
   }
-  return arange(size, kDouble).mul(st).add(s).to(dtype);
+  return on(arange(size, kDouble).mul(st).add(s), dtype, options);
 }
 
 Tensor range(const Scalar& start, const Scalar& end, const TensorOptions& options) {

@@ -22,7 +22,7 @@ using namespace ops::linalg_detail;  // NOLINT
 /// int64 [..., m] permutations perm with (P^T A)[r] = A[perm[r]], from LAPACK's 1-based row
 /// interchanges (row i swapped with row pivots[i] - 1, in order).
 Tensor permutations(const Tensor& pivots, int64_t m) {
-  const Tensor piv = pivots.contiguous();
+  const Tensor piv = pivots.to(Device(kCPU)).contiguous();  // read on the host
   const int64_t k = piv.size(-1), batch = piv.numel() / std::max<int64_t>(k, 1);
   std::vector<int64_t> shape(piv.sizes().begin(), piv.sizes().end());
   shape.back() = m;
@@ -71,7 +71,7 @@ std::tuple<Tensor, Tensor, Tensor> linalg_lu_factor_ex(const Tensor& A, bool piv
 
 std::tuple<Tensor, Tensor> linalg_lu_factor(const Tensor& A, bool pivot) {
   auto [LU, pivots, info] = linalg_lu_factor_ex(A, pivot, false);
-  const Tensor flat = info.reshape({-1});
+  const Tensor flat = info.to(Device(kCPU)).reshape({-1});  // read on the host
   const int* i = flat.data_ptr<int>();
   for (int64_t b = 0; b < flat.numel(); ++b) {
     BRASA_CHECK_LINALG(i[b] == 0, "torch.linalg.lu_factor: ", which_matrix(A, b), ": U[", i[b] - 1,
@@ -99,9 +99,12 @@ std::tuple<Tensor, Tensor, Tensor> lu_unpack(const Tensor& LU_data, const Tensor
     U = triu(LU_data).narrow(-2, 0, k);
   }
   if (unpack_pivots) {
-    const Tensor perm = permutations(LU_pivots, m);
+    const Tensor perm = permutations(LU_pivots, m).to(LU_data.device());
     // P[..., i, r] = 1 where i == perm[..., r].
-    P = arange(m, kLong).unsqueeze(-1).eq(perm.unsqueeze(-2)).to(LU_data.dtype());
+    P = arange(m, TensorOptions(kLong).device(LU_data.device()))
+            .unsqueeze(-1)
+            .eq(perm.unsqueeze(-2))
+            .to(LU_data.dtype());
   }
   return {P, L, U};
 }
@@ -168,12 +171,12 @@ std::tuple<Tensor, Tensor> linalg_cholesky_ex(const Tensor& A, bool upper, bool 
   const char* op = "linalg.cholesky_ex";
   check_square(op, A);
   // info: potrf on a copy (the factor itself comes from linalg_cholesky, with its derivative).
-  Tensor info = detail::empty_generic(batch_sizes(A), kInt, A.device());
+  Tensor info = detail::empty_generic(batch_sizes(A), kInt, Device(kCPU));
   const int64_t n = A.size(-1), batch = product(batch_sizes(A));
   int* infos = info.data_ptr<int>();
   for (int64_t b = 0; b < batch; ++b) infos[b] = 0;
   if (n > 0 && batch > 0) {
-    Tensor copy = column_major_copy(A.detach());
+    Tensor copy = column_major_copy(A.detach().to(Device(kCPU)));
     dispatch_floating(A.dtype(), [&](auto zero) {
       using T = decltype(zero);
       T* data = copy.data_ptr<T>();
@@ -187,6 +190,7 @@ std::tuple<Tensor, Tensor> linalg_cholesky_ex(const Tensor& A, bool upper, bool 
                        " is not positive-definite (its leading minor of order ", infos[b],
                        " is not positive-definite)");
   }
+  info = info.to(A.device());
   const Tensor failed = info.gt(0);
   if (!failed.any().item<bool>()) return {linalg_cholesky(A, upper), info};
   return {nan_where(linalg_cholesky(failed_to_identity(A, failed), upper), failed, A), info};

@@ -121,7 +121,9 @@ Tensor addr(const Tensor& self, const Tensor& vec1, const Tensor& vec2, const Sc
   if (alpha.to<double>() != 1) product = product.mul(alpha);
   // beta == 0 ignores self's values (NaN included), not its dtype; self's gradient is zero.
   if (beta.to<double>() == 0) {
-    return where(zeros(self_e.sizes(), kBool), self_e, Scalar(0)).add(product);
+    return where(zeros(self_e.sizes(), TensorOptions(kBool).device(self.device())), self_e,
+                 Scalar(0))
+        .add(product);
   }
   return (beta.to<double>() == 1 ? self_e : self_e.mul(beta)).add(product);
 }
@@ -172,7 +174,8 @@ Tensor linalg_cross(const Tensor& self, const Tensor& other, int64_t dim) {
   const auto shape = cpu::broadcast_shapes(self.sizes(), other.sizes(), "linalg.cross");
   const Tensor a = self.expand(shape), b = other.expand(shape);
   // (a x b)_i = a_{i+1} b_{i+2} - a_{i+2} b_{i+1}, indices mod 3.
-  const Tensor next = arange(1, 4, kLong).remainder(3), after = arange(2, 5, kLong).remainder(3);
+  const TensorOptions index = TensorOptions(kLong).device(a.device());
+  const Tensor next = arange(1, 4, index).remainder(3), after = arange(2, 5, index).remainder(3);
   return a.index_select(d, next)
       .mul(b.index_select(d, after))
       .sub(a.index_select(d, after).mul(b.index_select(d, next)));

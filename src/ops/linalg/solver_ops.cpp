@@ -148,7 +148,8 @@ Tensor linalg_matrix_rank(const Tensor& input, const std::optional<Tensor>& atol
   const Tensor S =
       hermitian ? abs(linalg_eigvalsh(input.detach())) : linalg_svdvals(input.detach());
   const Tensor largest = amax(S, {-1}, true);
-  const Tensor tol = maximum(a.unsqueeze(-1), r.unsqueeze(-1).mul(largest));
+  const Tensor tol =
+      maximum(a.to(S.device()).unsqueeze(-1), r.to(S.device()).unsqueeze(-1).mul(largest));
   return sum(S.gt(tol), {-1});
 }
 

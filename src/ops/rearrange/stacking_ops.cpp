@@ -90,7 +90,7 @@ Tensor combinations(const Tensor& self, int64_t r, bool with_replacement) {
   std::vector<int64_t> rows;
   combos(self.size(0), r, with_replacement, rows);
   const int64_t count = static_cast<int64_t>(rows.size()) / r;
-  const Tensor index = long_tensor(rows).view({count, r});
+  const Tensor index = long_tensor(rows).view({count, r}).to(self.device());
   std::vector<Tensor> columns;
   for (int64_t j = 0; j < r; ++j) columns.push_back(self.index_select(0, index.select(1, j)));
   return stack(columns, 1);

@@ -63,15 +63,14 @@ std::vector<Tensor> tensor_split(const Tensor& self, IntArrayRef indices, int64_
 std::vector<Tensor> tensor_split(const Tensor& self, const Tensor& tensor_indices_or_sections,
                                  int64_t dim) {
   const Tensor& t = tensor_indices_or_sections;
-  BRASA_CHECK(t.is_cpu(), "tensor_split expected tensor_indices_or_sections to be on cpu, but ",
-              "it's on ", t.device());
   BRASA_CHECK_TYPE(t.dtype() == kLong, "tensor_split expected tensor_indices_or_sections to have ",
                    "dtype of long, but got ", t.dtype());
   BRASA_CHECK(t.dim() <= 1, "tensor_split expected tensor_indices_or_sections to be a ",
               "zero-dimensional or one-dimensional tensor, but got a tensor with ", t.dim(),
               " dims");
   if (t.dim() == 0) return tensor_split(self, t.item<int64_t>(), dim);
-  const Tensor c = t.contiguous();
+  // Read on the host, whatever the tensor's device (libtorch asks for a CPU tensor).
+  const Tensor c = t.to(Device(kCPU)).contiguous();
   const int64_t* p = c.data_ptr<int64_t>();
   return tensor_split(self, IntArrayRef(p, static_cast<size_t>(c.numel())), dim);
 }
