@@ -1,6 +1,7 @@
 // Op map of the fft family (cases_fft.py): torch.fft's functions by their aten names.
 
 #include "brasa/ops/fft.h"
+#include "brasa/ops/stft.h"
 #include "registry.h"
 
 namespace brasa::conformance {
@@ -37,6 +38,25 @@ Value two_dim(const Args& a) {
   return fn(a.tensor(0), f.s_arg(), f.dim ? IntArrayRef(*f.dim) : IntArrayRef(last_two, 2),
             f.norm_arg());
 }
+Value stft_case(const Args& a) {
+  const std::optional<std::string> pad_mode = a.kw_str("pad_mode");
+  const Tensor w = a.kw_tensor("window");
+  return stft(a.tensor(0), a.integer(1), a.kw_int("hop_length"), a.kw_int("win_length"),
+              w.defined() ? std::optional<Tensor>(w) : std::nullopt,
+              a.kw_bool("center").value_or(true), pad_mode.value_or("reflect"),
+              a.kw_bool("normalized").value_or(false), a.kw_bool("onesided"),
+              a.kw_bool("return_complex"));
+}
+
+Value istft_case(const Args& a) {
+  const Tensor w = a.kw_tensor("window");
+  return istft(a.tensor(0), a.integer(1), a.kw_int("hop_length"), a.kw_int("win_length"),
+               w.defined() ? std::optional<Tensor>(w) : std::nullopt,
+               a.kw_bool("center").value_or(true), a.kw_bool("normalized").value_or(false),
+               a.kw_bool("onesided"), a.kw_int("length"),
+               a.kw_bool("return_complex").value_or(false));
+}
+
 template <Tensor (*fn)(int64_t, double, const TensorOptions&)>
 Value freq(const Args& a) {
   return fn(a.integer(0), a.size() > 1 ? a.real(1) : 1.0, a.options());
@@ -60,6 +80,14 @@ const OpTable kFft("fft", {
                               {"fft_ifft2", two_dim<fft_ifft2>},
                               {"fft_rfft2", two_dim<fft_rfft2>},
                               {"fft_irfft2", two_dim<fft_irfft2>},
+                              {"fft_hfft", one_dim<fft_hfft>},
+                              {"stft", stft_case},
+                              {"istft", istft_case},
+                              {"fft_ihfft", one_dim<fft_ihfft>},
+                              {"fft_hfftn", n_dim<fft_hfftn>},
+                              {"fft_ihfftn", n_dim<fft_ihfftn>},
+                              {"fft_hfft2", two_dim<fft_hfft2>},
+                              {"fft_ihfft2", two_dim<fft_ihfft2>},
                               {"fft_fftfreq", freq<fft_fftfreq>},
                               {"fft_rfftfreq", freq<fft_rfftfreq>},
                               {"fft_fftshift", shift<fft_fftshift>},

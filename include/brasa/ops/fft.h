@@ -44,6 +44,21 @@ BRASA_API Tensor fft_rfft2(const Tensor& self, OptionalDims s = std::nullopt,
                            IntArrayRef dim = {-2, -1}, FftNorm norm = std::nullopt);
 BRASA_API Tensor fft_irfft2(const Tensor& self, OptionalDims s = std::nullopt,
                             IntArrayRef dim = {-2, -1}, FftNorm norm = std::nullopt);
+/// Transforms of Hermitian-symmetric signals (src/ops/fft/fft_hermitian.cpp): hfft* take the
+/// one-sided half of a Hermitian signal and give its real spectrum (irfft* of the conjugate with
+/// the normalisation's direction swapped); ihfft* the inverse (conjugate of rfft*).
+BRASA_API Tensor fft_hfft(const Tensor& self, std::optional<int64_t> n = std::nullopt,
+                          int64_t dim = -1, FftNorm norm = std::nullopt);
+BRASA_API Tensor fft_ihfft(const Tensor& self, std::optional<int64_t> n = std::nullopt,
+                           int64_t dim = -1, FftNorm norm = std::nullopt);
+BRASA_API Tensor fft_hfftn(const Tensor& self, OptionalDims s = std::nullopt,
+                           OptionalDims dim = std::nullopt, FftNorm norm = std::nullopt);
+BRASA_API Tensor fft_ihfftn(const Tensor& self, OptionalDims s = std::nullopt,
+                            OptionalDims dim = std::nullopt, FftNorm norm = std::nullopt);
+BRASA_API Tensor fft_hfft2(const Tensor& self, OptionalDims s = std::nullopt,
+                           IntArrayRef dim = {-2, -1}, FftNorm norm = std::nullopt);
+BRASA_API Tensor fft_ihfft2(const Tensor& self, OptionalDims s = std::nullopt,
+                            IntArrayRef dim = {-2, -1}, FftNorm norm = std::nullopt);
 /// Sample frequencies of an n-point transform with sample spacing d (default dtype float).
 BRASA_API Tensor fft_fftfreq(int64_t n, double d = 1.0, const TensorOptions& options = {});
 BRASA_API Tensor fft_rfftfreq(int64_t n, double d = 1.0, const TensorOptions& options = {});
@@ -99,6 +114,30 @@ inline Tensor rfft2(const Tensor& self, OptionalDims s = std::nullopt, IntArrayR
 inline Tensor irfft2(const Tensor& self, OptionalDims s = std::nullopt, IntArrayRef dim = {-2, -1},
                      FftNorm norm = std::nullopt) {
   return fft_irfft2(self, s, dim, norm);
+}
+inline Tensor hfft(const Tensor& self, std::optional<int64_t> n = std::nullopt, int64_t dim = -1,
+                   FftNorm norm = std::nullopt) {
+  return fft_hfft(self, n, dim, norm);
+}
+inline Tensor ihfft(const Tensor& self, std::optional<int64_t> n = std::nullopt, int64_t dim = -1,
+                    FftNorm norm = std::nullopt) {
+  return fft_ihfft(self, n, dim, norm);
+}
+inline Tensor hfftn(const Tensor& self, OptionalDims s = std::nullopt,
+                    OptionalDims dim = std::nullopt, FftNorm norm = std::nullopt) {
+  return fft_hfftn(self, s, dim, norm);
+}
+inline Tensor ihfftn(const Tensor& self, OptionalDims s = std::nullopt,
+                     OptionalDims dim = std::nullopt, FftNorm norm = std::nullopt) {
+  return fft_ihfftn(self, s, dim, norm);
+}
+inline Tensor hfft2(const Tensor& self, OptionalDims s = std::nullopt, IntArrayRef dim = {-2, -1},
+                    FftNorm norm = std::nullopt) {
+  return fft_hfft2(self, s, dim, norm);
+}
+inline Tensor ihfft2(const Tensor& self, OptionalDims s = std::nullopt, IntArrayRef dim = {-2, -1},
+                     FftNorm norm = std::nullopt) {
+  return fft_ihfft2(self, s, dim, norm);
 }
 inline Tensor fftfreq(int64_t n, double d, const TensorOptions& options = {}) {
   return fft_fftfreq(n, d, options);
