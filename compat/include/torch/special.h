@@ -1,8 +1,8 @@
 #pragma once
 // <torch/special.h>: torch::special::NAME is brasa's special_NAME (brasa/ops/special.h), with
 // libtorch's argument lists and `_out` forms (out first). Not provided: the Bessel functions of the
-// first and second kind (bessel_j0/j1/y0/y1), modified Bessel K, airy_ai, spherical_bessel_j0 and
-// the orthogonal polynomials (chebyshev_*, hermite_*, laguerre_*, legendre_*).
+// first and second kind (bessel_j0/j1/y0/y1), the modified Bessel functions K0/K1 (and scaled)
+// and airy_ai.
 
 #include "brasa/ops/math.h"
 #include "brasa/ops/special.h"
@@ -11,10 +11,10 @@
 
 namespace torch::special {
 
-#define BRASA_TORCH_SPECIAL_UNARY(name, target)                                     \
-  inline Tensor name(const Tensor& self) { return ::brasa::target(self); }          \
-  inline Tensor& name##_out(Tensor& result, const Tensor& self) {                   \
-    return ::brasa::target##_out(result, self);                                     \
+#define BRASA_TORCH_SPECIAL_UNARY(name, target)                            \
+  inline Tensor name(const Tensor& self) { return ::brasa::target(self); } \
+  inline Tensor& name##_out(Tensor& result, const Tensor& self) {          \
+    return ::brasa::target##_out(result, self);                            \
   }
 BRASA_TORCH_SPECIAL_UNARY(gammaln, special_gammaln)
 BRASA_TORCH_SPECIAL_UNARY(digamma, special_digamma)
@@ -36,34 +36,53 @@ BRASA_TORCH_SPECIAL_UNARY(i0, special_i0)
 BRASA_TORCH_SPECIAL_UNARY(i0e, special_i0e)
 BRASA_TORCH_SPECIAL_UNARY(i1, special_i1)
 BRASA_TORCH_SPECIAL_UNARY(i1e, special_i1e)
+BRASA_TORCH_SPECIAL_UNARY(modified_bessel_i0, special_modified_bessel_i0)
+BRASA_TORCH_SPECIAL_UNARY(modified_bessel_i1, special_modified_bessel_i1)
+BRASA_TORCH_SPECIAL_UNARY(spherical_bessel_j0, special_spherical_bessel_j0)
 #undef BRASA_TORCH_SPECIAL_UNARY
 
-#define BRASA_TORCH_SPECIAL_BINARY(name, target)                                          \
-  inline Tensor name(const Tensor& self, const Tensor& other) {                           \
-    return ::brasa::target(self, other);                                                  \
-  }                                                                                       \
-  inline Tensor& name##_out(Tensor& result, const Tensor& self, const Tensor& other) {    \
-    return ::brasa::target##_out(result, self, other);                                    \
+#define BRASA_TORCH_SPECIAL_BINARY(name, target)                                       \
+  inline Tensor name(const Tensor& self, const Tensor& other) {                        \
+    return ::brasa::target(self, other);                                               \
+  }                                                                                    \
+  inline Tensor& name##_out(Tensor& result, const Tensor& self, const Tensor& other) { \
+    return ::brasa::target##_out(result, self, other);                                 \
   }
-#define BRASA_TORCH_SPECIAL_BINARY_SCALARS(name, target)                                  \
-  BRASA_TORCH_SPECIAL_BINARY(name, target)                                                \
-  inline Tensor name(const Scalar& self, const Tensor& other) {                           \
-    return ::brasa::target(self, other);                                                  \
-  }                                                                                       \
-  inline Tensor name(const Tensor& self, const Scalar& other) {                           \
-    return ::brasa::target(self, other);                                                  \
-  }                                                                                       \
-  inline Tensor& name##_out(Tensor& result, const Scalar& self, const Tensor& other) {    \
-    return ::brasa::target##_out(result, self, other);                                    \
-  }                                                                                       \
-  inline Tensor& name##_out(Tensor& result, const Tensor& self, const Scalar& other) {    \
-    return ::brasa::target##_out(result, self, other);                                    \
+#define BRASA_TORCH_SPECIAL_BINARY_SCALARS(name, target)                               \
+  BRASA_TORCH_SPECIAL_BINARY(name, target)                                             \
+  inline Tensor name(const Scalar& self, const Tensor& other) {                        \
+    return ::brasa::target(self, other);                                               \
+  }                                                                                    \
+  inline Tensor name(const Tensor& self, const Scalar& other) {                        \
+    return ::brasa::target(self, other);                                               \
+  }                                                                                    \
+  inline Tensor& name##_out(Tensor& result, const Scalar& self, const Tensor& other) { \
+    return ::brasa::target##_out(result, self, other);                                 \
+  }                                                                                    \
+  inline Tensor& name##_out(Tensor& result, const Tensor& self, const Scalar& other) { \
+    return ::brasa::target##_out(result, self, other);                                 \
   }
 BRASA_TORCH_SPECIAL_BINARY(gammainc, special_gammainc)
 BRASA_TORCH_SPECIAL_BINARY(gammaincc, special_gammaincc)
 BRASA_TORCH_SPECIAL_BINARY_SCALARS(xlogy, special_xlogy)
 BRASA_TORCH_SPECIAL_BINARY_SCALARS(xlog1py, special_xlog1py)
 BRASA_TORCH_SPECIAL_BINARY_SCALARS(zeta, special_zeta)
+BRASA_TORCH_SPECIAL_BINARY_SCALARS(chebyshev_polynomial_t, special_chebyshev_polynomial_t)
+BRASA_TORCH_SPECIAL_BINARY_SCALARS(chebyshev_polynomial_u, special_chebyshev_polynomial_u)
+BRASA_TORCH_SPECIAL_BINARY_SCALARS(chebyshev_polynomial_v, special_chebyshev_polynomial_v)
+BRASA_TORCH_SPECIAL_BINARY_SCALARS(chebyshev_polynomial_w, special_chebyshev_polynomial_w)
+BRASA_TORCH_SPECIAL_BINARY_SCALARS(shifted_chebyshev_polynomial_t,
+                                   special_shifted_chebyshev_polynomial_t)
+BRASA_TORCH_SPECIAL_BINARY_SCALARS(shifted_chebyshev_polynomial_u,
+                                   special_shifted_chebyshev_polynomial_u)
+BRASA_TORCH_SPECIAL_BINARY_SCALARS(shifted_chebyshev_polynomial_v,
+                                   special_shifted_chebyshev_polynomial_v)
+BRASA_TORCH_SPECIAL_BINARY_SCALARS(shifted_chebyshev_polynomial_w,
+                                   special_shifted_chebyshev_polynomial_w)
+BRASA_TORCH_SPECIAL_BINARY_SCALARS(hermite_polynomial_h, special_hermite_polynomial_h)
+BRASA_TORCH_SPECIAL_BINARY_SCALARS(hermite_polynomial_he, special_hermite_polynomial_he)
+BRASA_TORCH_SPECIAL_BINARY_SCALARS(laguerre_polynomial_l, special_laguerre_polynomial_l)
+BRASA_TORCH_SPECIAL_BINARY_SCALARS(legendre_polynomial_p, special_legendre_polynomial_p)
 #undef BRASA_TORCH_SPECIAL_BINARY
 #undef BRASA_TORCH_SPECIAL_BINARY_SCALARS
 

@@ -1,11 +1,12 @@
 #pragma once
-// Pointwise math beyond pointwise.h, as libtorch 1.13 spells it: its aliases (arccos, greater_equal,
-// fix, ...) and the ops PyTorch itself defines as compositions of others (addcmul, logaddexp, xlogy,
-// float_power, isclose, ...), written here the same way so that they differentiate through their
-// parts. Dtype rules follow PyTorch's: binary forms broadcast and promote; ops with a floating
-// result promote integral inputs to the default float. `_out` forms write the result into `out`
-// (resized when it has no elements; TypeError when the result can't be cast to out's dtype).
-// The special functions with kernels of their own (lgamma, digamma, i0, ...) are in special.h.
+// Pointwise math beyond pointwise.h, as libtorch 1.13 spells it: its aliases (arccos,
+// greater_equal, fix, ...) and the ops PyTorch itself defines as compositions of others (addcmul,
+// logaddexp, xlogy, float_power, isclose, ...), written here the same way so that they
+// differentiate through their parts. Dtype rules follow PyTorch's: binary forms broadcast and
+// promote; ops with a floating result promote integral inputs to the default float. `_out` forms
+// write the result into `out` (resized when it has no elements; TypeError when the result can't be
+// cast to out's dtype). The special functions with kernels of their own (lgamma, digamma, i0, ...)
+// are in special.h.
 
 #include <optional>
 #include <tuple>
@@ -87,13 +88,31 @@ BRASA_API Tensor& heaviside_out(Tensor& out, const Tensor& self, const Tensor& v
 BRASA_API Tensor isclose(const Tensor& self, const Tensor& other, double rtol = 1e-05,
                          double atol = 1e-08, bool equal_nan = false);
 /// Whether each element of `elements` occurs in test_elements (Bool, elements' shape); `invert`
-/// negates. assume_unique is accepted for libtorch compatibility (the result does not depend on it).
+/// negates. assume_unique is accepted for libtorch compatibility (the result does not depend on
+/// it).
 BRASA_API Tensor isin(const Tensor& elements, const Tensor& test_elements,
                       bool assume_unique = false, bool invert = false);
 BRASA_API Tensor isin(const Tensor& elements, const Scalar& test_element,
                       bool assume_unique = false, bool invert = false);
 BRASA_API Tensor isin(const Scalar& element, const Tensor& test_elements,
                       bool assume_unique = false, bool invert = false);
+
+/// The next representable value after self towards other (floating dtypes).
+BRASA_MATH_BINARY(nextafter)
+/// Greatest common divisor / least common multiple (non-negative), integral dtypes only.
+BRASA_MATH_BINARY(gcd)
+BRASA_MATH_BINARY(lcm)
+/// Shifts of integral tensors; a shift by a negative amount or by at least the type's width gives
+/// 0 (left) or the sign fill (right); right shifts of signed values are arithmetic.
+BRASA_MATH_BINARY_SCALAR(bitwise_left_shift)
+BRASA_MATH_BINARY_SCALAR(bitwise_right_shift)
+BRASA_API Tensor bitwise_left_shift(const Scalar& self, const Tensor& other);
+BRASA_API Tensor bitwise_right_shift(const Scalar& self, const Tensor& other);
+/// (mantissa, exponent) with self = mantissa * 2^exponent, |mantissa| in [0.5, 1) (0, inf and NaN
+/// keep their value with exponent 0); the exponent is int32. Floating inputs only.
+BRASA_API std::tuple<Tensor, Tensor> frexp(const Tensor& self);
+BRASA_API std::tuple<Tensor&, Tensor&> frexp_out(Tensor& mantissa, Tensor& exponent,
+                                                 const Tensor& self);
 
 #undef BRASA_MATH_UNARY
 #undef BRASA_MATH_BINARY

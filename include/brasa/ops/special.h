@@ -19,11 +19,11 @@ namespace brasa {
 #define BRASA_SPECIAL_BINARY(name)                                \
   BRASA_API Tensor name(const Tensor& self, const Tensor& other); \
   BRASA_API Tensor& name##_out(Tensor& out, const Tensor& self, const Tensor& other);
-#define BRASA_SPECIAL_BINARY_SCALARS(name)                                                   \
-  BRASA_SPECIAL_BINARY(name)                                                                 \
-  BRASA_API Tensor name(const Tensor& self, const Scalar& other);                            \
-  BRASA_API Tensor name(const Scalar& self, const Tensor& other);                            \
-  BRASA_API Tensor& name##_out(Tensor& out, const Tensor& self, const Scalar& other);        \
+#define BRASA_SPECIAL_BINARY_SCALARS(name)                                            \
+  BRASA_SPECIAL_BINARY(name)                                                          \
+  BRASA_API Tensor name(const Tensor& self, const Scalar& other);                     \
+  BRASA_API Tensor name(const Scalar& self, const Tensor& other);                     \
+  BRASA_API Tensor& name##_out(Tensor& out, const Tensor& self, const Scalar& other); \
   BRASA_API Tensor& name##_out(Tensor& out, const Scalar& self, const Tensor& other);
 
 // ---- with kernels of their own ----
@@ -106,6 +106,33 @@ BRASA_API Tensor special_softmax(const Tensor& self, int64_t dim,
 BRASA_API Tensor special_log_softmax(const Tensor& self, int64_t dim,
                                      std::optional<ScalarType> dtype = std::nullopt);
 BRASA_API Tensor special_logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim = false);
+/// I0 and I1 under their special_modified_bessel_ names; j0(x) = sin(x) / x (1 at 0).
+BRASA_SPECIAL_UNARY(special_modified_bessel_i0)
+BRASA_SPECIAL_UNARY(special_modified_bessel_i1)
+BRASA_SPECIAL_UNARY(special_spherical_bessel_j0)
+/// The orthogonal polynomials p_n(x) (Chebyshev of the four kinds and their shifted forms on
+/// [0, 1], Hermite (physicists' H and probabilists' He), Laguerre, Legendre): n is truncated to an
+/// integer, negative n gives 0. Not differentiable (as in PyTorch).
+#define BRASA_SPECIAL_POLYNOMIAL(name)                                         \
+  BRASA_API Tensor name(const Tensor& x, const Tensor& n);                     \
+  BRASA_API Tensor name(const Tensor& x, const Scalar& n);                     \
+  BRASA_API Tensor name(const Scalar& x, const Tensor& n);                     \
+  BRASA_API Tensor& name##_out(Tensor& out, const Tensor& x, const Tensor& n); \
+  BRASA_API Tensor& name##_out(Tensor& out, const Tensor& x, const Scalar& n); \
+  BRASA_API Tensor& name##_out(Tensor& out, const Scalar& x, const Tensor& n);
+BRASA_SPECIAL_POLYNOMIAL(special_chebyshev_polynomial_t)
+BRASA_SPECIAL_POLYNOMIAL(special_chebyshev_polynomial_u)
+BRASA_SPECIAL_POLYNOMIAL(special_chebyshev_polynomial_v)
+BRASA_SPECIAL_POLYNOMIAL(special_chebyshev_polynomial_w)
+BRASA_SPECIAL_POLYNOMIAL(special_shifted_chebyshev_polynomial_t)
+BRASA_SPECIAL_POLYNOMIAL(special_shifted_chebyshev_polynomial_u)
+BRASA_SPECIAL_POLYNOMIAL(special_shifted_chebyshev_polynomial_v)
+BRASA_SPECIAL_POLYNOMIAL(special_shifted_chebyshev_polynomial_w)
+BRASA_SPECIAL_POLYNOMIAL(special_hermite_polynomial_h)
+BRASA_SPECIAL_POLYNOMIAL(special_hermite_polynomial_he)
+BRASA_SPECIAL_POLYNOMIAL(special_laguerre_polynomial_l)
+BRASA_SPECIAL_POLYNOMIAL(special_legendre_polynomial_p)
+#undef BRASA_SPECIAL_POLYNOMIAL
 
 #undef BRASA_SPECIAL_UNARY
 #undef BRASA_SPECIAL_BINARY

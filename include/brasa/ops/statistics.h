@@ -33,8 +33,8 @@ BRASA_API std::tuple<Tensor&, Tensor&> nanmedian_out(Tensor& values, Tensor& ind
 BRASA_API std::tuple<Tensor, Tensor> kthvalue(const Tensor& self, int64_t k, int64_t dim = -1,
                                               bool keepdim = false);
 BRASA_API std::tuple<Tensor&, Tensor&> kthvalue_out(Tensor& values, Tensor& indices,
-                                                    const Tensor& self, int64_t k,
-                                                    int64_t dim = -1, bool keepdim = false);
+                                                    const Tensor& self, int64_t k, int64_t dim = -1,
+                                                    bool keepdim = false);
 /// (values, indices) of the most frequent value along dim (the smallest among equally frequent
 /// ones; the index of its last occurrence).
 BRASA_API std::tuple<Tensor, Tensor> mode(const Tensor& self, int64_t dim = -1,
@@ -107,10 +107,10 @@ BRASA_API Tensor histc(const Tensor& self, int64_t bins = 100, const Scalar& min
 BRASA_API std::tuple<Tensor, Tensor> histogram(const Tensor& self, const Tensor& bins,
                                                const std::optional<Tensor>& weight = {},
                                                bool density = false);
-BRASA_API std::tuple<Tensor, Tensor> histogram(
-    const Tensor& self, int64_t bins = 100,
-    std::optional<ArrayRef<double>> range = std::nullopt,
-    const std::optional<Tensor>& weight = {}, bool density = false);
+BRASA_API std::tuple<Tensor, Tensor> histogram(const Tensor& self, int64_t bins = 100,
+                                               std::optional<ArrayRef<double>> range = std::nullopt,
+                                               const std::optional<Tensor>& weight = {},
+                                               bool density = false);
 /// Occurrences of each value of a 1-D non-negative integral tensor (weighted sums when weights
 /// are given), of length max(max + 1, minlength).
 BRASA_API Tensor bincount(const Tensor& self, const std::optional<Tensor>& weights = {},
@@ -137,5 +137,10 @@ BRASA_API Tensor cov(const Tensor& self, int64_t correction = 1,
                      const std::optional<Tensor>& fweights = {},
                      const std::optional<Tensor>& aweights = {});
 BRASA_API Tensor corrcoef(const Tensor& self);
+/// Each slice self.select(dim, i) whose p-norm exceeds maxnorm, scaled to norm maxnorm; floating
+/// inputs, p > 0, maxnorm >= 0.
+BRASA_API Tensor renorm(const Tensor& self, const Scalar& p, int64_t dim, const Scalar& maxnorm);
+BRASA_API Tensor& renorm_out(Tensor& out, const Tensor& self, const Scalar& p, int64_t dim,
+                             const Scalar& maxnorm);
 
 }  // namespace brasa

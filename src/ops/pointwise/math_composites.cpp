@@ -37,21 +37,19 @@ void check_floating(const char* op, const Tensor& a, const Tensor& b) {
 
 void check_not_complex(const char* op, const Tensor& t) {
   check_defined(op, t);
-  BRASA_CHECK_TYPE(!t.is_complex(), op, ": does not support complex inputs, got ",
-                   t.scalar_type());
+  BRASA_CHECK_TYPE(!t.is_complex(), op, ": does not support complex inputs, got ", t.scalar_type());
 }
 
 /// The default float dtype for integral and bool tensors, the tensor's own otherwise.
 Tensor to_floating(const Tensor& t) {
-  return is_floating_type(t.scalar_type()) || t.is_complex() ? t
-                                                               : t.to(get_default_dtype());
+  return is_floating_type(t.scalar_type()) || t.is_complex() ? t : t.to(get_default_dtype());
 }
 
 }  // namespace
 
 // ---- aliases ----
-#define BRASA_UNARY_ALIAS(alias, target)                                  \
-  Tensor alias(const Tensor& self) { return target(self); }               \
+#define BRASA_UNARY_ALIAS(alias, target)                    \
+  Tensor alias(const Tensor& self) { return target(self); } \
   Tensor& alias##_out(Tensor& out, const Tensor& self) { return target##_out(out, self); }
 BRASA_UNARY_ALIAS(arccos, acos)
 BRASA_UNARY_ALIAS(arcsin, asin)
@@ -62,14 +60,14 @@ Tensor arctan2(const Tensor& self, const Tensor& other) { return atan2(self, oth
 Tensor& arctan2_out(Tensor& out, const Tensor& self, const Tensor& other) {
   return atan2_out(out, self, other);
 }
-#define BRASA_COMPARE_ALIAS(alias, target)                                                   \
-  Tensor alias(const Tensor& self, const Tensor& other) { return target(self, other); }     \
-  Tensor alias(const Tensor& self, const Scalar& other) { return target(self, other); }     \
-  Tensor& alias##_out(Tensor& out, const Tensor& self, const Tensor& other) {               \
-    return target##_out(out, self, other);                                                  \
-  }                                                                                          \
-  Tensor& alias##_out(Tensor& out, const Tensor& self, const Scalar& other) {               \
-    return target##_out(out, self, wrap(other, self));                                       \
+#define BRASA_COMPARE_ALIAS(alias, target)                                              \
+  Tensor alias(const Tensor& self, const Tensor& other) { return target(self, other); } \
+  Tensor alias(const Tensor& self, const Scalar& other) { return target(self, other); } \
+  Tensor& alias##_out(Tensor& out, const Tensor& self, const Tensor& other) {           \
+    return target##_out(out, self, other);                                              \
+  }                                                                                     \
+  Tensor& alias##_out(Tensor& out, const Tensor& self, const Scalar& other) {           \
+    return target##_out(out, self, wrap(other, self));                                  \
   }
 BRASA_COMPARE_ALIAS(greater_equal, ge)
 BRASA_COMPARE_ALIAS(less_equal, le)

@@ -71,11 +71,11 @@ BRASA_SPECIAL_DERIVATIVE(special_i0e_op, "SpecialI0EBackward0", g*(special_i1e(x
 BRASA_SPECIAL_DERIVATIVE(special_i1_op, "SpecialI1Backward0",
                          g* where_zero(x, 0.5, i0(x) - y / safe(x)))
 BRASA_SPECIAL_DERIVATIVE(special_i1e_op, "SpecialI1EBackward0",
-                         g* where_zero(x, 0.5, special_i0e(x) - y * (sgn(x) + safe(x).reciprocal())))
+                         g* where_zero(x, 0.5,
+                                       special_i0e(x) - y * (sgn(x) + safe(x).reciprocal())))
 BRASA_SPECIAL_DERIVATIVE(special_ndtri_op, "SpecialNdtriBackward0",
                          g*(y* y * 0.5).exp() * kSqrtTwoPi)
-BRASA_SPECIAL_DERIVATIVE(special_erfcx_op, "SpecialErfcxBackward0",
-                         g*(x* y * 2 - kTwoOverSqrtPi))
+BRASA_SPECIAL_DERIVATIVE(special_erfcx_op, "SpecialErfcxBackward0", g*(x* y * 2 - kTwoOverSqrtPi))
 #undef BRASA_SPECIAL_DERIVATIVE
 
 // ---- binary: only `other` differentiates ----
@@ -132,8 +132,45 @@ BRASA_REGISTER_KERNEL(special_zeta_op, zeta_autograd, Autograd)
 BRASA_REGISTER_KERNEL(igamma_op, igamma_autograd, Autograd)
 BRASA_REGISTER_KERNEL(igammac_op, igammac_autograd, Autograd)
 
+// frexp: mantissa = x / 2^exponent, so its gradient is g / 2^exponent (the exponent, an integer,
+// has none).
+std::tuple<Tensor, Tensor> frexp_autograd(const Tensor& self) {
+  std::tuple<Tensor, Tensor> r;
+  {
+    BelowAutograd below;
+    r = frexp_op().call(self);
+  }
+  if (!autograd::any_requires_grad({&self})) return r;
+  auto fn = autograd::make_function_node(
+      "FrexpBackward0", "frexp", {&self},
+      [exponent = SavedVariable(std::get<1>(r))](BackwardContext& ctx) -> variable_list {
+        const Tensor& g = ctx.grad(0);
+        return {g / ctx.unpack(exponent).to(g.scalar_type()).exp2()};
+      });
+  autograd::set_history(std::get<0>(r), fn);
+  return r;
+}
+BRASA_REGISTER_KERNEL(frexp_op, frexp_autograd, Autograd)
+
 }  // namespace
 
 BRASA_NON_DIFFERENTIABLE(signbit_op)
+BRASA_NON_DIFFERENTIABLE(nextafter_op)
+BRASA_NON_DIFFERENTIABLE(gcd_op)
+BRASA_NON_DIFFERENTIABLE(lcm_op)
+BRASA_NON_DIFFERENTIABLE(bitwise_left_shift_op)
+BRASA_NON_DIFFERENTIABLE(bitwise_right_shift_op)
+BRASA_NON_DIFFERENTIABLE(chebyshev_t_op)
+BRASA_NON_DIFFERENTIABLE(chebyshev_u_op)
+BRASA_NON_DIFFERENTIABLE(chebyshev_v_op)
+BRASA_NON_DIFFERENTIABLE(chebyshev_w_op)
+BRASA_NON_DIFFERENTIABLE(shifted_chebyshev_t_op)
+BRASA_NON_DIFFERENTIABLE(shifted_chebyshev_u_op)
+BRASA_NON_DIFFERENTIABLE(shifted_chebyshev_v_op)
+BRASA_NON_DIFFERENTIABLE(shifted_chebyshev_w_op)
+BRASA_NON_DIFFERENTIABLE(hermite_h_op)
+BRASA_NON_DIFFERENTIABLE(hermite_he_op)
+BRASA_NON_DIFFERENTIABLE(laguerre_l_op)
+BRASA_NON_DIFFERENTIABLE(legendre_p_op)
 
 }  // namespace brasa::ops

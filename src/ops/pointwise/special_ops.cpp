@@ -51,10 +51,15 @@ Tensor special_kernel(const Tensor& self, const Tensor& out) {
 
 // special_zeta promotes integral inputs to the default float; igamma/igammac need a floating
 // common dtype (as in PyTorch).
-cpu::TensorIterator make_binary(const char* name, BinaryKind kind, const Tensor& a,
-                                const Tensor& b, const Tensor& out) {
+cpu::TensorIterator make_binary(const char* name, BinaryKind kind, const Tensor& a, const Tensor& b,
+                                const Tensor& out) {
   check_real(name, a);
   check_real(name, b);
+  if (kind == BinaryKind::Bitwise) {  // gcd, lcm, shifts: integral dtypes, not bool
+    const ScalarType dt = result_type(a, b);
+    BRASA_CHECK_TYPE(is_integral_type(dt, false), name, ": expected integral inputs, got ",
+                     a.scalar_type(), " and ", b.scalar_type());
+  }
   return make_binary_iterator(name, kind, a, b, 1, out);
 }
 template <const char* name, BinaryKind kind>
@@ -71,9 +76,9 @@ Tensor special_binary_kernel(const Tensor& a, const Tensor& b, const Tensor& out
 
 }  // namespace
 
-#define BRASA_DEFINE_SPECIAL(var, kind, stub)                                                  \
-  BRASA_DEFINE_STUB(stub, SpecialKernel);                                                      \
-  BRASA_DEFINE_OP(var)                                                                         \
+#define BRASA_DEFINE_SPECIAL(var, kind, stub)                                                \
+  BRASA_DEFINE_STUB(stub, SpecialKernel);                                                    \
+  BRASA_DEFINE_OP(var)                                                                       \
   BRASA_REGISTER_KERNEL(var, (special_kernel<var##_decl::name, UnaryKind::kind, stub>), CPU) \
   BRASA_REGISTER_KERNEL(var, (special_meta<var##_decl::name, UnaryKind::kind>), Meta)
 BRASA_DEFINE_SPECIAL(acosh_op, Float, acosh_stub)
@@ -91,15 +96,51 @@ BRASA_DEFINE_SPECIAL(special_erfcx_op, Float, erfcx_stub)
 BRASA_DEFINE_SPECIAL(signbit_op, Predicate, signbit_stub)
 #undef BRASA_DEFINE_SPECIAL
 
-#define BRASA_DEFINE_SPECIAL_BINARY(var, kind, stub)                                          \
-  BRASA_DEFINE_STUB(stub, SpecialKernel);                                                     \
-  BRASA_DEFINE_OP(var)                                                                        \
+#define BRASA_DEFINE_SPECIAL_BINARY(var, kind, stub)                                            \
+  BRASA_DEFINE_STUB(stub, SpecialKernel);                                                       \
+  BRASA_DEFINE_OP(var)                                                                          \
   BRASA_REGISTER_KERNEL(var, (special_binary_kernel<var##_decl::name, BinaryKind::kind, stub>), \
-                        CPU)                                                                  \
+                        CPU)                                                                    \
   BRASA_REGISTER_KERNEL(var, (special_binary_meta<var##_decl::name, BinaryKind::kind>), Meta)
 BRASA_DEFINE_SPECIAL_BINARY(special_zeta_op, Float, zeta_stub)
 BRASA_DEFINE_SPECIAL_BINARY(igamma_op, FloatOnly, igamma_stub)
 BRASA_DEFINE_SPECIAL_BINARY(igammac_op, FloatOnly, igammac_stub)
+BRASA_DEFINE_SPECIAL_BINARY(nextafter_op, FloatOnly, nextafter_stub)
+BRASA_DEFINE_SPECIAL_BINARY(gcd_op, Bitwise, gcd_stub)
+BRASA_DEFINE_SPECIAL_BINARY(lcm_op, Bitwise, lcm_stub)
+BRASA_DEFINE_SPECIAL_BINARY(bitwise_left_shift_op, Bitwise, left_shift_stub)
+BRASA_DEFINE_SPECIAL_BINARY(bitwise_right_shift_op, Bitwise, right_shift_stub)
+BRASA_DEFINE_SPECIAL_BINARY(chebyshev_t_op, Float, chebyshev_t_stub)
+BRASA_DEFINE_SPECIAL_BINARY(chebyshev_u_op, Float, chebyshev_u_stub)
+BRASA_DEFINE_SPECIAL_BINARY(chebyshev_v_op, Float, chebyshev_v_stub)
+BRASA_DEFINE_SPECIAL_BINARY(chebyshev_w_op, Float, chebyshev_w_stub)
+BRASA_DEFINE_SPECIAL_BINARY(shifted_chebyshev_t_op, Float, shifted_chebyshev_t_stub)
+BRASA_DEFINE_SPECIAL_BINARY(shifted_chebyshev_u_op, Float, shifted_chebyshev_u_stub)
+BRASA_DEFINE_SPECIAL_BINARY(shifted_chebyshev_v_op, Float, shifted_chebyshev_v_stub)
+BRASA_DEFINE_SPECIAL_BINARY(shifted_chebyshev_w_op, Float, shifted_chebyshev_w_stub)
+BRASA_DEFINE_SPECIAL_BINARY(hermite_h_op, Float, hermite_h_stub)
+BRASA_DEFINE_SPECIAL_BINARY(hermite_he_op, Float, hermite_he_stub)
+BRASA_DEFINE_SPECIAL_BINARY(laguerre_l_op, Float, laguerre_l_stub)
+BRASA_DEFINE_SPECIAL_BINARY(legendre_p_op, Float, legendre_p_stub)
+
+BRASA_DEFINE_STUB(frexp_stub, FrexpKernel);
+BRASA_DEFINE_OP(frexp_op)
+namespace {
+std::tuple<Tensor, Tensor> frexp_meta(const Tensor& self) {
+  BRASA_CHECK(self.defined(), "frexp: got an undefined tensor");
+  BRASA_CHECK_TYPE(is_floating_type(self.dtype()),
+                   "frexp: only supports floating-point dtypes, got ", self.dtype());
+  return {detail::empty_generic(self.sizes(), self.dtype(), self.device()),
+          detail::empty_generic(self.sizes(), kInt, self.device())};
+}
+std::tuple<Tensor, Tensor> frexp_kernel(const Tensor& self) {
+  auto r = frexp_meta(self);
+  if (self.numel() > 0) frexp_stub(std::get<0>(r), std::get<1>(r), self.contiguous());
+  return r;
+}
+}  // namespace
+BRASA_REGISTER_KERNEL(frexp_op, frexp_kernel, CPU)
+BRASA_REGISTER_KERNEL(frexp_op, frexp_meta, Meta)
 #undef BRASA_DEFINE_SPECIAL_BINARY
 
 }  // namespace brasa::ops
@@ -112,13 +153,19 @@ using ops::composite_out;
 
 Tensor wrap(const Scalar& s, const Tensor& like) { return detail::wrap_scalar(s, like.device()); }
 
+void check_real_input(const char* name, const Tensor& t) {
+  BRASA_CHECK(t.defined(), name, ": got an undefined tensor");
+  BRASA_CHECK_TYPE(!t.is_complex(), name, ": complex inputs are not supported, got ",
+                   t.scalar_type());
+}
+
 }  // namespace
 
-#define BRASA_SPECIAL_API(name, op)                                               \
-  Tensor name(const Tensor& self) { return ops::op().call(self, kNoOut); }        \
-  Tensor& name##_out(Tensor& out, const Tensor& self) {                           \
-    ops::op().call(self, out);                                                    \
-    return out;                                                                   \
+#define BRASA_SPECIAL_API(name, op)                                        \
+  Tensor name(const Tensor& self) { return ops::op().call(self, kNoOut); } \
+  Tensor& name##_out(Tensor& out, const Tensor& self) {                    \
+    ops::op().call(self, out);                                             \
+    return out;                                                            \
   }
 BRASA_SPECIAL_API(acosh, acosh_op)
 BRASA_SPECIAL_API(asinh, asinh_op)
@@ -143,20 +190,92 @@ BRASA_SPECIAL_API(special_erfcx, special_erfcx_op)
 BRASA_SPECIAL_API(signbit, signbit_op)
 #undef BRASA_SPECIAL_API
 
-#define BRASA_SPECIAL_BINARY_API(name, op)                                                \
-  Tensor name(const Tensor& self, const Tensor& other) {                                  \
-    return ops::op().call(self, other, kNoOut);                                           \
-  }                                                                                       \
-  Tensor& name##_out(Tensor& out, const Tensor& self, const Tensor& other) {              \
-    ops::op().call(self, other, out);                                                     \
-    return out;                                                                           \
+#define BRASA_SPECIAL_BINARY_API(name, op)                                   \
+  Tensor name(const Tensor& self, const Tensor& other) {                     \
+    return ops::op().call(self, other, kNoOut);                              \
+  }                                                                          \
+  Tensor& name##_out(Tensor& out, const Tensor& self, const Tensor& other) { \
+    ops::op().call(self, other, out);                                        \
+    return out;                                                              \
   }
 BRASA_SPECIAL_BINARY_API(igamma, igamma_op)
 BRASA_SPECIAL_BINARY_API(igammac, igammac_op)
 BRASA_SPECIAL_BINARY_API(special_gammainc, igamma_op)
 BRASA_SPECIAL_BINARY_API(special_gammaincc, igammac_op)
 BRASA_SPECIAL_BINARY_API(special_zeta, special_zeta_op)
+BRASA_SPECIAL_BINARY_API(nextafter, nextafter_op)
+BRASA_SPECIAL_BINARY_API(gcd, gcd_op)
+BRASA_SPECIAL_BINARY_API(lcm, lcm_op)
+BRASA_SPECIAL_BINARY_API(bitwise_left_shift, bitwise_left_shift_op)
+BRASA_SPECIAL_BINARY_API(bitwise_right_shift, bitwise_right_shift_op)
 #undef BRASA_SPECIAL_BINARY_API
+// (x, n) polynomials with their Scalar overloads: a Scalar is a wrapped number.
+#define BRASA_POLYNOMIAL_API(name, op)                                                   \
+  Tensor name(const Tensor& x, const Tensor& n) { return ops::op().call(x, n, kNoOut); } \
+  Tensor name(const Tensor& x, const Scalar& n) { return name(x, wrap(n, x)); }          \
+  Tensor name(const Scalar& x, const Tensor& n) { return name(wrap(x, n), n); }          \
+  Tensor& name##_out(Tensor& out, const Tensor& x, const Tensor& n) {                    \
+    ops::op().call(x, n, out);                                                           \
+    return out;                                                                          \
+  }                                                                                      \
+  Tensor& name##_out(Tensor& out, const Tensor& x, const Scalar& n) {                    \
+    return name##_out(out, x, wrap(n, x));                                               \
+  }                                                                                      \
+  Tensor& name##_out(Tensor& out, const Scalar& x, const Tensor& n) {                    \
+    return name##_out(out, wrap(x, n), n);                                               \
+  }
+BRASA_POLYNOMIAL_API(special_chebyshev_polynomial_t, chebyshev_t_op)
+BRASA_POLYNOMIAL_API(special_chebyshev_polynomial_u, chebyshev_u_op)
+BRASA_POLYNOMIAL_API(special_chebyshev_polynomial_v, chebyshev_v_op)
+BRASA_POLYNOMIAL_API(special_chebyshev_polynomial_w, chebyshev_w_op)
+BRASA_POLYNOMIAL_API(special_shifted_chebyshev_polynomial_t, shifted_chebyshev_t_op)
+BRASA_POLYNOMIAL_API(special_shifted_chebyshev_polynomial_u, shifted_chebyshev_u_op)
+BRASA_POLYNOMIAL_API(special_shifted_chebyshev_polynomial_v, shifted_chebyshev_v_op)
+BRASA_POLYNOMIAL_API(special_shifted_chebyshev_polynomial_w, shifted_chebyshev_w_op)
+BRASA_POLYNOMIAL_API(special_hermite_polynomial_h, hermite_h_op)
+BRASA_POLYNOMIAL_API(special_hermite_polynomial_he, hermite_he_op)
+BRASA_POLYNOMIAL_API(special_laguerre_polynomial_l, laguerre_l_op)
+BRASA_POLYNOMIAL_API(special_legendre_polynomial_p, legendre_p_op)
+#undef BRASA_POLYNOMIAL_API
+Tensor bitwise_left_shift(const Tensor& self, const Scalar& other) {
+  return bitwise_left_shift(self, wrap(other, self));
+}
+Tensor bitwise_left_shift(const Scalar& self, const Tensor& other) {
+  return bitwise_left_shift(wrap(self, other), other);
+}
+Tensor bitwise_right_shift(const Tensor& self, const Scalar& other) {
+  return bitwise_right_shift(self, wrap(other, self));
+}
+Tensor bitwise_right_shift(const Scalar& self, const Tensor& other) {
+  return bitwise_right_shift(wrap(self, other), other);
+}
+std::tuple<Tensor, Tensor> frexp(const Tensor& self) { return ops::frexp_op().call(self); }
+std::tuple<Tensor&, Tensor&> frexp_out(Tensor& mantissa, Tensor& exponent, const Tensor& self) {
+  auto [m, e] = frexp(self);
+  composite_out(mantissa, m, "frexp", ops::OutDtype::Exact);
+  composite_out(exponent, e, "frexp", ops::OutDtype::Exact);
+  return {mantissa, exponent};
+}
+// The modified Bessel functions I0 and I1 under their special_modified_bessel_ names, and the
+// spherical Bessel function j0(x) = sin(x) / x.
+Tensor special_modified_bessel_i0(const Tensor& self) { return i0(self); }
+Tensor& special_modified_bessel_i0_out(Tensor& out, const Tensor& self) {
+  return i0_out(out, self);
+}
+Tensor special_modified_bessel_i1(const Tensor& self) { return special_i1(self); }
+Tensor& special_modified_bessel_i1_out(Tensor& out, const Tensor& self) {
+  return special_i1_out(out, self);
+}
+Tensor special_spherical_bessel_j0(const Tensor& self) {
+  check_real_input("special_spherical_bessel_j0", self);
+  Tensor x = self.is_floating_point() ? self : self.to(get_default_dtype());
+  Tensor zero = x.eq(0);
+  Tensor safe = where(zero, ones_like(x), x);
+  return where(zero, ones_like(x), safe.sin() / safe);
+}
+Tensor& special_spherical_bessel_j0_out(Tensor& out, const Tensor& self) {
+  return composite_out(out, special_spherical_bessel_j0(self), "special_spherical_bessel_j0");
+}
 Tensor special_zeta(const Tensor& self, const Scalar& other) {
   return special_zeta(self, wrap(other, self));
 }
@@ -261,8 +380,9 @@ Tensor special_entr(const Tensor& self) {
   Tensor x = to_floating(self);
   Tensor positive = x.gt(0);
   Tensor safe = where(positive, x, ones_like(x));
-  Tensor r = where(positive, -safe * safe.log(),
-                   where(x.eq(0), zeros_like(x), full_like(x, -std::numeric_limits<double>::infinity())));
+  Tensor r =
+      where(positive, -safe * safe.log(),
+            where(x.eq(0), zeros_like(x), full_like(x, -std::numeric_limits<double>::infinity())));
   return where(isnan(x), x, r);
 }
 Tensor& special_entr_out(Tensor& out, const Tensor& self) {
@@ -305,8 +425,8 @@ Tensor& special_xlogy_out(Tensor& out, const Scalar& self, const Tensor& other) 
 }
 
 // ---- aliases of ops elsewhere ----
-#define BRASA_SPECIAL_ALIAS(alias, target)                    \
-  Tensor alias(const Tensor& self) { return target(self); }   \
+#define BRASA_SPECIAL_ALIAS(alias, target)                  \
+  Tensor alias(const Tensor& self) { return target(self); } \
   Tensor& alias##_out(Tensor& out, const Tensor& self) { return target##_out(out, self); }
 BRASA_SPECIAL_ALIAS(special_erf, erf)
 BRASA_SPECIAL_ALIAS(special_erfinv, erfinv)

@@ -26,14 +26,14 @@ PairSig cum_extreme_ag(const Tensor& self, int64_t dim) {
   if (!autograd::any_requires_grad({&self})) return r;
   const char* op = kMin ? "cummin" : "cummax";
   const int64_t d = self.dim() == 0 ? 0 : detail::wrap_dim(dim, self.dim(), op);
-  auto fn = autograd::make_function_node(
-      kMin ? "CumminBackward0" : "CummaxBackward0", op, {&self},
-      [indices = autograd::SavedVariable(std::get<1>(r)),
-       d](autograd::BackwardContext& ctx) -> autograd::variable_list {
-        const Tensor& g = ctx.grad(0);
-        if (g.dim() == 0) return {g};
-        return {zeros_like(g).scatter_add(d, ctx.unpack(indices), g)};
-      });
+  auto fn =
+      autograd::make_function_node(kMin ? "CumminBackward0" : "CummaxBackward0", op, {&self},
+                                   [indices = autograd::SavedVariable(std::get<1>(r)),
+                                    d](autograd::BackwardContext& ctx) -> autograd::variable_list {
+                                     const Tensor& g = ctx.grad(0);
+                                     if (g.dim() == 0) return {g};
+                                     return {zeros_like(g).scatter_add(d, ctx.unpack(indices), g)};
+                                   });
   autograd::set_history(std::get<0>(r), fn);
   return r;
 }

@@ -50,8 +50,7 @@ Tensor logcumsumexp_meta(const Tensor& self, int64_t dim) {
 Tensor logcumsumexp_kernel(const Tensor& self, int64_t dim) {
   const int64_t d = scan_dim("logcumsumexp", self, dim);
   Tensor out = logcumsumexp_meta(self, dim);
-  if (self.numel() > 0)
-    logcumsumexp_stub(out, self.contiguous(), line_shape(self.sizes(), d));
+  if (self.numel() > 0) logcumsumexp_stub(out, self.contiguous(), line_shape(self.sizes(), d));
   return out;
 }
 

@@ -3,6 +3,8 @@
 // PyTorch defines most of them), so that their gradients come from their parts: a selection
 // (median, kthvalue, mode, quantile) gathers from sort's values, whose gradient scatters back to
 // the chosen elements. cummax/cummin/logcumsumexp have kernels (cumulative_ops.cpp).
+#include "brasa/ops/statistics.h"
+
 #include <cmath>
 #include <limits>
 #include <string>
@@ -15,8 +17,8 @@
 #include "brasa/ops/linalg.h"
 #include "brasa/ops/pointwise.h"
 #include "brasa/ops/reduce.h"
-#include "brasa/ops/statistics.h"
 #include "brasa/ops/view.h"
+#include "ops/composite_out.h"
 
 namespace brasa {
 namespace {
@@ -192,8 +194,7 @@ Tensor quantile_impl(const char* op, const Tensor& self, const Tensor& q,
   check_defined(op, self);
   check_defined(op, q);
   BRASA_CHECK_TYPE(self.scalar_type() == kFloat || self.scalar_type() == kDouble, op,
-                   ": input tensor must be either float or double dtype, got ",
-                   self.scalar_type());
+                   ": input tensor must be either float or double dtype, got ", self.scalar_type());
   BRASA_CHECK_TYPE(q.scalar_type() == self.scalar_type(), op,
                    ": q tensor must be same dtype as the input tensor, got ", q.scalar_type(),
                    " and ", self.scalar_type());
@@ -240,7 +241,8 @@ Tensor quantile_impl(const char* op, const Tensor& self, const Tensor& q,
     if (mode == Interpolation::Higher) lo = hi;
   }
   Tensor weight = rank - lo;
-  if (mode == Interpolation::Midpoint) weight = where(hi.gt(lo), full_like(lo, 0.5), zeros_like(lo));
+  if (mode == Interpolation::Midpoint)
+    weight = where(hi.gt(lo), full_like(lo, 0.5), zeros_like(lo));
   lo = lo.to(kLong);
   hi = hi.to(kLong);
   std::vector<int64_t> expanded{nq};
@@ -297,8 +299,8 @@ Tensor nansum(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim,
   check_defined("nansum", self);
   BRASA_CHECK_TYPE(!self.is_complex(), "nansum: complex inputs are not supported, got ",
                    self.scalar_type());
-  Tensor x = is_floating_type(self.scalar_type()) ? where(isnan(self), zeros_like(self), self)
-                                                   : self;
+  Tensor x =
+      is_floating_type(self.scalar_type()) ? where(isnan(self), zeros_like(self), self) : self;
   return sum(x, dims_or_all(dim), keepdim, dtype);
 }
 Tensor nanmean(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim,
@@ -412,8 +414,7 @@ std::tuple<Tensor, Tensor> histogram(const Tensor& self, const Tensor& bins,
   check_histogram_input("histogram", self);
   check_defined("histogram", bins);
   BRASA_CHECK(bins.dim() == 1 && bins.numel() >= 2,
-              "histogram: bins must be a 1-D tensor of at least 2 edges, got shape ",
-              bins.sizes());
+              "histogram: bins must be a 1-D tensor of at least 2 edges, got shape ", bins.sizes());
   BRASA_CHECK_TYPE(bins.scalar_type() == self.scalar_type(),
                    "histogram: bins must have the input's dtype ", self.scalar_type(), ", got ",
                    bins.scalar_type());
@@ -423,8 +424,8 @@ std::tuple<Tensor, Tensor> histogram(const Tensor& self, const Tensor& bins,
               weighted ? weight->sizes() : IntArrayRef());
   NoGradGuard no_grad;
   const int64_t nbins = bins.numel() - 1;
-  Tensor hist = bin_sums(bin_of(self, bins), nbins, weighted ? *weight : Tensor(),
-                         self.scalar_type());
+  Tensor hist =
+      bin_sums(bin_of(self, bins), nbins, weighted ? *weight : Tensor(), self.scalar_type());
   if (density) hist = hist / (hist.sum() * (bins.narrow(0, 1, nbins) - bins.narrow(0, 0, nbins)));
   return {hist, bins.clone()};
 }
@@ -456,12 +457,14 @@ Tensor bincount(const Tensor& self, const std::optional<Tensor>& weights, int64_
   NoGradGuard no_grad;
   int64_t length = minlength;
   if (self.numel() > 0) {
-    BRASA_CHECK(self.min().item<int64_t>() >= 0, "bincount: input should contain only "
+    BRASA_CHECK(self.min().item<int64_t>() >= 0,
+                "bincount: input should contain only "
                 "non-negative values");
     length = std::max(length, self.max().item<int64_t>() + 1);
   }
   const Tensor idx = self.to(kLong);
-  if (!weighted) return zeros({length}, self.options().dtype(kLong)).index_add(0, idx, ones_like(idx));
+  if (!weighted)
+    return zeros({length}, self.options().dtype(kLong)).index_add(0, idx, ones_like(idx));
   const ScalarType dt = weights->scalar_type() == kFloat ? kFloat : kDouble;
   return zeros({length}, weights->options().dtype(dt)).index_add(0, idx, weights->to(dt));
 }
@@ -499,8 +502,10 @@ namespace {
 // The spacings along dim for trapezoid with sample points x (1-D: along dim; else diff along dim).
 Tensor spacings(const Tensor& y, const Tensor& x, int64_t d) {
   if (x.dim() == 1) {
-    BRASA_CHECK(x.size(0) == y.size(d), "trapezoid: there must be one `x` value for each sample "
-                "point, got ", x.size(0), " and ", y.size(d));
+    BRASA_CHECK(x.size(0) == y.size(d),
+                "trapezoid: there must be one `x` value for each sample "
+                "point, got ",
+                x.size(0), " and ", y.size(d));
     std::vector<int64_t> shape(size_t(y.dim()), 1);
     shape[size_t(d)] = std::max<int64_t>(x.size(0) - 1, 0);
     return diff(x).view(shape);
@@ -516,9 +521,7 @@ int64_t trapezoid_dim(const char* op, const Tensor& y, int64_t dim) {
   BRASA_CHECK(y.dim() >= 1, op, ": y must have at least one dimension");
   return detail::wrap_dim(dim, y.dim(), op);
 }
-Tensor empty_integral(const Tensor& y, int64_t d) {
-  return zeros_like(y.sum({d}));
-}
+Tensor empty_integral(const Tensor& y, int64_t d) { return zeros_like(y.sum({d})); }
 }  // namespace
 
 Tensor trapezoid(const Tensor& y, const Tensor& x, int64_t dim) {
@@ -549,8 +552,10 @@ Tensor cumulative_trapezoid(const Tensor& y, const Scalar& dx, int64_t dim) {
 Tensor cov(const Tensor& self, int64_t correction, const std::optional<Tensor>& fweights,
            const std::optional<Tensor>& aweights) {
   check_defined("cov", self);
-  BRASA_CHECK(self.dim() <= 2, "cov(): expected input to have two or fewer dimensions but got an "
-              "input with ", self.dim(), " dimensions");
+  BRASA_CHECK(self.dim() <= 2,
+              "cov(): expected input to have two or fewer dimensions but got an "
+              "input with ",
+              self.dim(), " dimensions");
   Tensor x = self.dim() < 2 ? self.view({1, -1}) : self;
   if (!is_floating_type(x.scalar_type()) && !x.is_complex()) x = x.to(get_default_dtype());
   const int64_t num_obs = x.size(1);
@@ -561,8 +566,10 @@ Tensor cov(const Tensor& self, int64_t correction, const std::optional<Tensor>& 
                 f.dim(), " dimensions");
     BRASA_CHECK_TYPE(is_integral_type(f.scalar_type(), false),
                      "cov(): expected fweights to have integral dtype but got ", f.scalar_type());
-    BRASA_CHECK(f.numel() == num_obs, "cov(): expected fweights to have the same numel as there "
-                "are observations in the input but got ", f.numel(), " != ", num_obs);
+    BRASA_CHECK(f.numel() == num_obs,
+                "cov(): expected fweights to have the same numel as there "
+                "are observations in the input but got ",
+                f.numel(), " != ", num_obs);
     BRASA_CHECK(f.numel() == 0 || f.min().item<int64_t>() >= 0,
                 "cov(): fweights cannot be negative");
     w = f;
@@ -574,8 +581,10 @@ Tensor cov(const Tensor& self, int64_t correction, const std::optional<Tensor>& 
     BRASA_CHECK_TYPE(is_floating_type(a.scalar_type()),
                      "cov(): expected aweights to have floating point dtype but got ",
                      a.scalar_type());
-    BRASA_CHECK(a.numel() == num_obs, "cov(): expected aweights to have the same numel as there "
-                "are observations in the input but got ", a.numel(), " != ", num_obs);
+    BRASA_CHECK(a.numel() == num_obs,
+                "cov(): expected aweights to have the same numel as there "
+                "are observations in the input but got ",
+                a.numel(), " != ", num_obs);
     BRASA_CHECK(a.numel() == 0 || a.min().item<double>() >= 0,
                 "cov(): aweights cannot be negative");
     w = w.defined() ? w * a : a;
@@ -595,13 +604,40 @@ Tensor cov(const Tensor& self, int64_t correction, const std::optional<Tensor>& 
 
 Tensor corrcoef(const Tensor& self) {
   check_defined("corrcoef", self);
-  BRASA_CHECK(self.dim() <= 2, "corrcoef(): expected input to have two or fewer dimensions but "
-              "got an input with ", self.dim(), " dimensions");
+  BRASA_CHECK(self.dim() <= 2,
+              "corrcoef(): expected input to have two or fewer dimensions but "
+              "got an input with ",
+              self.dim(), " dimensions");
   Tensor c = cov(self);
   if (c.dim() == 0) return c / c;
   Tensor stddev = c.diagonal().sqrt();
   c = c / stddev.unsqueeze(1) / stddev.unsqueeze(0);
   return c.is_complex() ? c : c.clamp(Scalar(-1), Scalar(1));
+}
+
+// The slice norms over every dim but `dim`, and a factor maxnorm / (norm + 1e-7) where a norm is
+// above maxnorm (PyTorch's epsilon), 1 elsewhere.
+Tensor renorm(const Tensor& self, const Scalar& p, int64_t dim, const Scalar& maxnorm) {
+  check_defined("renorm", self);
+  BRASA_CHECK_TYPE(is_floating_type(self.scalar_type()), "renorm: expected a floating tensor, got ",
+                   self.scalar_type());
+  BRASA_CHECK(p.toDouble() > 0, "renorm: non-positive norm not supported, got p = ", p.toDouble());
+  BRASA_CHECK(maxnorm.toDouble() >= 0, "renorm: expected maxnorm to be >= 0 but got ",
+              maxnorm.toDouble());
+  BRASA_CHECK(self.dim() > 1, "renorm: input needs at least 2 dimensions, got ", self.dim(),
+              " dimensions");
+  const int64_t d = detail::wrap_dim(dim, self.dim(), "renorm");
+  std::vector<int64_t> others;
+  for (int64_t i = 0; i < self.dim(); ++i)
+    if (i != d) others.push_back(i);
+  Tensor norms = norm(self, p, others, true);
+  const double max = maxnorm.toDouble();
+  Tensor factor = where(norms.gt(max), max / (norms + 1e-7), ones_like(norms));
+  return self * factor;
+}
+Tensor& renorm_out(Tensor& out, const Tensor& self, const Scalar& p, int64_t dim,
+                   const Scalar& maxnorm) {
+  return ops::composite_out(out, renorm(self, p, dim, maxnorm), "renorm");
 }
 
 }  // namespace brasa

@@ -10,8 +10,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <type_traits>
 #include <numbers>
+#include <type_traits>
 
 #include "backends/cpu/loops.h"
 #include "brasa/core/dispatch_type.h"
@@ -22,6 +22,23 @@ namespace {
 template <typename T>
 constexpr bool is_float_v =
     std::is_floating_point_v<T> || std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
+
+// nextafter for Half/BFloat16: the neighbouring bit pattern towards b.
+template <typename T>
+T next_reduced(T a, T b) {
+  const float fa = float(a), fb = float(b);
+  if (std::isnan(fa) || std::isnan(fb)) return T(std::numeric_limits<float>::quiet_NaN());
+  if (fa == fb) return b;
+  uint16_t bits = std::bit_cast<uint16_t>(a);
+  if (fa == 0) {
+    bits = uint16_t(fb > 0 ? 1 : 0x8001);
+  } else if ((fa < fb) == (fa > 0)) {
+    ++bits;
+  } else {
+    --bits;
+  }
+  return std::bit_cast<T>(bits);
+}
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -45,10 +62,9 @@ double digamma(double x) {
   if (std::isinf(x)) return x;
   const double z = 1 / (x * x);
   const double tail =
-      z * (1.0 / 12 -
-           z * (1.0 / 120 -
-                z * (1.0 / 252 -
-                     z * (1.0 / 240 - z * (1.0 / 132 - z * (691.0 / 32760 - z / 12))))));
+      z * (1.0 / 12 - z * (1.0 / 120 -
+                           z * (1.0 / 252 -
+                                z * (1.0 / 240 - z * (1.0 / 132 - z * (691.0 / 32760 - z / 12))))));
   return std::log(x) - 0.5 / x - tail - shift;
 }
 
@@ -64,8 +80,8 @@ double zeta(double s, double q) {
     if (q == std::floor(q)) return kInf;
     if (s != std::floor(s)) return kNaN;
   }
-  constexpr double kBernoulli[] = {1.0 / 12,       -1.0 / 720,         1.0 / 30240,
-                                   -1.0 / 1209600, 1.0 / 47900160,     -691.0 / 1307674368000,
+  constexpr double kBernoulli[] = {1.0 / 12,         -1.0 / 720,     1.0 / 30240,
+                                   -1.0 / 1209600,   1.0 / 47900160, -691.0 / 1307674368000,
                                    1.0 / 74724249600};
   double sum = 0, a = q;
   int n = 0;
@@ -224,6 +240,85 @@ double incomplete_gamma(double a, double x, bool lower) {
   return lower ? 1 - q : q;
 }
 
+// ---- orthogonal polynomials p_n(x) ----
+// By their three-term recurrences from p_0 and p_1; n < 0 gives 0 (as in PyTorch). `a`, `b`, `c`
+// give p_{k+1} = (a_k x + b_k) p_k - c_k p_{k-1}.
+template <typename Step>
+double recurrence(double x, double n_value, double p0, double p1, Step step) {
+  if (std::isnan(n_value)) return kNaN;
+  if (n_value < 0) return 0;
+  const int64_t n = int64_t(n_value);
+  if (n == 0) return p0;
+  double prev = p0, cur = p1;
+  for (int64_t k = 1; k < n; ++k) {
+    const double next = step(x, k, cur, prev);
+    prev = cur;
+    cur = next;
+  }
+  return cur;
+}
+double chebyshev_step(double x, int64_t, double p, double q) { return 2 * x * p - q; }
+double chebyshev_t(double x, double n) { return recurrence(x, n, 1, x, chebyshev_step); }
+double chebyshev_u(double x, double n) { return recurrence(x, n, 1, 2 * x, chebyshev_step); }
+double chebyshev_v(double x, double n) { return recurrence(x, n, 1, 2 * x - 1, chebyshev_step); }
+double chebyshev_w(double x, double n) { return recurrence(x, n, 1, 2 * x + 1, chebyshev_step); }
+double shifted_chebyshev_t(double x, double n) { return chebyshev_t(2 * x - 1, n); }
+double shifted_chebyshev_u(double x, double n) { return chebyshev_u(2 * x - 1, n); }
+double shifted_chebyshev_v(double x, double n) { return chebyshev_v(2 * x - 1, n); }
+double shifted_chebyshev_w(double x, double n) { return chebyshev_w(2 * x - 1, n); }
+double hermite_h(double x, double n) {
+  return recurrence(x, n, 1, 2 * x,
+                    [](double x, int64_t k, double p, double q) { return 2 * x * p - 2 * k * q; });
+}
+double hermite_he(double x, double n) {
+  return recurrence(x, n, 1, x,
+                    [](double x, int64_t k, double p, double q) { return x * p - k * q; });
+}
+double laguerre_l(double x, double n) {
+  return recurrence(x, n, 1, 1 - x, [](double x, int64_t k, double p, double q) {
+    return ((2 * k + 1 - x) * p - k * q) / (k + 1);
+  });
+}
+double legendre_p(double x, double n) {
+  return recurrence(x, n, 1, x, [](double x, int64_t k, double p, double q) {
+    return ((2 * k + 1) * x * p - k * q) / (k + 1);
+  });
+}
+
+// ---- integral ops ----
+template <typename T>
+T gcd_value(T a, T b) {
+  // Euclid on the magnitudes, in the type's own width (as PyTorch; -INT_MIN wraps there too).
+  while (b != 0) {
+    const T r = T(a % b);
+    a = b;
+    b = r;
+  }
+  return a < 0 ? T(-a) : a;
+}
+template <typename T>
+T lcm_value(T a, T b) {
+  const T g = gcd_value(a, b);
+  if (g == 0) return 0;
+  const T r = T(a / g * b);
+  return r < 0 ? T(-r) : r;
+}
+// Shifts by at least the type's width (or a negative amount) give 0, or the sign for right shifts
+// of negative values.
+template <typename T>
+T left_shift(T a, T b) {
+  using U = std::make_unsigned_t<T>;
+  constexpr int64_t bits = sizeof(T) * 8;
+  if (int64_t(b) < 0 || int64_t(b) >= bits) return 0;
+  return T(U(a) << U(b));
+}
+template <typename T>
+T right_shift(T a, T b) {
+  constexpr int64_t bits = sizeof(T) * 8;
+  if (int64_t(b) < 0 || int64_t(b) >= bits) return T(a >> (bits - 1));
+  return T(a >> b);
+}
+
 // ---- loops ----
 // The op's floating dtypes (the iterator promoted integral inputs), computed in double.
 template <double (*f)(double)>
@@ -237,6 +332,61 @@ void binary_double(TensorIterator& it) {
   BRASA_DISPATCH_FLOATING_TYPES(it.common_dtype(), "special function", [&] {
     run_binary<scalar_t, scalar_t>(
         it, [](scalar_t a, scalar_t b) { return scalar_t(f(double(a), double(b))); });
+  });
+}
+
+#define BRASA_SPECIAL_DISPATCH_INTEGRAL(dtype, name, ...) \
+  [&] {                                                   \
+    switch (dtype) {                                      \
+      BRASA_DISPATCH_INTEGRAL_CASES(__VA_ARGS__)          \
+      BRASA_DISPATCH_FAIL(dtype, name)                    \
+    }                                                     \
+  }()
+template <template <typename> class F>
+void integral_binary(TensorIterator& it) {
+  BRASA_SPECIAL_DISPATCH_INTEGRAL(it.common_dtype(), "integral special function", [&] {
+    run_binary<scalar_t, scalar_t>(it, [](scalar_t a, scalar_t b) { return F<scalar_t>::f(a, b); });
+  });
+}
+template <typename T>
+struct Gcd {
+  static T f(T a, T b) { return gcd_value(a, b); }
+};
+template <typename T>
+struct Lcm {
+  static T f(T a, T b) { return lcm_value(a, b); }
+};
+template <typename T>
+struct LeftShift {
+  static T f(T a, T b) { return left_shift(a, b); }
+};
+template <typename T>
+struct RightShift {
+  static T f(T a, T b) { return right_shift(a, b); }
+};
+
+void nextafter_kernel(TensorIterator& it) {
+  BRASA_DISPATCH_FLOATING_TYPES(it.common_dtype(), "nextafter", [&] {
+    run_binary<scalar_t, scalar_t>(it, [](scalar_t a, scalar_t b) -> scalar_t {
+      if constexpr (std::is_same_v<scalar_t, float> || std::is_same_v<scalar_t, double>) {
+        return std::nextafter(a, b);
+      } else {
+        return next_reduced(a, b);
+      }
+    });
+  });
+}
+
+void frexp_kernel(const Tensor& mantissa, const Tensor& exponent, const Tensor& in) {
+  BRASA_DISPATCH_FLOATING_TYPES(in.dtype(), "frexp", [&] {
+    const scalar_t* x = in.data_ptr<scalar_t>();
+    scalar_t* m = mantissa.data_ptr<scalar_t>();
+    int32_t* e = exponent.data_ptr<int32_t>();
+    for (int64_t i = 0; i < in.numel(); ++i) {
+      int exp = 0;
+      m[i] = scalar_t(std::frexp(double(x[i]), &exp));
+      e[i] = std::isfinite(double(x[i])) ? int32_t(exp) : 0;
+    }
   });
 }
 
@@ -285,4 +435,25 @@ BRASA_REGISTER_STUB(signbit_stub, ::brasa::cpu::signbit_kernel);
 BRASA_REGISTER_STUB(zeta_stub, ::brasa::cpu::binary_double<::brasa::cpu::zeta>);
 BRASA_REGISTER_STUB(igamma_stub, ::brasa::cpu::binary_double<::brasa::cpu::igamma>);
 BRASA_REGISTER_STUB(igammac_stub, ::brasa::cpu::binary_double<::brasa::cpu::igammac>);
+BRASA_REGISTER_STUB(nextafter_stub, ::brasa::cpu::nextafter_kernel);
+BRASA_REGISTER_STUB(gcd_stub, ::brasa::cpu::integral_binary<::brasa::cpu::Gcd>);
+BRASA_REGISTER_STUB(lcm_stub, ::brasa::cpu::integral_binary<::brasa::cpu::Lcm>);
+BRASA_REGISTER_STUB(left_shift_stub, ::brasa::cpu::integral_binary<::brasa::cpu::LeftShift>);
+BRASA_REGISTER_STUB(right_shift_stub, ::brasa::cpu::integral_binary<::brasa::cpu::RightShift>);
+BRASA_REGISTER_STUB(frexp_stub, ::brasa::cpu::frexp_kernel);
+#define BRASA_POLYNOMIAL_STUB(name) \
+  BRASA_REGISTER_STUB(name##_stub, ::brasa::cpu::binary_double<::brasa::cpu::name>);
+BRASA_POLYNOMIAL_STUB(chebyshev_t)
+BRASA_POLYNOMIAL_STUB(chebyshev_u)
+BRASA_POLYNOMIAL_STUB(chebyshev_v)
+BRASA_POLYNOMIAL_STUB(chebyshev_w)
+BRASA_POLYNOMIAL_STUB(shifted_chebyshev_t)
+BRASA_POLYNOMIAL_STUB(shifted_chebyshev_u)
+BRASA_POLYNOMIAL_STUB(shifted_chebyshev_v)
+BRASA_POLYNOMIAL_STUB(shifted_chebyshev_w)
+BRASA_POLYNOMIAL_STUB(hermite_h)
+BRASA_POLYNOMIAL_STUB(hermite_he)
+BRASA_POLYNOMIAL_STUB(laguerre_l)
+BRASA_POLYNOMIAL_STUB(legendre_p)
+#undef BRASA_POLYNOMIAL_STUB
 }  // namespace brasa::ops

@@ -27,5 +27,27 @@ BRASA_DECLARE_STUB(signbit_stub, SpecialKernel);
 BRASA_DECLARE_STUB(zeta_stub, SpecialKernel);
 BRASA_DECLARE_STUB(igamma_stub, SpecialKernel);
 BRASA_DECLARE_STUB(igammac_stub, SpecialKernel);
+BRASA_DECLARE_STUB(nextafter_stub, SpecialKernel);
+// Integral dtypes only.
+BRASA_DECLARE_STUB(gcd_stub, SpecialKernel);
+BRASA_DECLARE_STUB(lcm_stub, SpecialKernel);
+BRASA_DECLARE_STUB(left_shift_stub, SpecialKernel);
+BRASA_DECLARE_STUB(right_shift_stub, SpecialKernel);
+// The orthogonal polynomials p_n(x) of the special_ namespace: inputs (x, n).
+BRASA_DECLARE_STUB(chebyshev_t_stub, SpecialKernel);
+BRASA_DECLARE_STUB(chebyshev_u_stub, SpecialKernel);
+BRASA_DECLARE_STUB(chebyshev_v_stub, SpecialKernel);
+BRASA_DECLARE_STUB(chebyshev_w_stub, SpecialKernel);
+BRASA_DECLARE_STUB(shifted_chebyshev_t_stub, SpecialKernel);
+BRASA_DECLARE_STUB(shifted_chebyshev_u_stub, SpecialKernel);
+BRASA_DECLARE_STUB(shifted_chebyshev_v_stub, SpecialKernel);
+BRASA_DECLARE_STUB(shifted_chebyshev_w_stub, SpecialKernel);
+BRASA_DECLARE_STUB(hermite_h_stub, SpecialKernel);
+BRASA_DECLARE_STUB(hermite_he_stub, SpecialKernel);
+BRASA_DECLARE_STUB(laguerre_l_stub, SpecialKernel);
+BRASA_DECLARE_STUB(legendre_p_stub, SpecialKernel);
+/// frexp: mantissa (input dtype) and int32 exponent of a contiguous floating input.
+using FrexpKernel = void (*)(const Tensor& mantissa, const Tensor& exponent, const Tensor& in);
+BRASA_DECLARE_STUB(frexp_stub, FrexpKernel);
 
 }  // namespace brasa::ops
