@@ -75,7 +75,7 @@ TEST(Special, LibtorchSpellings) {
   torch::Tensor x = torch::rand({3, 4}, torch::kDouble) + 0.5;
   EXPECT_TRUE(torch::special::gammaln(x).equal(at::lgamma(x)));
   EXPECT_TRUE(torch::special::psi(x).equal(torch::digamma(x)));
-  EXPECT_TRUE(torch::special::zeta(x, 2.0).equal(at::special_zeta(x, 2.0)));
+  EXPECT_TRUE(torch::special::zeta(x + 1, 2.0).equal(at::special_zeta(x + 1, 2.0)));  // s > 1
   EXPECT_TRUE(torch::special::logsumexp(x, {1}).equal(torch::logsumexp(x, {1})));
   EXPECT_TRUE(torch::special::round(x, 1).equal(at::special_round(x, 1)));
   auto [values_at, indices_at] = at::median(x, 1);
