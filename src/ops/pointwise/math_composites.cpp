@@ -22,7 +22,12 @@ namespace {
 using ops::composite_out;
 using ops::OutDtype;
 
-Tensor wrap(const Scalar& s, const Tensor& like) { return detail::wrap_scalar(s, like.device()); }
+// A wrapped number: a 0-d CPU tensor (as the binary ops make them), whatever the other
+// operand's device.
+Tensor wrap(const Scalar& s, const Tensor& like) {
+  (void)like;
+  return detail::wrap_scalar(s);
+}
 
 void check_defined(const char* op, const Tensor& t) {
   BRASA_CHECK(t.defined(), op, ": got an undefined tensor");

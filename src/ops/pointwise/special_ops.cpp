@@ -151,7 +151,12 @@ namespace {
 const Tensor kNoOut;
 using ops::composite_out;
 
-Tensor wrap(const Scalar& s, const Tensor& like) { return detail::wrap_scalar(s, like.device()); }
+// A wrapped number: a 0-d CPU tensor (as the binary ops make them), whatever the other
+// operand's device.
+Tensor wrap(const Scalar& s, const Tensor& like) {
+  (void)like;
+  return detail::wrap_scalar(s);
+}
 
 void check_real_input(const char* name, const Tensor& t) {
   BRASA_CHECK(t.defined(), name, ": got an undefined tensor");

@@ -378,8 +378,8 @@ Tensor bin_sums(const Tensor& bins, int64_t nbins, const Tensor& weight, ScalarT
   Tensor keep = bins.ge(0);
   Tensor idx = bins.masked_select(keep);
   Tensor w = weight.defined() ? weight.reshape({-1}).to(dtype).masked_select(keep)
-                              : ones({idx.numel()}, TensorOptions().dtype(dtype));
-  return zeros({nbins}, TensorOptions().dtype(dtype)).index_add(0, idx, w);
+                              : ones({idx.numel()}, bins.options().dtype(dtype));
+  return zeros({nbins}, bins.options().dtype(dtype)).index_add(0, idx, w);
 }
 
 // The data's range, widened by 1 on each side when it is a single point (as PyTorch does).
