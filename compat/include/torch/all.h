@@ -10,5 +10,6 @@
 #include "torch/optim.h"
 #include "torch/ordered_dict.h"
 #include "torch/serialize.h"
+#include "torch/special.h"
 #include "torch/types.h"
 #include "torch/utils.h"
