@@ -202,6 +202,29 @@ class BRASA_API Tensor {
   std::vector<Tensor> unbind(int64_t dim = 0) const;
   Tensor diagonal(int64_t offset = 0, int64_t dim1 = 0, int64_t dim2 = 1) const;
   Tensor alias() const;
+  /// Each matrix transposed: transpose(-2, -1) of a tensor of at least 2 dims.
+  Tensor mT() const;
+  /// Each matrix's conjugate transpose, mT().conj(); matrix_H() is the same.
+  Tensor mH() const;
+  Tensor matrix_H() const { return mH(); }
+  /// All dims reversed (NumPy's `.T`).
+  Tensor numpy_T() const;
+  /// Whether a lazy negation is pending: never, brasa negates eagerly.
+  bool is_neg() const { return false; }
+
+  // ---- new tensors like this one: its dtype and device unless `options` says otherwise ----
+  Tensor new_empty(IntArrayRef size, const TensorOptions& options = {}) const;
+  Tensor new_empty_strided(IntArrayRef size, IntArrayRef stride,
+                           const TensorOptions& options = {}) const;
+  Tensor new_zeros(IntArrayRef size, const TensorOptions& options = {}) const;
+  Tensor new_ones(IntArrayRef size, const TensorOptions& options = {}) const;
+  Tensor new_full(IntArrayRef size, const Scalar& fill_value,
+                  const TensorOptions& options = {}) const;
+  /// Writes fill_value on the main diagonal (all dims equal, or a 2-D tensor; `wrap` restarts the
+  /// diagonal every cols + 1 rows of a tall matrix).
+  const Tensor& fill_diagonal_(const Scalar& fill_value, bool wrap = false) const;
+  /// The sum down to `size`, which must expand to this tensor's sizes (expand's reverse).
+  Tensor sum_to_size(IntArrayRef size) const;
 
   // ---- libtorch indexing: t.index({Slice(1, 3), None, Ellipsis, 0}) ----
   Tensor index(ArrayRef<indexing::TensorIndex> indices) const;
