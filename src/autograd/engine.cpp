@@ -19,6 +19,7 @@
 
 #include "brasa/autograd/grad_mode.h"
 #include "brasa/core/error.h"
+#include "brasa/dispatch/record_function.h"
 #include "brasa/ops/pointwise.h"
 #include "brasa/ops/reduce.h"
 
@@ -151,6 +152,16 @@ void add_into(Tensor& slot, Tensor&& g) {
   }
 }
 
+/// Applies a node; while a profiler records, inside a scope named after the node (the ops it
+/// runs nest below it), with its incoming gradients' shapes.
+variable_list apply_node(Node& fn, variable_list&& grads) {
+  if (BRASA_LIKELY(!brasa::detail::g_record_ops.load(std::memory_order_relaxed)))
+    return fn(std::move(grads));
+  profiler::RecordScope scope(fn.name(), profiler::EventKind::Backward);
+  if (scope.wants_inputs()) scope.set_inputs(Stack(grads.begin(), grads.end()));
+  return fn(std::move(grads));
+}
+
 }  // namespace
 
 variable_list run_backward(EngineRequest req) {
@@ -217,7 +228,8 @@ variable_list run_backward(EngineRequest req) {
         if (nr < inputs.size()) captured[slot] = inputs[nr];
     }
     if (!task.runs) continue;
-    variable_list outputs = (*fn)(std::move(inputs));
+    variable_list outputs =
+        fn == root ? (*fn)(std::move(inputs)) : apply_node(*fn, std::move(inputs));
     if (!req.keep_graph) fn->release_variables();
     if (AnomalyMode::is_enabled()) check_anomaly(*fn, outputs);
     const edge_list& edges = fn->next_edges();
