@@ -152,11 +152,9 @@ void add_into(Tensor& slot, Tensor&& g) {
   }
 }
 
-/// Applies a node; while a profiler records, inside a scope named after the node (the ops it
-/// runs nest below it), with its incoming gradients' shapes.
-variable_list apply_node(Node& fn, variable_list&& grads) {
-  if (BRASA_LIKELY(!brasa::detail::g_record_ops.load(std::memory_order_relaxed)))
-    return fn(std::move(grads));
+/// Applies a node inside a profiler scope named after it (the ops it runs nest below it), with
+/// its incoming gradients' shapes. Out of line: the engine calls it only while a profiler records.
+[[gnu::noinline]] variable_list apply_recorded(Node& fn, variable_list&& grads) {
   profiler::RecordScope scope(fn.name(), profiler::EventKind::Backward);
   if (scope.wants_inputs()) scope.set_inputs(Stack(grads.begin(), grads.end()));
   return fn(std::move(grads));
@@ -229,7 +227,9 @@ variable_list run_backward(EngineRequest req) {
     }
     if (!task.runs) continue;
     variable_list outputs =
-        fn == root ? (*fn)(std::move(inputs)) : apply_node(*fn, std::move(inputs));
+        BRASA_UNLIKELY(brasa::detail::g_record_ops.load(std::memory_order_relaxed)) && fn != root
+            ? apply_recorded(*fn, std::move(inputs))
+            : (*fn)(std::move(inputs));
     if (!req.keep_graph) fn->release_variables();
     if (AnomalyMode::is_enabled()) check_anomaly(*fn, outputs);
     const edge_list& edges = fn->next_edges();
