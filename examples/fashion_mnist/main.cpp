@@ -11,7 +11,9 @@
 // --logits saves the model's logits for the first 64 test images (for interop checks), and
 // --max-steps stops training early (smoke tests). --device trains on another device (e.g. "npu"
 // from a backend library given by --backend or BRASA_BACKENDS) and prints which ops fell back to
-// the CPU.
+// the CPU. --profile PATH profiles --profile-steps steps after ten of warm-up (data loader
+// workers included), prints the key-averages table and writes a Chrome trace to PATH
+// (docs/profiler.md).
 
 #include <torch/torch.h>
 
@@ -21,6 +23,7 @@
 #include <string>
 
 #include "brasa/backend.h"
+#include "brasa/profiler/profiler.h"
 #include "checkpoint.h"
 #include "cli.h"
 #include "models.h"
@@ -45,6 +48,8 @@ struct Config {
   std::string logits;
   std::string device = "cpu";
   std::string backend;  // a backend library to load first
+  std::string profile;  // Chrome trace of a few steps
+  int64_t profile_steps = 20;
 };
 
 void add_options(CLI::App& app, Config& c) {
@@ -72,6 +77,10 @@ void add_options(CLI::App& app, Config& c) {
   app.add_option("--logits", c.logits, "save the logits of the first 64 test images here");
   app.add_option("--device", c.device, "device to train on (e.g. npu from --backend)");
   app.add_option("--backend", c.backend, "backend library to load first");
+  app.add_option("--profile", c.profile,
+                 "profile a few steps after ten of warm-up: table on stdout, Chrome trace here");
+  app.add_option("--profile-steps", c.profile_steps, "steps --profile records")
+      ->transform(cli::integer<int64_t>(1));
 }
 
 // Fashion-MNIST's pixel mean and standard deviation (training set).
@@ -130,6 +139,16 @@ int train(Model model, const Config& c) {
   checkpoints.track(model, optimizer, *loader);
   int64_t global_step = 0;
   if (c.resume) global_step = checkpoints.resume();
+  brasa::profiler::Profiler profiler(brasa::profiler::ProfilerOptions().record_shapes(true));
+  const int64_t profile_from = c.profile.empty() ? -1 : global_step + 10;
+  auto finish_profile = [&] {
+    if (!profiler.recording()) return;
+    profiler.stop();
+    std::printf("\n%s", profiler.table(brasa::profiler::SortBy::SelfCpuTimeTotal, 25).c_str());
+    profiler.export_chrome_trace(c.profile);
+    std::printf("profile: %lld steps, %zu events -> %s\n", static_cast<long long>(c.profile_steps),
+                profiler.events().size(), c.profile.c_str());
+  };
   double total_seconds = 0, accuracy = 0;
   for (int epoch = static_cast<int>(global_step / steps) + 1; epoch <= c.epochs; ++epoch) {
     model->train();
@@ -137,6 +156,8 @@ int train(Model model, const Config& c) {
     int64_t step = global_step - (epoch - 1) * steps;
     int64_t seen = step * c.batch_size;
     for (auto& batch : *loader) {
+      if (global_step == profile_from) profiler.start();
+      brasa::profiler::RecordScope step_range("train_step");
       optimizer.zero_grad();
       torch::Tensor loss = torch::nn::functional::cross_entropy(
           model->forward(batch.data.to(device)), batch.target.to(device));
@@ -144,9 +165,12 @@ int train(Model model, const Config& c) {
       optimizer.step();
       seen += batch.data.size(0);
       progress.update(++step, loss.template item<double>(), seen);
-      if (++global_step % c.checkpoint_every == 0) checkpoints.save(global_step);
+      step_range.end();
+      if (++global_step == profile_from + c.profile_steps) finish_profile();
+      if (global_step % c.checkpoint_every == 0) checkpoints.save(global_step);
       if (global_step == c.max_steps) break;
     }
+    finish_profile();  // an epoch shorter than the profiled steps
     progress.finish();
     checkpoints.save(global_step);
     const double seconds = progress.seconds();
@@ -174,6 +198,7 @@ int main(int argc, char** argv) {
   torch::manual_seed(c.seed);
   if (c.threads > 0) torch::set_num_threads(c.threads);
   try {
+    if (!c.profile.empty()) brasa::profiler::check_trace_path(c.profile);  // before any training
     if (!c.backend.empty()) brasa::backend::load_backend(c.backend);
     return c.model == "cnn" ? train(Cnn(), c) : train(Mlp(), c);
   } catch (const std::exception& e) {

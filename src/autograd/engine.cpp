@@ -19,6 +19,7 @@
 
 #include "brasa/autograd/grad_mode.h"
 #include "brasa/core/error.h"
+#include "brasa/dispatch/record_function.h"
 #include "brasa/ops/pointwise.h"
 #include "brasa/ops/reduce.h"
 
@@ -151,6 +152,14 @@ void add_into(Tensor& slot, Tensor&& g) {
   }
 }
 
+/// Applies a node inside a profiler scope named after it (the ops it runs nest below it), with
+/// its incoming gradients' shapes. Out of line: the engine calls it only while a profiler records.
+[[gnu::noinline]] variable_list apply_recorded(Node& fn, variable_list&& grads) {
+  profiler::RecordScope scope(fn.name(), profiler::EventKind::Backward);
+  if (scope.wants_inputs()) scope.set_inputs(Stack(grads.begin(), grads.end()));
+  return fn(std::move(grads));
+}
+
 }  // namespace
 
 variable_list run_backward(EngineRequest req) {
@@ -217,7 +226,10 @@ variable_list run_backward(EngineRequest req) {
         if (nr < inputs.size()) captured[slot] = inputs[nr];
     }
     if (!task.runs) continue;
-    variable_list outputs = (*fn)(std::move(inputs));
+    variable_list outputs =
+        BRASA_UNLIKELY(brasa::detail::g_record_ops.load(std::memory_order_relaxed)) && fn != root
+            ? apply_recorded(*fn, std::move(inputs))
+            : (*fn)(std::move(inputs));
     if (!req.keep_graph) fn->release_variables();
     if (AnomalyMode::is_enabled()) check_anomaly(*fn, outputs);
     const edge_list& edges = fn->next_edges();

@@ -125,7 +125,20 @@ DispatchKeySet OperatorHandle::keys_from_stack(const Stack& stack) {
   return compute_keys(k);
 }
 
-void OperatorHandle::call_boxed(Stack& stack) const { call_boxed(keys_from_stack(stack), stack); }
+void OperatorHandle::call_boxed(Stack& stack) const {
+  if (BRASA_UNLIKELY(detail::g_record_ops.load(std::memory_order_relaxed))) {
+    struct Scope {
+      int slot;
+      ~Scope() {
+        if (slot >= 0) detail::close_scope(slot);
+      }
+    } scope{detail::open_op_scope(*this)};
+    if (scope.slot >= 0) detail::set_scope_inputs(scope.slot, stack);
+    call_boxed(keys_from_stack(stack), stack);
+    return;
+  }
+  call_boxed(keys_from_stack(stack), stack);
+}
 
 void OperatorHandle::call_boxed(DispatchKeySet keys, Stack& stack) const {
   call_boxed_at(pick(keys), keys, stack);

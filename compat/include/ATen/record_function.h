@@ -1,12 +1,14 @@
 #pragma once
-// <ATen/record_function.h>: RECORD_FUNCTION and the other record scopes compile and cost nothing.
-// brasa has no profiler yet, so nothing is recorded: the macros do not even evaluate their
-// arguments (they stay odr-used, so variables named only there raise no unused warnings).
-// at::RecordFunction exists for code that names the type; it records nothing either.
+// <ATen/record_function.h>: RECORD_FUNCTION, RECORD_USER_SCOPE and at::RecordFunction time a scope
+// while a brasa profiler records (brasa/profiler/profiler.h) and cost one flag test otherwise:
+// the macros evaluate their name and inputs only while recording.
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
+#include "brasa/archive/ivalue.h"
+#include "brasa/dispatch/record_function.h"
 #include "c10/brasa_namespaces.h"
 
 namespace at {
@@ -26,31 +28,66 @@ enum class RecordScope : uint8_t {
   NUM_SCOPES,
 };
 
-/// A scope guard that a profiler would time; without one, inactive and free.
+/// A scope guard: active when a profiler records at construction; before(name[, inputs]) starts
+/// the timed range, end() or the destructor closes it.
 class RecordFunction {
  public:
-  explicit RecordFunction(RecordScope scope = RecordScope::FUNCTION) : scope_(scope) {}
+  explicit RecordFunction(RecordScope scope = RecordScope::FUNCTION)
+      : scope_(scope), active_(brasa::profiler::detail::is_recording()) {}
   RecordFunction(const RecordFunction&) = delete;
   RecordFunction& operator=(const RecordFunction&) = delete;
-  bool isActive() const { return false; }
+  bool isActive() const { return active_; }
   RecordScope scope() const { return scope_; }
-  template <typename... Args>
-  void before(const Args&... /*args*/) {}
-  void end() {}
+
+  void before(std::string_view name, int64_t /*sequence_nr*/ = -1) {
+    if (active_) range_.open(name, kind());
+  }
+  /// Starts the range with the shapes of the tensors among `inputs` (IValues).
+  template <typename Inputs>
+  void before(std::string_view name, const Inputs& inputs, int64_t sequence_nr = -1) {
+    before(name, sequence_nr);
+    if (!range_.wants_inputs()) return;
+    brasa::Stack stack;
+    for (const c10::IValue& v : inputs)
+      stack.push_back(v.isTensor() ? brasa::Value(v.toTensor()) : brasa::Value());
+    range_.set_inputs(stack);
+  }
+  template <typename Inputs>
+  void before(std::string_view name, const Inputs* inputs, int64_t sequence_nr = -1) {
+    before(name, *inputs, sequence_nr);
+  }
+  void end() { range_.end(); }
 
  private:
+  brasa::profiler::EventKind kind() const {
+    if (scope_ == RecordScope::BACKWARD_FUNCTION) return brasa::profiler::EventKind::Backward;
+    if (scope_ == RecordScope::USER_SCOPE) return brasa::profiler::EventKind::User;
+    return brasa::profiler::EventKind::Op;
+  }
   RecordScope scope_;
+  bool active_;
+  brasa::profiler::RecordScope range_;
 };
 
-/// Whether any profiler callback is registered: never, in brasa.
-inline bool hasCallbacks() { return false; }
+/// Whether a profiler records now (libtorch: whether any RecordFunction callback is registered).
+inline bool hasCallbacks() { return brasa::profiler::detail::is_recording(); }
 
 }  // namespace at
 
-#define BRASA_RECORD_UNEVALUATED(...) static_cast<void>(sizeof(((void)(__VA_ARGS__), 0)))
-#define RECORD_FUNCTION(fn, inputs, ...) BRASA_RECORD_UNEVALUATED(fn, inputs)
-#define RECORD_FUNCTION_WITH_SCOPE(scope, fn, inputs, ...) \
-  BRASA_RECORD_UNEVALUATED(scope, fn, inputs)
-#define RECORD_USER_SCOPE(fn) BRASA_RECORD_UNEVALUATED(fn)
-#define RECORD_USER_SCOPE_WITH_INPUTS(fn, inputs) BRASA_RECORD_UNEVALUATED(fn, inputs)
-#define RECORD_TORCHSCRIPT_FUNCTION(mn, inputs) BRASA_RECORD_UNEVALUATED(mn, inputs)
+#define BRASA_RECORD_GUARD_NAME BRASA_CONCAT(brasa_record_function_, __LINE__)
+#define RECORD_FUNCTION_WITH_SCOPE(scope, fn, inputs, ...)     \
+  ::at::RecordFunction BRASA_RECORD_GUARD_NAME(scope);         \
+  if (BRASA_RECORD_GUARD_NAME.isActive()) {                    \
+    BRASA_RECORD_GUARD_NAME.before(fn, inputs, ##__VA_ARGS__); \
+  }
+#define RECORD_FUNCTION(fn, inputs, ...) \
+  RECORD_FUNCTION_WITH_SCOPE(::at::RecordScope::FUNCTION, fn, inputs, ##__VA_ARGS__)
+#define RECORD_TORCHSCRIPT_FUNCTION(mn, inputs) \
+  RECORD_FUNCTION_WITH_SCOPE(::at::RecordScope::TORCHSCRIPT_FUNCTION, mn, inputs)
+#define RECORD_USER_SCOPE(fn)                                                  \
+  ::at::RecordFunction BRASA_RECORD_GUARD_NAME(::at::RecordScope::USER_SCOPE); \
+  if (BRASA_RECORD_GUARD_NAME.isActive()) {                                    \
+    BRASA_RECORD_GUARD_NAME.before(fn);                                        \
+  }
+#define RECORD_USER_SCOPE_WITH_INPUTS(fn, inputs) \
+  RECORD_FUNCTION_WITH_SCOPE(::at::RecordScope::USER_SCOPE, fn, inputs)

@@ -38,6 +38,21 @@ namespace detail {
 BRASA_API extern std::atomic<uint32_t> g_fallback_mask;
 BRASA_API extern bool g_log_dispatch;
 BRASA_API BoxedKernel backend_fallback(DispatchKey k);
+
+// Note [Profiling dispatched ops]
+// While a profiler records, Op::call opens a scope named after the op on the calling thread's
+// scope stack (brasa/dispatch/record_function.h) and closes it when the call returns or throws.
+// A kernel that redispatches by calling the same op again (Autograd, Autocast) opens no second
+// scope. When nothing records, the only cost is the load and test of g_record_ops.
+BRASA_API extern std::atomic<bool> g_record_ops;
+/// Opens a scope for `op`; returns its slot on the thread's scope stack, or -1 when none opened.
+BRASA_API int open_op_scope(const OperatorHandle& op);
+/// Whether the scope at `slot` records input shapes (the profiler's record_shapes).
+BRASA_API bool scope_wants_inputs(int slot);
+/// Records the shapes of the tensors among `inputs` (one entry per argument) on the scope.
+BRASA_API void set_scope_inputs(int slot, const Stack& inputs);
+/// Closes the scope at `slot`, recording its event.
+BRASA_API void close_scope(int slot) noexcept;
 }  // namespace detail
 
 class BRASA_API OperatorHandle {
@@ -136,6 +151,8 @@ class Op<R(Args...)> : public OperatorHandle {
 
   R call(Args... args) const {
     uint32_t k = (0u | ... | detail::keys_of(args));
+    if (BRASA_UNLIKELY(detail::g_record_ops.load(std::memory_order_relaxed)))
+      return call_recorded(k, std::forward<Args>(args)...);
     return redispatch(compute_keys(k), std::forward<Args>(args)...);
   }
   R redispatch(DispatchKeySet keys, Args... args) const {
@@ -152,6 +169,23 @@ class Op<R(Args...)> : public OperatorHandle {
   }
 
  private:
+  /// call() while a profiler records (Note [Profiling dispatched ops]); out of line so that the
+  /// inlined call stays small.
+  [[gnu::noinline]] R call_recorded(uint32_t tensor_keys, Args... args) const {
+    struct Scope {
+      int slot;
+      ~Scope() {
+        if (slot >= 0) detail::close_scope(slot);
+      }
+    } scope{detail::open_op_scope(*this)};
+    if (scope.slot >= 0 && detail::scope_wants_inputs(scope.slot)) {
+      Stack stack;
+      stack.reserve(sizeof...(Args));
+      (stack.push_back(detail::boxer_t<Args>::to_value(args)), ...);
+      detail::set_scope_inputs(scope.slot, stack);
+    }
+    return redispatch(compute_keys(tensor_keys), std::forward<Args>(args)...);
+  }
   R call_via_boxed(DispatchKey k, DispatchKeySet keys, const Args&... args) const {
     Stack stack;
     stack.reserve(sizeof...(Args));
