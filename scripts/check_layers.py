@@ -4,7 +4,7 @@
 The layers, lowest first (a file may include its own layer and those below it):
 
   core < dispatch < backends < ops < autograd < derivatives < archive < nn < optim, data
-       < serialize, interop < distributed
+       < serialize, interop, utils < distributed
 
 A file's layer is its folder under src/ or include/brasa/ (top-level headers such as brasa/optim.h
 belong to the layer they name). `derivatives` are the files named *_grad.cpp / *_grad.h beside
@@ -12,7 +12,8 @@ their ops in src/ops/: an op's derivative lives with the op, but it builds autog
 sits above the autograd engine, which itself computes with ops (zeros, add, sum_to). `archive`
 (IValue, OutputArchive / InputArchive, the torch.save format) sits below nn, so that modules,
 optimizers, schedulers and samplers save their own state; `serialize` (torch::save of modules and
-optimizers, safetensors, training checkpoints) sits above the optim and data it saves. Layers of
+optimizers, safetensors, training checkpoints) sits above the optim and data it saves; `utils`
+(training tools such as the TensorBoard writer) sits beside it. Layers of
 the same rank (optim and data; serialize and interop) do not include each other. compat/ (the
 libtorch spellings) sits above everything. Usage: scripts/check_layers.py [repo root]
 """
@@ -21,7 +22,8 @@ import re
 import sys
 
 RANK = {"core": 0, "dispatch": 1, "backends": 2, "ops": 3, "autograd": 4, "derivatives": 5,
-        "archive": 6, "nn": 7, "optim": 8, "data": 8, "serialize": 9, "interop": 9, "distributed": 10}
+        "archive": 6, "nn": 7, "optim": 8, "data": 8, "serialize": 9, "interop": 9, "utils": 9,
+        "distributed": 10}
 TOP_LEVEL = {"backend": "backends", "data": "data", "optim": "optim", "dlpack": "interop",
              "distributed": "distributed"}  # include/brasa/<name>.h; brasa.h is the umbrella
 
