@@ -11,7 +11,8 @@
 // --logits saves the model's logits for the first 64 test images (for interop checks), and
 // --max-steps stops training early (smoke tests). --device trains on another device (e.g. "npu"
 // from a backend library given by --backend or BRASA_BACKENDS) and prints which ops fell back to
-// the CPU.
+// the CPU. --tensorboard DIR logs loss, learning rate, gradient norm and throughput for TensorBoard
+// (tensorboard_log.h).
 
 #include <torch/torch.h>
 
@@ -25,6 +26,7 @@
 #include "cli.h"
 #include "models.h"
 #include "progress.h"
+#include "tensorboard_log.h"
 
 namespace {
 
@@ -44,7 +46,8 @@ struct Config {
   int64_t max_steps = 0;  // 0: no limit
   std::string logits;
   std::string device = "cpu";
-  std::string backend;  // a backend library to load first
+  std::string backend;      // a backend library to load first
+  std::string tensorboard;  // TensorBoard log dir; empty: no logs
 };
 
 void add_options(CLI::App& app, Config& c) {
@@ -72,6 +75,8 @@ void add_options(CLI::App& app, Config& c) {
   app.add_option("--logits", c.logits, "save the logits of the first 64 test images here");
   app.add_option("--device", c.device, "device to train on (e.g. npu from --backend)");
   app.add_option("--backend", c.backend, "backend library to load first");
+  app.add_option("--tensorboard", c.tensorboard,
+                 "write TensorBoard logs (loss, lr, grad norm, examples/s) to this directory");
 }
 
 // Fashion-MNIST's pixel mean and standard deviation (training set).
@@ -114,6 +119,7 @@ void save_logits(Model& model, const std::string& dir, const std::string& path,
 template <class Model>
 int train(Model model, const Config& c) {
   const torch::Device device(c.device);
+  TensorBoardLog tensorboard(c.tensorboard);  // first: a bad log dir fails before any work
   model->to(device);
   auto train_set = torch::data::datasets::MNIST(c.data_dir)
                        .map(torch::data::transforms::Normalize<>(kMean, kStd))
@@ -136,14 +142,21 @@ int train(Model model, const Config& c) {
     Progress progress(epoch, c.epochs, steps, c.log_every);
     int64_t step = global_step - (epoch - 1) * steps;
     int64_t seen = step * c.batch_size;
+    const int64_t seen_before = seen;  // a resumed epoch's rate counts only this run's images
     for (auto& batch : *loader) {
+      if (tensorboard) tensorboard.start_step();
       optimizer.zero_grad();
       torch::Tensor loss = torch::nn::functional::cross_entropy(
           model->forward(batch.data.to(device)), batch.target.to(device));
       loss.backward();
+      if (tensorboard) tensorboard.grad_norm(model->parameters());
       optimizer.step();
       seen += batch.data.size(0);
-      progress.update(++step, loss.template item<double>(), seen);
+      const double loss_value = loss.template item<double>();
+      progress.update(++step, loss_value, seen);
+      if (tensorboard)
+        tensorboard.end_step(global_step + 1, loss_value,
+                             optimizer.param_groups()[0].options().get_lr(), batch.data.size(0));
       if (++global_step % c.checkpoint_every == 0) checkpoints.save(global_step);
       if (global_step == c.max_steps) break;
     }
@@ -152,6 +165,9 @@ int train(Model model, const Config& c) {
     const double seconds = progress.seconds();
     total_seconds += seconds;
     accuracy = evaluate(model, c.data_dir, device);
+    if (tensorboard)
+      tensorboard.end_epoch(global_step, accuracy,
+                            seconds > 0 ? (seen - seen_before) / seconds : 0);
     std::printf("epoch %d: test accuracy %.2f%% (%.1f s training)\n", epoch, 100 * accuracy,
                 seconds);
     if (global_step == c.max_steps) break;
