@@ -18,6 +18,7 @@
 #include "brasa/brasa.h"
 #include "brasa/utils/tensorboard.h"
 #include "support/pypi_venv.h"
+#include "support/torch_oracle.h"
 #include "utils/tensorboard/crc32c.h"
 #include "utils/tensorboard/summaries.h"
 
@@ -116,16 +117,67 @@ TEST(TensorBoard, HistogramBuckets) {
   double total = 0;
   for (double c : h.counts) total += c;
   EXPECT_EQ(total, h.num);
-  // Each finite value is counted in the bucket (limits[i-1], limits[i]] holding it.
+  // Each finite value is counted in the bucket [limits[i-1], limits[i]) holding it.
   for (double x : v) {
     if (!std::isfinite(x)) continue;
-    const size_t i = std::lower_bound(h.limits.begin(), h.limits.end(), x) - h.limits.begin();
+    const size_t i = std::upper_bound(h.limits.begin(), h.limits.end(), x) - h.limits.begin();
     ASSERT_LT(i, h.limits.size()) << x;
     ASSERT_GT(i, 0u) << x;
     EXPECT_GT(h.counts[i], 0) << x;
-    EXPECT_GT(x, h.limits[i - 1]);
+    EXPECT_GE(x, h.limits[i - 1]);
   }
+  // 0 and 1e-12 lie on edges: each goes to the bucket above it.
+  const auto e = brasa::tensorboard::detail::make_histogram("e", {0.0, 1e-12});
+  ASSERT_EQ(e.limits.size(), 3u);
+  EXPECT_EQ(e.limits[0], 0.0);
+  EXPECT_EQ(e.limits[1], 1e-12);
+  EXPECT_EQ(e.counts[0], 0);
+  EXPECT_EQ(e.counts[1], 1);
+  EXPECT_EQ(e.counts[2], 1);
   EXPECT_THROW(brasa::tensorboard::detail::make_histogram("h", {NAN}), brasa::ValueError);
+}
+
+// The buckets against numpy.histogram over the same edges (torch.utils.tensorboard's default
+// bins) in the oracle's python: the counts of the buckets kept, and nothing outside them.
+TEST(TensorBoard, HistogramMatchesNumpy) {
+  std::vector<double> v;
+  for (int i = 0; i < 400; ++i) v.push_back(std::sin(i * 0.37) * std::exp(std::cos(i * 0.11) * 6));
+  v.insert(v.end(), {0.0, 1e-12, -1e-12, 0.0});
+  const auto h = brasa::tensorboard::detail::make_histogram("v", v);
+  std::string values;
+  char buf[40];
+  for (double x : v) {
+    std::snprintf(buf, sizeof buf, "%.17g,", x);
+    values += buf;
+  }
+  const auto r = brasa::testing_oracle::run_python(R"PY(
+import numpy as np
+pos = []
+v = 1e-12
+while v < 1e20:
+    pos.append(v)
+    v *= 1.1
+edges = [-x for x in reversed(pos)] + [0.0] + pos
+values = np.array([)PY" + values + R"PY(])
+counts, _ = np.histogram(values, bins=edges)
+print("edges", " ".join("%.17g" % e for e in edges))
+print("counts", " ".join("%d" % c for c in counts))
+)PY");
+  const std::vector<double>& edges = r.at("edges");
+  const std::vector<double>& counts = r.at("counts");  // counts[i]: [edges[i], edges[i+1])
+  EXPECT_EQ(edges, brasa::tensorboard::detail::default_bucket_edges());
+  ASSERT_GE(h.limits.size(), 2u);
+  double kept = 0;
+  for (size_t j = 1; j < h.limits.size(); ++j) {
+    const size_t i = std::find(edges.begin(), edges.end(), h.limits[j - 1]) - edges.begin();
+    ASSERT_LT(i + 1, edges.size());
+    EXPECT_EQ(edges[i + 1], h.limits[j]);
+    EXPECT_EQ(h.counts[j], counts[i])
+        << "bucket [" << h.limits[j - 1] << ", " << h.limits[j] << ")";
+    kept += counts[i];
+  }
+  EXPECT_EQ(kept, static_cast<double>(v.size()));
+  EXPECT_EQ(h.counts[0], 0);
 }
 
 TEST(TensorBoard, BadInput) {

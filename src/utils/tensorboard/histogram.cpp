@@ -23,7 +23,8 @@ const std::vector<double>& default_bucket_edges() {
 
 Histogram make_histogram(const std::string& tag, const std::vector<double>& v) {
   const std::vector<double>& edges = default_bucket_edges();
-  // counts[i]: values in (edges[i-1], edges[i]]; counts[edges.size()]: above the last edge.
+  // counts[i]: values in [edges[i-1], edges[i]) (TensorFlow's and numpy's convention: a value on
+  // an edge goes up); counts[edges.size()]: the last edge and above.
   std::vector<double> counts(edges.size() + 1, 0.0);
   Histogram h;
   h.min = INFINITY;
@@ -35,7 +36,7 @@ Histogram make_histogram(const std::string& tag, const std::vector<double>& v) {
     h.num += 1;
     h.sum += x;
     h.sum_squares += x * x;
-    counts[static_cast<size_t>(std::lower_bound(edges.begin(), edges.end(), x) - edges.begin())] +=
+    counts[static_cast<size_t>(std::upper_bound(edges.begin(), edges.end(), x) - edges.begin())] +=
         1;
   }
   BRASA_CHECK(h.num > 0, "tensorboard::SummaryWriter::add_histogram: '", tag, "' has no finite ",

@@ -10,8 +10,8 @@
 
 namespace brasa::tensorboard::detail {
 
-/// HistogramProto's content: bucket i counts the values in (limits[i-1], limits[i]] (bucket 0:
-/// everything up to limits[0]).
+/// HistogramProto's content: bucket i counts the values in [limits[i-1], limits[i]) (bucket 0:
+/// everything below limits[0]).
 struct Histogram {
   double min = 0, max = 0, num = 0, sum = 0, sum_squares = 0;
   std::vector<double> limits, counts;
