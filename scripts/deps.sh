@@ -13,6 +13,7 @@ BRASA_PACKAGES=(
   libfftw3-dev                                      # FFTs (torch::fft)
   zlib1g-dev                                        # gzip-compressed datasets (MNIST)
   python3-torch python3-numpy libtorch-dev          # PyTorch as the test oracle; libtorch to compare
+  python3-venv                                      # PyPI readers in the build tree (tensorboard)
   dataset-fashion-mnist                             # the main job's data (also its interop test)
   libgloo-dev libopenmpi-dev openmpi-bin            # collectives (Gloo over TCP, MPI)
 )
