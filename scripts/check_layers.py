@@ -4,7 +4,7 @@
 The layers, lowest first (a file may include its own layer and those below it):
 
   core < dispatch < backends < ops < autograd < derivatives < archive < nn < optim, data
-       < serialize, interop, profiler < distributed < compile
+       < serialize, interop, profiler, utils < distributed < compile
 
 A file's layer is its folder under src/ or include/brasa/ (top-level headers such as brasa/optim.h
 belong to the layer they name). `derivatives` are the files named *_grad.cpp / *_grad.h beside
@@ -13,7 +13,8 @@ sits above the autograd engine, which itself computes with ops (zeros, add, sum_
 (IValue, OutputArchive / InputArchive, the torch.save format) sits below nn, so that modules,
 optimizers, schedulers and samplers save their own state; `serialize` (torch::save of modules and
 optimizers, safetensors, training checkpoints) sits above the optim and data it saves; `profiler`
-(sessions, tables, traces) sits beside it, while what it records lives in dispatch. Layers of
+(sessions, tables, traces) sits beside it, as does `utils` (training tools such as the TensorBoard
+writer), while what the profiler records lives in dispatch. Layers of
 the same rank (optim and data; serialize and interop) do not include each other. compat/ (the
 libtorch spellings) sits above everything. Usage: scripts/check_layers.py [repo root]
 """
@@ -23,7 +24,7 @@ import sys
 
 RANK = {"core": 0, "dispatch": 1, "backends": 2, "ops": 3, "autograd": 4, "derivatives": 5,
         "archive": 6, "nn": 7, "optim": 8, "data": 8, "serialize": 9, "interop": 9, "profiler": 9,
-        "distributed": 10, "compile": 11}
+        "utils": 9, "distributed": 10, "compile": 11}
 TOP_LEVEL = {"backend": "backends", "data": "data", "optim": "optim", "dlpack": "interop",
              "distributed": "distributed", "compile": "compile"}  # include/brasa/<name>.h; brasa.h is the umbrella
 

@@ -14,6 +14,7 @@ BRASA_PACKAGES=(
   zlib1g-dev                                        # gzip-compressed datasets (MNIST)
   python3-torch python3-numpy libtorch-dev          # PyTorch as the test oracle; libtorch to compare
   python3-jsonschema                                # the profiler test validates its Chrome trace
+  python3-venv                                      # PyPI readers in the build tree (tensorboard)
   dataset-fashion-mnist                             # the main job's data (also its interop test)
   libgloo-dev libopenmpi-dev openmpi-bin            # collectives (Gloo over TCP, MPI)
 )

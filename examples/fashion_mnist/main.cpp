@@ -14,6 +14,8 @@
 // the CPU. --profile PATH profiles --profile-steps steps after ten of warm-up (data loader
 // workers included), prints the key-averages table and writes a Chrome trace to PATH
 // (docs/profiler.md).
+// --tensorboard DIR logs loss, learning rate, gradient norm and throughput for TensorBoard
+// (tensorboard_log.h).
 
 #include <torch/torch.h>
 
@@ -28,6 +30,7 @@
 #include "cli.h"
 #include "models.h"
 #include "progress.h"
+#include "tensorboard_log.h"
 
 namespace {
 
@@ -50,6 +53,7 @@ struct Config {
   std::string backend;  // a backend library to load first
   std::string profile;  // Chrome trace of a few steps
   int64_t profile_steps = 20;
+  std::string tensorboard;  // TensorBoard log dir; empty: no logs
 };
 
 void add_options(CLI::App& app, Config& c) {
@@ -81,6 +85,8 @@ void add_options(CLI::App& app, Config& c) {
                  "profile a few steps after ten of warm-up: table on stdout, Chrome trace here");
   app.add_option("--profile-steps", c.profile_steps, "steps --profile records")
       ->transform(cli::integer<int64_t>(1));
+  app.add_option("--tensorboard", c.tensorboard,
+                 "write TensorBoard logs (loss, lr, grad norm, examples/s) to this directory");
 }
 
 // Fashion-MNIST's pixel mean and standard deviation (training set).
@@ -123,6 +129,7 @@ void save_logits(Model& model, const std::string& dir, const std::string& path,
 template <class Model>
 int train(Model model, const Config& c) {
   const torch::Device device(c.device);
+  TensorBoardLog tensorboard(c.tensorboard);  // first: a bad log dir fails before any work
   model->to(device);
   auto train_set = torch::data::datasets::MNIST(c.data_dir)
                        .map(torch::data::transforms::Normalize<>(kMean, kStd))
@@ -155,17 +162,24 @@ int train(Model model, const Config& c) {
     Progress progress(epoch, c.epochs, steps, c.log_every);
     int64_t step = global_step - (epoch - 1) * steps;
     int64_t seen = step * c.batch_size;
+    const int64_t seen_before = seen;  // a resumed epoch's rate counts only this run's images
     for (auto& batch : *loader) {
       if (global_step == profile_from) profiler.start();
       brasa::profiler::RecordScope step_range("train_step");
+      if (tensorboard) tensorboard.start_step();
       optimizer.zero_grad();
       torch::Tensor loss = torch::nn::functional::cross_entropy(
           model->forward(batch.data.to(device)), batch.target.to(device));
       loss.backward();
+      if (tensorboard) tensorboard.grad_norm(model->parameters());
       optimizer.step();
       seen += batch.data.size(0);
-      progress.update(++step, loss.template item<double>(), seen);
+      const double loss_value = loss.template item<double>();
+      progress.update(++step, loss_value, seen);
       step_range.end();
+      if (tensorboard)
+        tensorboard.end_step(global_step + 1, loss_value,
+                             optimizer.param_groups()[0].options().get_lr(), batch.data.size(0));
       if (++global_step == profile_from + c.profile_steps) finish_profile();
       if (global_step % c.checkpoint_every == 0) checkpoints.save(global_step);
       if (global_step == c.max_steps) break;
@@ -176,6 +190,9 @@ int train(Model model, const Config& c) {
     const double seconds = progress.seconds();
     total_seconds += seconds;
     accuracy = evaluate(model, c.data_dir, device);
+    if (tensorboard)
+      tensorboard.end_epoch(global_step, accuracy,
+                            seconds > 0 ? (seen - seen_before) / seconds : 0);
     std::printf("epoch %d: test accuracy %.2f%% (%.1f s training)\n", epoch, 100 * accuracy,
                 seconds);
     if (global_step == c.max_steps) break;
