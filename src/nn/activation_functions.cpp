@@ -11,6 +11,7 @@
 #include "brasa/nn/functional/activation.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/pointwise.h"
+#include "brasa/ops/special.h"
 #include "nn/functional/elu_family.h"
 #include "nn/functional/opmath.h"
 
@@ -138,15 +139,6 @@ std::tuple<Tensor, Tensor> log_sigmoid_forward(const Tensor& self) {
   return {out, in_opmath(self, [](const Tensor& x) { return x.abs().neg().exp(); })};
 }
 
-Tensor logit(const Tensor& self, std::optional<double> eps) {
-  check_floating(self, "logit");
-  return in_opmath(self, [&](const Tensor& x) {
-    if (!eps) return (x / (1 - x)).log();
-    // PyTorch's gradient is 0 outside [eps, 1 - eps] (and NaN where x is NaN): clamp's.
-    Tensor z = x.clamp(*eps, 1 - *eps);
-    return (z / (1 - z)).log();
-  });
-}
 Tensor& logit_(Tensor& self, std::optional<double> eps) { return assign(self, logit(self, eps)); }
 
 Tensor prelu(const Tensor& self, const Tensor& weight) {

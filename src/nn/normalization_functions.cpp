@@ -191,28 +191,6 @@ std::tuple<Tensor, Tensor> batch_norm_gather_stats(const Tensor& input, const Te
       full({mean.dim() == 2 ? mean.size(0) : 0}, count, mean.options()));
 }
 
-Tensor renorm(const Tensor& self, const Scalar& p, int64_t dim, const Scalar& maxnorm) {
-  BRASA_CHECK(self.defined(), "renorm: got an undefined tensor");
-  BRASA_CHECK_TYPE(is_floating_type(self.scalar_type()), "renorm: expected a floating input, got ",
-                   self.scalar_type());
-  BRASA_CHECK(p.to<double>() > 0,
-              "renorm: non-positive norm not supported, got p = ", p.to<double>());
-  BRASA_CHECK(maxnorm.to<double>() >= 0, "renorm: expected maxnorm to be >= 0, got ",
-              maxnorm.to<double>());
-  BRASA_CHECK(self.dim() > 1, "renorm: input needs at least 2 dimensions, got ", self.dim(),
-              " dimensions");
-  const int64_t d = detail::wrap_dim(dim, self.dim(), "renorm");
-  std::vector<int64_t> others;
-  for (int64_t i = 0; i < self.dim(); ++i)
-    if (i != d) others.push_back(i);
-  const double max = maxnorm.to<double>();
-  return in_opmath(self, [&](const Tensor& x) {
-    Tensor norms = x.norm(p, others, true);
-    Tensor factor = where(norms.gt(max), max / (norms + 1e-7), ones_like(norms));
-    return x * factor;
-  });
-}
-
 Tensor instance_norm(const Tensor& input, const std::optional<Tensor>& weight,
                      const std::optional<Tensor>& bias, const std::optional<Tensor>& running_mean,
                      const std::optional<Tensor>& running_var, bool use_input_stats,

@@ -60,8 +60,7 @@ BRASA_API Tensor& leaky_relu_(Tensor& self, const Scalar& negative_slope = 0.01)
 BRASA_API Tensor log_sigmoid(const Tensor& self);
 /// (log_sigmoid(x), exp(-|x|)): libtorch's CPU output and the buffer its backward reads.
 BRASA_API std::tuple<Tensor, Tensor> log_sigmoid_forward(const Tensor& self);
-/// log(z / (1 - z)) with z = clamp(x, eps, 1 - eps) when eps is given.
-BRASA_API Tensor logit(const Tensor& self, std::optional<double> eps = std::nullopt);
+/// logit (brasa/ops/special.h) in place.
 BRASA_API Tensor& logit_(Tensor& self, std::optional<double> eps = std::nullopt);
 /// x for x > 0, weight * x otherwise; weight is 0-d or 1-d with 1 or C (= self.size(1)) elements.
 BRASA_API Tensor prelu(const Tensor& self, const Tensor& weight);

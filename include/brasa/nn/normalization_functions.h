@@ -71,9 +71,6 @@ BRASA_API std::tuple<Tensor, Tensor> batch_norm_gather_stats(
     const Tensor& input, const Tensor& mean, const Tensor& invstd,
     const std::optional<Tensor>& running_mean, const std::optional<Tensor>& running_var,
     double momentum, double eps, int64_t count);
-/// Each slice of self along dim whose p-norm exceeds maxnorm is scaled to norm maxnorm (1e-7
-/// below it, as libtorch); ValueError for p <= 0 or a negative maxnorm.
-BRASA_API Tensor renorm(const Tensor& self, const Scalar& p, int64_t dim, const Scalar& maxnorm);
 /// batch_norm per (sample, channel) of input [N, C, *].
 BRASA_API Tensor instance_norm(const Tensor& input, const std::optional<Tensor>& weight,
                                const std::optional<Tensor>& bias,
