@@ -40,7 +40,7 @@ ACTIVATIONS = [
     ("hardtanh", NN.hardtanh, [], wide), ("hardtanh", NN.hardtanh, [-2.0, 3.0], wide),
     ("leaky_relu", NN.leaky_relu, [], wide), ("leaky_relu", NN.leaky_relu, [0.3], wide),
     ("log_sigmoid", NN.log_sigmoid, [], wide),
-    ("logit", torch.logit, [], unit), ("logit", torch.logit, [0.2], unit), ("logit", torch.logit, [None], unit),
+    # the cases of logit are in cases_mathops.py (brasa/ops/special.h)
     ("rrelu", torch.rrelu, [], wide), ("rrelu", torch.rrelu, [0.2, 0.5, False], wide),
     ("softplus", NN.softplus, [], wide), ("softplus", NN.softplus, [2.0, 5.0], wide),
     ("threshold", torch.threshold, [0.5, -2.0], wide),

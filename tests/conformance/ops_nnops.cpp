@@ -115,11 +115,6 @@ const OpTable kNNOps(
          [](const Args& a) -> Value {
            return tuple_value(brasa::log_sigmoid_forward(a.tensor(0)));
          }},
-        {"logit",
-         [](const Args& a) -> Value {
-           return brasa::logit(a.tensor(0),
-                               given(a, 1) ? std::optional<double>(a.real(1)) : std::nullopt);
-         }},
         {"logit_",
          [](const Args& a) -> Value {
            Tensor t = a.tensor(0);
@@ -200,10 +195,7 @@ const OpTable kNNOps(
            return tuple_value(
                brasa::batch_norm_update_stats(a.tensor(0), opt(a, 1), opt(a, 2), a.real(3)));
          }},
-        {"renorm",
-         [](const Args& a) -> Value {
-           return brasa::renorm(a.tensor(0), a.scalar(1), a.integer(2), a.scalar(3));
-         }},
+        // renorm: mapped in ops_mathops.cpp (brasa/ops/statistics.h); its cases here use it
         // ---- distances ----
         {"pairwise_distance",
          [](const Args& a) -> Value {
