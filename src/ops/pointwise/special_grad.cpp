@@ -12,6 +12,7 @@
 #include "brasa/ops/pointwise.h"
 #include "brasa/ops/special.h"
 #include "ops/pointwise/special_ops.h"
+#include "ops/pointwise/unary_grad.h"
 
 namespace brasa::ops {
 namespace {
@@ -21,38 +22,10 @@ using autograd::BelowAutograd;
 using autograd::SavedVariable;
 using autograd::variable_list;
 
-// x: the input, y: the result.
-using Formula = Tensor (*)(const Tensor& g, const Tensor& x, const Tensor& y);
-
-Tensor differentiate(UnaryOp& op, const char* node_name, Formula formula, const Tensor& x,
-                     const Tensor& out) {
-  if (!autograd::any_requires_grad({&x})) {
-    BelowAutograd below;
-    return op.call(x, out);
-  }
-  const char* name = op.name().c_str();
-  if (out.defined() && !out.is_same(x)) autograd::throw_out_with_grad(name);
-  autograd::UnaryClosure<Formula> c{SavedVariable(autograd::saved_input(x, out)), SavedVariable(),
-                                    formula};
-  auto [r, node] = autograd::record(node_name, name, {&x}, x, out, std::move(c),
-                                    [&] { return op.call(x, out); });
-  node->closure().y = SavedVariable(r, true);
-  return r;
-}
+using namespace unary_derivative;  // NOLINT: kInput, kResult
 
 constexpr double kTwoOverSqrtPi = 2.0 * std::numbers::inv_sqrtpi;
 const double kSqrtTwoPi = std::sqrt(2.0 * std::numbers::pi);
-
-#define BRASA_SPECIAL_DERIVATIVE(op, node, ...)                            \
-  Tensor op##_formula(const Tensor& g, const Tensor& x, const Tensor& y) { \
-    (void)x;                                                               \
-    (void)y;                                                               \
-    return __VA_ARGS__;                                                    \
-  }                                                                        \
-  Tensor op##_autograd(const Tensor& x, const Tensor& out) {               \
-    return differentiate(op(), node, op##_formula, x, out);                \
-  }                                                                        \
-  BRASA_REGISTER_KERNEL(op, op##_autograd, Autograd)
 
 // x / |x| at x != 0 with a safe denominator, `at_zero` at 0 (the limits of the Bessel formulas).
 Tensor where_zero(const Tensor& x, double at_zero, const Tensor& value) {
@@ -60,23 +33,23 @@ Tensor where_zero(const Tensor& x, double at_zero, const Tensor& value) {
 }
 Tensor safe(const Tensor& x) { return where(x.eq(0), ones_like(x), x); }
 
-BRASA_SPECIAL_DERIVATIVE(acosh_op, "AcoshBackward0", g*(x* x - 1).rsqrt())
-BRASA_SPECIAL_DERIVATIVE(asinh_op, "AsinhBackward0", g*(x* x + 1).rsqrt())
-BRASA_SPECIAL_DERIVATIVE(atanh_op, "AtanhBackward0", g / (-(x * x) + 1))
-BRASA_SPECIAL_DERIVATIVE(erfc_op, "ErfcBackward0", g*(-(x* x)).exp() * -kTwoOverSqrtPi)
-BRASA_SPECIAL_DERIVATIVE(lgamma_op, "LgammaBackward0", g* digamma(x))
-BRASA_SPECIAL_DERIVATIVE(digamma_op, "DigammaBackward0", g* polygamma(1, x))
-BRASA_SPECIAL_DERIVATIVE(i0_op, "I0Backward0", g* special_i1(x))
-BRASA_SPECIAL_DERIVATIVE(special_i0e_op, "SpecialI0EBackward0", g*(special_i1e(x) - sgn(x) * y))
-BRASA_SPECIAL_DERIVATIVE(special_i1_op, "SpecialI1Backward0",
-                         g* where_zero(x, 0.5, i0(x) - y / safe(x)))
-BRASA_SPECIAL_DERIVATIVE(special_i1e_op, "SpecialI1EBackward0",
-                         g* where_zero(x, 0.5,
-                                       special_i0e(x) - y * (sgn(x) + safe(x).reciprocal())))
-BRASA_SPECIAL_DERIVATIVE(special_ndtri_op, "SpecialNdtriBackward0",
-                         g*(y* y * 0.5).exp() * kSqrtTwoPi)
-BRASA_SPECIAL_DERIVATIVE(special_erfcx_op, "SpecialErfcxBackward0", g*(x* y * 2 - kTwoOverSqrtPi))
-#undef BRASA_SPECIAL_DERIVATIVE
+BRASA_UNARY_DERIVATIVE(acosh_op, "AcoshBackward0", kInput, g*(x* x - 1).rsqrt())
+BRASA_UNARY_DERIVATIVE(asinh_op, "AsinhBackward0", kInput, g*(x* x + 1).rsqrt())
+BRASA_UNARY_DERIVATIVE(atanh_op, "AtanhBackward0", kInput, g / (-(x * x) + 1))
+BRASA_UNARY_DERIVATIVE(erfc_op, "ErfcBackward0", kInput, g*(-(x* x)).exp() * -kTwoOverSqrtPi)
+BRASA_UNARY_DERIVATIVE(lgamma_op, "LgammaBackward0", kInput, g* digamma(x))
+BRASA_UNARY_DERIVATIVE(digamma_op, "DigammaBackward0", kInput, g* polygamma(1, x))
+BRASA_UNARY_DERIVATIVE(i0_op, "I0Backward0", kInput, g* special_i1(x))
+BRASA_UNARY_DERIVATIVE(special_i0e_op, "SpecialI0EBackward0", kInput | kResult,
+                       g*(special_i1e(x) - sgn(x) * y))
+BRASA_UNARY_DERIVATIVE(special_i1_op, "SpecialI1Backward0", kInput | kResult,
+                       g* where_zero(x, 0.5, i0(x) - y / safe(x)))
+BRASA_UNARY_DERIVATIVE(special_i1e_op, "SpecialI1EBackward0", kInput | kResult,
+                       g* where_zero(x, 0.5, special_i0e(x) - y * (sgn(x) + safe(x).reciprocal())))
+BRASA_UNARY_DERIVATIVE(special_ndtri_op, "SpecialNdtriBackward0", kResult,
+                       g*(y* y * 0.5).exp() * kSqrtTwoPi)
+BRASA_UNARY_DERIVATIVE(special_erfcx_op, "SpecialErfcxBackward0", kInput | kResult,
+                       g*(x* y * 2 - kTwoOverSqrtPi))
 
 // ---- binary: only `other` differentiates ----
 using BinaryFormula = Tensor (*)(const Tensor& g, const Tensor& a, const Tensor& b);

@@ -1,6 +1,8 @@
 // Derivatives of the unary pointwise family (autograd kernels of the ops in unary_ops.h).
 // Predicates and bitwise/logical not have bool/integral results and need none.
 
+#include "ops/pointwise/unary_grad.h"
+
 #include <cmath>
 #include <numbers>
 
@@ -18,32 +20,7 @@ using autograd::BelowAutograd;
 using autograd::SavedVariable;
 using autograd::variable_list;
 
-// x: the input, y: the result.
-using Formula = Tensor (*)(const Tensor& g, const Tensor& x, const Tensor& y);
-enum Saves : uint8_t { kNone = 0, kInput = 1, kResult = 2 };
-
-struct Derivative {
-  const char* node;
-  uint8_t saves;
-  Formula formula;
-};
-
-using Closure = autograd::UnaryClosure<Formula>;
-
-Tensor differentiate(UnaryOp& op, const Derivative& d, const Tensor& x, const Tensor& out) {
-  if (!autograd::any_requires_grad({&x})) {
-    BelowAutograd below;
-    return op.call(x, out);
-  }
-  const char* name = op.name().c_str();
-  if (out.defined() && !out.is_same(x)) autograd::throw_out_with_grad(name);
-  Closure c{(d.saves & kInput) ? SavedVariable(autograd::saved_input(x, out)) : SavedVariable(),
-            SavedVariable(), d.formula};
-  auto [r, node] = autograd::record(
-      d.node, name, {&x}, x, out, std::move(c), [&] { return op.call(x, out); }, d.saves != kNone);
-  if (d.saves & kResult) node->closure().y = SavedVariable(r, true);
-  return r;
-}
+using namespace unary_derivative;  // NOLINT: Saves, Derivative, differentiate
 
 // x / |x| for complex x, 0 where x is 0 (PyTorch's sgn).
 Tensor complex_sgn(const Tensor& x) {
@@ -55,18 +32,6 @@ constexpr double kLn2 = std::numbers::ln2;
 constexpr double kLn10 = std::numbers::ln10;
 constexpr double kTwoOverSqrtPi = 2.0 * std::numbers::inv_sqrtpi;
 constexpr double kSqrtPiOverTwo = 0.5 / std::numbers::inv_sqrtpi;
-
-#define BRASA_UNARY_DERIVATIVE(op, node, saves, ...)                       \
-  Tensor op##_formula(const Tensor& g, const Tensor& x, const Tensor& y) { \
-    (void)x;                                                               \
-    (void)y;                                                               \
-    return __VA_ARGS__;                                                    \
-  }                                                                        \
-  Tensor op##_autograd(const Tensor& x, const Tensor& out) {               \
-    static constexpr Derivative kDerivative{node, saves, op##_formula};    \
-    return differentiate(op(), kDerivative, x, out);                       \
-  }                                                                        \
-  BRASA_REGISTER_KERNEL(op, op##_autograd, Autograd)
 
 BRASA_UNARY_DERIVATIVE(reciprocal_op, "ReciprocalBackward0", kResult, -g* y* y)
 BRASA_UNARY_DERIVATIVE(exp_op, "ExpBackward0", kResult, g* y)
