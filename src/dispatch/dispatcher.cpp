@@ -83,6 +83,8 @@ OperatorHandle::OperatorHandle(const char* name, const char* schema, const char*
   r.by_name[name_] = this;
 }
 
+OperatorHandle::~OperatorHandle() = default;
+
 void OperatorHandle::set_kernel(DispatchKey k, void* unboxed, BoxedKernel boxed, const char* file) {
   int i = static_cast<int>(k);
   unboxed_[i] = unboxed;
@@ -145,7 +147,15 @@ void OperatorHandle::call_boxed(DispatchKeySet keys, Stack& stack) const {
 }
 
 void OperatorHandle::call_boxed_at(DispatchKey k, DispatchKeySet keys, Stack& stack) const {
-  BoxedKernel kernel = boxed_[static_cast<int>(k)];
+  // Note [Typed kernels boxed]
+  // A typed kernel (Op::impl) registers no boxed function of its own: the op's one stack caller
+  // (per signature, not per kernel) unpacks the stack and calls it.
+  const int i = static_cast<int>(k);
+  BoxedKernel kernel = boxed_[i];
+  if (!kernel && unboxed_[i] != nullptr) {
+    stack_caller_(unboxed_[i], stack);
+    return;
+  }
   if (!kernel) kernel = detail::backend_fallback(k);
   BRASA_INTERNAL_ASSERT(kernel != nullptr, name_, ": no boxed kernel at ", to_string(k));
   kernel(*this, keys, stack);

@@ -56,6 +56,34 @@ void Module::clone_(Module& /*other*/, const std::optional<Device>& /*device*/) 
               " does not derive from torch::nn::Cloneable");
 }
 
+void Module::clear_registrations() {
+  parameters_.clear();
+  buffers_.clear();
+  children_.clear();
+}
+
+void Module::copy_state_to(Module& copy, const std::optional<Device>& device) const {
+  BRASA_CHECK(copy.parameters_.size() == parameters_.size() &&
+                  copy.buffers_.size() == buffers_.size() &&
+                  copy.children_.size() == children_.size(),
+              "clone(): reset() of ", name(),
+              " must register the same parameters, buffers and submodules as the original");
+  for (const auto& p : parameters_) {
+    Tensor& target = copy.parameters_[p.key()];
+    if (!p.value().defined()) continue;
+    Tensor data = p.value().detach().clone();
+    target.set_data(device ? data.to(*device) : data);
+    target.set_requires_grad(p.value().requires_grad());
+  }
+  for (const auto& b : buffers_) {
+    Tensor& target = copy.buffers_[b.key()];
+    if (!b.value().defined()) continue;
+    Tensor data = b.value().detach().clone();
+    target.set_data(device ? data.to(*device) : data);
+  }
+  for (const auto& c : children_) copy.children_[c.key()]->clone_(*c.value(), device);
+}
+
 std::shared_ptr<Module> Module::shared_from_this_checked() const {
   std::shared_ptr<const Module> ptr;
   try {

@@ -1,8 +1,17 @@
 #pragma once
 // BRASA_DISPATCH_*: run a generic lambda with `scalar_t` bound to the C++ type of a runtime dtype.
 
+#include <type_traits>
+
 #include "brasa/core/dtype.h"
 #include "brasa/core/error.h"
+
+namespace brasa {
+/// True for the C++ types of the floating dtypes (float, double, Half, BFloat16).
+template <typename T>
+inline constexpr bool is_float_v =
+    std::is_floating_point_v<T> || std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
+}  // namespace brasa
 
 #define BRASA_TYPE_CASE(enum_name, T, ...) \
   case ::brasa::ScalarType::enum_name: {   \

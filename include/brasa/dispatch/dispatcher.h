@@ -64,6 +64,7 @@ class BRASA_API OperatorHandle {
                  const char* declared_in, const char* aten = "");
   OperatorHandle(const OperatorHandle&) = delete;
   OperatorHandle& operator=(const OperatorHandle&) = delete;
+  ~OperatorHandle();  // out of line: one copy, not one per signature
 
   const std::string& name() const { return name_; }
   /// Human-readable signature, e.g. "add(Tensor self, Tensor other, Scalar alpha) -> Tensor".
@@ -106,6 +107,11 @@ class BRASA_API OperatorHandle {
 
  protected:
   void set_kernel(DispatchKey k, void* unboxed, BoxedKernel boxed, const char* file);
+  /// Calls an unboxed kernel of this op's signature with the stack's arguments, leaving the results
+  /// on it: the boxed form of every typed kernel (one function per signature, Note [Typed kernels
+  /// boxed]).
+  using StackCaller = void (*)(const void* kernel, Stack& stack);
+  StackCaller stack_caller_ = nullptr;
   [[noreturn]] void no_kernel(DispatchKeySet keys) const;
   void log_dispatch(DispatchKey k) const;
 
@@ -147,7 +153,9 @@ class Op<R(Args...)> : public OperatorHandle {
   using Fn = R (*)(Args...);
   Op(const char* name, const char* schema, const char* declared_in = "", const char* aten = "")
       : OperatorHandle(name, schema, typeid(R(Args...)).name(), sizeof...(Args), declared_in,
-                       aten) {}
+                       aten) {
+    stack_caller_ = &call_from_stack;
+  }
 
   R call(Args... args) const {
     uint32_t k = (0u | ... | detail::keys_of(args));
@@ -165,7 +173,7 @@ class Op<R(Args...)> : public OperatorHandle {
   /// `file` names the registering file (BRASA_REGISTER_KERNEL passes __FILE__).
   template <Fn kernel>
   void impl(DispatchKey k, const char* file = nullptr) {
-    set_kernel(k, reinterpret_cast<void*>(kernel), &boxed_wrapper<kernel>, file);
+    set_kernel(k, reinterpret_cast<void*>(kernel), nullptr, file);
   }
 
  private:
@@ -193,17 +201,17 @@ class Op<R(Args...)> : public OperatorHandle {
     call_boxed_at(k, keys, stack);
     return detail::pop_result<R>(stack);
   }
-  template <Fn kernel, size_t... I>
-  static R call_from_stack(Stack& s, std::index_sequence<I...>) {
+  template <size_t... I>
+  static R call_unpacked(Fn kernel, Stack& s, std::index_sequence<I...>) {
     return kernel(detail::boxer_t<Args>::from_value(s[I])...);
   }
-  template <Fn kernel>
-  static void boxed_wrapper(const OperatorHandle&, DispatchKeySet, Stack& s) {
+  static void call_from_stack(const void* kernel, Stack& s) {
+    Fn fn = reinterpret_cast<Fn>(const_cast<void*>(kernel));
     if constexpr (std::is_void_v<R>) {
-      call_from_stack<kernel>(s, std::index_sequence_for<Args...>{});
+      call_unpacked(fn, s, std::index_sequence_for<Args...>{});
       s.clear();
     } else {
-      R r = call_from_stack<kernel>(s, std::index_sequence_for<Args...>{});
+      R r = call_unpacked(fn, s, std::index_sequence_for<Args...>{});
       s.clear();
       detail::push_result(s, std::move(r));
     }

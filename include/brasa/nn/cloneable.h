@@ -32,31 +32,10 @@ class BRASA_API Cloneable : public Module {
 template <typename Derived>
 std::shared_ptr<Module> Cloneable<Derived>::clone(const std::optional<Device>& device) const {
   NoGradGuard no_grad;
-  const auto& self = static_cast<const Derived&>(*this);
-  auto copy = std::make_shared<Derived>(self);
-  copy->parameters_.clear();
-  copy->buffers_.clear();
-  copy->children_.clear();
+  auto copy = std::make_shared<Derived>(static_cast<const Derived&>(*this));
+  copy->clear_registrations();
   copy->reset();
-  BRASA_CHECK(copy->parameters_.size() == parameters_.size() &&
-                  copy->buffers_.size() == buffers_.size() &&
-                  copy->children_.size() == children_.size(),
-              "clone(): reset() of ", name(),
-              " must register the same parameters, buffers and submodules as the original");
-  for (const auto& p : parameters_) {
-    Tensor& target = copy->parameters_[p.key()];
-    if (!p.value().defined()) continue;
-    Tensor data = p.value().detach().clone();
-    target.set_data(device ? data.to(*device) : data);
-    target.set_requires_grad(p.value().requires_grad());
-  }
-  for (const auto& b : buffers_) {
-    Tensor& target = copy->buffers_[b.key()];
-    if (!b.value().defined()) continue;
-    Tensor data = b.value().detach().clone();
-    target.set_data(device ? data.to(*device) : data);
-  }
-  for (const auto& c : children_) copy->children_[c.key()]->clone_(*c.value(), device);
+  copy_state_to(*copy, device);
   return copy;
 }
 

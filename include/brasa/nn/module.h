@@ -185,6 +185,11 @@ class BRASA_API Module : public std::enable_shared_from_this<Module> {
   std::shared_ptr<Module> shared_from_this_checked() const;
   /// Replaces this module's state with `other`'s clone (Cloneable's per-child step).
   virtual void clone_(Module& other, const std::optional<Device>& device);
+  /// Cloneable::clone's steps that do not depend on the module's type: forget the copied
+  /// registrations before reset(), then check that reset() registered the same entries and copy
+  /// every parameter's and buffer's values (onto `device`) and clone every child into `copy`.
+  void clear_registrations();
+  void copy_state_to(Module& copy, const std::optional<Device>& device) const;
 
   friend BRASA_API std::ostream& operator<<(std::ostream& stream, const Module& module);
 

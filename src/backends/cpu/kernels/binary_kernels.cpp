@@ -17,10 +17,6 @@ namespace {
 
 using ops::BinaryKernel;
 
-template <typename T>
-constexpr bool is_float_v =
-    std::is_floating_point_v<T> || std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
-
 // Same-dtype arithmetic: the functor gets operands in opmath (float for Half/BFloat16).
 template <typename F>
 void arith_all(IterRef it, const char* name, F make) {

@@ -14,10 +14,6 @@
 namespace brasa::cpu {
 namespace {
 
-template <typename T>
-constexpr bool is_float_v =
-    std::is_floating_point_v<T> || std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
-
 // Calls f(offset of the line's first element, stride between its elements) for every line.
 template <typename F>
 void for_each_line(ops::LineShape s, const F& f) {

@@ -18,9 +18,6 @@ namespace {
 
 using ops::ReduceParams;
 
-template <typename T>
-constexpr bool is_float_v =
-    std::is_floating_point_v<T> || std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
 // Floats (and complex) accumulate in their opmath type, integers and bool in int64.
 template <typename T>
 using sum_acc_t = std::conditional_t<is_float_v<T> || is_complex_v<T>, opmath_t<T>, int64_t>;
@@ -85,18 +82,21 @@ struct MinMaxOps {
   void store(acc_t a, char* o, char*) const { *reinterpret_cast<T*>(o) = T(a); }
 };
 
+// Note [Logical reductions on bits]
+// all, any and count_nonzero only ask whether an element is zero. An integer or bool is zero when
+// all its bits are; a float (Half, BFloat16, float, double) when all but its sign bit are, so -0.0
+// is zero and NaN is not. The Ops therefore read the data as unsigned integers of the element's
+// width with a mask: four instantiations per reduction instead of one per dtype.
 enum class Logical { All, Any, Count };
-template <typename T, Logical kKind>
+template <typename U, Logical kKind>
 struct LogicalOps {
-  using in_t = T;
+  using in_t = U;
   using acc_t = std::conditional_t<kKind == Logical::Count, int64_t, uint8_t>;
   static constexpr int kLanes = lanes_for<acc_t>;
   static constexpr bool kCascade = false;
+  U mask;
   acc_t identity() const { return kKind == Logical::All ? 1 : 0; }
-  acc_t reduce(acc_t a, T x, int64_t) const {
-    acc_t nz = widen<opmath_t<T>>(x) != opmath_t<T>(0);
-    return combine(a, nz);
-  }
+  acc_t reduce(acc_t a, U x, int64_t) const { return combine(a, acc_t((x & mask) != 0)); }
   acc_t combine(acc_t a, acc_t b) const {
     if constexpr (kKind == Logical::All)
       return a & b;
@@ -112,6 +112,25 @@ struct LogicalOps {
       *reinterpret_cast<uint8_t*>(o) = a;
   }
 };
+template <typename U, Logical kKind>
+void run_logical_as(const ReduceIter& it, bool floating) {
+  const U all_bits = static_cast<U>(~U(0));
+  const U mask = floating ? static_cast<U>(all_bits >> 1) : all_bits;
+  run_reduce(LogicalOps<U, kKind>{mask}, it);
+}
+template <Logical kKind>
+void run_logical(const ReduceIter& it, const char* name) {
+  const ScalarType t = it.in_dtype();
+  BRASA_CHECK_TYPE(!is_complex_type(t), name, ": not implemented for dtype ", t);
+  const bool floating = is_floating_type(t);
+  switch (element_size(t)) {
+    case 1: return run_logical_as<uint8_t, kKind>(it, floating);
+    case 2: return run_logical_as<uint16_t, kKind>(it, floating);
+    case 4: return run_logical_as<uint32_t, kKind>(it, floating);
+    case 8: return run_logical_as<uint64_t, kKind>(it, floating);
+    default: BRASA_THROW(TypeError, name, ": not implemented for dtype ", t);
+  }
+}
 
 void sum_kernel(const ReduceIter& it, const ReduceParams&) {
   if (is_complex_type(it.in_dtype())) {
@@ -140,16 +159,13 @@ void amin_kernel(const ReduceIter& it, const ReduceParams&) {
                            [&] { run_reduce(MinMaxOps<scalar_t, false>{}, it); });
 }
 void all_kernel(const ReduceIter& it, const ReduceParams&) {
-  BRASA_DISPATCH_ALL_TYPES(it.in_dtype(), "all",
-                           [&] { run_reduce(LogicalOps<scalar_t, Logical::All>{}, it); });
+  run_logical<Logical::All>(it, "all");
 }
 void any_kernel(const ReduceIter& it, const ReduceParams&) {
-  BRASA_DISPATCH_ALL_TYPES(it.in_dtype(), "any",
-                           [&] { run_reduce(LogicalOps<scalar_t, Logical::Any>{}, it); });
+  run_logical<Logical::Any>(it, "any");
 }
 void count_nonzero_kernel(const ReduceIter& it, const ReduceParams&) {
-  BRASA_DISPATCH_ALL_TYPES(it.in_dtype(), "count_nonzero",
-                           [&] { run_reduce(LogicalOps<scalar_t, Logical::Count>{}, it); });
+  run_logical<Logical::Count>(it, "count_nonzero");
 }
 
 void isclose_kernel(TensorIterator& it, double rtol, double atol, bool equal_nan) {

@@ -33,8 +33,9 @@ constexpr opmath_t<T> max_or_inf() {
 
 // Value and index of the max (or min). The first NaN wins; ties keep the smaller index. The
 // identity carries index 0: it can only survive when every element equals the extreme value, and
-// then index 0 is the right answer.
-template <typename T, bool kMax, bool kValues>
+// then index 0 is the right answer. max/min over a dim (values and indices) and argmax/argmin
+// (indices only) share one instantiation: they differ only in what store writes.
+template <typename T, bool kMax>
 struct ArgOps {
   using in_t = T;
   using val_t = opmath_t<T>;
@@ -44,6 +45,7 @@ struct ArgOps {
   };
   static constexpr int kLanes = 1;
   static constexpr bool kCascade = false;
+  bool values = false;
   static bool better(val_t x, val_t a) { return kMax ? x > a : x < a; }
   acc_t identity() const { return {kMax ? lowest_or_neg_inf<T>() : max_or_inf<T>(), 0}; }
   acc_t reduce(acc_t a, T xt, int64_t idx) const {
@@ -58,7 +60,7 @@ struct ArgOps {
     return a;
   }
   void store(acc_t a, char* o0, char* o1) const {
-    if constexpr (kValues) {
+    if (values) {
       *reinterpret_cast<T*>(o0) = T(a.v);
       *reinterpret_cast<int64_t*>(o1) = a.i;
     } else {
@@ -170,19 +172,19 @@ struct LogSumExpOps {
 
 void max_dim_kernel(const ReduceIter& it, const ReduceParams&) {
   BRASA_DISPATCH_ALL_TYPES(it.in_dtype(), "max",
-                           [&] { run_reduce(ArgOps<scalar_t, true, true>{}, it); });
+                           [&] { run_reduce(ArgOps<scalar_t, true>{true}, it); });
 }
 void min_dim_kernel(const ReduceIter& it, const ReduceParams&) {
   BRASA_DISPATCH_ALL_TYPES(it.in_dtype(), "min",
-                           [&] { run_reduce(ArgOps<scalar_t, false, true>{}, it); });
+                           [&] { run_reduce(ArgOps<scalar_t, false>{true}, it); });
 }
 void argmax_kernel(const ReduceIter& it, const ReduceParams&) {
   BRASA_DISPATCH_NUMERIC_TYPES(it.in_dtype(), "argmax",
-                               [&] { run_reduce(ArgOps<scalar_t, true, false>{}, it); });
+                               [&] { run_reduce(ArgOps<scalar_t, true>{false}, it); });
 }
 void argmin_kernel(const ReduceIter& it, const ReduceParams&) {
   BRASA_DISPATCH_NUMERIC_TYPES(it.in_dtype(), "argmin",
-                               [&] { run_reduce(ArgOps<scalar_t, false, false>{}, it); });
+                               [&] { run_reduce(ArgOps<scalar_t, false>{false}, it); });
 }
 void var_kernel(const ReduceIter& it, const ReduceParams& p) {
   BRASA_DISPATCH_FLOATING_TYPES(it.in_dtype(), "var", [&] {

@@ -19,10 +19,6 @@
 namespace brasa::cpu {
 namespace {
 
-template <typename T>
-constexpr bool is_float_v =
-    std::is_floating_point_v<T> || std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
-
 // nextafter for Half/BFloat16: the neighbouring bit pattern towards b.
 template <typename T>
 T next_reduced(T a, T b) {

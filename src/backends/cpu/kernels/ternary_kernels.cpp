@@ -15,10 +15,6 @@
 namespace brasa::cpu {
 namespace {
 
-template <typename T>
-constexpr bool is_float_v =
-    std::is_floating_point_v<T> || std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
-
 // Selection ops only move bytes: they run on unsigned integers of the dtype's size.
 template <typename F>
 void dispatch_by_size(size_t itemsize, const F& f) {

@@ -20,10 +20,6 @@ namespace {
 
 using namespace vec;
 
-template <typename T>
-constexpr bool is_float_v =
-    std::is_floating_point_v<T> || std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
-
 // Signed overflow wraps like PyTorch's (-INT_MIN == INT_MIN) without undefined behaviour.
 template <typename T>
 inline T wrapping_neg(T x) {
