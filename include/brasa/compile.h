@@ -58,6 +58,8 @@ struct CompileStats {
   int64_t graph_breaks = 0;       ///< traces that met an op needing data (ran eagerly)
   int64_t compiled_calls = 0;     ///< calls served by a compiled graph
   int64_t eager_calls = 0;        ///< calls that ran `fn` eagerly (breaks, limit, disabled)
+  int64_t fused_kernels = 0;      ///< generated kernels in built graphs (row kernels included)
+  int64_t row_kernels = 0;        ///< of which fuse reductions over the last dim
   std::vector<std::string> recompile_reasons;  ///< the failing guard of each recompile, in words
 };
 BRASA_API CompileStats compile_stats();

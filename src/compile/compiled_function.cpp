@@ -65,6 +65,15 @@ void run_kernel(const Kernel& k, const Graph& g, std::vector<Tensor>& env) {
   }
   for (size_t j = 0; j < no; ++j) {
     // Eager's layout: row-major, or the trace's dim order (Kernel::output_orders).
+    if (!k.output_stat.empty() && k.output_stat[j] != 0) {  // one value per row
+      const size_t rank = k.output_stat[j] == 1 ? R : R - 1;
+      int64_t sizes[16];
+      for (size_t i = 0; i < rank; ++i) sizes[i] = i + 1 < static_cast<size_t>(R) ? shape[i] : 1;
+      Tensor t = detail::empty_generic(IntArrayRef(sizes, rank), k.output_dtypes[j], Device(kCPU));
+      out[j] = static_cast<char*>(t.data_ptr());
+      env[k.outputs[j]] = std::move(t);
+      continue;
+    }
     const size_t rank = g.values[k.outputs[j]].sizes.size();
     const int64_t* sizes = shape + (R - rank);
     int64_t st[16];
@@ -86,7 +95,7 @@ void run_kernel(const Kernel& k, const Graph& g, std::vector<Tensor>& env) {
     env[k.outputs[j]] = std::move(t);
   }
   std::vector<long long> sizes(shape, shape + R);
-  k.fn(in.data(), out.data(), sizes.data(), strides.data(), flat ? 1 : 0);
+  k.fn(in.data(), out.data(), sizes.data(), strides.data(), flat && !k.rows ? 1 : 0);
 }
 
 std::vector<Tensor> run_plan(const Entry& e, const std::vector<Tensor>& inputs) {
@@ -141,6 +150,8 @@ void build_plan(Entry& e, const CompileOptions& options, bool grad) {
   for (Kernel& k : e.plan.kernels) {
     k.fn = reinterpret_cast<KernelFn>(::dlsym(lib, k.symbol.c_str()));
     BRASA_INTERNAL_ASSERT(k.fn != nullptr, "compile: ", k.symbol, " missing from ", path);
+    bump(&CompileStats::fused_kernels);
+    if (k.rows) bump(&CompileStats::row_kernels);
     std::string ops;
     for (const std::string& op : k.ops) ops += (ops.empty() ? "" : " ") + op;
     log("fusion", options.name + ": " + k.symbol + " fuses " + std::to_string(k.ops.size()) +
