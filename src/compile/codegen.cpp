@@ -8,69 +8,68 @@ namespace brasa::compiler {
 
 // Note [Generated math]
 // Generated loops are vectorised by `#pragma omp simd` at -O2 (Note [Compile time]). A plain libm
-// call keeps such a loop scalar (about 10x slower than eager's SLEEF kernels), so:
-//  - float exp is inline (Note [Generated exp]); it vectorises as ordinary arithmetic;
-//  - tanh, erf, log, log1p, expm1, sin, cos (and double exp) are declared
-//    `__attribute__((simd("notinbranch")))`, the GNU vector ABI: GCC calls their vector variants
-//    (_ZGVeN16v_tanhf, ...) for whole vectors, and the file is linked with SLEEF's GNU-ABI library
-//    (libsleefgnuabi, the 1-ulp functions eager's kernels call through SLEEF's own names), so a
-//    vectorised element gets exactly eager's value. The few elements of a loop's scalar remainder
-//    call libm (correctly rounded or within 1 ulp), so every element is within 2 ulp of eager.
-//  - + - * / neg relu abs sqrt rsqrt reciprocal square are IEEE operations done in the result
-//    type after the same conversions as eager, with -ffp-contract=off: bit for bit eager's.
-//
-// Note [Generated exp]
-// Cody-Waite reduction by ln 2 (round to nearest by the 1.5 * 2^23 trick), Cephes' degree-6
-// polynomial, and 2^n applied in two halves so that n down to -150 (subnormal results) and up to
-// 128 stays exact; within 2 ulp of eager's exp (tests/compile).
+// call would keep such a loop scalar (about 10x slower than eager's SLEEF kernels) and round
+// differently from eager, so exp, tanh, erf, log, log1p, expm1, sin and cos are brasa_<fn>[f]:
+// functions declared `__attribute__((simd("notinbranch")))` (the GNU vector ABI), whose vector
+// variants (_ZGVeN16v_brasa_tanhf, ...) the file itself defines as calls of the SLEEF functions
+// eager's kernels call for the same CPU (Sleef_tanhf16_u10avx512f on AVX-512, ..._avx2 on AVX2).
+// Their scalar forms, which loop remainders and strided loops call, put the element in lane 0 of
+// a zero vector and call the same SLEEF function, as eager does for its last partial vector (Note
+// [Vector tails]). So every element gets exactly eager's value: transcendentals are bit for bit
+// eager's too, and so are gradients through them. (The scalar form is defined under another C name
+// with the assembler name of the declared one, so GCC does not derive its own vector variants.)
+// Without AVX2 the functions are libm's, as in eager's DEFAULT build. + - * / neg relu abs sqrt
+// rsqrt reciprocal square are IEEE operations in the result type after the same conversions as
+// eager, with -ffp-contract=off: bit for bit eager's.
 
 namespace {
 
 constexpr const char* kPreamble = R"(typedef long long i64;
-#define BRASA_VECTOR_MATH 1
 extern "C" {
-__attribute__((simd("notinbranch"))) float tanhf(float);
-__attribute__((simd("notinbranch"))) double tanh(double);
-__attribute__((simd("notinbranch"))) float erff(float);
-__attribute__((simd("notinbranch"))) double erf(double);
-__attribute__((simd("notinbranch"))) float logf(float);
-__attribute__((simd("notinbranch"))) double log(double);
-__attribute__((simd("notinbranch"))) float log1pf(float);
-__attribute__((simd("notinbranch"))) double log1p(double);
-__attribute__((simd("notinbranch"))) float expm1f(float);
-__attribute__((simd("notinbranch"))) double expm1(double);
-__attribute__((simd("notinbranch"))) float sinf(float);
-__attribute__((simd("notinbranch"))) double sin(double);
-__attribute__((simd("notinbranch"))) float cosf(float);
-__attribute__((simd("notinbranch"))) double cos(double);
-__attribute__((simd("notinbranch"))) double exp(double);
 void* malloc(unsigned long);
 void free(void*);
 }
-static inline float brasa_expf(float x) {
-  const float hi = 88.72283935546875f, lo = -103.97207708f;
-  float c = x > hi ? hi : (x < lo ? lo : x);
-  const float fn = (c * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
-  float r = c - fn * 0.693359375f;
-  r = r - fn * -2.12194440e-4f;
-  float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  const float y = p * (r * r) + r + 1.0f;
-  const int n = (int)fn, n1 = n >> 1, n2 = n - n1;
-  const int b1 = (n1 + 127) << 23, b2 = (n2 + 127) << 23;
-  float s1, s2;
-  __builtin_memcpy(&s1, &b1, 4);
-  __builtin_memcpy(&s2, &b2, 4);
-  float res = (y * s1) * s2;
-  res = x > hi ? __builtin_inff() : res;
-  res = x < lo ? 0.0f : res;
-  return x != x ? x : res;
-}
-static inline double brasa_exp(double x) { return exp(x); }
+#if defined(__AVX512F__) || defined(__AVX2__)
+#define BRASA_VMATH_VARIANT(fn, W, SF, SD, VF, VD)                                           \
+  typedef float fn##_vf##W __attribute__((vector_size(W)));                                  \
+  typedef double fn##_vd##W __attribute__((vector_size(W)));                                 \
+  extern "C" fn##_vf##W SF(fn##_vf##W);                                                      \
+  extern "C" fn##_vd##W SD(fn##_vd##W);                                                      \
+  extern "C" fn##_vf##W VF(fn##_vf##W x) { return SF(x); }                                   \
+  extern "C" fn##_vd##W VD(fn##_vd##W x) { return SD(x); }
+#define BRASA_VMATH_SCALAR(fn, W, SF, SD)                                                    \
+  extern "C" __attribute__((simd("notinbranch"))) float brasa_##fn##f(float);                \
+  extern "C" __attribute__((simd("notinbranch"))) double brasa_##fn(double);                 \
+  extern "C" float brasa_s_##fn##f(float) __asm__("brasa_" #fn "f");                         \
+  extern "C" double brasa_s_##fn(double) __asm__("brasa_" #fn);                              \
+  extern "C" float brasa_s_##fn##f(float x) { fn##_vf##W v = {x}; return SF(v)[0]; }        \
+  extern "C" double brasa_s_##fn(double x) { fn##_vd##W v = {x}; return SD(v)[0]; }
+#define BRASA_AVX2(fn)                                                                       \
+  BRASA_VMATH_VARIANT(fn, 32, Sleef_##fn##f8_u10avx2, Sleef_##fn##d4_u10avx2,                \
+                      _ZGVdN8v_brasa_##fn##f, _ZGVdN4v_brasa_##fn)
+#if defined(__AVX512F__)
+#define BRASA_VMATH(fn)                                                                      \
+  BRASA_AVX2(fn)                                                                             \
+  BRASA_VMATH_VARIANT(fn, 64, Sleef_##fn##f16_u10avx512f, Sleef_##fn##d8_u10avx512f,         \
+                      _ZGVeN16v_brasa_##fn##f, _ZGVeN8v_brasa_##fn)                          \
+  BRASA_VMATH_SCALAR(fn, 64, Sleef_##fn##f16_u10avx512f, Sleef_##fn##d8_u10avx512f)
+#else
+#define BRASA_VMATH(fn)                                                                      \
+  BRASA_AVX2(fn) BRASA_VMATH_SCALAR(fn, 32, Sleef_##fn##f8_u10avx2, Sleef_##fn##d4_u10avx2)
+#endif
+#else
+#define BRASA_VMATH(fn)                                                                      \
+  static inline float brasa_##fn##f(float x) { return __builtin_##fn##f(x); }               \
+  static inline double brasa_##fn(double x) { return __builtin_##fn(x); }
+#endif
+BRASA_VMATH(exp)
+BRASA_VMATH(tanh)
+BRASA_VMATH(erf)
+BRASA_VMATH(log)
+BRASA_VMATH(log1p)
+BRASA_VMATH(expm1)
+BRASA_VMATH(sin)
+BRASA_VMATH(cos)
 
 )";
 
@@ -92,13 +91,13 @@ constexpr OpForm kOps[] = {
     {"reciprocal", 1, "(T)1 / a"},
     {"square", 1, "a * a"},
     {"exp", 1, "brasa_expF(a)"},
-    {"log", 1, "logF(a)"},
-    {"log1p", 1, "log1pF(a)"},
-    {"expm1", 1, "expm1F(a)"},
-    {"sin", 1, "sinF(a)"},
-    {"cos", 1, "cosF(a)"},
-    {"tanh", 1, "tanhF(a)"},
-    {"erf", 1, "erfF(a)"},
+    {"log", 1, "brasa_logF(a)"},
+    {"log1p", 1, "brasa_log1pF(a)"},
+    {"expm1", 1, "brasa_expm1F(a)"},
+    {"sin", 1, "brasa_sinF(a)"},
+    {"cos", 1, "brasa_cosF(a)"},
+    {"tanh", 1, "brasa_tanhF(a)"},
+    {"erf", 1, "brasa_erfF(a)"},
     {"sigmoid", 1, "(T)1 / ((T)1 + brasa_expF(-a))"},
 };
 

@@ -17,8 +17,8 @@ namespace brasa::compiler {
 // broadcast); or, in a row group, a reduction over the last dim or a pointwise op over per-row
 // values (Note [Row fusion]). Every operand is converted to the node's result dtype before the
 // operation, as the eager kernels do after type promotion, and the generated code is compiled
-// with -ffp-contract=off, so exact ops match eager bit for bit and transcendentals within 2 ulp
-// (Note [Generated math]). A run of one node stays eager.
+// with -ffp-contract=off, so exact ops match eager bit for bit, and transcendentals call the SLEEF
+// functions eager calls (Note [Generated math]). A run of one node stays eager.
 
 namespace {
 

@@ -37,8 +37,8 @@ constexpr const char* kFlags =
     "-fno-math-errno -fno-trapping-math -ffp-contract=off -fvisibility=hidden -w";  // Note [Compile
                                                                                     // time]
 
-// Vector math (Note [Generated math] in codegen.cpp): SLEEF's GNU vector ABI library.
-constexpr const char* kLibs = "-lsleefgnuabi -lm";
+// Vector math (Note [Generated math] in codegen.cpp): SLEEF, as eager's kernels use it.
+constexpr const char* kLibs = "-lsleef -lm";
 
 std::string hex(uint64_t v) {
   char buf[17];

@@ -145,7 +145,7 @@ struct RowProgram {
         if (kind == RowReduction::Softmax) {
           out = pw("a * b", t, e, pw("(T)1 / a", t, sum), name);
         } else {
-          out = pw("a - b", t, x, pw("a + logF(b)", t, mx, sum), name);
+          out = pw("a - b", t, x, pw("a + brasa_logF(b)", t, mx, sum), name);
         }
         break;
       }
