@@ -101,9 +101,10 @@ class CompiledFunctionBackward final : public autograd::Node {
 }  // namespace
 
 std::string backward_unsupported(const Graph& joint, const BackwardTrace& b) {
-  if (joint.has_mutation()) return "the graph writes to a tensor in place";
   std::set<int32_t> seen;
   const auto first = static_cast<size_t>(b.first_node);
+  for (size_t i = 0; i < first; ++i)
+    if (joint.nodes[i].mutates) return "the function writes to a tensor in place";
   for (int32_t r : b.roots) {
     const int32_t v = joint.outputs[r];
     if (joint.values[v].kind != ValueKind::Node) return "an output is an input or a constant";

@@ -45,10 +45,13 @@ bool needs_grad(const Graph& g) {
 
 /// Runs the passes over `g` and plans it (fused when `fuse`), loading the kernels' shared object;
 /// without a working compiler the plan runs every node through the dispatcher.
-Plan build_plan(Graph& g, const CompileOptions& options, bool fuse, const char* what) {
+Plan build_plan(Graph& g, const CompileOptions& options, bool fuse, const char* what,
+                bool autograd = false) {
   if (options.mode != CompileMode::Interpret) {
     eliminate_dead_code(g);
-    eliminate_common_subexpressions(g);
+    // Replayed with autograd, a merged node would merge its backward nodes too, and sum their
+    // gradients in another order than eager.
+    if (!autograd) eliminate_common_subexpressions(g);
     fold_constants(g);
     eliminate_dead_code(g);
   }
@@ -139,6 +142,12 @@ std::unique_ptr<Entry> trace_entry(CompiledFunction& f, const std::vector<Tensor
         f.options.name + ": graph break at " + e->break_reason + "; this signature runs eagerly");
     return e;
   }
+  if (r.has_backward &&
+      r.backward.hooks) {  // the hooks must run: fn runs eagerly (its C++ registers them)
+    e->break_reason = r.backward.fallback;
+    log("backward", f.options.name + ": " + r.backward.fallback + "; this signature runs eagerly");
+    return e;
+  }
   e->structure = r.graph.structure_key();
   bool grad = needs_grad(r.graph);
   for (const Tensor& t : inputs) grad = grad || (GradMode::is_enabled() && t.requires_grad());
@@ -147,7 +156,7 @@ std::unique_ptr<Entry> trace_entry(CompiledFunction& f, const std::vector<Tensor
     r.graph.nodes.resize(r.backward.first_node);
   }
   e->graph = std::move(r.graph);
-  if (!e->backward) e->plan = build_plan(e->graph, f.options, !grad, "");
+  if (!e->backward) e->plan = build_plan(e->graph, f.options, !grad, "", grad);
   bump(&CompileStats::graphs);
   const auto t2 = std::chrono::steady_clock::now();
   log("codegen", f.options.name + ": traced " + std::to_string(e->graph.nodes.size()) + " ops in " +

@@ -266,6 +266,7 @@ void trace_backward(Tracer& t, const std::vector<Tensor>& inputs, TraceResult& r
     }
   if (hooks_on_intermediates(roots, targets)) {
     b.fallback = "a hook (or retain_grad) on an intermediate tensor";
+    b.hooks = true;
     return;
   }
   b.first_node = static_cast<int32_t>(t.graph.nodes.size());
