@@ -152,6 +152,12 @@ std::unique_ptr<Entry> trace_entry(CompiledFunction& f, const std::vector<Tensor
   bool grad = needs_grad(r.graph);
   for (const Tensor& t : inputs) grad = grad || (GradMode::is_enabled() && t.requires_grad());
   if (r.has_backward) e->backward = build_backward(r, f.options);
+  if (e->backward) {
+    // The traced backward holds sizes as arguments (expand, sum_to_size, mean's 1/N): its dims are
+    // specialised; Dynamic::Automatic generalises them only when a retrace at the new sizes has the
+    // same joint structure (backward included).
+    for (InputGuard& g : e->guards.inputs) g.dynamic.assign(g.dynamic.size(), false);
+  }
   if (!e->backward && r.has_backward) {  // the joint trace's forward, replayed op by op
     r.graph.nodes.resize(r.backward.first_node);
   }

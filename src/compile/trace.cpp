@@ -1,10 +1,8 @@
 #include "compile/trace.h"
 
 #include <unordered_map>
-#include <unordered_set>
 
 #include "brasa/autograd/autograd.h"
-#include "brasa/autograd/history.h"
 #include "brasa/core/error.h"
 #include "brasa/dispatch/grad_mode.h"
 #include "brasa/ops/factory.h"
@@ -49,8 +47,10 @@ namespace brasa::compiler {
 // looked up by its storage: data pointer, dtype, sizes and strides. Saved tensors are alive, and
 // the latest tensor defined at an address wins, so a dead intermediate that once had the address
 // is never chosen. Anything the backward cannot be replayed from (a tensor the tracer never saw, a
-// formula reading data, a hook on an intermediate tensor, which would run with stand-in gradients)
-// makes the backward eager for that graph (BackwardTrace::fallback).
+// formula reading data) makes the backward eager for that graph (BackwardTrace::fallback). A
+// function that registers tensor hooks (register_hook: each takes a hook id, so the tracer sees ids
+// taken while it runs) runs eagerly for that signature: its C++ must register them on every call,
+// and the stand-in backward is not run (the hooks would see stand-in gradients).
 
 namespace {
 
@@ -68,6 +68,7 @@ struct Tracer {
   std::string break_reason;
   std::string backward_break;  // the backward phase met something it cannot replay
   bool in_backward = false;
+  bool hooks_registered = false;  // register_hook inside the function (hook ids were taken)
   bool fullgraph = false;
   std::string name;
 
@@ -224,25 +225,6 @@ struct ActiveTracer {
 
 namespace {
 
-/// Whether a node of the backward graph between the roots and the targets has a hook.
-bool hooks_on_intermediates(const std::vector<Tensor>& roots, const std::vector<Tensor>& targets) {
-  std::unordered_set<const autograd::Node*> stop, seen;
-  for (const Tensor& t : targets)
-    if (auto e = autograd::gradient_edge(t); e.function) stop.insert(e.function.get());
-  std::vector<autograd::Node*> todo;
-  for (const Tensor& r : roots)
-    if (auto e = autograd::gradient_edge(r); e.function) todo.push_back(e.function.get());
-  while (!todo.empty()) {
-    autograd::Node* n = todo.back();
-    todo.pop_back();
-    if (stop.count(n) || !seen.insert(n).second) continue;
-    if (n->has_hooks()) return true;
-    for (const autograd::Edge& e : n->next_edges())
-      if (e.function) todo.push_back(e.function.get());
-  }
-  return false;
-}
-
 void trace_backward(Tracer& t, const std::vector<Tensor>& inputs, TraceResult& r) {
   BackwardTrace& b = r.backward;
   std::vector<Tensor> roots, targets, grad_outputs;
@@ -264,8 +246,8 @@ void trace_backward(Tracer& t, const std::vector<Tensor>& inputs, TraceResult& r
       b.targets.push_back(static_cast<int32_t>(v));
       targets.push_back(t.graph.values[v].constant);
     }
-  if (hooks_on_intermediates(roots, targets)) {
-    b.fallback = "a hook (or retain_grad) on an intermediate tensor";
+  if (t.hooks_registered) {
+    b.fallback = "the function registers a tensor hook";
     b.hooks = true;
     return;
   }
@@ -312,7 +294,11 @@ TraceResult trace(const std::vector<Tensor>& inputs, compile_detail::Runner run,
   TraceResult r;
   {
     ActiveTracer active(&t);
+    // Every tensor hook takes an id: ids taken while fn runs mean it registers hooks, which a
+    // replay (that does not run fn's C++) would lose (Note [Joint capture]).
+    const unsigned hook_id = autograd::next_hook_id();
     run(fn, inputs, r.outputs);
+    t.hooks_registered = autograd::next_hook_id() != hook_id + 1;
     for (const Tensor& o : r.outputs) t.graph.outputs.push_back(t.value_of(o));
     if (joint && t.break_reason.empty() && GradMode::is_enabled()) trace_backward(t, inputs, r);
   }

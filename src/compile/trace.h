@@ -19,7 +19,7 @@ struct BackwardTrace {
   std::vector<int32_t> targets;       ///< values whose gradients are computed (inputs, captured)
   std::vector<int32_t> gradients;     ///< per target: the value of its gradient, or -1 (unused)
   std::string fallback;  ///< non-empty: why the backward cannot be compiled (runs eagerly)
-  bool hooks = false;    ///< a hook on an intermediate tensor: the function must run eagerly
+  bool hooks = false;    ///< the function registers tensor hooks: it must run eagerly
 };
 
 struct TraceResult {

@@ -207,5 +207,21 @@ TEST_F(CompiledBackward, SecondBackwardAndInplaceModifiedInputFailAsInEager) {
   EXPECT_TRUE(bitwise_equal(w.grad(), first * 2));
 }
 
+TEST_F(CompiledBackward, DynamicSizesStaySpecialisedForTheBackward) {
+  // mean's backward divides by N and expands to the traced sizes: with Dynamic::All the compiled
+  // backward must not serve another size.
+  CompileOptions o;
+  o.dynamic = Dynamic::All;
+  auto fn = [](const Tensor& x) { return (x * 2).mean({-1}, true).exp(); };
+  auto f = compile(fn, o);
+  for (int64_t n : {8, 8, 12, 12, 20}) {
+    Tensor x = randn({3, n}).requires_grad_(), y = x.detach().clone().requires_grad_();
+    f(x).sum().backward();
+    fn(y).sum().backward();
+    EXPECT_TRUE(allclose(x.grad(), y.grad(), 1e-6, 1e-7)) << n;
+  }
+  EXPECT_EQ(compile_stats().traces, 3);
+}
+
 }  // namespace
 }  // namespace brasa::compile_test

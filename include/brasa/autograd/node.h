@@ -101,8 +101,6 @@ class BRASA_API Node : public std::enable_shared_from_this<Node> {
   /// Hook called with (grad_inputs, grad_outputs) after apply.
   using PostHook = std::function<void(const variable_list&, const variable_list&)>;
   void add_post_hook(PostHook hook) { post_hooks_.push_back(std::move(hook)); }
-  /// Whether any tensor pre-hook or post-hook is registered (retain_grad included).
-  bool has_hooks() const { return !pre_hooks_.empty() || !post_hooks_.empty(); }
 
  protected:
   edge_list next_edges_;
