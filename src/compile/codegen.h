@@ -11,8 +11,7 @@
 
 namespace brasa::compiler {
 
-/// The generated file's first lines: typedefs, the inline float exp and the vector-math
-/// declarations (Note [Generated math]).
+/// The generated file's first lines: typedefs and the vector math (Note [Generated math]).
 const char* generated_preamble();
 
 /// The C type of a dtype the kernels read ("float", "double", "long long", "int", "bool"), or

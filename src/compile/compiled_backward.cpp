@@ -19,12 +19,13 @@ namespace brasa::compiler {
 // next edges are the gradient edges of the inputs and captured tensors that required grad. Its
 // apply runs the backward graph (fused too) on the saved values and the incoming gradients (zeros
 // for an output that got none) and returns the gradients eager's engine computed in the trace:
-// the same ops in the same order, so exact ops give bitwise eager's gradients and transcendentals
-// stay within 2 ulp. A backward with create_graph (higher-order gradients) recomputes the forward
-// op by op with grad recording from the kept inputs and differentiates it with eager's engine,
-// logs it (BRASA_LOG=backward), and from then on that graph is replayed op by op. An input
-// modified in place after the forward fails the backward with eager's message, and a second
-// backward after the saved values were freed fails as in eager.
+// the same ops in the same order, and generated transcendentals are eager's (Note [Generated
+// math]), so the gradients are eager's bit for bit (row kernels: within 1e-5). A backward with
+// create_graph (higher-order gradients) recomputes the forward op by op with grad recording from
+// the kept inputs and differentiates it with eager's engine, logs it (BRASA_LOG=backward), and from
+// then on that graph is replayed op by op. An input modified in place after the forward fails the
+// backward with eager's message, and a second backward after the saved values were freed fails as
+// in eager.
 
 namespace {
 
