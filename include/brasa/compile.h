@@ -48,16 +48,21 @@ struct CompileOptions {
 
 /// Process-wide counters of the compile step (all compiled functions together).
 struct CompileStats {
-  int64_t traces = 0;             ///< runs of a user function under the tracer
-  int64_t graphs = 0;             ///< graphs built (one per guard entry)
-  int64_t compiler_runs = 0;      ///< invocations of the C++ compiler
-  int64_t compiler_failures = 0;  ///< compiler missing or failing: the graph ran op by op
-  int64_t disk_cache_hits = 0;    ///< shared objects loaded from the disk cache
-  int64_t memory_cache_hits = 0;  ///< shared objects already loaded in this process
-  int64_t recompiles = 0;         ///< guard failures that led to a new trace
-  int64_t graph_breaks = 0;       ///< traces that met an op needing data (ran eagerly)
-  int64_t compiled_calls = 0;     ///< calls served by a compiled graph
-  int64_t eager_calls = 0;        ///< calls that ran `fn` eagerly (breaks, limit, disabled)
+  int64_t traces = 0;              ///< runs of a user function under the tracer
+  int64_t graphs = 0;              ///< graphs built (one per guard entry)
+  int64_t compiler_runs = 0;       ///< invocations of the C++ compiler
+  int64_t compiler_failures = 0;   ///< compiler missing or failing: the graph ran op by op
+  int64_t disk_cache_hits = 0;     ///< shared objects loaded from the disk cache
+  int64_t memory_cache_hits = 0;   ///< shared objects already loaded in this process
+  int64_t recompiles = 0;          ///< guard failures that led to a new trace
+  int64_t graph_breaks = 0;        ///< traces that met an op needing data (ran eagerly)
+  int64_t compiled_calls = 0;      ///< calls served by a compiled graph
+  int64_t eager_calls = 0;         ///< calls that ran `fn` eagerly (breaks, limit, disabled)
+  int64_t fused_kernels = 0;       ///< generated kernels in built graphs (row kernels included)
+  int64_t row_kernels = 0;         ///< of which fuse reductions over the last dim
+  int64_t backward_graphs = 0;     ///< compiled backward graphs (joint capture)
+  int64_t saved_for_backward = 0;  ///< forward values those graphs keep for backward, summed
+  int64_t saved_by_eager = 0;      ///< forward values eager's nodes keep for the same graphs
   std::vector<std::string> recompile_reasons;  ///< the failing guard of each recompile, in words
 };
 BRASA_API CompileStats compile_stats();

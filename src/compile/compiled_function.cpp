@@ -8,15 +8,17 @@
 #include <mutex>
 
 #include "brasa/compile.h"
-#include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/core/warning.h"
 #include "brasa/dispatch/grad_mode.h"
+#include "compile/compiled_backward.h"
 #include "compile/fusion.h"
 #include "compile/guards.h"
 #include "compile/kernel_cache.h"
 #include "compile/log.h"
+#include "compile/partition.h"
 #include "compile/passes.h"
+#include "compile/runner.h"
 #include "compile/stats.h"
 #include "compile/trace.h"
 
@@ -28,90 +30,11 @@ struct Entry {
   std::string break_reason;  ///< non-empty: this signature runs eagerly
   Graph graph;
   Plan plan;
+  std::shared_ptr<CompiledBackward>
+      backward;  ///< null: no compiled backward (Note [Compiled backward])
 };
 
 namespace {
-
-void run_kernel(const Kernel& k, const Graph& g, std::vector<Tensor>& env) {
-  const int R = k.rank;
-  int64_t shape[16];
-  BRASA_CHECK_NOT_IMPLEMENTED(R <= 16, "compile: rank ", R, " kernels are not supported");
-  for (int d = 0; d < R; ++d) shape[d] = 1;
-  for (int32_t v : k.inputs) {
-    const Tensor& t = env[v];
-    const int off = R - static_cast<int>(t.dim());
-    for (int d = 0; d < t.dim(); ++d) {
-      const int64_t s = t.sizes()[d];
-      if (s != 1) {
-        BRASA_CHECK(shape[off + d] == 1 || shape[off + d] == s,
-                    "compile: operands of a fused kernel do not broadcast (", k.symbol, ")");
-        shape[off + d] = s;
-      }
-    }
-  }
-  int64_t n = 1;
-  for (int d = 0; d < R; ++d) n *= shape[d];
-  const size_t ni = k.inputs.size(), no = k.outputs.size();
-  std::vector<char*> in(ni), out(no);
-  std::vector<long long> strides((ni + no) * R, 0);
-  bool flat = true;
-  for (size_t j = 0; j < ni; ++j) {
-    const Tensor& t = env[k.inputs[j]];
-    in[j] = static_cast<char*>(t.data_ptr());
-    const int off = R - static_cast<int>(t.dim());
-    for (int d = 0; d < t.dim(); ++d)
-      strides[j * R + off + d] = t.sizes()[d] == 1 ? 0 : t.strides()[d];
-    flat = flat && (k.scalar_inputs[j] ? t.numel() == 1 : t.is_contiguous() && t.numel() == n);
-  }
-  for (size_t j = 0; j < no; ++j) {
-    // Eager's layout: row-major, or the trace's dim order (Kernel::output_orders).
-    const size_t rank = g.values[k.outputs[j]].sizes.size();
-    const int64_t* sizes = shape + (R - rank);
-    int64_t st[16];
-    int64_t s = 1;
-    const std::vector<int>& order = k.output_orders[j];
-    for (size_t i = 0; i < rank; ++i) {
-      const int d = order.empty() ? static_cast<int>(rank - 1 - i) : order[i];
-      st[d] = s;
-      s *= sizes[d];
-    }
-    Tensor t =
-        order.empty()
-            ? detail::empty_generic(IntArrayRef(sizes, rank), k.output_dtypes[j], Device(kCPU))
-            : detail::empty_strided_generic(IntArrayRef(sizes, rank), IntArrayRef(st, rank),
-                                            k.output_dtypes[j], Device(kCPU));
-    flat = flat && order.empty();
-    out[j] = static_cast<char*>(t.data_ptr());
-    for (size_t i = 0; i < rank; ++i) strides[(ni + j) * R + (R - rank) + i] = st[i];
-    env[k.outputs[j]] = std::move(t);
-  }
-  std::vector<long long> sizes(shape, shape + R);
-  k.fn(in.data(), out.data(), sizes.data(), strides.data(), flat ? 1 : 0);
-}
-
-std::vector<Tensor> run_plan(const Entry& e, const std::vector<Tensor>& inputs) {
-  const Graph& g = e.graph;
-  std::vector<Tensor> env(g.values.size());
-  for (size_t i = 0; i < inputs.size(); ++i) env[i] = inputs[i];
-  for (size_t v = inputs.size(); v < g.values.size(); ++v)
-    if (g.values[v].kind != ValueKind::Node) env[v] = g.values[v].constant;
-  for (const Step& s : e.plan.steps) {
-    if (s.kernel >= 0) {
-      run_kernel(e.plan.kernels[s.kernel], g, env);
-      continue;
-    }
-    const Node& n = g.nodes[s.node];
-    Stack stack = bind_arguments(n, env);
-    n.op->call_boxed(stack);
-    for (const ArgRef& r : n.results)
-      env[r.value] = r.element < 0 ? std::move(stack[r.slot].tensor())
-                                   : stack[r.slot].get<std::vector<Tensor>>()[r.element];
-  }
-  std::vector<Tensor> out;
-  out.reserve(g.outputs.size());
-  for (int32_t o : g.outputs) out.push_back(env[o]);
-  return out;
-}
 
 bool needs_grad(const Graph& g) {
   if (!GradMode::is_enabled()) return false;
@@ -120,33 +43,62 @@ bool needs_grad(const Graph& g) {
   return false;
 }
 
-void build_plan(Entry& e, const CompileOptions& options, bool grad) {
-  Graph& g = e.graph;
+/// Runs the passes over `g` and plans it (fused when `fuse`), loading the kernels' shared object;
+/// without a working compiler the plan runs every node through the dispatcher.
+Plan build_plan(Graph& g, const CompileOptions& options, bool fuse, const char* what,
+                bool autograd = false) {
   if (options.mode != CompileMode::Interpret) {
     eliminate_dead_code(g);
-    eliminate_common_subexpressions(g);
+    // Replayed with autograd, a merged node would merge its backward nodes too, and sum their
+    // gradients in another order than eager.
+    if (!autograd) eliminate_common_subexpressions(g);
     fold_constants(g);
     eliminate_dead_code(g);
   }
-  log("graph", options.name + ":\n" + g.dump());
-  const bool fuse = options.mode == CompileMode::Default && !grad;
-  e.plan = plan(g, fuse);
-  if (e.plan.kernels.empty()) return;
+  log("graph", options.name + what + ":\n" + g.dump());
+  Plan p = plan(g, fuse && options.mode == CompileMode::Default);
+  if (p.kernels.empty()) return p;
   std::string path;
-  void* lib = load_kernels(e.plan.source, &path);
-  if (lib == nullptr) {
-    e.plan = plan(g, false);
-    return;
-  }
-  for (Kernel& k : e.plan.kernels) {
+  void* lib = load_kernels(p.source, &path);
+  if (lib == nullptr) return plan(g, false);
+  for (Kernel& k : p.kernels) {
     k.fn = reinterpret_cast<KernelFn>(::dlsym(lib, k.symbol.c_str()));
     BRASA_INTERNAL_ASSERT(k.fn != nullptr, "compile: ", k.symbol, " missing from ", path);
+    bump(&CompileStats::fused_kernels);
+    if (k.rows) bump(&CompileStats::row_kernels);
     std::string ops;
     for (const std::string& op : k.ops) ops += (ops.empty() ? "" : " ") + op;
-    log("fusion", options.name + ": " + k.symbol + " fuses " + std::to_string(k.ops.size()) +
+    log("fusion", options.name + what + ": " + k.symbol + " fuses " + std::to_string(k.ops.size()) +
                       " ops (" + ops + "), " + std::to_string(k.inputs.size()) + " inputs, " +
                       std::to_string(k.outputs.size()) + " outputs; source " + path);
   }
+  return p;
+}
+
+/// The compiled backward of a joint trace (Note [Compiled backward]); null, with a log line, when
+/// the backward runs eagerly.
+std::shared_ptr<CompiledBackward> build_backward(TraceResult& r, const CompileOptions& options) {
+  std::string why = r.backward.fallback;
+  if (why.empty()) why = backward_unsupported(r.graph, r.backward);
+  if (!why.empty()) {
+    log("backward", options.name + ": the backward runs eagerly (graph replayed op by op): " + why);
+    return nullptr;
+  }
+  auto cb = std::make_shared<CompiledBackward>();
+  cb->name = options.name;
+  cb->trace = r.backward;
+  cb->num_outputs = static_cast<int32_t>(r.graph.outputs.size());
+  cb->part = partition(r.graph, r.backward);
+  cb->forward_plan = build_plan(cb->part.forward, options, true, " (forward)");
+  cb->forward_eager = plan(cb->part.forward, false);
+  cb->backward_plan = build_plan(cb->part.backward, options, true, " (backward)");
+  bump(&CompileStats::backward_graphs);
+  add(&CompileStats::saved_for_backward, static_cast<int64_t>(cb->part.saved.size()));
+  add(&CompileStats::saved_by_eager, cb->part.eager_saved);
+  log("backward",
+      options.name + ": backward compiled; it keeps " + std::to_string(cb->part.saved.size()) +
+          " forward values (eager's nodes keep " + std::to_string(cb->part.eager_saved) + ")");
+  return cb;
 }
 
 }  // namespace
@@ -179,7 +131,7 @@ std::unique_ptr<Entry> trace_entry(CompiledFunction& f, const std::vector<Tensor
   auto e = std::make_unique<Entry>();
   e->guards = Guards::of(inputs, f.options.dynamic == Dynamic::All);
   const auto t0 = std::chrono::steady_clock::now();
-  TraceResult r = trace(inputs, run, fn, f.options.fullgraph, f.options.name);
+  TraceResult r = trace(inputs, run, fn, f.options.fullgraph, f.options.name, /*joint=*/true);
   const auto t1 = std::chrono::steady_clock::now();
   bump(&CompileStats::traces);
   out = std::move(r.outputs);
@@ -190,11 +142,27 @@ std::unique_ptr<Entry> trace_entry(CompiledFunction& f, const std::vector<Tensor
         f.options.name + ": graph break at " + e->break_reason + "; this signature runs eagerly");
     return e;
   }
+  if (r.has_backward &&
+      r.backward.hooks) {  // the hooks must run: fn runs eagerly (its C++ registers them)
+    e->break_reason = r.backward.fallback;
+    log("backward", f.options.name + ": " + r.backward.fallback + "; this signature runs eagerly");
+    return e;
+  }
   e->structure = r.graph.structure_key();
-  e->graph = std::move(r.graph);
-  bool grad = needs_grad(e->graph);
+  bool grad = needs_grad(r.graph);
   for (const Tensor& t : inputs) grad = grad || (GradMode::is_enabled() && t.requires_grad());
-  build_plan(*e, f.options, grad);
+  if (r.has_backward) e->backward = build_backward(r, f.options);
+  if (e->backward) {
+    // The traced backward holds sizes as arguments (expand, sum_to_size, mean's 1/N): its dims are
+    // specialised; Dynamic::Automatic generalises them only when a retrace at the new sizes has the
+    // same joint structure (backward included).
+    for (InputGuard& g : e->guards.inputs) g.dynamic.assign(g.dynamic.size(), false);
+  }
+  if (!e->backward && r.has_backward) {  // the joint trace's forward, replayed op by op
+    r.graph.nodes.resize(r.backward.first_node);
+  }
+  e->graph = std::move(r.graph);
+  if (!e->backward) e->plan = build_plan(e->graph, f.options, !grad, "", grad);
   bump(&CompileStats::graphs);
   const auto t2 = std::chrono::steady_clock::now();
   log("codegen", f.options.name + ": traced " + std::to_string(e->graph.nodes.size()) + " ops in " +
@@ -227,7 +195,13 @@ void call(CompiledFunction& f, const std::vector<Tensor>& inputs, Runner run, co
         return;
       }
       bump(&CompileStats::compiled_calls);
-      outputs = run_plan(*hit, inputs);
+      if (hit->backward && !hit->backward->eager)
+        outputs = run_with_backward(hit->backward, inputs);
+      else if (hit->backward)
+        outputs = run_graph(hit->backward->part.forward, hit->backward->forward_eager, inputs,
+                            hit->backward->num_outputs);
+      else
+        outputs = run_graph(hit->graph, hit->plan, inputs);
       return;
     }
     if (failure.empty()) failure = why;

@@ -2,6 +2,7 @@
 // Pointwise fusion and C++ code generation (Note [Fusion] in fusion.cpp): the plan a graph runs,
 // as a list of steps that are either one node (run through the dispatcher) or one fused kernel.
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,10 @@ struct Kernel {
   /// Per output: its dims from innermost to outermost as eager laid it out (a transposed input
   /// gives a transposed result); empty for row-major.
   std::vector<std::vector<int>> output_orders;
+  /// Row kernels (row_fusion.h) only: per output, 0 when shaped like the iteration, 1 for one
+  /// value per row with the last dim kept (size 1), 2 with it dropped.
+  std::vector<uint8_t> output_stat;
+  bool rows = false;             ///< a row kernel: inputs in `scalar_inputs` are read once per row
   std::vector<std::string> ops;  ///< the fused ops, for logs
   KernelFn fn = nullptr;
 };
@@ -41,8 +46,9 @@ struct Plan {
   std::string source;  ///< one translation unit with every kernel ("" when none)
 };
 
-/// Groups runs of fusible pointwise nodes into kernels (only when `fuse`) and generates their
-/// source; every other node stays a step of its own.
+/// Groups runs of fusible pointwise nodes, and the reductions over the last dim they feed or
+/// follow, into kernels (only when `fuse`) and generates their source; every other node stays a
+/// step of its own.
 Plan plan(const Graph& g, bool fuse);
 
 }  // namespace brasa::compiler

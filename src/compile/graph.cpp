@@ -70,6 +70,20 @@ std::string value_key(const Value& v) {
   return os.str();
 }
 
+Node clone(const Node& n) {
+  Node c;
+  c.op = n.op;
+  c.args.reserve(n.args.size());
+  for (const Value& v : n.args) c.args.push_back(v);
+  c.refs = n.refs;
+  c.results = n.results;
+  c.num_results = n.num_results;
+  c.mutates = n.mutates;
+  c.is_view = n.is_view;
+  c.is_random = n.is_random;
+  return c;
+}
+
 Stack bind_arguments(const Node& n, const std::vector<Tensor>& env) {
   Stack stack = n.args;
   for (const ArgRef& r : n.refs) {

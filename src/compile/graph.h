@@ -72,6 +72,9 @@ struct Graph {
   std::string dump() const;
 };
 
+/// A copy of `n` (Value's converting constructor keeps std::vector<Value> from copy-assigning).
+Node clone(const Node& n);
+
 /// A stable text form of a boxed argument (tensors must already be replaced by refs).
 std::string value_key(const Value& v);
 /// Builds node `n`'s argument stack from the current `env`.

@@ -37,6 +37,9 @@ constexpr const char* kFlags =
     "-fno-math-errno -fno-trapping-math -ffp-contract=off -fvisibility=hidden -w";  // Note [Compile
                                                                                     // time]
 
+// Vector math (Note [Generated math] in codegen.cpp): SLEEF, as eager's kernels use it.
+constexpr const char* kLibs = "-lsleef -lm";
+
 std::string hex(uint64_t v) {
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
@@ -223,7 +226,8 @@ void* load_kernels(const std::string& body, std::string* source_path) {
                              "extern \"C\" __attribute__((visibility(\"default\"))) const "
                              "char* brasa_source_hash() { return \"" +
                              source_hash + "\"; }\n";
-  const std::string key = hash128(source + "\n" + kFlags + "\n" + c.version + "\n" + cpu_flags());
+  const std::string key =
+      hash128(source + "\n" + kFlags + kLibs + "\n" + c.version + "\n" + cpu_flags());
   auto it = g_loaded.find(key);
   const std::string base = dir + "/" + key;
   if (source_path) *source_path = base + ".cpp";
@@ -252,7 +256,7 @@ void* load_kernels(const std::string& body, std::string* source_path) {
   }
   log("codegen", "source " + base + ".cpp");
   const std::string cmd =
-      "'" + cxx + "' " + kFlags + " -o '" + tmp_so + "' '" + base + ".cpp' 2>&1";
+      "'" + cxx + "' " + kFlags + " -o '" + tmp_so + "' '" + base + ".cpp' " + kLibs + " 2>&1";
   int status = 0;
   bump(&CompileStats::compiler_runs);
   const std::string output = run_capture(cmd, &status);

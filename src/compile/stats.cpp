@@ -25,6 +25,11 @@ void bump(int64_t CompileStats::*counter) {
   ++(g_stats.*counter);
 }
 
+void add(int64_t CompileStats::*counter, int64_t n) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_stats.*counter += n;
+}
+
 void add_recompile_reason(const std::string& reason) {
   std::lock_guard<std::mutex> lock(g_mutex);
   ++g_stats.recompiles;

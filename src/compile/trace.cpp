@@ -2,7 +2,10 @@
 
 #include <unordered_map>
 
+#include "brasa/autograd/autograd.h"
 #include "brasa/core/error.h"
+#include "brasa/dispatch/grad_mode.h"
+#include "brasa/ops/factory.h"
 #include "core/device_hooks.h"
 
 namespace brasa::compiler {
@@ -32,6 +35,22 @@ namespace brasa::compiler {
 // mistaken for the dead one. Keeping large results alive would hold every intermediate of the
 // trace at once (20 fresh 64 MiB buffers made a 16M-element chain's trace 25x slower than eager).
 // Wrapped numbers (`x * 2.0`) are never looked up: each is a new literal.
+//
+// Note [Joint capture]
+// When a compiled function's outputs require grad, the trace goes on after the function returns:
+// the tracer calls autograd::grad on those outputs with stand-in gradients (new graph values),
+// targeting the inputs and captured tensors that require grad (retain_graph, so the traced call's
+// own results keep their history). The engine runs every node's own derivative formula on this
+// thread, so the ops they call are recorded like the forward's: the backward graph is eager's
+// backward, op for op, in eager's order (accumulations included). Saved tensors reach the formulas
+// as aliases (SavedVariable keeps a shallow alias), so in this phase an unknown tensor is also
+// looked up by its storage: data pointer, dtype, sizes and strides. Saved tensors are alive, and
+// the latest tensor defined at an address wins, so a dead intermediate that once had the address
+// is never chosen. Anything the backward cannot be replayed from (a tensor the tracer never saw, a
+// formula reading data) makes the backward eager for that graph (BackwardTrace::fallback). A
+// function that registers tensor hooks (register_hook: each takes a hook id, so the tracer sees ids
+// taken while it runs) runs eagerly for that signature: its C++ must register them on every call,
+// and the stand-in backward is not run (the hooks would see stand-in gradients).
 
 namespace {
 
@@ -44,10 +63,24 @@ struct Tracer {
   };
   Graph graph;
   std::unordered_map<const TensorImpl*, Known> ids;
-  std::vector<Tensor> keep_alive;  // small results (Note [Tensor identity])
+  std::vector<Tensor> keep_alive;                       // small results (Note [Tensor identity])
+  std::unordered_map<std::string, int32_t> by_storage;  // Note [Joint capture]
   std::string break_reason;
+  std::string backward_break;  // the backward phase met something it cannot replay
+  bool in_backward = false;
+  bool hooks_registered = false;  // register_hook inside the function (hook ids were taken)
   bool fullgraph = false;
   std::string name;
+
+  static std::string storage_key(const Tensor& t) {
+    std::string k = std::to_string(reinterpret_cast<uintptr_t>(t.data_ptr())) + ":" +
+                    std::to_string(static_cast<int>(t.scalar_type()));
+    for (int64_t s : t.sizes()) k += "," + std::to_string(s);
+    k += ";";
+    for (int64_t s : t.strides()) k += "," + std::to_string(s);
+    return k;
+  }
+  bool stopped() const { return !break_reason.empty() || !backward_break.empty(); }
 
   int32_t value_of(const Tensor& t) {
     TensorImpl* impl = t.unsafeGetTensorImpl();
@@ -57,6 +90,12 @@ struct Tracer {
           graph.values[it->second.id].dtype == t.dtype() &&
           t.sizes() == IntArrayRef(graph.values[it->second.id].sizes))
         return it->second.id;
+      if (in_backward) {
+        auto s = by_storage.find(storage_key(t));
+        if (s != by_storage.end()) return s->second;
+        if (backward_break.empty())
+          backward_break = "the backward reads a tensor the trace did not see";
+      }
     }
     ValueInfo info;
     info.kind = impl->is_wrapped_number() ? ValueKind::Literal : ValueKind::Captured;
@@ -71,10 +110,15 @@ struct Tracer {
     info.cpu = t.is_cpu();
     int32_t id = graph.add_value(std::move(info));
     ids[t.unsafeGetTensorImpl()] = {id, t.data_ptr()};
+    by_storage[storage_key(t)] = id;
     if (t.nbytes() <= kKeepAliveBytes) keep_alive.push_back(t);
     return id;
   }
   void graph_break(const std::string& reason) {
+    if (in_backward) {
+      if (backward_break.empty()) backward_break = "the backward needs data: " + reason;
+      return;
+    }
     if (!break_reason.empty()) return;
     break_reason = reason;
     BRASA_CHECK_TYPED(RuntimeError, !fullgraph, "compile(fullgraph=true): graph break at ", reason,
@@ -135,7 +179,7 @@ void record_results(Tracer& t, Node& n, const Stack& stack) {
 void trace_kernel(const OperatorHandle& op, DispatchKeySet keys, Stack& stack) {
   Tracer* t = t_tracer;
   const DispatchKeySet next = keys.remove(DispatchKey::Trace);
-  if (t == nullptr || !t->break_reason.empty()) {
+  if (t == nullptr || t->stopped()) {
     ExcludeDispatchKeyGuard no_trace(DispatchKey::Trace);
     op.call_boxed(next, stack);
     return;
@@ -153,7 +197,7 @@ void trace_kernel(const OperatorHandle& op, DispatchKeySet keys, Stack& stack) {
     op.call_boxed(next, stack);
   }
   record_results(*t, n, stack);
-  if (t->break_reason.empty()) t->graph.nodes.push_back(std::move(n));
+  if (!t->stopped()) t->graph.nodes.push_back(std::move(n));
 }
 
 void observe_data(const char* what) {
@@ -179,8 +223,64 @@ struct ActiveTracer {
 
 }  // namespace
 
+namespace {
+
+void trace_backward(Tracer& t, const std::vector<Tensor>& inputs, TraceResult& r) {
+  BackwardTrace& b = r.backward;
+  std::vector<Tensor> roots, targets, grad_outputs;
+  for (size_t i = 0; i < r.outputs.size(); ++i)
+    if (r.outputs[i].requires_grad() && r.outputs[i].is_floating_point()) {
+      b.roots.push_back(static_cast<int32_t>(i));
+      roots.push_back(r.outputs[i]);
+    }
+  if (roots.empty()) return;
+  r.has_backward = true;
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (inputs[i].requires_grad()) {
+      b.targets.push_back(static_cast<int32_t>(i));
+      targets.push_back(inputs[i]);
+    }
+  for (size_t v = inputs.size(); v < t.graph.values.size(); ++v)
+    if (t.graph.values[v].kind == ValueKind::Captured &&
+        t.graph.values[v].constant.requires_grad()) {
+      b.targets.push_back(static_cast<int32_t>(v));
+      targets.push_back(t.graph.values[v].constant);
+    }
+  if (t.hooks_registered) {
+    b.fallback = "the function registers a tensor hook";
+    b.hooks = true;
+    return;
+  }
+  b.first_node = static_cast<int32_t>(t.graph.nodes.size());
+  for (const Tensor& root : roots) {
+    Tensor g;
+    {
+      ExcludeDispatchKeyGuard no_trace(DispatchKey::Trace);
+      NoGradGuard no_grad;
+      g = ones_like(root);
+    }
+    ValueInfo info;
+    info.kind = ValueKind::Input;
+    b.grad_outputs.push_back(t.define(g, std::move(info)));
+    grad_outputs.push_back(g);
+  }
+  t.in_backward = true;
+  std::vector<Tensor> grads;
+  try {
+    grads = autograd::grad(roots, targets, grad_outputs, /*retain_graph=*/true,
+                           /*create_graph=*/false, /*allow_unused=*/true);
+  } catch (const std::exception& e) {
+    b.fallback = std::string("tracing the backward failed: ") + e.what();
+  }
+  for (const Tensor& g : grads) b.gradients.push_back(g.defined() ? t.value_of(g) : -1);
+  t.in_backward = false;
+  if (b.fallback.empty()) b.fallback = t.backward_break;
+}
+
+}  // namespace
+
 TraceResult trace(const std::vector<Tensor>& inputs, compile_detail::Runner run, const void* fn,
-                  bool fullgraph, const std::string& name) {
+                  bool fullgraph, const std::string& name, bool joint) {
   (void)registered;
   Tracer t;
   t.fullgraph = fullgraph;
@@ -194,9 +294,14 @@ TraceResult trace(const std::vector<Tensor>& inputs, compile_detail::Runner run,
   TraceResult r;
   {
     ActiveTracer active(&t);
+    // Every tensor hook takes an id: ids taken while fn runs mean it registers hooks, which a
+    // replay (that does not run fn's C++) would lose (Note [Joint capture]).
+    const unsigned hook_id = autograd::next_hook_id();
     run(fn, inputs, r.outputs);
+    t.hooks_registered = autograd::next_hook_id() != hook_id + 1;
+    for (const Tensor& o : r.outputs) t.graph.outputs.push_back(t.value_of(o));
+    if (joint && t.break_reason.empty() && GradMode::is_enabled()) trace_backward(t, inputs, r);
   }
-  for (const Tensor& o : r.outputs) t.graph.outputs.push_back(t.value_of(o));
   r.graph = std::move(t.graph);
   r.break_reason = std::move(t.break_reason);
   return r;

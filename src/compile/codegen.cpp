@@ -1,0 +1,190 @@
+#include "compile/codegen.h"
+
+#include <algorithm>
+
+#include "compile/fusion.h"
+
+namespace brasa::compiler {
+
+// Note [Generated math]
+// Generated loops are vectorised by `#pragma omp simd` at -O2 (Note [Compile time]). A plain libm
+// call would keep such a loop scalar (about 10x slower than eager's SLEEF kernels) and round
+// differently from eager, so exp, tanh, erf, log, log1p, expm1, sin and cos are brasa_<fn>[f]:
+// functions declared `__attribute__((simd("notinbranch")))` (the GNU vector ABI), whose vector
+// variants (_ZGVeN16v_brasa_tanhf, ...) the file itself defines as calls of the SLEEF functions
+// eager's kernels call for the same CPU (Sleef_tanhf16_u10avx512f on AVX-512, ..._avx2 on AVX2).
+// Their scalar forms, which loop remainders and strided loops call, put the element in lane 0 of
+// a zero vector and call the same SLEEF function, as eager does for its last partial vector (Note
+// [Vector tails]). So every element gets exactly eager's value: transcendentals are bit for bit
+// eager's too, and so are gradients through them. (The scalar form is defined under another C name
+// with the assembler name of the declared one, so GCC does not derive its own vector variants.)
+// Without AVX2 the functions are libm's, as in eager's DEFAULT build. + - * / neg relu abs sqrt
+// rsqrt reciprocal square are IEEE operations in the result type after the same conversions as
+// eager, with -ffp-contract=off: bit for bit eager's.
+
+namespace {
+
+constexpr const char* kPreamble = R"(typedef long long i64;
+extern "C" {
+void* malloc(unsigned long);
+void free(void*);
+}
+#if defined(__AVX512F__) || defined(__AVX2__)
+#define BRASA_VMATH_VARIANT(fn, W, SF, SD, VF, VD)                                           \
+  typedef float fn##_vf##W __attribute__((vector_size(W)));                                  \
+  typedef double fn##_vd##W __attribute__((vector_size(W)));                                 \
+  extern "C" fn##_vf##W SF(fn##_vf##W);                                                      \
+  extern "C" fn##_vd##W SD(fn##_vd##W);                                                      \
+  extern "C" fn##_vf##W VF(fn##_vf##W x) { return SF(x); }                                   \
+  extern "C" fn##_vd##W VD(fn##_vd##W x) { return SD(x); }
+#define BRASA_VMATH_SCALAR(fn, W, SF, SD)                                                    \
+  extern "C" __attribute__((simd("notinbranch"))) float brasa_##fn##f(float);                \
+  extern "C" __attribute__((simd("notinbranch"))) double brasa_##fn(double);                 \
+  extern "C" float brasa_s_##fn##f(float) __asm__("brasa_" #fn "f");                         \
+  extern "C" double brasa_s_##fn(double) __asm__("brasa_" #fn);                              \
+  extern "C" float brasa_s_##fn##f(float x) { fn##_vf##W v = {x}; return SF(v)[0]; }        \
+  extern "C" double brasa_s_##fn(double x) { fn##_vd##W v = {x}; return SD(v)[0]; }
+#define BRASA_AVX2(fn)                                                                       \
+  BRASA_VMATH_VARIANT(fn, 32, Sleef_##fn##f8_u10avx2, Sleef_##fn##d4_u10avx2,                \
+                      _ZGVdN8v_brasa_##fn##f, _ZGVdN4v_brasa_##fn)
+#if defined(__AVX512F__)
+#define BRASA_VMATH(fn)                                                                      \
+  BRASA_AVX2(fn)                                                                             \
+  BRASA_VMATH_VARIANT(fn, 64, Sleef_##fn##f16_u10avx512f, Sleef_##fn##d8_u10avx512f,         \
+                      _ZGVeN16v_brasa_##fn##f, _ZGVeN8v_brasa_##fn)                          \
+  BRASA_VMATH_SCALAR(fn, 64, Sleef_##fn##f16_u10avx512f, Sleef_##fn##d8_u10avx512f)
+#else
+#define BRASA_VMATH(fn)                                                                      \
+  BRASA_AVX2(fn) BRASA_VMATH_SCALAR(fn, 32, Sleef_##fn##f8_u10avx2, Sleef_##fn##d4_u10avx2)
+#endif
+#else
+#define BRASA_VMATH(fn)                                                                      \
+  static inline float brasa_##fn##f(float x) { return __builtin_##fn##f(x); }               \
+  static inline double brasa_##fn(double x) { return __builtin_##fn(x); }
+#endif
+BRASA_VMATH(exp)
+BRASA_VMATH(tanh)
+BRASA_VMATH(erf)
+BRASA_VMATH(log)
+BRASA_VMATH(log1p)
+BRASA_VMATH(expm1)
+BRASA_VMATH(sin)
+BRASA_VMATH(cos)
+
+)";
+
+struct OpForm {
+  const char* name;
+  int arity;
+  const char* expr;  // a, b: operands in the result type T; F: "f" for float, "" for double
+};
+constexpr OpForm kOps[] = {
+    {"add", 2, "a + b"},
+    {"sub", 2, "a - b"},
+    {"mul", 2, "a * b"},
+    {"div", 2, "a / b"},
+    {"neg", 1, "-a"},
+    {"relu", 1, "(a < (T)0 ? (T)0 : a)"},
+    {"abs", 1, "__builtin_fabsF(a)"},
+    {"sqrt", 1, "__builtin_sqrtF(a)"},
+    {"rsqrt", 1, "(T)1 / __builtin_sqrtF(a)"},
+    {"reciprocal", 1, "(T)1 / a"},
+    {"square", 1, "a * a"},
+    {"exp", 1, "brasa_expF(a)"},
+    {"log", 1, "brasa_logF(a)"},
+    {"log1p", 1, "brasa_log1pF(a)"},
+    {"expm1", 1, "brasa_expm1F(a)"},
+    {"sin", 1, "brasa_sinF(a)"},
+    {"cos", 1, "brasa_cosF(a)"},
+    {"tanh", 1, "brasa_tanhF(a)"},
+    {"erf", 1, "brasa_erfF(a)"},
+    {"sigmoid", 1, "(T)1 / ((T)1 + brasa_expF(-a))"},
+};
+
+const OpForm* form_of(const std::string& name) {
+  for (const OpForm& f : kOps)
+    if (name == f.name) return &f;
+  return nullptr;
+}
+
+}  // namespace
+
+const char* generated_preamble() { return kPreamble; }
+
+const char* c_type(ScalarType t) {
+  switch (t) {
+    case ScalarType::Float: return "float";
+    case ScalarType::Double: return "double";
+    case ScalarType::Long: return "long long";
+    case ScalarType::Int: return "int";
+    case ScalarType::Bool: return "bool";
+    default: return nullptr;
+  }
+}
+
+bool fusible_pointwise(const Graph& g, const Node& n) {
+  const OpForm* f = form_of(n.op->name());
+  if (f == nullptr || n.mutates || n.results.size() != 1 || n.num_results != 1) return false;
+  if (static_cast<int>(n.refs.size()) != f->arity) return false;
+  for (int i = 0; i < f->arity; ++i)
+    if (n.refs[i].slot != i || n.refs[i].element >= 0) return false;
+  if (f->arity == 2) {  // (self, other, alpha, out): alpha must be 1 for add and sub
+    const Value& alpha = n.args[2];
+    if (!alpha.is<Scalar>() || alpha.get<Scalar>().to<double>() != 1.0) return false;
+  }
+  const ValueInfo& out = g.values[n.results[0].value];
+  if (!out.cpu || (out.dtype != ScalarType::Float && out.dtype != ScalarType::Double)) return false;
+  for (const ArgRef& r : n.refs)
+    if (!g.values[r.value].cpu || c_type(g.values[r.value].dtype) == nullptr) return false;
+  return true;
+}
+
+std::string typed_expression(const std::string& expr, ScalarType t) {
+  std::string e = expr;
+  const std::string suffix = t == ScalarType::Float ? "f" : "";
+  for (size_t p; (p = e.find('F')) != std::string::npos;) e.replace(p, 1, suffix);
+  return e;
+}
+
+std::string pointwise_statement(const Graph& g, const Node& n, const std::string& result,
+                                const std::string& a, const std::string& b) {
+  const OpForm* f = form_of(n.op->name());
+  const ScalarType t = g.values[n.results[0].value].dtype;
+  std::string s = std::string("{ typedef ") + c_type(t) + " T; const T a = (T)" + a + ";";
+  if (f->arity == 2) s += " const T b = (T)" + b + ";";
+  return s + " " + result + " = " + typed_expression(f->expr, t) + "; }";
+}
+
+void emit_kernel_header(const Graph& g, const Kernel& k, std::ostream& src) {
+  src << "// ops: ";
+  for (const std::string& op : k.ops) src << op << " ";
+  src << "\nextern \"C\" __attribute__((visibility(\"default\"))) void " << k.symbol
+      << "(char* const* in, char* const* out, const i64* sizes, const i64* strides, i64 flat) {\n"
+      << "  const int R = " << k.rank << ";\n"
+      << "  i64 n = 1;\n  for (int d = 0; d < R; ++d) n *= sizes[d];\n  if (n == 0) return;\n";
+  for (size_t j = 0; j < k.inputs.size(); ++j)
+    src << "  const " << c_type(g.values[k.inputs[j]].dtype) << "* __restrict p" << j
+        << " = (const " << c_type(g.values[k.inputs[j]].dtype) << "*)in[" << j << "];\n";
+  for (size_t j = 0; j < k.outputs.size(); ++j)
+    src << "  " << c_type(k.output_dtypes[j]) << "* __restrict q" << j << " = ("
+        << c_type(k.output_dtypes[j]) << "*)out[" << j << "];\n";
+}
+
+std::vector<int> layout_order(const ValueInfo& v) {
+  const int rank = static_cast<int>(v.sizes.size());
+  std::vector<int> order;
+  for (int d = rank - 1; d >= 0; --d) order.push_back(d);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return v.strides[a] < v.strides[b]; });
+  int64_t expected = 1;
+  for (int d : order) {
+    if (v.sizes[d] == 1) continue;
+    if (v.strides[d] != expected) return {};
+    expected *= v.sizes[d];
+  }
+  for (int i = 0; i < rank; ++i)
+    if (order[i] != rank - 1 - i) return order;
+  return {};
+}
+
+}  // namespace brasa::compiler
