@@ -11,7 +11,7 @@
 #include "brasa/ops/pointwise.h"
 #include "brasa/ops/reduce.h"
 
-namespace brasa::nn::functional {
+namespace brasa::nn {
 namespace detail {
 
 int64_t reduction_enum(const reduction_t& reduction) {
@@ -28,6 +28,8 @@ const char* reduction_name(const reduction_t& reduction) {
 
 }  // namespace detail
 
+namespace functional {
+
 namespace {
 
 Tensor reduce(const Tensor& loss, const reduction_t& reduction) {
@@ -41,7 +43,7 @@ Tensor reduce(const Tensor& loss, const reduction_t& reduction) {
 Tensor hinge_embedding_loss(const Tensor& input, const Tensor& target,
                             const HingeEmbeddingLossFuncOptions& o) {
   return brasa::hinge_embedding_loss(input, target, o.margin(),
-                                     detail::reduction_enum(o.reduction()));
+                                     nn::detail::reduction_enum(o.reduction()));
 }
 
 Tensor multi_margin_loss(const Tensor& input, const Tensor& target,
@@ -53,17 +55,17 @@ Tensor multi_margin_loss(const Tensor& input, const Tensor& target,
   std::optional<Tensor> weight;
   if (o.weight().defined()) weight = o.weight();
   return brasa::multi_margin_loss(input, target, o.p(), o.margin(), weight,
-                                  detail::reduction_enum(o.reduction()));
+                                  nn::detail::reduction_enum(o.reduction()));
 }
 
 Tensor soft_margin_loss(const Tensor& input, const Tensor& target,
                         const SoftMarginLossFuncOptions& o) {
-  return brasa::soft_margin_loss(input, target, detail::reduction_enum(o.reduction()));
+  return brasa::soft_margin_loss(input, target, nn::detail::reduction_enum(o.reduction()));
 }
 
 Tensor multilabel_margin_loss(const Tensor& input, const Tensor& target,
                               const MultilabelMarginLossFuncOptions& o) {
-  return brasa::multilabel_margin_loss(input, target, detail::reduction_enum(o.reduction()));
+  return brasa::multilabel_margin_loss(input, target, nn::detail::reduction_enum(o.reduction()));
 }
 
 Tensor multilabel_soft_margin_loss(const Tensor& input, const Tensor& target,
@@ -86,7 +88,7 @@ Tensor multilabel_soft_margin_loss(const Tensor& input, const Tensor& target,
 Tensor triplet_margin_loss(const Tensor& anchor, const Tensor& positive, const Tensor& negative,
                            const TripletMarginLossFuncOptions& o) {
   return brasa::triplet_margin_loss(anchor, positive, negative, o.margin(), o.p(), o.eps(),
-                                    o.swap(), detail::reduction_enum(o.reduction()));
+                                    o.swap(), nn::detail::reduction_enum(o.reduction()));
 }
 
 Tensor triplet_margin_with_distance_loss(const Tensor& anchor, const Tensor& positive,
@@ -108,7 +110,8 @@ Tensor triplet_margin_with_distance_loss(const Tensor& anchor, const Tensor& pos
 Tensor poisson_nll_loss(const Tensor& input, const Tensor& target,
                         const PoissonNLLLossFuncOptions& o) {
   return brasa::poisson_nll_loss(input, target, o.log_input(), o.full(), o.eps(),
-                                 detail::reduction_enum(o.reduction()));
+                                 nn::detail::reduction_enum(o.reduction()));
 }
 
-}  // namespace brasa::nn::functional
+}  // namespace functional
+}  // namespace brasa::nn

@@ -11,7 +11,7 @@ namespace functional {
 Tensor ctc_loss(const Tensor& log_probs, const Tensor& targets, const Tensor& input_lengths,
                 const Tensor& target_lengths, const CTCLossFuncOptions& options) {
   return brasa::ctc_loss(log_probs, targets, input_lengths, target_lengths, options.blank(),
-                         detail::reduction_enum(options.reduction()), options.zero_infinity());
+                         nn::detail::reduction_enum(options.reduction()), options.zero_infinity());
 }
 
 }  // namespace functional

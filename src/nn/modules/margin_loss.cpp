@@ -30,12 +30,12 @@ void MultiMarginLossImpl::reset() {
               "MultiMarginLoss: only p == 1 and p == 2 supported, got ", options.p());
   BRASA_CHECK(!options.weight().defined() || options.weight().dim() == 1,
               "MultiMarginLoss: weight must be one-dimensional, got ", options.weight().sizes());
-  if (options.weight().defined()) register_buffer("weight", options.weight());
+  register_buffer("weight", options.weight());
 }
 void MultiMarginLossImpl::pretty_print(std::ostream& s) const {
   s << "torch::nn::MultiMarginLoss(p=" << options.p() << ", margin=" << options.margin()
     << ", weight=" << options.weight()
-    << ", reduction=" << F::detail::reduction_name(options.reduction()) << ")";
+    << ", reduction=" << detail::reduction_name(options.reduction()) << ")";
 }
 
 void SoftMarginLossImpl::reset() {}
@@ -46,9 +46,7 @@ void MultiLabelMarginLossImpl::pretty_print(std::ostream& s) const {
   s << "torch::nn::MultiLabelMarginLoss()";
 }
 
-void MultiLabelSoftMarginLossImpl::reset() {
-  if (options.weight().defined()) register_buffer("weight", options.weight());
-}
+void MultiLabelSoftMarginLossImpl::reset() { register_buffer("weight", options.weight()); }
 void MultiLabelSoftMarginLossImpl::pretty_print(std::ostream& s) const {
   s << "torch::nn::MultiLabelSoftMarginLoss()";
 }

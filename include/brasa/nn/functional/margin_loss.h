@@ -109,12 +109,12 @@ BRASA_API Tensor triplet_margin_with_distance_loss(
 BRASA_API Tensor poisson_nll_loss(const Tensor& input, const Tensor& target,
                                   const PoissonNLLLossFuncOptions& options = {});
 
+}  // namespace functional
+
 namespace detail {
 /// at::Reduction::None / Mean / Sum for kNone / kMean / kSum.
 BRASA_API int64_t reduction_enum(const reduction_t& reduction);
 /// "kNone", "kMean" or "kSum".
 BRASA_API const char* reduction_name(const reduction_t& reduction);
 }  // namespace detail
-
-}  // namespace functional
 }  // namespace brasa::nn

@@ -10,7 +10,8 @@
 
 namespace brasa::nn {
 
-/// A loss of (input, target); reset() registers options.weight as the buffer "weight" when set.
+/// A loss of (input, target); MultiMarginLoss and MultiLabelSoftMarginLoss register options.weight
+/// as the buffer "weight" (listed only when defined), as libtorch.
 #define BRASA_MARGIN_LOSS_MODULE(Name)                                                           \
   class BRASA_API Name##Impl : public Cloneable<Name##Impl> {                                    \
    public:                                                                                       \
