@@ -237,6 +237,10 @@ def _ctc_cases():
                               torch.tensor(il), torch.tensor(tl), 0, "mean", False], k=16))
         out.append(make_case("CTCLoss", f"{t} unbatched", fn,
                              [lp[:, 0], padded[0], torch.tensor(12), torch.tensor(4), 0, "mean", False], k=16))
+        for r in ("none", "sum"):
+            out.append(make_case("CTCLoss", f"{t} empty batch {r}", fn,
+                                 [lp[:, :0], padded[:0], torch.tensor([], dtype=torch.long),
+                                  torch.tensor([], dtype=torch.long), 0, r, False]))
         out.append(make_case("CTCLoss", f"{t} input_lengths too long", fn,
                              [lp, padded, torch.tensor([13, 10, 7]), torch.tensor(tl), 0, "mean", False]))
         out.append(make_case("CTCLoss", f"{t} wrong number of lengths", fn,
