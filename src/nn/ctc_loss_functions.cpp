@@ -1,5 +1,6 @@
-// at::ctc_loss: the forward (alpha) recursion per sample in double precision, and the gradient
-// with respect to log_probs from the alpha and beta recursions.
+// at::ctc_loss: the forward (alpha) recursion per sample in double precision on the host (inputs
+// of another device are copied there, results copied back), and the gradient with respect to
+// log_probs from the alpha and beta recursions.
 //
 // Note [CTC gradient]
 // PyTorch's CTC backward does not differentiate -log p through log_probs as free variables: it
@@ -154,7 +155,7 @@ struct CtcProblem {
 };
 
 std::vector<double> to_doubles(const Tensor& t) {
-  Tensor d = t.detach().to(kDouble).contiguous();
+  Tensor d = t.detach().to(Device(kCPU)).to(kDouble).contiguous();
   const double* p = d.data_ptr<double>();
   return std::vector<double>(p, p + d.numel());
 }
@@ -190,7 +191,7 @@ CtcProblem problem(const Tensor& log_probs, const Tensor& targets, IntArrayRef i
     total += tl;
     longest = std::max(longest, tl);
   }
-  Tensor flat = targets.to(kLong).contiguous();
+  Tensor flat = targets.to(Device(kCPU)).to(kLong).contiguous();
   const int64_t* tp = flat.data_ptr<int64_t>();
   if (targets.dim() == 1) {
     BRASA_CHECK(targets.size(0) >= total, op, ": expected concatenated targets of at least ", total,
@@ -210,7 +211,7 @@ CtcProblem problem(const Tensor& log_probs, const Tensor& targets, IntArrayRef i
     offset += tl;
     p.targets.push_back(std::move(labels));
   }
-  p.log_probs = log_probs.detach().to(kDouble).contiguous();
+  p.log_probs = log_probs.detach().to(Device(kCPU)).to(kDouble).contiguous();
   return p;
 }
 
@@ -234,12 +235,14 @@ Tensor ctc_loss(const Tensor& log_probs, const Tensor& targets, IntArrayRef inpu
       [&p](const Tensor& x) {
         std::vector<double> v = p.forward();
         return detail::tensor_from_array(v.data(), static_cast<int64_t>(v.size()), kDouble)
+            .to(x.device())
             .to(x.scalar_type());
       },
       [p](const Tensor& g, const Tensor& x, const Tensor&) {
         std::vector<double> grad = p.backward(to_doubles(g));
         return detail::tensor_from_array(grad.data(), static_cast<int64_t>(grad.size()), kDouble)
             .reshape(x.sizes())
+            .to(x.device())
             .to(x.scalar_type());
       });
   if (!batched) res = res.squeeze(0);
@@ -248,6 +251,7 @@ Tensor ctc_loss(const Tensor& log_probs, const Tensor& targets, IntArrayRef inpu
     std::vector<double> lengths(target_lengths.begin(), target_lengths.end());
     Tensor divisor =
         detail::tensor_from_array(lengths.data(), static_cast<int64_t>(lengths.size()), kDouble)
+            .to(res.device())
             .to(res.scalar_type())
             .clamp_min(1);
     return (res / (batched ? divisor : divisor.squeeze(0))).mean();
@@ -264,8 +268,8 @@ Tensor ctc_loss(const Tensor& log_probs, const Tensor& targets, const Tensor& in
                        is_integral_type(target_lengths.scalar_type(), false),
                    "ctc_loss: expected integral input_lengths and target_lengths, got ",
                    input_lengths.scalar_type(), " and ", target_lengths.scalar_type());
-  Tensor il = input_lengths.to(kLong).contiguous().reshape({-1});
-  Tensor tl = target_lengths.to(kLong).contiguous().reshape({-1});
+  Tensor il = input_lengths.to(Device(kCPU)).to(kLong).contiguous().reshape({-1});
+  Tensor tl = target_lengths.to(Device(kCPU)).to(kLong).contiguous().reshape({-1});
   std::vector<int64_t> ils(il.data_ptr<int64_t>(), il.data_ptr<int64_t>() + il.numel());
   std::vector<int64_t> tls(tl.data_ptr<int64_t>(), tl.data_ptr<int64_t>() + tl.numel());
   return ctc_loss(log_probs, targets, ils, tls, blank, reduction, zero_infinity);
