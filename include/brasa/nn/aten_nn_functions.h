@@ -4,10 +4,12 @@
 // <ATen/Functions.h> includes it.
 
 #include "brasa/nn/activation_functions.h"
+#include "brasa/nn/ctc_loss_functions.h"
 #include "brasa/nn/distance_functions.h"
 #include "brasa/nn/margin_loss_functions.h"
 #include "brasa/nn/native_dropout_functions.h"
 #include "brasa/nn/normalization_functions.h"
+#include "brasa/nn/packed_sequence_functions.h"
 #include "brasa/nn/rearrange_functions.h"
 #include "brasa/nn/resample_functions.h"
 #include "brasa/nn/rnn_functions.h"

@@ -4,6 +4,7 @@
 
 #include "brasa/core/error.h"
 #include "brasa/nn/functional/dropout.h"
+#include "brasa/nn/native_dropout_functions.h"
 
 namespace brasa::nn {
 namespace F = functional;
@@ -26,6 +27,7 @@ BRASA_DEFINE_DROPOUT(Dropout, dropout, DropoutFuncOptions)
 BRASA_DEFINE_DROPOUT(Dropout2d, dropout2d, Dropout2dFuncOptions)
 BRASA_DEFINE_DROPOUT(Dropout3d, dropout3d, Dropout3dFuncOptions)
 BRASA_DEFINE_DROPOUT(AlphaDropout, alpha_dropout, AlphaDropoutFuncOptions)
+BRASA_DEFINE_DROPOUT(FeatureAlphaDropout, feature_alpha_dropout, FeatureAlphaDropoutFuncOptions)
 #undef BRASA_DEFINE_DROPOUT
 
 }  // namespace brasa::nn

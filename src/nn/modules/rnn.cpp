@@ -8,6 +8,7 @@
 #include "brasa/core/error.h"
 #include "brasa/nn/functional/dropout.h"
 #include "brasa/nn/init.h"
+#include "brasa/nn/packed_sequence_functions.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/indexing_ops.h"
 #include "brasa/ops/linalg.h"
@@ -28,6 +29,18 @@ std::string shape_str(IntArrayRef sizes) {
   std::ostringstream s;
   s << sizes;
   return s.str();
+}
+
+RecurrentLayers layers_config(const RNNOptionsBase& o, CellKind kind, bool training) {
+  RecurrentLayers config;
+  config.kind = kind;
+  config.num_layers = o.num_layers();
+  config.bidirectional = o.bidirectional();
+  config.has_bias = o.bias();
+  config.has_proj = o.proj_size() > 0;
+  config.dropout = o.dropout();
+  config.training = training;
+  return config;
 }
 
 }  // namespace
@@ -113,8 +126,24 @@ std::tuple<Tensor, std::vector<Tensor>> RNNImplBase<Derived>::run(const Tensor& 
               input.size(-1), " (input shape ", shape_str(input.sizes()), ")");
   const bool batched = input.dim() == 3;
   Tensor x = batched ? (o.batch_first() ? input.transpose(0, 1) : input) : input.unsqueeze(1);
+  prepare_states(hx, x.size(1), batched, x.options());
+  auto [output, states] = run_recurrent_layers(layers_config(o, kind, this->is_training()), x, hx,
+                                               flat_weights_.data());
+  if (!batched) {
+    output = output.squeeze(1);
+    for (auto& s : states) s = s.squeeze(1);
+  } else if (o.batch_first()) {
+    output = output.transpose(0, 1);
+  }
+  return {output, states};
+}
+
+template <typename Derived>
+void RNNImplBase<Derived>::prepare_states(std::vector<Tensor>& hx, int64_t batch, bool batched,
+                                          const TensorOptions& options) const {
+  const auto& o = options_base;
+  const std::string layer = this->name().substr(0, this->name().size() - 4);
   const int64_t dirs = o.bidirectional() ? 2 : 1;
-  const int64_t batch = x.size(1);
   const bool proj = o.proj_size() > 0;
   for (size_t k = 0; k < hx.size(); ++k) {
     Tensor& h = hx[k];
@@ -122,7 +151,7 @@ std::tuple<Tensor, std::vector<Tensor>> RNNImplBase<Derived>::run(const Tensor& 
     const std::vector<int64_t> expected = {o.num_layers() * dirs, batch,
                                            proj && k == 0 ? o.proj_size() : o.hidden_size()};
     if (!h.defined()) {
-      h = zeros(expected, x.options());
+      h = zeros(expected, options);
       continue;
     }
     BRASA_CHECK(h.dim() == (batched ? 3 : 2), layer, ": For ",
@@ -132,22 +161,37 @@ std::tuple<Tensor, std::vector<Tensor>> RNNImplBase<Derived>::run(const Tensor& 
     BRASA_CHECK(h.sizes() == IntArrayRef(expected), layer, ": Expected hidden size ",
                 shape_str(expected), ", got ", shape_str(h.sizes()));
   }
-  RecurrentLayers config;
-  config.kind = kind;
-  config.num_layers = o.num_layers();
-  config.bidirectional = o.bidirectional();
-  config.has_bias = o.bias();
-  config.has_proj = proj;
-  config.dropout = o.dropout();
-  config.training = this->is_training();
-  auto [output, states] = run_recurrent_layers(config, x, hx, flat_weights_.data());
-  if (!batched) {
-    output = output.squeeze(1);
-    for (auto& s : states) s = s.squeeze(1);
-  } else if (o.batch_first()) {
-    output = output.transpose(0, 1);
-  }
-  return {output, states};
+}
+
+template <typename Derived>
+std::tuple<utils::rnn::PackedSequence, std::vector<Tensor>> RNNImplBase<Derived>::run_packed(
+    const utils::rnn::PackedSequence& input, std::vector<Tensor> hx) {
+  const auto& o = options_base;
+  const std::string layer = this->name().substr(0, this->name().size() - 4);
+  const Tensor& data = input.data();
+  BRASA_CHECK(data.defined() && data.dim() == 2 && data.size(1) == o.input_size(), layer,
+              ": expected packed data [sum(lengths), ", o.input_size(), "], got ",
+              data.defined() ? shape_str(data.sizes()) : std::string("an undefined tensor"));
+  Tensor sizes = input.batch_sizes().to(kLong).contiguous();
+  std::vector<int64_t> batch_sizes(sizes.data_ptr<int64_t>(),
+                                   sizes.data_ptr<int64_t>() + sizes.numel());
+  BRASA_CHECK(!batch_sizes.empty(), layer, ": got a PackedSequence without time steps");
+  const Tensor& sorted = input.sorted_indices();
+  for (Tensor& h : hx)
+    if (h.defined() && sorted.defined()) h = h.index_select(1, sorted);
+  prepare_states(hx, batch_sizes[0], true, data.options());
+  Tensor padded = std::get<0>(
+      _pad_packed_sequence(data, sizes, false, 0, static_cast<int64_t>(batch_sizes.size())));
+  RecurrentLayers config = layers_config(o, kind_of(o.mode()), this->is_training());
+  config.batch_sizes = batch_sizes;
+  auto [output, states] = run_recurrent_layers(config, padded, hx, flat_weights_.data());
+  std::vector<Tensor> rows;
+  for (size_t t = 0; t < batch_sizes.size(); ++t)
+    rows.push_back(output.select(0, static_cast<int64_t>(t)).narrow(0, 0, batch_sizes[t]));
+  const Tensor& unsorted = input.unsorted_indices();
+  if (unsorted.defined())
+    for (Tensor& s : states) s = s.index_select(1, unsorted);
+  return {utils::rnn::PackedSequence(cat(rows, 0), input.batch_sizes(), sorted, unsorted), states};
 }
 
 template class RNNImplBase<RNNImpl>;
@@ -176,6 +220,12 @@ std::tuple<Tensor, Tensor> RNNImpl::forward(const Tensor& input, Tensor hx) {
   return {out, states[0]};
 }
 
+std::tuple<utils::rnn::PackedSequence, Tensor> RNNImpl::forward_with_packed_input(
+    const utils::rnn::PackedSequence& packed_input, Tensor hx) {
+  auto [out, states] = run_packed(packed_input, {std::move(hx)});
+  return {out, states[0]};
+}
+
 LSTMImpl::LSTMImpl(const LSTMOptions& options_)
     : RNNImplBase(detail::RNNOptionsBase(kLSTM, options_.input_size(), options_.hidden_size())
                       .num_layers(options_.num_layers())
@@ -196,6 +246,15 @@ std::tuple<Tensor, std::tuple<Tensor, Tensor>> LSTMImpl::forward(
   return {out, {states[0], states[1]}};
 }
 
+std::tuple<utils::rnn::PackedSequence, std::tuple<Tensor, Tensor>>
+LSTMImpl::forward_with_packed_input(const utils::rnn::PackedSequence& packed_input,
+                                    std::optional<std::tuple<Tensor, Tensor>> hx_opt) {
+  std::vector<Tensor> hx(2);
+  if (hx_opt) hx = {std::get<0>(*hx_opt), std::get<1>(*hx_opt)};
+  auto [out, states] = run_packed(packed_input, hx);
+  return {out, {states[0], states[1]}};
+}
+
 GRUImpl::GRUImpl(const GRUOptions& options_)
     : RNNImplBase(detail::RNNOptionsBase(kGRU, options_.input_size(), options_.hidden_size())
                       .num_layers(options_.num_layers())
@@ -209,6 +268,12 @@ GRUImpl::GRUImpl(const GRUOptions& options_)
 
 std::tuple<Tensor, Tensor> GRUImpl::forward(const Tensor& input, Tensor hx) {
   auto [out, states] = run(input, {std::move(hx)});
+  return {out, states[0]};
+}
+
+std::tuple<utils::rnn::PackedSequence, Tensor> GRUImpl::forward_with_packed_input(
+    const utils::rnn::PackedSequence& packed_input, Tensor hx) {
+  auto [out, states] = run_packed(packed_input, {std::move(hx)});
   return {out, states[0]};
 }
 

@@ -18,6 +18,9 @@ struct RecurrentLayers {
   bool has_proj = false;  // LSTM's proj_size: weight_hr after the biases
   double dropout = 0;     // between layers, when training
   bool training = false;
+  /// A packed batch (Note [Packed recurrent steps]): rows per time step, non-increasing; empty
+  /// when every sequence has x's full length.
+  std::vector<int64_t> batch_sizes;
 };
 
 /// x [T, B, in]; states: h0 (and c0 for LSTM) [num_layers * dirs, B, *], checked by the caller;

@@ -35,6 +35,7 @@ BRASA_DROPOUT_MODULE(Dropout);
 BRASA_DROPOUT_MODULE(Dropout2d);
 BRASA_DROPOUT_MODULE(Dropout3d);
 BRASA_DROPOUT_MODULE(AlphaDropout);
+BRASA_DROPOUT_MODULE(FeatureAlphaDropout);
 #undef BRASA_DROPOUT_MODULE
 
 }  // namespace brasa::nn

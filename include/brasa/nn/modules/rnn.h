@@ -13,6 +13,7 @@
 #include "brasa/nn/cloneable.h"
 #include "brasa/nn/init_modes.h"
 #include "brasa/nn/pimpl.h"
+#include "brasa/nn/utils/rnn.h"
 
 namespace brasa {
 namespace enumtype {
@@ -112,6 +113,12 @@ class BRASA_API RNNImplBase : public Cloneable<Derived> {
   /// runs every layer and direction. hx holds one [L*D, B, H] tensor (two for LSTM), undefined
   /// for zeros. Returns output and the final states.
   std::tuple<Tensor, std::vector<Tensor>> run(const Tensor& input, std::vector<Tensor> hx);
+  /// run() over a pack; hx and the final states in the caller's batch order.
+  std::tuple<utils::rnn::PackedSequence, std::vector<Tensor>> run_packed(
+      const utils::rnn::PackedSequence& input, std::vector<Tensor> hx);
+  /// Checks hx (or makes zeros) [num_layers * dirs, batch, *] for a batched run.
+  void prepare_states(std::vector<Tensor>& hx, int64_t batch, bool batched,
+                      const TensorOptions& options) const;
 
   std::vector<std::string> flat_weights_names_;
   std::vector<Tensor> flat_weights_;
@@ -126,6 +133,10 @@ class BRASA_API RNNImpl : public detail::RNNImplBase<RNNImpl> {
   RNNImpl(int64_t input_size, int64_t hidden_size) : RNNImpl(RNNOptions(input_size, hidden_size)) {}
   explicit RNNImpl(const RNNOptions& options_);
   std::tuple<Tensor, Tensor> forward(const Tensor& input, Tensor hx = {});
+  /// The layer over a PackedSequence (data [sum(lengths), input_size]); the output is packed
+  /// like the input, hx and h_n are [num_layers * dirs, batch, hidden_size].
+  std::tuple<utils::rnn::PackedSequence, Tensor> forward_with_packed_input(
+      const utils::rnn::PackedSequence& packed_input, Tensor hx = {});
 
   RNNOptions options;
 };
@@ -141,6 +152,10 @@ class BRASA_API LSTMImpl : public detail::RNNImplBase<LSTMImpl> {
   explicit LSTMImpl(const LSTMOptions& options_);
   std::tuple<Tensor, std::tuple<Tensor, Tensor>> forward(
       const Tensor& input, std::optional<std::tuple<Tensor, Tensor>> hx_opt = {});
+  /// The layer over a PackedSequence, as RNN's.
+  std::tuple<utils::rnn::PackedSequence, std::tuple<Tensor, Tensor>> forward_with_packed_input(
+      const utils::rnn::PackedSequence& packed_input,
+      std::optional<std::tuple<Tensor, Tensor>> hx_opt = {});
 
   LSTMOptions options;
 };
@@ -153,6 +168,9 @@ class BRASA_API GRUImpl : public detail::RNNImplBase<GRUImpl> {
   GRUImpl(int64_t input_size, int64_t hidden_size) : GRUImpl(GRUOptions(input_size, hidden_size)) {}
   explicit GRUImpl(const GRUOptions& options_);
   std::tuple<Tensor, Tensor> forward(const Tensor& input, Tensor hx = {});
+  /// The layer over a PackedSequence, as RNN's.
+  std::tuple<utils::rnn::PackedSequence, Tensor> forward_with_packed_input(
+      const utils::rnn::PackedSequence& packed_input, Tensor hx = {});
 
   GRUOptions options;
 };
