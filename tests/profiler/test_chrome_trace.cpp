@@ -196,6 +196,7 @@ int evaluated = 0;
 int count_evaluation() { return ++evaluated; }
 
 TEST(ChromeTrace, LibtorchRecordScopes) {
+  evaluated = 0;  // --gtest_repeat runs this again in the same process
   Tensor t = brasa::ones({2, 5});
   Profiler prof(ProfilerOptions().record_shapes(true));
   prof.start();
