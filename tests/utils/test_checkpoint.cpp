@@ -38,6 +38,17 @@ nn::Sequential make_stack(int64_t depth, int64_t d) {
   return s;
 }
 
+// The stack's forward on x, each block checkpointed or not.
+Tensor run_stack(nn::Sequential& stack, const Tensor& x, bool checkpointed) {
+  Tensor h = x;
+  for (auto& m : *stack) {
+    auto block = m.ptr<BlockImpl>();
+    h = checkpointed ? checkpoint([block](const Tensor& in) { return block->forward(in); }, h)
+                     : block->forward(h);
+  }
+  return h;
+}
+
 // Forward + backward of `stack` on a fixed input, with or without checkpointing each block.
 // Returns the input's gradient followed by every parameter's.
 std::vector<Tensor> gradients(nn::Sequential& stack, bool checkpointed, uint64_t seed = 11) {
@@ -45,13 +56,7 @@ std::vector<Tensor> gradients(nn::Sequential& stack, bool checkpointed, uint64_t
   Tensor x = randn({4, 16, 32}).requires_grad_();
   for (auto& p : stack->parameters()) p.mutable_grad().reset();
   manual_seed(seed);
-  Tensor h = x;
-  for (auto& m : *stack) {
-    auto block = m.ptr<BlockImpl>();
-    h = checkpointed ? checkpoint([block](const Tensor& in) { return block->forward(in); }, h)
-                     : block->forward(h);
-  }
-  h.pow(2).mean().backward();
+  run_stack(stack, x, checkpointed).pow(2).mean().backward();
   std::vector<Tensor> grads{x.grad()};
   for (auto& p : stack->parameters()) grads.push_back(p.grad());
   return grads;
@@ -140,13 +145,7 @@ TEST(Checkpoint, PeakMemoryLower) {
     for (auto& p : stack->parameters()) p.mutable_grad() = zeros_like(p);  // same in both runs
     reset_peak_memory_stats();
     const int64_t before = memory_stats().allocated_bytes;
-    Tensor h = x;
-    for (auto& m : *stack) {
-      auto block = m.ptr<BlockImpl>();
-      h = checkpointed ? checkpoint([block](const Tensor& in) { return block->forward(in); }, h)
-                       : block->forward(h);
-    }
-    h.pow(2).mean().backward();
+    run_stack(stack, x, checkpointed).pow(2).mean().backward();
     return memory_stats().peak_allocated_bytes - before;
   };
   const double plain = static_cast<double>(peak(false));

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "brasa/nn/cloneable.h"
+#include "brasa/nn/module.h"
 #include "brasa/nn/modules/container/any.h"
 #include "brasa/nn/modules/container/sequential.h"
 #include "brasa/nn/pimpl.h"
@@ -21,15 +21,15 @@ BRASA_API Tensor checkpoint_sequential(const nn::Sequential& modules, int64_t se
                                        const Tensor& input, CheckpointOptions options = {});
 
 /// Wraps a module of one Tensor in, one Tensor out, and checkpoints its forward. The wrapped
-/// module is the child "module", so its parameters are named "module.<name>".
-class BRASA_API CheckpointWrapperImpl : public nn::Cloneable<CheckpointWrapperImpl> {
+/// module is the child "module", so its parameters are named "module.<name>". A plain Module (not
+/// Cloneable), like PyTorch's checkpoint_wrapper: clone the wrapped module instead.
+class BRASA_API CheckpointWrapperImpl : public nn::Module {
  public:
   template <typename ModuleHolder>
   explicit CheckpointWrapperImpl(const ModuleHolder& module, CheckpointOptions options = {})
       : module_(module), options_(options) {
-    reset();
+    register_module("module", module_.ptr());
   }
-  void reset() override;
   Tensor forward(const Tensor& input);
   const nn::AnyModule& module() const { return module_; }
 

@@ -32,8 +32,6 @@ Tensor checkpoint_sequential(const nn::Sequential& modules, int64_t segments, co
   return x;
 }
 
-void CheckpointWrapperImpl::reset() { register_module("module", module_.ptr()); }
-
 Tensor CheckpointWrapperImpl::forward(const Tensor& input) {
   nn::AnyModule m = module_;
   return checkpoint([m](const Tensor& x) mutable { return m.forward<Tensor>(x); }, input, options_);
