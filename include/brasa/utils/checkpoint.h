@@ -28,7 +28,9 @@ struct CheckpointOptions {
 /// back-propagates through the recomputed graph: parameters `fn` uses get their .grad as usual,
 /// inputs get theirs through the returned tensors' grad_fn. When grad mode is off or no input
 /// requires grad, `fn` runs plainly (checkpointing would lose the parameters' gradients).
-/// Throws what `fn` throws; backward twice through one checkpoint throws RuntimeError.
+/// Throws what `fn` throws; backward twice through one checkpoint throws RuntimeError. As with
+/// PyTorch's reentrant checkpoint, the recompute's backward writes the parameters' .grad even under
+/// autograd::grad() or backward(inputs=), and create_graph does not reach inside the checkpoint.
 BRASA_API std::vector<Tensor> checkpoint(const CheckpointFunction& fn,
                                          const std::vector<Tensor>& inputs,
                                          CheckpointOptions options = {});
