@@ -16,6 +16,7 @@ BRASA_PACKAGES=(
   python3-jsonschema                                # the profiler test validates its Chrome trace
   python3-venv                                      # PyPI readers in the build tree (tensorboard)
   dataset-fashion-mnist                             # the main job's data (also its interop test)
+  fortunes fortunes-min                             # char_gpt's text (/usr/share/games/fortunes)
   libgloo-dev libopenmpi-dev openmpi-bin            # collectives (Gloo over TCP, MPI)
 )
 

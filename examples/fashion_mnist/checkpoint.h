@@ -1,10 +1,12 @@
 #pragma once
-// Checkpoints of the main job: training checkpoints (model, optimizer, data position, RNG, step)
-// through brasa::serialize::Checkpointer, and the final model as a safetensors file.
+// Checkpoints of the main job (and of char_gpt): training checkpoints (model, optimizer, data
+// position, RNG, step) through brasa::serialize::Checkpointer, and the final model as a safetensors
+// file.
 
 #include <torch/torch.h>
 
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 
 #include "brasa/serialize/checkpoint.h"
@@ -18,10 +20,19 @@ class TrainingCheckpoints {
   void track(Model& model, torch::optim::Optimizer& optimizer, Loader& loader) {
     checkpointer_.track("model", *model).track("optimizer", optimizer).track("data", loader);
   }
-  /// Restores the newest checkpoint; returns its step (0 when there is none).
+  /// Without a data loader (char_gpt draws its batches from the RNG, which every checkpoint holds).
+  template <class Model>
+  void track(Model& model, torch::optim::Optimizer& optimizer) {
+    checkpointer_.track("model", *model).track("optimizer", optimizer);
+  }
+  /// Restores the newest readable checkpoint; returns its step (0 when there is none). Throws,
+  /// naming the newest file, when there are checkpoints but none can be read.
   int64_t resume() {
     const auto path = checkpointer_.latest();
     const auto step = checkpointer_.restore();
+    if (!step && path)  // there were checkpoints, but none could be read
+      throw std::runtime_error("cannot resume: checkpoint '" + *path +
+                               "' and any older ones are unreadable (warnings above)");
     if (!step) {
       std::printf("no checkpoint in %s: starting from scratch\n",
                   checkpointer_.directory().c_str());

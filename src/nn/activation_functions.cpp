@@ -9,11 +9,13 @@
 #include "brasa/core/error.h"
 #include "brasa/dispatch/grad_mode.h"
 #include "brasa/nn/functional/activation.h"
+#include "brasa/nn/gelu_backward.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/pointwise.h"
 #include "brasa/ops/special.h"
 #include "nn/functional/elu_family.h"
 #include "nn/functional/opmath.h"
+#include "ops/pointwise/gelu_ops.h"
 
 namespace brasa {
 namespace {
@@ -79,6 +81,9 @@ Tensor gelu(const Tensor& self, std::string_view approximate) {
 }
 Tensor& gelu_(Tensor& self, std::string_view approximate) {
   return assign(self, gelu(self, approximate));
+}
+Tensor gelu_backward(const Tensor& grad_output, const Tensor& self, std::string_view approximate) {
+  return ops::gelu_backward_op().call(grad_output, self, std::string(approximate), Tensor());
 }
 
 Tensor hardshrink(const Tensor& self, const Scalar& lambd) {

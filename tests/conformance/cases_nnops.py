@@ -82,6 +82,21 @@ def _activation_cases():
     out.append(make_case("prelu", "empty", torch.prelu, [torch.randn(0, 3), torch.rand(3)], k=4))
     out.append(make_case("prelu", "wrong channels", torch.prelu, [x, torch.rand(2)]))
     out.append(make_case("prelu", "2-d weight", torch.prelu, [x, torch.rand(3, 1)]))
+    # gelu's fused derivative as an op of its own (its gradients are gelu's second derivative)
+    for d in FLOATS:
+        for shape, layout in LAYOUTS:
+            g, x = make_tensor(shape, d, wide, layout), make_tensor(shape, d, wide, "contiguous")
+            for a in ("none", "tanh"):
+                out.append(make_case("gelu_backward", f"{SHORT[d]} {list(shape)} {layout} {a}",
+                                     lambda g, x, a: ATEN.gelu_backward(g, x, approximate=a), [g, x, a], k=4))
+    for d in REAL:
+        s = torch.tensor(SPECIALS, dtype=d)
+        out.append(make_case("gelu_backward", f"{SHORT[d]} specials", lambda g, x: ATEN.gelu_backward(g, x),
+                             [torch.ones_like(s), s], k=4))
+    out.append(make_case("gelu_backward", "mixed dtypes", lambda g, x: ATEN.gelu_backward(g, x),
+                         [torch.randn(3, dtype=torch.float64), torch.randn(3)]))
+    out.append(make_case("gelu_backward", "integral", lambda g, x: ATEN.gelu_backward(g, x),
+                         [torch.arange(3), torch.arange(3)]))
     # errors
     out.append(make_case("gelu", "bad approximate", lambda x, a: NN.gelu(x, approximate=a), [torch.randn(3), "fast"]))
     out.append(make_case("glu", "odd dim", NN.glu, [torch.randn(3, 5)]))

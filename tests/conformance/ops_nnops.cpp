@@ -6,6 +6,7 @@
 
 #include "brasa/nn/activation_functions.h"
 #include "brasa/nn/distance_functions.h"
+#include "brasa/nn/gelu_backward.h"
 #include "brasa/nn/loss_functions.h"
 #include "brasa/nn/margin_loss_functions.h"
 #include "brasa/nn/normalization_functions.h"
@@ -84,6 +85,11 @@ const OpTable kNNOps(
          [](const Args& a) -> Value {
            Tensor t = a.tensor(0);
            return brasa::gelu_(t, a.at(1).s);
+         }},
+        {"gelu_backward",
+         [](const Args& a) -> Value {
+           return given(a, 2) ? brasa::gelu_backward(a.tensor(0), a.tensor(1), a.at(2).s)
+                              : brasa::gelu_backward(a.tensor(0), a.tensor(1));
          }},
         {"hardshrink",
          [](const Args& a) -> Value {

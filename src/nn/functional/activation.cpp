@@ -12,6 +12,7 @@
 #include "nn/functional/elu_family.h"
 #include "nn/functional/fused_derivative.h"
 #include "nn/functional/opmath.h"
+#include "ops/pointwise/gelu_ops.h"
 
 namespace brasa::nn::functional {
 namespace {
@@ -91,11 +92,7 @@ Tensor gelu(const Tensor& input, const GELUFuncOptions& options) {
   const std::string& mode = options.approximate();
   BRASA_CHECK(mode == "none" || mode == "tanh", "gelu: approximate must be 'none' or 'tanh', got '",
               mode, "'");
-  return in_opmath(input, [&](const Tensor& x) {
-    if (mode == "none") return x * ((x * M_SQRT1_2).erf() + 1) * 0.5;
-    Tensor inner = (x + x * x * x * 0.044715) * std::sqrt(2.0 / M_PI);
-    return x * (inner.tanh() + 1) * 0.5;
-  });
+  return ops::gelu_op().call(input, mode, Tensor());  // fused: ops/pointwise/gelu_ops.h
 }
 
 Tensor silu(const Tensor& input) {

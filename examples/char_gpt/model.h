@@ -1,0 +1,133 @@
+#pragma once
+// The GPT of char_gpt: token + position embeddings, pre-LayerNorm blocks of causal self-attention
+// (through scaled_dot_product_attention) and a GELU MLP, a final LayerNorm and an output layer
+// tied to the token embedding. GPT-2's initialisation: N(0, 0.02) weights, zero biases, and the
+// projections into the residual stream N(0, 0.02 / sqrt(2 * layers)). train_torch.py builds the
+// same model with the same parameter names.
+
+#include <torch/torch.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "brasa/utils/checkpoint.h"
+
+struct GptConfig {
+  int64_t vocab_size = 0;
+  int64_t block_size = 128;
+  int64_t layers = 6;
+  int64_t heads = 8;
+  int64_t dim = 256;
+  double dropout = 0.1;
+};
+
+struct CausalSelfAttentionImpl : torch::nn::Module {
+  explicit CausalSelfAttentionImpl(const GptConfig& c)
+      : heads(c.heads),
+        dropout(c.dropout),
+        qkv(register_module("qkv", torch::nn::Linear(c.dim, 3 * c.dim))),
+        proj(register_module("proj", torch::nn::Linear(c.dim, c.dim))),
+        resid_drop(register_module("resid_drop", torch::nn::Dropout(c.dropout))) {}
+  torch::Tensor forward(const torch::Tensor& x) {
+    const int64_t B = x.size(0), T = x.size(1), C = x.size(2);
+    auto parts = qkv(x).view({B, T, 3, heads, C / heads}).permute({2, 0, 3, 1, 4});
+    auto y = torch::scaled_dot_product_attention(parts[0], parts[1], parts[2], {},
+                                                 is_training() ? dropout : 0.0, /*is_causal=*/true);
+    return resid_drop(proj(y.transpose(1, 2).reshape({B, T, C})));
+  }
+  int64_t heads;
+  double dropout;
+  torch::nn::Linear qkv, proj;
+  torch::nn::Dropout resid_drop;
+};
+TORCH_MODULE(CausalSelfAttention);
+
+struct MlpImpl : torch::nn::Module {
+  explicit MlpImpl(const GptConfig& c)
+      : fc(register_module("fc", torch::nn::Linear(c.dim, 4 * c.dim))),
+        proj(register_module("proj", torch::nn::Linear(4 * c.dim, c.dim))),
+        drop(register_module("drop", torch::nn::Dropout(c.dropout))) {}
+  torch::Tensor forward(const torch::Tensor& x) {
+    return drop(proj(torch::nn::functional::gelu(fc(x))));
+  }
+  torch::nn::Linear fc, proj;
+  torch::nn::Dropout drop;
+};
+TORCH_MODULE(Mlp);
+
+struct BlockImpl : torch::nn::Module {
+  explicit BlockImpl(const GptConfig& c)
+      : ln1(register_module("ln1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({c.dim})))),
+        attn(register_module("attn", CausalSelfAttention(c))),
+        ln2(register_module("ln2", torch::nn::LayerNorm(torch::nn::LayerNormOptions({c.dim})))),
+        mlp(register_module("mlp", Mlp(c))) {}
+  torch::Tensor forward(torch::Tensor x) {
+    x = x + attn(ln1(x));
+    return x + mlp(ln2(x));
+  }
+  torch::nn::LayerNorm ln1;
+  CausalSelfAttention attn;
+  torch::nn::LayerNorm ln2;
+  Mlp mlp;
+};
+TORCH_MODULE(Block);
+
+struct GptImpl : torch::nn::Module {
+  explicit GptImpl(const GptConfig& c)
+      : config(c),
+        wte(register_module("wte", torch::nn::Embedding(c.vocab_size, c.dim))),
+        wpe(register_module("wpe", torch::nn::Embedding(c.block_size, c.dim))),
+        drop(register_module("drop", torch::nn::Dropout(c.dropout))),
+        blocks(register_module("blocks", torch::nn::ModuleList())),
+        ln_f(register_module("ln_f", torch::nn::LayerNorm(torch::nn::LayerNormOptions({c.dim})))) {
+    for (int64_t i = 0; i < c.layers; ++i) blocks->push_back(Block(c));
+    torch::NoGradGuard no_grad;
+    for (auto& item : named_parameters()) {
+      const std::string& name = item.key();
+      torch::Tensor& p = item.value();
+      const bool residual_proj =
+          name.ends_with("attn.proj.weight") || name.ends_with("mlp.proj.weight");
+      if (name.ends_with(".bias")) {
+        torch::nn::init::zeros_(p);
+      } else if (name.starts_with("ln") || name.find(".ln") != std::string::npos) {
+        torch::nn::init::ones_(p);
+      } else {
+        torch::nn::init::normal_(p, 0.0, residual_proj ? 0.02 / std::sqrt(2.0 * c.layers) : 0.02);
+      }
+    }
+  }
+  /// Token ids [B, T] (T <= block_size) -> logits [B, T, vocab].
+  torch::Tensor forward(const torch::Tensor& idx) {
+    const int64_t T = idx.size(1);
+    auto x = drop(wte(idx) + wpe(torch::arange(T, torch::kLong)));
+    for (const auto& module : *blocks) {
+      auto block = module->as<BlockImpl>();
+      x = checkpoint_activations && is_training()
+              ? brasa::utils::checkpoint(
+                    [block](const torch::Tensor& h) { return block->forward(h); }, x)
+              : block->forward(x);
+    }
+    return torch::nn::functional::linear(ln_f(x), wte->weight);  // tied to the embedding
+  }
+  /// AdamW's two groups: matrices (linear and embedding weights) decay, biases and LayerNorm
+  /// weights do not.
+  std::vector<torch::optim::OptimizerParamGroup> param_groups(double weight_decay) {
+    std::vector<torch::Tensor> decay, no_decay;
+    for (auto& p : parameters()) (p.dim() >= 2 ? decay : no_decay).push_back(p);
+    std::vector<torch::optim::OptimizerParamGroup> groups;
+    groups.emplace_back(decay, std::make_unique<torch::optim::AdamWOptions>(
+                                   torch::optim::AdamWOptions().weight_decay(weight_decay)));
+    groups.emplace_back(no_decay, std::make_unique<torch::optim::AdamWOptions>(
+                                      torch::optim::AdamWOptions().weight_decay(0.0)));
+    return groups;
+  }
+
+  GptConfig config;
+  bool checkpoint_activations = false;
+  torch::nn::Embedding wte, wpe;
+  torch::nn::Dropout drop;
+  torch::nn::ModuleList blocks;
+  torch::nn::LayerNorm ln_f;
+};
+TORCH_MODULE(Gpt);

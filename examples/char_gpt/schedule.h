@@ -1,0 +1,42 @@
+#pragma once
+// The learning-rate schedule of char_gpt (and train_torch.py): linear warm-up from 0 to the peak
+// over `warmup` steps, then a cosine decay to a tenth of the peak at the last step. A function of
+// the step alone, so a resumed run needs no scheduler state. StepTimer: mean step time after a
+// few warm-up steps.
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <numbers>
+
+struct CosineSchedule {
+  double peak;
+  int64_t warmup, total;
+  double operator()(int64_t step) const {
+    if (step < warmup) return peak * static_cast<double>(step + 1) / static_cast<double>(warmup);
+    const double span = std::max<int64_t>(1, total - warmup);
+    const double progress = std::min(1.0, static_cast<double>(step - warmup) / span);
+    const double floor = peak / 10;
+    return floor + 0.5 * (peak - floor) * (1 + std::cos(std::numbers::pi * progress));
+  }
+};
+
+class StepTimer {
+ public:
+  static constexpr int kWarmup = 3;
+  void start() { begin_ = std::chrono::steady_clock::now(); }
+  /// `index`: the step's position in this run (the first kWarmup are not counted).
+  void stop(int64_t index) {
+    if (index < kWarmup) return;
+    total_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin_).count();
+    ++count_;
+  }
+  double mean_ms() const { return count_ ? 1e3 * total_ / static_cast<double>(count_) : 0; }
+  int64_t count() const { return count_; }
+
+ private:
+  std::chrono::steady_clock::time_point begin_;
+  double total_ = 0;
+  int64_t count_ = 0;
+};
