@@ -158,12 +158,8 @@ void amin_kernel(const ReduceIter& it, const ReduceParams&) {
   BRASA_DISPATCH_ALL_TYPES(it.in_dtype(), "amin",
                            [&] { run_reduce(MinMaxOps<scalar_t, false>{}, it); });
 }
-void all_kernel(const ReduceIter& it, const ReduceParams&) {
-  run_logical<Logical::All>(it, "all");
-}
-void any_kernel(const ReduceIter& it, const ReduceParams&) {
-  run_logical<Logical::Any>(it, "any");
-}
+void all_kernel(const ReduceIter& it, const ReduceParams&) { run_logical<Logical::All>(it, "all"); }
+void any_kernel(const ReduceIter& it, const ReduceParams&) { run_logical<Logical::Any>(it, "any"); }
 void count_nonzero_kernel(const ReduceIter& it, const ReduceParams&) {
   run_logical<Logical::Count>(it, "count_nonzero");
 }
