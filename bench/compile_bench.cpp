@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "best_of.h"
 #include "brasa/brasa.h"
 #include "brasa/compile.h"
 
@@ -17,21 +18,12 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
+using bench::best_ms;
+
 brasa::Tensor chain(const brasa::Tensor& x) {
   brasa::Tensor y = x;
   for (int i = 0; i < 10; ++i) y = y * 1.0001 + 0.5;
   return y;
-}
-
-template <typename F>
-double best_ms(F&& f, int reps) {
-  double best = 1e300;
-  for (int r = 0; r < reps; ++r) {
-    auto t0 = Clock::now();
-    f();
-    best = std::min(best, std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-  }
-  return best;
 }
 
 }  // namespace

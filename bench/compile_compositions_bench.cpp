@@ -11,6 +11,7 @@
 #include <map>
 #include <string>
 
+#include "best_of.h"
 #include "brasa/brasa.h"
 #include "brasa/compile.h"
 
@@ -19,16 +20,7 @@ using brasa::Tensor;
 
 namespace {
 
-template <typename F>
-double best_ms(F&& f, int reps) {
-  double best = 1e300;
-  for (int r = 0; r < reps; ++r) {
-    auto t0 = Clock::now();
-    f();
-    best = std::min(best, std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-  }
-  return best;
-}
+using bench::best_ms;
 
 Tensor gelu_c(const Tensor& x) { return x * 0.5 * ((x * 0.7071067811865476).erf() + 1); }
 Tensor softmax_c(const Tensor& x) {
