@@ -70,7 +70,8 @@ struct ThreadState {
 };
 
 ThreadState& thread_state() {
-  thread_local ThreadState state;
+  // Note [Initial-exec TLS] (src/dispatch/grad_mode.cpp).
+  thread_local ThreadState state __attribute__((tls_model("initial-exec")));
   return state;
 }
 
