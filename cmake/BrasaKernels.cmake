@@ -12,22 +12,30 @@ set(BRASA_FLAGS_AVX512 -O3 -mavx512f -mavx512bw -mavx512vl -mavx512dq -mavx2 -mf
     -mprefer-vector-width=512)
 
 # Note [Capability builds per file]
-# A kernel file whose loops gain nothing from wider vectors (measured: docs/benchmarks.md, "A
-# lighter library") starts with `#define BRASA_KERNEL_DEFAULT_ONLY` and is compiled for DEFAULT
-# only; its stubs then find no AVX2/AVX-512 entry and take the DEFAULT one (stub.h).
+# A kernel file whose loops gain nothing from wider vectors (measured with bench/capability_bench.py:
+# docs/benchmarks.md, "A lighter library") starts with `#define BRASA_KERNEL_DEFAULT_ONLY` and is
+# compiled for DEFAULT only; one whose loops gain from AVX2 but not from AVX-512 starts with
+# `#define BRASA_KERNEL_UP_TO_AVX2` and is compiled for DEFAULT and AVX2. A stub takes the widest
+# entry the CPU supports (stub.h), so on an AVX-512 CPU such files run their AVX2 or DEFAULT build.
 function(brasa_add_kernel_objects target)
   set(objs)
   set(default_only)
+  set(up_to_avx2)
   foreach(src IN LISTS ARGN)
-    file(STRINGS ${src} marker LIMIT_COUNT 20 REGEX "^#define BRASA_KERNEL_DEFAULT_ONLY$")
-    if(marker)
+    file(STRINGS ${src} marker LIMIT_COUNT 20 REGEX "^#define BRASA_KERNEL_(DEFAULT_ONLY|UP_TO_AVX2)$")
+    if(marker MATCHES "DEFAULT_ONLY")
       list(APPEND default_only ${src})
+    elseif(marker)
+      list(APPEND up_to_avx2 ${src})
     endif()
   endforeach()
   foreach(cap IN LISTS BRASA_CPU_CAPABILITIES)
     set(srcs ${ARGN})
     if(NOT cap STREQUAL "DEFAULT" AND default_only)
       list(REMOVE_ITEM srcs ${default_only})
+    endif()
+    if(cap STREQUAL "AVX512" AND up_to_avx2)
+      list(REMOVE_ITEM srcs ${up_to_avx2})
     endif()
     add_library(${target}_${cap} OBJECT ${srcs})
     target_compile_definitions(${target}_${cap} PRIVATE BRASA_CPU_CAPABILITY=${cap}

@@ -1,5 +1,8 @@
-// Loops of the random family (compiled once per CPU capability). Draw rules: Note [Random
-// reproducibility] in random_kernels.h.
+// Loops of the random family. Draw rules: Note [Random reproducibility] in random_kernels.h.
+// Compiled for DEFAULT and AVX2: the AVX2 build is 10-30% faster than DEFAULT, the AVX-512 one
+// measured no faster than AVX2 (bench/capability_bench.py; Note [Capability builds per file] in
+// cmake/BrasaKernels.cmake).
+#define BRASA_KERNEL_UP_TO_AVX2
 #include "backends/cpu/kernels/random_kernels.h"
 
 #include <algorithm>

@@ -1,5 +1,8 @@
-// Loops of sort and topk (compiled once per CPU capability). Each line is copied into (key, index)
-// pairs, ordered with NaN as the largest key, and written back.
+// Loops of sort and topk. Each line is copied into (key, index) pairs, ordered with NaN as the
+// largest key, and written back. Compiled for DEFAULT only: comparison sorts gain nothing from
+// wider vectors, and the AVX2/AVX-512 builds measured 1-6% slower (bench/capability_bench.py; Note
+// [Capability builds per file] in cmake/BrasaKernels.cmake).
+#define BRASA_KERNEL_DEFAULT_ONLY
 #include <algorithm>
 #include <utility>
 #include <vector>

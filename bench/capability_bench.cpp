@@ -1,0 +1,91 @@
+// Kernels per CPU capability: one thread, best of 9 in thread CPU time, for the kernel families whose AVX2/AVX-512
+// builds are kept or dropped by measurement (Note [Capability builds per file] in
+// cmake/BrasaKernels.cmake). Run once per capability and compare:
+//   for c in default avx2 avx512; do BRASA_CPU_CAPABILITY_OVERRIDE=$c capability_bench; done
+// (bench/capability_bench.py does that and prints the ratios).
+#include <algorithm>
+#include <ctime>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "brasa/brasa.h"
+
+using namespace brasa;
+
+namespace {
+// The thread's CPU time, not wall time: the kernels run on the calling thread (one thread), and a
+// machine shared with builds preempts it often; what other processes do to the caches still shows.
+double thread_us() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e6 + ts.tv_nsec * 1e-3;
+}
+double best_us(const std::function<void()>& f) {
+  f();
+  double best = 1e30;
+  for (int r = 0; r < 9; ++r) {
+    const double t0 = thread_us();
+    f();
+    best = std::min(best, thread_us() - t0);
+  }
+  return best;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  set_num_threads(1);
+  manual_seed(0);
+  const std::string only = argc > 1 ? argv[1] : "";
+  const Tensor m = randn({1024, 1024});                  // rows of 1K: dim 1 is contiguous
+  const Tensor md = m.to(kDouble);
+  const Tensor v = randn({1 << 20});
+  const Tensor small = randn({64, 1024});
+  Generator philox = make_generator(0, GeneratorKind::Philox);
+  std::vector<std::pair<std::string, std::function<void()>>> work = {
+      {"max_dim1", [&] { (void)max(m, 1); }},
+      {"max_dim0", [&] { (void)max(m, 0); }},
+      {"argmax_dim1", [&] { (void)argmax(m, 1); }},
+      {"argmax_dim0", [&] { (void)argmax(m, 0); }},
+      {"argmax_all", [&] { (void)argmax(v); }},
+      {"logsumexp_dim1", [&] { (void)logsumexp(m, {1}); }},
+      {"logsumexp_dim0", [&] { (void)logsumexp(m, {0}); }},
+      {"norm3_dim1", [&] { (void)norm(m, 3.0, {1}); }},
+      {"norm2_dim1", [&] { (void)norm(m, 2.0, {1}); }},
+      {"norm2_dim0", [&] { (void)norm(m, 2.0, {0}); }},
+      {"var_dim1", [&] { (void)var(m, {1}); }},
+      {"var_dim0", [&] { (void)var(m, {0}); }},
+      {"var_dim1_f64", [&] { (void)var(md, {1}); }},
+      {"sum_dim1", [&] { (void)m.sum({1}); }},
+      {"sum_dim0", [&] { (void)m.sum({0}); }},
+      {"sort_1M", [&] { (void)sort(v); }},
+      {"sort_rows", [&] { (void)sort(m, 1); }},
+      {"topk_rows", [&] { (void)topk(m, 10, 1); }},
+      {"randperm_1M", [&] { (void)randperm(1 << 20); }},
+      {"rand_1M", [&] { (void)rand({1 << 20}); }},
+      {"randn_1M", [&] { (void)randn({1 << 20}); }},
+      {"normal_1M_f64", [&] { (void)randn({1 << 20}, kDouble); }},
+      {"bernoulli_1M", [&] { (void)empty({1 << 20}).bernoulli_(0.5); }},
+      {"philox_rand_1M", [&] { (void)rand({1 << 20}, philox); }},
+      {"philox_randn_1M", [&] { (void)randn({1 << 20}, philox); }},
+      {"philox_randn_1M_f64", [&] { (void)randn({1 << 20}, philox, kDouble); }},
+      {"philox_randperm_1M", [&] { (void)randperm(1 << 20, philox); }},
+      {"cumsum_dim1", [&] { (void)cumsum(m, 1); }},
+      {"cumsum_dim0", [&] { (void)cumsum(m, 0); }},
+      {"cumprod_dim1", [&] { (void)cumprod(m, 1); }},
+      {"where_1M", [&] { (void)where(gt(v, 0), v, v.flip({0})); }},
+      {"clamp_1M", [&] { (void)clamp(v, -0.5, 0.5); }},
+      {"lerp_1M", [&] { (void)lerp(v, v.flip({0}), 0.3); }},
+      {"to_half_1M", [&] { (void)v.to(kHalf); }},
+      {"to_double_1M", [&] { (void)v.to(kDouble); }},
+      {"transpose_copy", [&] { (void)m.t().contiguous(); }},
+      {"gt_1M", [&] { (void)gt(v, 0.5); }},
+      {"gt_tensor_1M", [&] { (void)gt(v, v.flip({0})); }},
+      {"softmax_small", [&] { (void)softmax(small, 1); }},
+  };
+  for (const auto& [name, f] : work) {
+    if (!only.empty() && name.find(only) == std::string::npos) continue;
+    std::printf("%s %.2f\n", name.c_str(), best_us(f));
+  }
+}
