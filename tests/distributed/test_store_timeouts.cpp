@@ -1,5 +1,5 @@
 // Timeouts compose: the timeout set on the outermost store is the one a get or wait of a missing
-// key waits, for HashStore, TCPStore and PrefixStores over them (nested too), within 10%.
+// key waits, for HashStore, TCPStore and PrefixStores over them (nested too).
 
 #include <gtest/gtest.h>
 
@@ -25,7 +25,10 @@ Ms time_out(const std::function<void()>& op) {
 }
 
 // Sets `timeout` on `outer` (the inner stores start with a long one) and checks that get and
-// wait of a missing key each take it, within 10%.
+// wait of a missing key each take it: at least the timeout, and less than 1.5x of it, which tells
+// one timeout from two composed ones (2x) or the inner store's (seconds). On an idle machine every
+// case took within 2% of the timeout; the slack is for loaded cores, where the waiting thread was
+// measured waking up to 18% late (225-236 ms for 200 ms).
 void expect_outer_timeout(c10d::Store& outer, Ms timeout) {
   outer.setTimeout(timeout);
   EXPECT_EQ(outer.getTimeout(), timeout);
@@ -33,7 +36,7 @@ void expect_outer_timeout(c10d::Store& outer, Ms timeout) {
     const Ms took = i == 0 ? time_out([&] { outer.get("missing"); })
                            : time_out([&] { outer.wait({"missing"}); });
     EXPECT_GE(took, timeout) << (i == 0 ? "get" : "wait");
-    EXPECT_LE(took.count(), timeout.count() * 11 / 10) << (i == 0 ? "get" : "wait");
+    EXPECT_LT(took.count(), timeout.count() * 3 / 2) << (i == 0 ? "get" : "wait");
   }
 }
 
