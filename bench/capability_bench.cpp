@@ -1,11 +1,11 @@
-// Kernels per CPU capability: one thread, best of 9 in thread CPU time, for the kernel families whose AVX2/AVX-512
-// builds are kept or dropped by measurement (Note [Capability builds per file] in
-// cmake/BrasaKernels.cmake). Run once per capability and compare:
+// Kernels per CPU capability: one thread, best of 9 in thread CPU time, for the kernel families
+// whose AVX2/AVX-512 builds are kept or dropped by measurement (Note [Capability builds per file]
+// in cmake/BrasaKernels.cmake). Run once per capability and compare:
 //   for c in default avx2 avx512; do BRASA_CPU_CAPABILITY_OVERRIDE=$c capability_bench; done
 // (bench/capability_bench.py does that and prints the ratios).
 #include <algorithm>
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 #include <functional>
 #include <string>
 #include <vector>
@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
   set_num_threads(1);
   manual_seed(0);
   const std::string only = argc > 1 ? argv[1] : "";
-  const Tensor m = randn({1024, 1024});                  // rows of 1K: dim 1 is contiguous
+  const Tensor m = randn({1024, 1024});  // rows of 1K: dim 1 is contiguous
   const Tensor md = m.to(kDouble);
   const Tensor v = randn({1 << 20});
   const Tensor small = randn({64, 1024});
