@@ -73,11 +73,15 @@ Value constant_pad(const Args& a) {
   return Module(Options(expand<N>(a, 1), a.real(2)))(a.tensor(0));
 }
 
-/// A module in eval() mode, in the input's dtype (its parameters are Float otherwise).
+/// A module in eval() mode, on the input's device and in its dtype (its parameters are Float
+/// CPU tensors otherwise), as a libtorch program moves its model.
 template <class Module>
 Tensor run_eval(Module m, const Tensor& x) {
   m->eval();
-  if (is_floating_type(x.scalar_type())) m->to(x.scalar_type());
+  if (is_floating_type(x.scalar_type()))
+    m->to(x.device(), x.scalar_type());
+  else
+    m->to(x.device());
   return m(x);
 }
 

@@ -57,8 +57,9 @@ Tensor unfold_backward(const Tensor& grad_in, IntArrayRef input_sizes, int64_t d
               " dims, the last of size ", size, "), got ", grad_in.sizes());
   if (ndim == 0) return grad_in.sum().to(grad_in.scalar_type());
   const int64_t windows = grad_in.size(d);
-  Tensor positions = (arange(windows, TensorOptions(kLong)) * step).unsqueeze(1) +
-                     arange(size, TensorOptions(kLong));
+  const TensorOptions index_options = TensorOptions(kLong).device(grad_in.device());
+  Tensor positions =
+      (arange(windows, index_options) * step).unsqueeze(1) + arange(size, index_options);
   Tensor source = grad_in.movedim(-1, d + 1).flatten(d, d + 1);
   return zeros(input_sizes, grad_in.options()).index_add(d, positions.flatten(), source);
 }
