@@ -51,6 +51,7 @@
 #include "brasa/ops/special.h"
 #include "brasa/ops/statistics.h"
 #include "brasa/ops/stft.h"
+#include "brasa/ops/unfold.h"
 #include "brasa/ops/view.h"
 #include "brasa/optim.h"
 #include "brasa/serialize/checkpoint.h"

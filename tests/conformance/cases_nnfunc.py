@@ -18,6 +18,10 @@ ACTIVATIONS = [
     ("softsign", F.softsign, {}), ("hardtanh", F.hardtanh, {"min_val": -0.5, "max_val": 2.0}),
     ("hardsigmoid", F.hardsigmoid, {}), ("hardswish", F.hardswish, {}), ("logsigmoid", F.logsigmoid, {}),
     ("glu", F.glu, {"dim": -1}), ("softmax", F.softmax, {"dim": -1}), ("log_softmax", F.log_softmax, {"dim": 0}),
+    ("softmin", F.softmin, {"dim": -1}), ("hardshrink", F.hardshrink, {}), ("hardshrink", F.hardshrink, {"lambd": 1.2}),
+    ("softshrink", F.softshrink, {}), ("softshrink", F.softshrink, {"lambd": 1.2}), ("tanhshrink", F.tanhshrink, {}),
+    ("threshold", F.threshold, {"threshold": 0.3, "value": -2.0}), ("rrelu", F.rrelu, {}),
+    ("rrelu", F.rrelu, {"lower": 0.2, "upper": 0.5}),
 ]
 
 
@@ -37,9 +41,22 @@ def _activation_cases():
     for d in (torch.float32, torch.float64):
         s = torch.tensor(SPECIALS, dtype=d)
         for name, fn, kw in ACTIVATIONS:
-            if name not in ("glu", "softmax", "log_softmax"):
+            if name not in ("glu", "softmax", "log_softmax", "softmin"):
                 out.append(make_case("nn." + name, f"{SHORT[d]} specials {kw}", fn, [s], kw, k=4))
     out.append(make_case("nn.hardtanh", "min > max", F.hardtanh, [torch.randn(3)], {"min_val": 1.0, "max_val": 0.0}))
+    out.append(make_case("nn.softshrink", "negative lambda", F.softshrink, [torch.randn(3)], {"lambd": -0.5}))
+    out.append(make_case("nn.rrelu", "lower > upper", F.rrelu, [torch.randn(3)], {"lower": 0.5, "upper": 0.1}))
+    out.append(make_case("nn.softmin", "f32 dtype=f64", F.softmin, [torch.randn(3, 4)], {"dim": 1, "dtype": torch.float64}))
+    for d in (torch.float32, torch.float64):
+        x, xt = torch.randn(2, 3, 4, dtype=d), torch.randn(4, 3, 2, dtype=d).transpose(0, 2)
+        for w in (torch.rand(3, dtype=d), torch.rand(1, dtype=d) - 0.5, torch.tensor(0.2, dtype=d)):
+            out.append(make_case("nn.prelu", f"{SHORT[d]} weight {list(w.shape)}", F.prelu, [x, w], k=2))
+            out.append(make_case("nn.prelu", f"{SHORT[d]} transposed weight {list(w.shape)}", F.prelu, [xt, w], k=2))
+        out.append(make_case("nn.prelu", f"{SHORT[d]} 1-d input", F.prelu, [x[0, 0], torch.rand(1, dtype=d)], k=2))
+        out.append(make_case("nn.prelu", f"{SHORT[d]} empty", F.prelu, [x[:0], torch.rand(3, dtype=d)], k=2))
+        out.append(make_case("nn.prelu", f"{SHORT[d]} weight size mismatch", F.prelu, [x, torch.rand(4, dtype=d)]))
+        out.append(make_case("nn.prelu", f"{SHORT[d]} 2-d weight", F.prelu, [x, torch.rand(1, 3, dtype=d)]))
+    out.append(make_case("nn.prelu", "i64", F.prelu, [torch.arange(6).reshape(2, 3), torch.tensor([1, 2, 3])]))
     return out
 
 

@@ -1,6 +1,8 @@
 """torch::nn modules called as modules (issue 15): unpooling, fractional max pooling, padding,
-local response normalisation, CrossMapLRN2d, the margin / embedding / Poisson losses and CTC
-loss. PyTorch runs torch.nn's modules (or torch.nn.functional where libtorch's module is a thin
+local response normalisation, CrossMapLRN2d, the margin / embedding / Poisson losses, CTC
+loss, the activations Softmin, Softmax2d, Hardshrink, Softshrink, Tanhshrink, Threshold, RReLU
+(in eval mode: training draws random slopes) and PReLU, LPPool1d/2d, CosineSimilarity,
+PairwiseDistance, Fold and Unfold. PyTorch runs torch.nn's modules (or torch.nn.functional where libtorch's module is a thin
 wrapper) with the options passed as arguments; ops_nnmodules.cpp builds libtorch's module from
 the same arguments. Modules with parameters (AdaptiveLogSoftmaxWithLoss) and recurrent layers
 over packed sequences are compared in tests/nn/test_nn_modules_extra.cpp."""
@@ -252,5 +254,110 @@ def _ctc_cases():
     return out
 
 
+def _activation_cases():
+    out = []
+    for d in REAL:
+        t = SHORT[d]
+        x = torch.randn(2, 3, 4, 5, dtype=d) * 2
+        xt = x.transpose(1, 3)
+        for name, fn, args in (
+                ("Softmin", lambda x, dim: NN.Softmin(dim)(x), [1]),
+                ("Softmin", lambda x, dim: NN.Softmin(dim)(x), [-1]),
+                ("Softmax2d", lambda x: NN.Softmax2d()(x), []),
+                ("Hardshrink", lambda x, l: NN.Hardshrink(l)(x), [0.5]),
+                ("Hardshrink", lambda x, l: NN.Hardshrink(l)(x), [1.3]),
+                ("Softshrink", lambda x, l: NN.Softshrink(l)(x), [0.5]),
+                ("Softshrink", lambda x, l: NN.Softshrink(l)(x), [1.3]),
+                ("Tanhshrink", lambda x: NN.Tanhshrink()(x), []),
+                ("Threshold", lambda x, th, v: NN.Threshold(th, v)(x), [0.1, 20.0]),
+                ("RReLU", lambda x, lo, up: NN.RReLU(lo, up).eval()(x), [0.125, 1 / 3]),
+                ("RReLU", lambda x, lo, up: NN.RReLU(lo, up).eval()(x), [0.2, 0.6]),
+                ("PReLU", lambda x, n, init: NN.PReLU(n, init).to(x.dtype)(x), [1, 0.25]),
+                ("PReLU", lambda x, n, init: NN.PReLU(n, init).to(x.dtype)(x), [3, -0.3])):
+            label = f"{t} {args}"
+            out.append(make_case(name, label, fn, [x] + args, k=4))
+            if name == "PReLU" and args[0] == 3:
+                continue  # xt has 5 channels
+            out.append(make_case(name, f"{label} non-contiguous", fn, [xt] + args, k=4))
+            out.append(make_case(name, f"{label} 3-d", fn, [x[0]] + args, k=4))
+            out.append(make_case(name, f"{label} empty batch", fn, [x[:0]] + args, k=4))
+        out.append(make_case("Softmax2d", f"{t} 2-d input", lambda x: NN.Softmax2d()(x), [x[0, 0]]))
+        out.append(make_case("Softmax2d", f"{t} 5-d input", lambda x: NN.Softmax2d()(x), [x[None]]))
+        out.append(make_case("Softshrink", f"{t} negative lambda", lambda x, l: NN.Softshrink(l)(x), [x, -1.0]))
+        out.append(make_case("RReLU", f"{t} lower > upper", lambda x, lo, up: NN.RReLU(lo, up).eval()(x),
+                             [x, 0.5, 0.1]))
+        out.append(make_case("PReLU", f"{t} channel mismatch",
+                             lambda x, n, init: NN.PReLU(n, init).to(x.dtype)(x), [x, 4, 0.25]))
+    xi = torch.arange(-4, 5).reshape(3, 3)
+    out.append(make_case("Threshold", "i64", lambda x, th, v: NN.Threshold(th, v)(x), [xi, 1.0, -7.0]))
+    out.append(make_case("Threshold", "bool", lambda x, th, v: NN.Threshold(th, v)(x), [xi > 0, 0.0, 1.0]))
+    for name in ("Hardshrink", "Softshrink"):
+        out.append(make_case(name, "i64", lambda x, name=name: getattr(NN, name)()(x), [xi]))
+    out.append(make_case("Tanhshrink", "i64", lambda x: NN.Tanhshrink()(x), [xi]))
+    return out
+
+
+def _lp_pool_cases():
+    out = []
+    for d in REAL:
+        t = SHORT[d]
+        x1 = torch.rand(2, 3, 11, dtype=d) + 0.1
+        x2 = torch.rand(2, 3, 7, 8, dtype=d) + 0.1
+        fn1 = lambda x, p, k, s, c: NN.LPPool1d(p, k, s, c)(x)
+        fn2 = lambda x, p, k, s, c: NN.LPPool2d(p, k, s, c)(x)
+        for p in (1.0, 2.0, 3.0):
+            out.append(make_case("LPPool1d", f"{t} p={p}", fn1, [x1, p, 3, None, False], k=8))
+            out.append(make_case("LPPool2d", f"{t} p={p}", fn2, [x2, p, 2, None, False], k=8))
+        out.append(make_case("LPPool1d", f"{t} stride ceil_mode", fn1, [x1, 2.0, 4, 3, True], k=8))
+        out.append(make_case("LPPool1d", f"{t} signed input", fn1, [x1 - 0.6, 1.0, 2, 1, False], k=8))
+        out.append(make_case("LPPool1d", f"{t} 2-d input", fn1, [x1[0], 2.0, 3, 2, False], k=8))
+        out.append(make_case("LPPool1d", f"{t} non-contiguous", fn1,
+                             [x1.transpose(0, 1).contiguous().transpose(0, 1), 2.0, 3, None, False], k=8))
+        out.append(make_case("LPPool2d", f"{t} kernel [2, 3] stride [1, 2] ceil_mode", fn2,
+                             [x2, 2.0, [2, 3], [1, 2], True], k=8))
+        out.append(make_case("LPPool2d", f"{t} 3-d input", fn2, [x2[0], 1.5, 3, 2, False], k=8))
+        out.append(make_case("LPPool2d", f"{t} non-contiguous", fn2, [x2.transpose(2, 3), 2.0, 2, None, False], k=8))
+        out.append(make_case("LPPool2d", f"{t} empty batch", fn2, [x2[:0], 2.0, 2, None, False], k=8))
+        out.append(make_case("LPPool2d", f"{t} kernel larger than input", fn2, [x2, 2.0, 9, None, False]))
+        out.append(make_case("LPPool1d", f"{t} 4-d input", fn1, [x2, 2.0, 2, None, False]))
+    return out
+
+
+def _distance_fold_cases():
+    out = []
+    for d in REAL:
+        t = SHORT[d]
+        a, b = torch.randn(4, 5, dtype=d), torch.randn(4, 5, dtype=d)
+        bt = torch.randn(5, 4, dtype=d).t()
+        fn = lambda x, y, dim, eps: NN.CosineSimilarity(dim, eps)(x, y)
+        out.append(make_case("CosineSimilarity", f"{t} dim=1", fn, [a, b, 1, 1e-8], k=8))
+        out.append(make_case("CosineSimilarity", f"{t} dim=0 eps", fn, [a, bt, 0, 1e-3], k=8))
+        out.append(make_case("CosineSimilarity", f"{t} broadcast", fn, [a, b[:1], 1, 1e-8], k=8))
+        out.append(make_case("CosineSimilarity", f"{t} 1-d dim=0", fn, [a[0], b[0], 0, 1e-8], k=8))
+        out.append(make_case("CosineSimilarity", f"{t} shape mismatch", fn, [a, b[:, :3], 1, 1e-8]))
+        fn = lambda x, y, p, eps, keep: NN.PairwiseDistance(p, eps, keep)(x, y)
+        out.append(make_case("PairwiseDistance", f"{t} p=2", fn, [a, b, 2.0, 1e-6, False], k=8))
+        out.append(make_case("PairwiseDistance", f"{t} p=1 keepdim", fn, [a, bt, 1.0, 1e-6, True], k=8))
+        out.append(make_case("PairwiseDistance", f"{t} p=3 broadcast", fn, [a, b[:1], 3.0, 1e-4, False], k=8))
+        out.append(make_case("PairwiseDistance", f"{t} shape mismatch", fn, [a, b[:, :3], 2.0, 1e-6, False]))
+        x = torch.randn(2, 3, 5, 6, dtype=d)
+        fn = lambda x, k, dil, pad, st: NN.Unfold(k, dil, pad, st)(x)
+        out.append(make_case("Unfold", f"{t} k=2", fn, [x, 2, 1, 0, 1]))
+        out.append(make_case("Unfold", f"{t} k=[2,3] dilation padding stride", fn, [x, [2, 3], [2, 1], [1, 0], [2, 1]]))
+        out.append(make_case("Unfold", f"{t} non-contiguous", fn, [x.transpose(2, 3), 3, 1, 1, 2]))
+        out.append(make_case("Unfold", f"{t} kernel too large", fn, [x, 7, 1, 0, 1]))
+        cols = torch.randn(2, 3 * 4, 12, dtype=d)
+        fn = lambda x, o, k, dil, pad, st: NN.Fold(o, k, dil, pad, st)(x)
+        out.append(make_case("Fold", f"{t} overlapping", fn, [cols, [4, 5], 2, 1, 0, 1]))
+        out.append(make_case("Fold", f"{t} dilation padding stride", fn, [cols, [6, 7], 2, 2, 1, 2]))
+        out.append(make_case("Fold", f"{t} unbatched", fn, [cols[0], [4, 5], 2, 1, 0, 1]))
+        out.append(make_case("Fold", f"{t} non-contiguous", fn,
+                             [cols.transpose(1, 2).contiguous().transpose(1, 2), [4, 5], 2, 1, 0, 1]))
+        out.append(make_case("Fold", f"{t} wrong block count", fn, [cols[:, :, :10], [4, 5], 2, 1, 0, 1]))
+        out.append(make_case("Fold", f"{t} wrong channel multiple", fn, [cols[:, :10], [4, 5], 2, 1, 0, 1]))
+    return out
+
+
 def cases():
-    return _unpool_cases() + _fractional_cases() + _pad_cases() + _norm_cases() + _loss_cases() + _ctc_cases()
+    return (_unpool_cases() + _fractional_cases() + _pad_cases() + _norm_cases() + _loss_cases() + _ctc_cases()
+            + _activation_cases() + _lp_pool_cases() + _distance_fold_cases())

@@ -25,6 +25,13 @@ def _view_cases(t, tag):
     add("view", "[5, -1] bad", lambda x, s: x.view(s), [[5, -1]])
     add("reshape", "[3, 8]", lambda x, s: x.reshape(s), [[3, 8]])
     add("reshape", "[2, -1, 2]", lambda x, s: x.reshape(s), [[2, -1, 2]])
+    add("unfold", "dim 2 size 2 step 1", lambda x, d, n, st: x.unfold(d, n, st), [2, 2, 1])
+    add("unfold", "dim 0 size 2 step 3", lambda x, d, n, st: x.unfold(d, n, st), [0, 2, 3])
+    add("unfold", "dim -2 size 3 step 2", lambda x, d, n, st: x.unfold(d, n, st), [-2, 3, 2])
+    add("unfold", "dim 1 size 0", lambda x, d, n, st: x.unfold(d, n, st), [1, 0, 1])
+    add("unfold", "size too large", lambda x, d, n, st: x.unfold(d, n, st), [1, 4, 1])
+    add("unfold", "step 0", lambda x, d, n, st: x.unfold(d, n, st), [1, 2, 0])
+    add("unfold", "dim out of range", lambda x, d, n, st: x.unfold(d, n, st), [3, 1, 1])
     add("flatten", "all", lambda x: x.flatten(), [])
     add("flatten", "1..2", lambda x, a, b: x.flatten(a, b), [1, 2])
     add("unflatten", "dim 2 [2, 2]", lambda x, d, s: x.unflatten(d, s), [2, [2, 2]])
@@ -92,6 +99,12 @@ def cases():
         z = make_tensor((), d)
         out.append(make_case("view", f"{SHORT[d]} 0-d -> [1]", lambda x, s: x.view(s), [z, [1]], flags=S))
         out.append(make_case("unsqueeze", f"{SHORT[d]} 0-d", lambda x, i: x.unsqueeze(i), [z, 0], flags=S))
+        unfold = lambda x, dim, n, st: x.unfold(dim, n, st)
+        out.append(make_case("unfold", f"{SHORT[d]} 0-d", unfold, [z, 0, 1, 5], flags=S))
+        out.append(make_case("unfold", f"{SHORT[d]} 0-d size 2", unfold, [z, -1, 2, 1], flags=S))
+        out.append(make_case("unfold", f"{SHORT[d]} empty", unfold, [make_tensor((0, 4), d), 1, 2, 1], flags=S))
+        out.append(make_case("unfold", f"{SHORT[d]} 1-d overlapping", unfold, [make_tensor((10,), d), 0, 4, 1],
+                             flags=S))
         out.append(make_case("reshape", f"{SHORT[d]} empty", lambda x, s: x.reshape(s),
                              [make_tensor((0, 4), d), [2, 0, -1]], flags=S))
     return out

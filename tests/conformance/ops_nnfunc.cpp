@@ -74,6 +74,32 @@ const OpTable kNNFunc(
          [](const Args& a) -> Value {
            return F::log_softmax(a.tensor(0), F::LogSoftmaxFuncOptions(*a.kw_int("dim")));
          }},
+        {"nn.softmin",
+         [](const Args& a) -> Value {
+           return F::softmin(a.tensor(0),
+                             F::SoftminFuncOptions(*a.kw_int("dim")).dtype(a.kw_dtype("dtype")));
+         }},
+        {"nn.hardshrink",
+         [](const Args& a) -> Value {
+           return F::hardshrink(a.tensor(0), a.kw_real("lambd").value_or(0.5));
+         }},
+        {"nn.softshrink",
+         [](const Args& a) -> Value {
+           return F::softshrink(a.tensor(0), a.kw_real("lambd").value_or(0.5));
+         }},
+        {"nn.tanhshrink", [](const Args& a) -> Value { return F::tanhshrink(a.tensor(0)); }},
+        {"nn.threshold",
+         [](const Args& a) -> Value {
+           return F::threshold(
+               a.tensor(0), F::ThresholdFuncOptions(*a.kw_real("threshold"), *a.kw_real("value")));
+         }},
+        {"nn.rrelu",
+         [](const Args& a) -> Value {
+           return F::rrelu(a.tensor(0), F::RReLUFuncOptions()
+                                            .lower(a.kw_real("lower").value_or(1.0 / 8))
+                                            .upper(a.kw_real("upper").value_or(1.0 / 3)));
+         }},
+        {"nn.prelu", [](const Args& a) -> Value { return F::prelu(a.tensor(0), a.tensor(1)); }},
         {"nn.layer_norm",
          [](const Args& a) -> Value {
            return F::layer_norm(a.tensor(0), F::LayerNormFuncOptions(a.ints(1))

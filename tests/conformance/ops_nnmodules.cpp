@@ -73,6 +73,25 @@ Value constant_pad(const Args& a) {
   return Module(Options(expand<N>(a, 1), a.real(2)))(a.tensor(0));
 }
 
+/// A module in eval() mode, on the input's device and in its dtype (its parameters are Float
+/// CPU tensors otherwise), as a libtorch program moves its model.
+template <class Module>
+Tensor run_eval(Module m, const Tensor& x) {
+  m->eval();
+  if (is_floating_type(x.scalar_type()))
+    m->to(x.device(), x.scalar_type());
+  else
+    m->to(x.device());
+  return m(x);
+}
+
+template <class Module, class Options, size_t D>
+Value lp_pool(const Args& a) {
+  Options o(a.real(1), expand<D>(a, 2));
+  if (given(a, 3)) o.stride(expand<D>(a, 3));
+  return Module(o.ceil_mode(flag(a, 4)))(a.tensor(0));
+}
+
 Tensor distance(const std::string& name, const Tensor& x, const Tensor& y) {
   if (name == "cosine") return 1.0 - F::cosine_similarity(x, y);
   return (x - y).abs().sum(-1);
@@ -112,6 +131,60 @@ const OpTable kNNModules(
                                    .alpha(a.real(2))
                                    .beta(a.real(3))
                                    .k(a.integer(4)));
+           return m(a.tensor(0));
+         }},
+        // ---- activations ----
+        {"Softmin", [](const Args& a) -> Value { return nn::Softmin(a.integer(1))(a.tensor(0)); }},
+        {"Softmax2d", [](const Args& a) -> Value { return nn::Softmax2d()(a.tensor(0)); }},
+        {"Hardshrink",
+         [](const Args& a) -> Value {
+           return nn::Hardshrink(given(a, 1) ? a.real(1) : 0.5)(a.tensor(0));
+         }},
+        {"Softshrink",
+         [](const Args& a) -> Value {
+           return nn::Softshrink(given(a, 1) ? a.real(1) : 0.5)(a.tensor(0));
+         }},
+        {"Tanhshrink", [](const Args& a) -> Value { return nn::Tanhshrink()(a.tensor(0)); }},
+        {"Threshold",
+         [](const Args& a) -> Value { return nn::Threshold(a.real(1), a.real(2))(a.tensor(0)); }},
+        {"RReLU",
+         [](const Args& a) -> Value {
+           return run_eval(nn::RReLU(nn::RReLUOptions().lower(a.real(1)).upper(a.real(2))),
+                           a.tensor(0));
+         }},
+        {"PReLU",
+         [](const Args& a) -> Value {
+           return run_eval(
+               nn::PReLU(nn::PReLUOptions().num_parameters(a.integer(1)).init(a.real(2))),
+               a.tensor(0));
+         }},
+        {"LPPool1d", lp_pool<nn::LPPool1d, nn::LPPool1dOptions, 1>},
+        {"LPPool2d", lp_pool<nn::LPPool2d, nn::LPPool2dOptions, 2>},
+        {"CosineSimilarity",
+         [](const Args& a) -> Value {
+           nn::CosineSimilarity m(nn::CosineSimilarityOptions().dim(a.integer(2)).eps(a.real(3)));
+           return m(a.tensor(0), a.tensor(1));
+         }},
+        {"PairwiseDistance",
+         [](const Args& a) -> Value {
+           nn::PairwiseDistance m(
+               nn::PairwiseDistanceOptions().p(a.real(2)).eps(a.real(3)).keepdim(flag(a, 4)));
+           return m(a.tensor(0), a.tensor(1));
+         }},
+        {"Unfold",
+         [](const Args& a) -> Value {
+           nn::Unfold m(nn::UnfoldOptions(expand<2>(a, 1))
+                            .dilation(expand<2>(a, 2))
+                            .padding(expand<2>(a, 3))
+                            .stride(expand<2>(a, 4)));
+           return m(a.tensor(0));
+         }},
+        {"Fold",
+         [](const Args& a) -> Value {
+           nn::Fold m(nn::FoldOptions(expand<2>(a, 1), expand<2>(a, 2))
+                          .dilation(expand<2>(a, 3))
+                          .padding(expand<2>(a, 4))
+                          .stride(expand<2>(a, 5)));
            return m(a.tensor(0));
          }},
         // ---- losses ----

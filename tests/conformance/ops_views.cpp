@@ -1,6 +1,7 @@
 // Op map of the view and indexing family (cases_views.py).
 
 #include "brasa/core/indexing.h"
+#include "brasa/dispatch/dispatcher.h"
 #include "registry.h"
 
 namespace brasa::conformance {
@@ -90,6 +91,14 @@ const OpTable kViews(
         {"diagonal",
          [](const Args& a) -> Value {
            return a.tensor(0).diagonal(a.integer(1), a.integer(2), a.integer(3));
+         }},
+        // Tensor::unfold is not a member yet (docs/compat.md): the dispatched op, called boxed.
+        {"unfold",
+         [](const Args& a) -> Value {
+           Stack stack{brasa::Value(a.tensor(0)), brasa::Value(a.integer(1)),
+                       brasa::Value(a.integer(2)), brasa::Value(a.integer(3))};
+           brasa::find_op("unfold")->call_boxed(stack);
+           return stack.at(0).tensor();
          }},
         {"contiguous", [](const Args& a) -> Value { return a.tensor(0).contiguous(); }},
         {"clone", [](const Args& a) -> Value { return a.tensor(0).clone(); }},

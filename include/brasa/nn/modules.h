@@ -7,8 +7,10 @@
 #include "brasa/nn/modules/container.h"
 #include "brasa/nn/modules/conv.h"
 #include "brasa/nn/modules/ctc_loss.h"
+#include "brasa/nn/modules/distance.h"
 #include "brasa/nn/modules/dropout.h"
 #include "brasa/nn/modules/embedding.h"
+#include "brasa/nn/modules/fold.h"
 #include "brasa/nn/modules/instantiations.h"  // last: Note [Module instantiations]
 #include "brasa/nn/modules/linear.h"
 #include "brasa/nn/modules/local_response_norm.h"

@@ -6,6 +6,7 @@
 
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
+#include "brasa/nn/activation_functions.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/pointwise.h"
 #include "brasa/ops/reduce.h"
@@ -214,6 +215,41 @@ Tensor softmax(const Tensor& input, const SoftmaxFuncOptions& options) {
 Tensor log_softmax(const Tensor& input, const LogSoftmaxFuncOptions& options) {
   if (input.numel() == 0 && !options.dtype()) return input.clone();  // any dtype, like PyTorch
   return brasa::log_softmax(input, options.dim(), options.dtype());
+}
+
+Tensor softmin(const Tensor& input, const SoftminFuncOptions& options) {
+  BRASA_CHECK(input.defined(), "softmin: got an undefined tensor");
+  return softmax(input.neg(), SoftmaxFuncOptions(options.dim()).dtype(options.dtype()));
+}
+
+// The shrinks, threshold, prelu and rrelu are the at:: functions (nn/activation_functions.h)
+// with the options unpacked: one computation for both spellings.
+Tensor hardshrink(const Tensor& input, const HardshrinkFuncOptions& options) {
+  return brasa::hardshrink(input, options.lambda());
+}
+
+Tensor softshrink(const Tensor& input, const SoftshrinkFuncOptions& options) {
+  return brasa::softshrink(input, options.lambda());
+}
+
+Tensor tanhshrink(const Tensor& input) {
+  BRASA_CHECK(input.defined(), "tanhshrink: got an undefined tensor");
+  return input - input.tanh();
+}
+
+Tensor threshold(const Tensor& input, const ThresholdFuncOptions& options) {
+  if (!options.inplace()) return brasa::threshold(input, options.threshold(), options.value());
+  Tensor self = input;
+  return brasa::threshold_(self, options.threshold(), options.value());
+}
+
+Tensor prelu(const Tensor& input, const Tensor& weight) { return brasa::prelu(input, weight); }
+
+Tensor rrelu(const Tensor& input, const RReLUFuncOptions& options) {
+  if (!options.inplace())
+    return brasa::rrelu(input, options.lower(), options.upper(), options.training());
+  Tensor self = input;
+  return brasa::rrelu_(self, options.lower(), options.upper(), options.training());
 }
 
 }  // namespace brasa::nn::functional

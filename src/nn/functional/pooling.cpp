@@ -95,4 +95,31 @@ Tensor adaptive_max_pool3d(const Tensor& input, const AdaptiveMaxPool3dFuncOptio
   return std::get<0>(adaptive_max_pool3d_with_indices(input, o));
 }
 
+namespace {
+
+/// x^p averaged over the windows (avg_pool without padding), times the window size, sign kept,
+/// to the power 1/p: libtorch's composition, so its gradient is the same at zero sums.
+template <size_t D, class AvgPool>
+Tensor lp_pool(const Tensor& input, const LPPoolOptions<D>& o, AvgPool avg_pool) {
+  BRASA_CHECK(input.defined(), "lp_pool", D, "d: got an undefined tensor");
+  const double p = o.norm_type();
+  Tensor out = avg_pool(
+      input.pow(p),
+      AvgPoolOptions<D>(o.kernel_size()).stride(o.stride()).padding(0).ceil_mode(o.ceil_mode()));
+  int64_t window = 1;
+  for (size_t i = 0; i < D; ++i) window *= (*o.kernel_size())[i];
+  return (out.sign() * out.abs().relu()).mul(window).pow(1.0 / p);
+}
+
+}  // namespace
+
+Tensor lp_pool1d(const Tensor& input, const LPPool1dFuncOptions& o) {
+  return lp_pool<1>(
+      input, o, [](const Tensor& x, const AvgPool1dFuncOptions& a) { return avg_pool1d(x, a); });
+}
+Tensor lp_pool2d(const Tensor& input, const LPPool2dFuncOptions& o) {
+  return lp_pool<2>(
+      input, o, [](const Tensor& x, const AvgPool2dFuncOptions& a) { return avg_pool2d(x, a); });
+}
+
 }  // namespace brasa::nn::functional

@@ -3,6 +3,7 @@
 #include "brasa/nn/modules/activation.h"
 
 #include "brasa/core/error.h"
+#include "brasa/ops/factory.h"
 #include "brasa/ops/pointwise.h"
 
 namespace brasa::nn {
@@ -98,6 +99,7 @@ BRASA_DEFINE_ACTIVATION(Hardswish, F::hardswish(input))
 BRASA_DEFINE_ACTIVATION(LogSigmoid, F::logsigmoid(input))
 BRASA_DEFINE_ACTIVATION(Sigmoid, sigmoid(input))
 BRASA_DEFINE_ACTIVATION(Tanh, tanh(input))
+BRASA_DEFINE_ACTIVATION(Tanhshrink, F::tanhshrink(input))
 #undef BRASA_DEFINE_ACTIVATION
 
 void SoftmaxImpl::pretty_print(std::ostream& s) const {
@@ -109,5 +111,58 @@ void LogSoftmaxImpl::pretty_print(std::ostream& s) const {
   s << "torch::nn::LogSoftmax(dim=" << options.dim() << ")";
 }
 Tensor LogSoftmaxImpl::forward(const Tensor& input) { return F::log_softmax(input, options.dim()); }
+
+void SoftminImpl::pretty_print(std::ostream& s) const {
+  s << "torch::nn::Softmin(dim=" << options.dim() << ")";
+}
+Tensor SoftminImpl::forward(const Tensor& input) { return F::softmin(input, options.dim()); }
+
+void Softmax2dImpl::pretty_print(std::ostream& s) const { s << "torch::nn::Softmax2d()"; }
+Tensor Softmax2dImpl::forward(const Tensor& input) {
+  BRASA_CHECK(input.dim() == 3 || input.dim() == 4,
+              "Softmax2d: expected a 3-D [C, H, W] or 4-D [N, C, H, W] input, got ", input.sizes());
+  return F::softmax(input, -3);
+}
+
+void HardshrinkImpl::pretty_print(std::ostream& s) const {
+  s << "torch::nn::Hardshrink(" << options.lambda() << ")";
+}
+Tensor HardshrinkImpl::forward(const Tensor& input) { return F::hardshrink(input, options); }
+
+void SoftshrinkImpl::pretty_print(std::ostream& s) const {
+  s << "torch::nn::Softshrink(" << options.lambda() << ")";
+}
+Tensor SoftshrinkImpl::forward(const Tensor& input) { return F::softshrink(input, options); }
+
+void ThresholdImpl::pretty_print(std::ostream& s) const {
+  s << "torch::nn::Threshold(threshold=" << options.threshold() << ", value=" << options.value();
+  print_inplace(s, options.inplace(), false);
+  s << ")";
+}
+Tensor ThresholdImpl::forward(Tensor input) { return F::threshold(input, options); }
+
+void RReLUImpl::pretty_print(std::ostream& s) const {
+  s << "torch::nn::RReLU(lower=" << options.lower() << ", upper=" << options.upper();
+  print_inplace(s, options.inplace(), false);
+  s << ")";
+}
+Tensor RReLUImpl::forward(Tensor input) {
+  return F::rrelu(input, F::RReLUFuncOptions()
+                             .lower(options.lower())
+                             .upper(options.upper())
+                             .training(is_training())
+                             .inplace(options.inplace()));
+}
+
+PReLUImpl::PReLUImpl(const PReLUOptions& options_) : options(options_) { reset(); }
+void PReLUImpl::reset() {
+  BRASA_CHECK(options.num_parameters() >= 1, "PReLU: num_parameters must be at least 1, got ",
+              options.num_parameters());
+  weight = register_parameter("weight", full({options.num_parameters()}, options.init()));
+}
+void PReLUImpl::pretty_print(std::ostream& s) const {
+  s << "torch::nn::PReLU(num_parameters=" << options.num_parameters() << ")";
+}
+Tensor PReLUImpl::forward(const Tensor& input) { return F::prelu(input, weight); }
 
 }  // namespace brasa::nn

@@ -1,4 +1,4 @@
-// MaxPool, AvgPool, AdaptiveAvgPool and AdaptiveMaxPool modules.
+// MaxPool, AvgPool, AdaptiveAvgPool, AdaptiveMaxPool and LPPool modules.
 
 #include "brasa/nn/modules/pooling.h"
 
@@ -52,5 +52,19 @@ namespace brasa::nn {
 BRASA_MAX_POOL(1)
 BRASA_MAX_POOL(2)
 BRASA_MAX_POOL(3)
+
+#define BRASA_LP_POOL(D)                                                                          \
+  void LPPool##D##dImpl::pretty_print(std::ostream& stream) const {                               \
+    stream << std::boolalpha << "torch::nn::LPPool" << D << "d(norm_type=" << options.norm_type() \
+           << ", kernel_size=" << detail::print(options.kernel_size())                            \
+           << ", stride=" << detail::print(options.stride())                                      \
+           << ", ceil_mode=" << options.ceil_mode() << ")";                                       \
+  }                                                                                               \
+  Tensor LPPool##D##dImpl::forward(const Tensor& input) {                                         \
+    return functional::lp_pool##D##d(input, options);                                             \
+  }
+BRASA_LP_POOL(1)
+BRASA_LP_POOL(2)
+#undef BRASA_LP_POOL
 
 }  // namespace brasa::nn

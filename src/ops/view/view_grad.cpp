@@ -4,6 +4,7 @@
 #include "autograd/function_node.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/indexing_ops.h"
+#include "brasa/ops/unfold.h"
 #include "brasa/ops/view.h"
 #include "ops/view/view_ops.h"
 
@@ -123,6 +124,14 @@ Tensor slice_ag(const Tensor& self, int64_t dim, std::optional<int64_t> start,
       });
 }
 
+Tensor unfold_ag(const Tensor& self, int64_t dim, int64_t size, int64_t step) {
+  return record_view(
+      "UnfoldBackward0", "unfold", self, [&] { return unfold_op().call(self, dim, size, step); },
+      [=](const Tensor& g, IntArrayRef sizes) {
+        return unfold_backward(g, sizes, dim, size, step);
+      });
+}
+
 // Multi-output views: the gradient is the outputs' gradients joined back along `dim`.
 std::vector<Tensor> record_split(const char* node, const char* op, const Tensor& self,
                                  std::vector<Tensor> outs, int64_t dim, bool stacked) {
@@ -170,6 +179,7 @@ BRASA_REGISTER_KERNEL(permute_op, permute_ag, Autograd)
 BRASA_REGISTER_KERNEL(diagonal_op, diagonal_ag, Autograd)
 BRASA_REGISTER_KERNEL(select_op, select_ag, Autograd)
 BRASA_REGISTER_KERNEL(slice_op, slice_ag, Autograd)
+BRASA_REGISTER_KERNEL(unfold_op, unfold_ag, Autograd)
 BRASA_REGISTER_KERNEL(split_with_sizes_op, split_with_sizes_ag, Autograd)
 BRASA_REGISTER_KERNEL(unbind_op, unbind_ag, Autograd)
 

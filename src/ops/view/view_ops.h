@@ -1,7 +1,8 @@
 #pragma once
 // The view family's dispatched ops (Note [Op declarations]): view/squeeze/unsqueeze/expand/
 // alias/as_strided/resize_ in shape_ops.cpp, transpose/permute/diagonal in permute_ops.cpp,
-// select/slice/split_with_sizes/unbind in slice_ops.cpp; derivatives in view_grad.cpp.
+// select/slice/split_with_sizes/unbind in slice_ops.cpp, unfold in unfold_ops.cpp; derivatives in
+// view_grad.cpp.
 
 #include <optional>
 #include <string>
@@ -58,5 +59,10 @@ BRASA_DECLARE_OP(split_with_sizes_op, "split_with_sizes",
                  std::vector<Tensor>(const Tensor&, IntArrayRef, int64_t));
 BRASA_DECLARE_OP(unbind_op, "unbind", "unbind.int(Tensor(a) self, int dim) -> Tensor(a)[]",
                  std::vector<Tensor>(const Tensor&, int64_t));
+
+// unfold_ops.cpp
+BRASA_DECLARE_OP(unfold_op, "unfold",
+                 "unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)",
+                 Tensor(const Tensor&, int64_t, int64_t, int64_t));
 
 }  // namespace brasa::ops

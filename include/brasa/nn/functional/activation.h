@@ -54,6 +54,37 @@ struct BRASA_API GLUOptions {
   GLUOptions(int64_t dim = -1) : dim_(dim) {}  // NOLINT(google-explicit-constructor)
   BRASA_ARG(int64_t, dim);
 };
+struct BRASA_API HardshrinkOptions {
+  HardshrinkOptions(double lambda = 0.5)
+      : lambda_(lambda) {}  // NOLINT(google-explicit-constructor)
+  BRASA_ARG(double, lambda);
+};
+struct BRASA_API SoftshrinkOptions {
+  SoftshrinkOptions(double lambda = 0.5)
+      : lambda_(lambda) {}  // NOLINT(google-explicit-constructor)
+  BRASA_ARG(double, lambda);
+};
+struct BRASA_API ThresholdOptions {
+  ThresholdOptions(double threshold, double value) : threshold_(threshold), value_(value) {}
+  BRASA_ARG(double, threshold);
+  BRASA_ARG(double, value);
+  BRASA_ARG(bool, inplace) = false;
+};
+struct BRASA_API RReLUOptions {
+  BRASA_ARG(double, lower) = 1.0 / 8.0;
+  BRASA_ARG(double, upper) = 1.0 / 3.0;
+  BRASA_ARG(bool, inplace) = false;
+};
+/// PReLU's learnable slopes: num_parameters of them (1, or the input's channel count), each
+/// initialised to `init`.
+struct BRASA_API PReLUOptions {
+  BRASA_ARG(int64_t, num_parameters) = 1;
+  BRASA_ARG(double, init) = 0.25;
+};
+struct BRASA_API SoftminOptions {
+  SoftminOptions(int64_t dim) : dim_(dim) {}  // NOLINT(google-explicit-constructor)
+  BRASA_ARG(int64_t, dim);
+};
 
 namespace functional {
 
@@ -67,9 +98,25 @@ using GELUFuncOptions = GELUOptions;
 using SoftplusFuncOptions = SoftplusOptions;
 using HardtanhFuncOptions = HardtanhOptions;
 using GLUFuncOptions = GLUOptions;
+using HardshrinkFuncOptions = HardshrinkOptions;
+using SoftshrinkFuncOptions = SoftshrinkOptions;
+using ThresholdFuncOptions = ThresholdOptions;
+
+struct BRASA_API RReLUFuncOptions {
+  BRASA_ARG(double, lower) = 1.0 / 8.0;
+  BRASA_ARG(double, upper) = 1.0 / 3.0;
+  /// Random slopes (training) or their mean (evaluation).
+  BRASA_ARG(bool, training) = false;
+  BRASA_ARG(bool, inplace) = false;
+};
 
 struct BRASA_API SoftmaxFuncOptions {
   SoftmaxFuncOptions(int64_t dim) : dim_(dim) {}  // NOLINT(google-explicit-constructor)
+  BRASA_ARG(int64_t, dim);
+  BRASA_ARG(std::optional<ScalarType>, dtype) = std::nullopt;
+};
+struct BRASA_API SoftminFuncOptions {
+  SoftminFuncOptions(int64_t dim) : dim_(dim) {}  // NOLINT(google-explicit-constructor)
   BRASA_ARG(int64_t, dim);
   BRASA_ARG(std::optional<ScalarType>, dtype) = std::nullopt;
 };
@@ -116,6 +163,23 @@ BRASA_API Tensor glu(const Tensor& input, const GLUFuncOptions& options = {});
 /// Softmax / log-softmax along options.dim, in options.dtype if given.
 BRASA_API Tensor softmax(const Tensor& input, const SoftmaxFuncOptions& options);
 BRASA_API Tensor log_softmax(const Tensor& input, const LogSoftmaxFuncOptions& options);
+/// softmax(-x) along options.dim, in options.dtype if given.
+BRASA_API Tensor softmin(const Tensor& input, const SoftminFuncOptions& options);
+/// x where |x| > lambda, else 0. Floating inputs only (TypeError otherwise).
+BRASA_API Tensor hardshrink(const Tensor& input, const HardshrinkFuncOptions& options = {});
+/// x - lambda above lambda, x + lambda below -lambda, else 0; ValueError for a negative lambda.
+/// Floating inputs only (TypeError otherwise).
+BRASA_API Tensor softshrink(const Tensor& input, const SoftshrinkFuncOptions& options = {});
+/// x - tanh(x).
+BRASA_API Tensor tanhshrink(const Tensor& input);
+/// x where x > threshold, else value (NaN stays NaN); any dtype but Bool (TypeError).
+BRASA_API Tensor threshold(const Tensor& input, const ThresholdFuncOptions& options);
+/// x for x > 0, weight * x otherwise; weight has 1 or C = input.size(1) elements (ValueError
+/// otherwise). Floating inputs only.
+BRASA_API Tensor prelu(const Tensor& input, const Tensor& weight);
+/// leaky_relu with slope (lower + upper) / 2 when not training; in training a slope drawn from
+/// U(lower, upper) for each negative element. ValueError when lower > upper.
+BRASA_API Tensor rrelu(const Tensor& input, const RReLUFuncOptions& options = {});
 
 }  // namespace functional
 }  // namespace brasa::nn

@@ -35,6 +35,17 @@ struct AvgPoolOptions {
   BRASA_ARG(std::optional<int64_t>, divisor_override) = std::nullopt;
 };
 
+/// Power-average pooling: (sum over the window of x^norm_type)^(1 / norm_type).
+template <size_t D>
+struct LPPoolOptions {
+  LPPoolOptions(double norm_type, ExpandingArray<D> kernel_size)
+      : norm_type_(norm_type), kernel_size_(kernel_size), stride_(kernel_size) {}
+  BRASA_ARG(double, norm_type);
+  BRASA_ARG(ExpandingArray<D>, kernel_size);
+  BRASA_ARG(ExpandingArray<D>, stride);
+  BRASA_ARG(bool, ceil_mode) = false;
+};
+
 template <typename OutputSize>
 struct AdaptivePoolOptions {
   AdaptivePoolOptions(OutputSize output_size) : output_size_(output_size) {}  // NOLINT
@@ -47,6 +58,8 @@ using MaxPool3dOptions = MaxPoolOptions<3>;
 using AvgPool1dOptions = AvgPoolOptions<1>;
 using AvgPool2dOptions = AvgPoolOptions<2>;
 using AvgPool3dOptions = AvgPoolOptions<3>;
+using LPPool1dOptions = LPPoolOptions<1>;
+using LPPool2dOptions = LPPoolOptions<2>;
 using AdaptiveAvgPool1dOptions = AdaptivePoolOptions<ExpandingArray<1>>;
 using AdaptiveAvgPool2dOptions = AdaptivePoolOptions<ExpandingArrayWithOptionalElem<2>>;
 using AdaptiveAvgPool3dOptions = AdaptivePoolOptions<ExpandingArrayWithOptionalElem<3>>;
@@ -62,6 +75,8 @@ using MaxPool3dFuncOptions = MaxPoolOptions<3>;
 using AvgPool1dFuncOptions = AvgPoolOptions<1>;
 using AvgPool2dFuncOptions = AvgPoolOptions<2>;
 using AvgPool3dFuncOptions = AvgPoolOptions<3>;
+using LPPool1dFuncOptions = LPPoolOptions<1>;
+using LPPool2dFuncOptions = LPPoolOptions<2>;
 using AdaptiveAvgPool1dFuncOptions = AdaptivePoolOptions<ExpandingArray<1>>;
 using AdaptiveAvgPool2dFuncOptions = AdaptivePoolOptions<ExpandingArrayWithOptionalElem<2>>;
 using AdaptiveAvgPool3dFuncOptions = AdaptivePoolOptions<ExpandingArrayWithOptionalElem<3>>;
@@ -84,6 +99,11 @@ BRASA_API std::tuple<Tensor, Tensor> max_pool3d_with_indices(const Tensor& input
 BRASA_API Tensor avg_pool1d(const Tensor& input, const AvgPool1dFuncOptions& options);
 BRASA_API Tensor avg_pool2d(const Tensor& input, const AvgPool2dFuncOptions& options);
 BRASA_API Tensor avg_pool3d(const Tensor& input, const AvgPool3dFuncOptions& options);
+/// (sum of x^p over each window)^(1/p), p = norm_type: avg_pool of x^p (no padding) times the
+/// window size, its sign kept, to the power 1/p. [N, C, L] / [C, L] (1d) or [N, C, H, W] /
+/// [C, H, W] (2d); errors as avg_pool.
+BRASA_API Tensor lp_pool1d(const Tensor& input, const LPPool1dFuncOptions& options);
+BRASA_API Tensor lp_pool2d(const Tensor& input, const LPPool2dFuncOptions& options);
 /// Adaptive pooling; a nullopt output size keeps that input dim.
 BRASA_API Tensor adaptive_avg_pool1d(const Tensor& input,
                                      const AdaptiveAvgPool1dFuncOptions& options);

@@ -90,6 +90,72 @@ class BRASA_API LogSoftmaxImpl : public Cloneable<LogSoftmaxImpl> {
 };
 BRASA_MODULE(LogSoftmax);
 
+/// softmax(-x) along options.dim.
+class BRASA_API SoftminImpl : public Cloneable<SoftminImpl> {
+ public:
+  explicit SoftminImpl(int64_t dim) : options(dim) {}
+  explicit SoftminImpl(const SoftminOptions& options_) : options(options_) {}
+  void reset() override {}
+  void pretty_print(std::ostream& stream) const override;
+  Tensor forward(const Tensor& input);
+  SoftminOptions options;
+};
+BRASA_MODULE(Softmin);
+
+/// Softmax over the channels (dim -3) of a [C, H, W] or [N, C, H, W] input; ValueError for
+/// another rank.
+BRASA_ACTIVATION(Softmax2d);
+BRASA_ACTIVATION(Tanhshrink);
+
+/// Hardshrink / Softshrink with options.lambda (Softshrink: ValueError for a negative lambda).
+class BRASA_API HardshrinkImpl : public Cloneable<HardshrinkImpl> {
+ public:
+  explicit HardshrinkImpl(const HardshrinkOptions& options_ = {}) : options(options_) {}
+  void reset() override {}
+  void pretty_print(std::ostream& stream) const override;
+  Tensor forward(const Tensor& input);
+  HardshrinkOptions options;
+};
+BRASA_MODULE(Hardshrink);
+
+class BRASA_API SoftshrinkImpl : public Cloneable<SoftshrinkImpl> {
+ public:
+  explicit SoftshrinkImpl(const SoftshrinkOptions& options_ = {}) : options(options_) {}
+  void reset() override {}
+  void pretty_print(std::ostream& stream) const override;
+  Tensor forward(const Tensor& input);
+  SoftshrinkOptions options;
+};
+BRASA_MODULE(Softshrink);
+
+/// x where x > threshold, else value.
+class BRASA_API ThresholdImpl : public Cloneable<ThresholdImpl> {
+ public:
+  ThresholdImpl(double threshold, double value) : options(threshold, value) {}
+  explicit ThresholdImpl(const ThresholdOptions& options_) : options(options_) {}
+  void reset() override {}
+  void pretty_print(std::ostream& stream) const override;
+  Tensor forward(Tensor input);
+  ThresholdOptions options;
+};
+BRASA_MODULE(Threshold);
+
+/// Randomized leaky ReLU: random slopes in U(lower, upper) in training, their mean in eval().
+BRASA_ACTIVATION_WITH_OPTIONS(RReLU, RReLUOptions);
+
+/// Parametric ReLU: parameter `weight` [num_parameters] filled with options.init; forward is
+/// F::prelu(input, weight).
+class BRASA_API PReLUImpl : public Cloneable<PReLUImpl> {
+ public:
+  explicit PReLUImpl(const PReLUOptions& options_ = {});
+  void reset() override;
+  void pretty_print(std::ostream& stream) const override;
+  Tensor forward(const Tensor& input);
+  PReLUOptions options;
+  Tensor weight;
+};
+BRASA_MODULE(PReLU);
+
 #undef BRASA_ACTIVATION
 #undef BRASA_ACTIVATION_WITH_OPTIONS
 

@@ -14,8 +14,10 @@
 #include "brasa/nn/modules/container.h"
 #include "brasa/nn/modules/conv.h"
 #include "brasa/nn/modules/ctc_loss.h"
+#include "brasa/nn/modules/distance.h"
 #include "brasa/nn/modules/dropout.h"
 #include "brasa/nn/modules/embedding.h"
+#include "brasa/nn/modules/fold.h"
 #include "brasa/nn/modules/linear.h"
 #include "brasa/nn/modules/local_response_norm.h"
 #include "brasa/nn/modules/loss.h"
@@ -61,6 +63,7 @@
   X(ConvTranspose2dImpl)               \
   X(ConvTranspose3dImpl)               \
   X(CosineEmbeddingLossImpl)           \
+  X(CosineSimilarityImpl)              \
   X(CrossEntropyLossImpl)              \
   X(CrossMapLRN2dImpl)                 \
   X(Dropout2dImpl)                     \
@@ -71,6 +74,7 @@
   X(EmbeddingImpl)                     \
   X(FeatureAlphaDropoutImpl)           \
   X(FlattenImpl)                       \
+  X(FoldImpl)                          \
   X(FractionalMaxPool2dImpl)           \
   X(FractionalMaxPool3dImpl)           \
   X(FunctionalImpl)                    \
@@ -79,6 +83,7 @@
   X(GRUCellImpl)                       \
   X(GRUImpl)                           \
   X(GroupNormImpl)                     \
+  X(HardshrinkImpl)                    \
   X(HardsigmoidImpl)                   \
   X(HardswishImpl)                     \
   X(HardtanhImpl)                      \
@@ -90,6 +95,8 @@
   X(InstanceNorm3dImpl)                \
   X(KLDivLossImpl)                     \
   X(L1LossImpl)                        \
+  X(LPPool1dImpl)                      \
+  X(LPPool2dImpl)                      \
   X(LSTMCellImpl)                      \
   X(LSTMImpl)                          \
   X(LayerNormImpl)                     \
@@ -114,6 +121,8 @@
   X(MultiMarginLossImpl)               \
   X(MultiheadAttentionImpl)            \
   X(NLLLossImpl)                       \
+  X(PReLUImpl)                         \
+  X(PairwiseDistanceImpl)              \
   X(ParameterDictImpl)                 \
   X(ParameterListImpl)                 \
   X(PixelShuffleImpl)                  \
@@ -122,6 +131,7 @@
   X(RMSNormImpl)                       \
   X(RNNCellImpl)                       \
   X(RNNImpl)                           \
+  X(RReLUImpl)                         \
   X(ReLU6Impl)                         \
   X(ReLUImpl)                          \
   X(ReflectionPad1dImpl)               \
@@ -136,10 +146,15 @@
   X(SigmoidImpl)                       \
   X(SmoothL1LossImpl)                  \
   X(SoftMarginLossImpl)                \
+  X(Softmax2dImpl)                     \
   X(SoftmaxImpl)                       \
+  X(SoftminImpl)                       \
   X(SoftplusImpl)                      \
+  X(SoftshrinkImpl)                    \
   X(SoftsignImpl)                      \
   X(TanhImpl)                          \
+  X(TanhshrinkImpl)                    \
+  X(ThresholdImpl)                     \
   X(TransformerDecoderImpl)            \
   X(TransformerDecoderLayerImpl)       \
   X(TransformerEncoderImpl)            \
@@ -148,6 +163,7 @@
   X(TripletMarginLossImpl)             \
   X(TripletMarginWithDistanceLossImpl) \
   X(UnflattenImpl)                     \
+  X(UnfoldImpl)                        \
   X(UpsampleImpl)                      \
   X(ZeroPad2dImpl)                     \
   X(detail::TransformerNormImpl)

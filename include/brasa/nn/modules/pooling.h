@@ -53,6 +53,23 @@ BRASA_POOL_MODULE(AdaptiveMaxPool2d, AdaptiveMaxPool2dOptions, ExpandingArrayWit
 BRASA_POOL_MODULE(AdaptiveMaxPool3d, AdaptiveMaxPool3dOptions, ExpandingArrayWithOptionalElem<3>,
                   BRASA_POOL_WITH_INDICES);
 
+/// Power-average pooling (F::lp_pool1d / lp_pool2d): LPPool2d(norm_type, kernel_size).
+#define BRASA_LP_POOL_MODULE(D)                                                           \
+  class BRASA_API LPPool##D##dImpl : public Cloneable<LPPool##D##dImpl> {                 \
+   public:                                                                                \
+    LPPool##D##dImpl(double norm_type, ExpandingArray<D> kernel_size)                     \
+        : LPPool##D##dImpl(LPPool##D##dOptions(norm_type, kernel_size)) {}                \
+    explicit LPPool##D##dImpl(const LPPool##D##dOptions& options_) : options(options_) {} \
+    void reset() override {}                                                              \
+    void pretty_print(std::ostream& stream) const override;                               \
+    Tensor forward(const Tensor& input);                                                  \
+    LPPool##D##dOptions options;                                                          \
+  };                                                                                      \
+  BRASA_MODULE(LPPool##D##d)
+BRASA_LP_POOL_MODULE(1);
+BRASA_LP_POOL_MODULE(2);
+#undef BRASA_LP_POOL_MODULE
+
 #undef BRASA_POOL_MODULE
 #undef BRASA_POOL_WITH_INDICES
 #undef BRASA_POOL_NOTHING
