@@ -97,11 +97,11 @@ def randperm(n, *, generator=None, dtype=None, device="cpu", requires_grad=False
 
 
 def rand(*size, dtype=None, device="cpu", requires_grad=False):
-    return _finish(_C._rand(_size(size), dtype), requires_grad)
+    return _finish(_ops._rand(_size(size), dtype), requires_grad)
 
 
 def randn(*size, dtype=None, device="cpu", requires_grad=False):
-    return _finish(_C._randn(_size(size), dtype), requires_grad)
+    return _finish(_ops._randn(_size(size), dtype), requires_grad)
 
 
 def from_numpy(array):
@@ -145,14 +145,14 @@ def tensor(data, *, dtype=None, device="cpu", requires_grad=False):
         t = data.detach().clone()
         return _finish(t if dtype is None else t.to(dtype), requires_grad)
     if isinstance(data, np.ndarray):
-        t = from_numpy(np.ascontiguousarray(data)).clone()
+        t = from_numpy(np.require(data, requirements="C")).clone()
         return _finish(t if dtype is None else t.to(dtype), requires_grad)
     if dtype is None:
         dtype = _infer_dtype(data)
     name = repr(dtype)[len("brasa."):]
     if name in _NUMPY_DTYPES:
         array = np.array(data, dtype=_NUMPY_DTYPES[name])
-        t = from_numpy(np.ascontiguousarray(array)).clone()
+        t = from_numpy(np.require(array, requirements="C")).clone()
     else:  # bfloat16: through float32
         t = from_numpy(np.array(data, dtype=np.float32)).to(dtype)
     return _finish(t, requires_grad)

@@ -75,6 +75,8 @@ METHODS.update({
     "expand_as": lambda self, other: self.expand(other.shape),
     "reshape_as": lambda self, other: self.reshape(other.shape),
     "cpu": lambda self: self,
+    "__matmul__": lambda self, other: _ops.matmul(self, other),
+    "__rmatmul__": lambda self, other: _ops.matmul(other, self),
 })
 for _name, _dtype in (("float", "float32"), ("double", "float64"), ("half", "float16"),
                       ("bfloat16", "bfloat16"), ("long", "int64"), ("int", "int32"),

@@ -24,20 +24,19 @@ class _Formatter:
             for v in flat.tolist():
                 self.width = max(self.width, len(str(v)))
             return
-        as_double = flat.astype(np.float64)
-        finite_nonzero = np.abs(as_double[np.isfinite(as_double) & (as_double != 0)])
-        if finite_nonzero.size == 0:
-            for v in as_double.tolist():
-                self.width = max(self.width, len(f"{v:.0f}") + 1)
+        # Only the finite nonzero values choose the notation and the width: nan, inf and 0 are
+        # padded to it (and may be wider, as in torch).
+        shown = flat[np.isfinite(flat) & (flat != 0)]
+        if shown.size == 0:
             return
-        lo, hi = float(finite_nonzero.min()), float(finite_nonzero.max())
-        finite = as_double[np.isfinite(as_double)]
-        self.int_mode = bool(np.all(finite == np.ceil(finite)))
+        magnitudes = np.abs(shown.astype(np.float64))
+        lo, hi = float(magnitudes.min()), float(magnitudes.max())
+        self.int_mode = bool(np.all(shown == np.ceil(shown)))
         if self.int_mode:
             self.sci_mode = hi / lo > 1000.0 or hi > 1.0e8
         else:
             self.sci_mode = hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4
-        for v in as_double.tolist():
+        for v in shown.tolist():
             self.width = max(self.width, len(self.format(v)))
 
     def format(self, v):

@@ -52,7 +52,7 @@ TensorIndex to_index(nb::handle h) {
     return TensorIndex(Slice(slice_bound(s->start), slice_bound(s->stop), slice_bound(s->step)));
   }
   if (nb::isinstance<Tensor>(h)) return TensorIndex(nb::cast<const Tensor&>(h));
-  if (PyList_Check(o)) return TensorIndex(list_index(h));
+  if (PyList_Check(o) || PyTuple_Check(o)) return TensorIndex(list_index(h));
   if (auto i = to_int(h)) return TensorIndex(*i);
   std::string msg =
       "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid "

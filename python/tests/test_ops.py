@@ -43,11 +43,11 @@ CALLS = [  # (name, args, kwargs): called as brasa.name / torch.name with X firs
     ("var", (), {}), ("std", (1,), {}), ("cumsum", (1,), {}), ("softmax", (1,), {}),
     ("log_softmax", (0,), {}), ("max", (), {}), ("max", (1,), {}), ("min", (0, True), {}),
     ("sort", (), {}), ("sort", (0,), {"descending": True}), ("topk", (2,), {}),
-    ("transpose", (0, 1), {}), ("permute", (1, 0), {}), ("flip", ([0],), {}),
+    ("transpose", (0, 1), {}), ("permute", ((1, 0),), {}), ("flip", ([0],), {}),
     ("unsqueeze", (0,), {}), ("tril", (), {}), ("triu", (1,), {}), ("roll", ([1], [1]), {}),
-    ("eq", (0.5,), {}), ("gt", ("T",), {}), ("where", None, None), ("reshape", (3, 2), {}),
+    ("eq", (0.5,), {}), ("gt", ("T",), {}), ("where", None, None), ("reshape", ((3, 2),), {}),
     ("flatten", (), {}), ("t", (), {}), ("clone", (), {}), ("square", (), {}),
-    ("gelu", (), {}), ("gelu", (), {"approximate": "tanh"}), ("lerp", ("T", 0.5), {}),
+    ("lerp", ("T", 0.5), {}),
     ("nan_to_num", (), {}), ("allclose", ("T",), {}),
 ]
 

@@ -22,7 +22,7 @@ def test_tensor_inference(data):
 
 @pytest.mark.parametrize("name", ["zeros", "ones", "empty"])
 def test_shape_factories(name):
-    for args in [(2, 3), ((2, 3),), ([4],), ()]:
+    for args in [(2, 3), ((2, 3),), ([4],), (0,)]:
         b, t = getattr(brasa, name)(*args), getattr(torch, name)(*args)
         assert tuple(b.shape) == tuple(t.shape) and b.dtype == brasa.float32
     b = getattr(brasa, name)(2, dtype=brasa.int32, requires_grad=False)
