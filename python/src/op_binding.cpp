@@ -6,7 +6,9 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 
+#include "brasa/backend/aten.h"
 #include "brasa/core/empty.h"
 #include "convert.h"
 
@@ -307,6 +309,13 @@ std::optional<Value> default_for(const std::string& op, const SchemaArgument& ar
 void bind_ops(nb::module_& m, nb::handle tensor_class, nb::dict defaults, nb::dict op_defaults) {
   static std::deque<std::string> names;  // nanobind keeps the name pointers
   std::vector<std::pair<OpGroup*, Overload>> pending_inplace;
+  // Ops with an in-place form in aten's terms (Note [aten forms]): `add` has `add_.Tensor`, `sum`
+  // has none, so the out convention gives `add_` but no `sum_`.
+  std::set<std::string> has_inplace;
+  for (const backend::AtenOverload& o : backend::aten_overloads()) {
+    const std::string base = o.name.substr(0, o.name.find('.'));
+    if (base.size() > 1 && base.back() == '_') has_inplace.insert(o.op);
+  }
   for (OperatorHandle* op : all_ops()) {
     const SchemaInfo& info = op->schema_info();
     std::string py_name = op->name().substr(0, op->name().find('.'));
@@ -329,7 +338,7 @@ void bind_ops(nb::module_& m, nb::handle tensor_class, nb::dict defaults, nb::di
     const bool out_convention = ov.has_self && ov.params.back().name == "out" &&
                                 ov.params.back().kind == Kind::Tensor && ov.params.back().optional;
     group_named(py_name).overloads.push_back(ov);
-    if (out_convention) {
+    if (out_convention && has_inplace.count(op->name())) {
       Overload in_place = ov;
       in_place.self_out = static_cast<int>(in_place.params.size()) - 1;
       pending_inplace.push_back({nullptr, std::move(in_place)});
@@ -371,8 +380,15 @@ void bind_ops(nb::module_& m, nb::handle tensor_class, nb::dict defaults, nb::di
 nb::list bound_signatures() {
   nb::list out;
   for (const OpGroup& g : groups())
-    for (const Overload& ov : g.overloads)
-      out.append(nb::make_tuple(g.name, ov.op->schema(), ov.has_self, g.inplace));
+    for (const Overload& ov : g.overloads) {
+      nb::list params;  // (name, schema type, has default) of the Python-visible parameters
+      for (size_t i = 0; i < ov.params.size(); ++i) {
+        if (static_cast<int>(i) == ov.self_out) continue;
+        params.append(nb::make_tuple(ov.params[i].name, ov.op->schema_info().arguments[i].type,
+                                     ov.params[i].default_value.has_value()));
+      }
+      out.append(nb::make_tuple(g.name, ov.op->schema(), ov.has_self, g.inplace, params));
+    }
   return out;
 }
 

@@ -31,7 +31,8 @@ const OpGroup* find_group(const std::string& name);
 /// Calls a group as Python would: `self` (may be null) first, then args and kwargs.
 nanobind::object call_group(const OpGroup& g, nanobind::handle self, nanobind::handle args,
                             nanobind::handle kwargs, bool numbers_for_self = false);
-/// [(python name, schema, is_method, is_inplace)] of every bound overload (stubs, docs, tests).
+/// [(python name, schema, is_method, is_inplace, [(param, type, has_default)])] of every bound
+/// overload (stubs, docs, tests).
 nanobind::list bound_signatures();
 
 }  // namespace brasa::python
