@@ -35,6 +35,31 @@ def _named(name):
 sort, topk, cummax, cummin = (_named(n) for n in ("sort", "topk", "cummax", "cummin"))
 
 
+def div(input, other, *, rounding_mode=None, out=None):
+    """torch.div: true division, or rounded toward zero ("trunc") or down ("floor")."""
+    op = {None: _ops.div, "trunc": _ops.div_trunc, "floor": _ops.floor_divide}.get(rounding_mode)
+    if op is None:
+        raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but "
+                         f"found '{rounding_mode}'")
+    return op(input, other, out=out)
+
+
+def _variance(name):
+    op = getattr(_ops, name)
+
+    def fn(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        if isinstance(dim, bool):  # var(input, unbiased)
+            dim, unbiased = None, dim
+        if correction is None:
+            correction = 0 if unbiased is False else 1
+        return op(input, [] if dim is None else dim, correction, keepdim)
+    fn.__name__ = name
+    return fn
+
+
+var, std = _variance("var"), _variance("std")
+
+
 def _shape_args(shape):
     if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
         return list(shape[0])
@@ -65,7 +90,8 @@ def to(self, *args, dtype=None, device=None, copy=False, non_blocking=False):
 
 
 FUNCTIONS = {"max": max, "min": min, "sort": sort, "topk": topk, "cummax": cummax,
-             "cummin": cummin, "reshape": reshape, "flatten": flatten}
+             "cummin": cummin, "reshape": reshape, "flatten": flatten, "div": div, "var": var,
+             "std": std}
 
 METHODS = dict(FUNCTIONS)
 METHODS.update({

@@ -150,3 +150,14 @@ def test_every_bound_op_has_schema_arguments():
     for name in ("add", "add_", "sum", "view", "select", "cat", "empty", "fill_", "index_select"):
         assert name in names
         assert callable(getattr(brasa, name))
+
+
+def test_torch_spellings_beyond_the_schema():
+    xb, xt = pair(X)
+    for mode in (None, "trunc", "floor"):
+        close(brasa.div(xb, 0.3, rounding_mode=mode), torch.div(xt, 0.3, rounding_mode=mode))
+    close(xb.var(unbiased=False), xt.var(unbiased=False))
+    close(xb.std(1, True, True), xt.std(1, True, True))
+    close(brasa.var(xb, 0), torch.var(xt, 0))
+    with pytest.raises(ValueError):
+        brasa.div(xb, 2, rounding_mode="up")
