@@ -39,3 +39,21 @@ def test_no_matching_overload_is_type_error():
     with pytest.raises(TypeError) as e:
         brasa.add(brasa.ones(1), brasa.ones(1), foo=1)
     assert "add()" in str(e.value)
+
+
+def test_every_op_raises_instead_of_crashing():
+    """Every bound op, called with no arguments, with a bad argument, and with shapes it may not
+    accept, raises a Python exception (or returns) and never takes the interpreter down."""
+    names = sorted({s[0] for s in brasa._C._bound_signatures()})
+    x = brasa.ones(2, 3)
+    for name in names:
+        fn = getattr(brasa._ops, name)
+        with pytest.raises(TypeError):
+            fn()
+        with pytest.raises(TypeError):
+            fn(x, object())
+        for args in [(x,), (x, x), (x, 1), (brasa.ones(0), 0), (x, [0], [1])]:
+            try:
+                fn(*args)
+            except (RuntimeError, TypeError, ValueError, IndexError):
+                pass
