@@ -15,6 +15,7 @@ BRASA_PACKAGES=(
   python3-torch python3-numpy libtorch-dev          # PyTorch as the test oracle; libtorch to compare
   python3-jsonschema                                # the profiler test validates its Chrome trace
   python3-venv                                      # PyPI readers in the build tree (tensorboard)
+  python3-dev python3-pytest pybind11-dev           # the Python package, its tests, binding bench
   dataset-fashion-mnist                             # the main job's data (also its interop test)
   fortunes fortunes-min                             # char_gpt's text (/usr/share/games/fortunes)
   libgloo-dev libopenmpi-dev openmpi-bin            # collectives (Gloo over TCP, MPI)

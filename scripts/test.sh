@@ -29,7 +29,17 @@ scripts/format.sh --check
 python3 scripts/check_layers.py
 
 jobs="$(brasa_jobs)"
-cmake --preset "$preset" -DBRASA_WERROR=ON
+# The Python package (docs/python.md) is built and tested (ctest python_tests) in the release
+# build: nanobind, its one build requirement outside Debian, comes from PyPI into a venv of the
+# build tree that also sees the system's torch, numpy and pytest.
+python_args=()
+if [[ "$preset" == release ]]; then
+  pyvenv=build/python-venv
+  [[ -x $pyvenv/bin/python ]] || /usr/bin/python3 -m venv --system-site-packages "$pyvenv"
+  "$pyvenv/bin/python" -c "import nanobind" 2>/dev/null || "$pyvenv/bin/pip" install --quiet "nanobind>=2.0"
+  python_args=(-DBRASA_PYTHON=ON "-DPython_EXECUTABLE=$PWD/$pyvenv/bin/python")
+fi
+cmake --preset "$preset" -DBRASA_WERROR=ON "${python_args[@]}"
 cmake --build --preset "$preset" -j "$jobs"
 timeout --kill-after=30 "${BRASA_TEST_TIMEOUT:-3600}" \
   ctest --preset "$preset" --output-on-failure -j "$jobs" "${ctest_args[@]}"

@@ -122,9 +122,19 @@ class CpuCachingAllocator final : public Allocator {
     int count[kNumClasses] = {};
     ~ThreadCache() { get().flush_thread_cache(*this); }
   };
+  // Note [Thread cache on the heap]
+  // The cache (4 KB) is allocated at a thread's first use; only the pointer is thread_local. Held
+  // in the static TLS block itself (initial-exec, Note [Initial-exec TLS]), it made libbrasa's
+  // block 4.4 KB, more than glibc's surplus for libraries loaded with dlopen, and Python's
+  // `import brasa` failed ("cannot allocate memory in static TLS block"); now about 370 bytes.
+  struct ThreadCacheHolder {
+    ThreadCache* cache = nullptr;
+    ~ThreadCacheHolder() { delete cache; }
+  };
   static ThreadCache& thread_cache() {
-    static thread_local ThreadCache tc __attribute__((tls_model("initial-exec")));
-    return tc;
+    static thread_local ThreadCacheHolder holder __attribute__((tls_model("initial-exec")));
+    if (BRASA_UNLIKELY(holder.cache == nullptr)) holder.cache = new ThreadCache();
+    return *holder.cache;
   }
   static size_t class_size(int c) {
     if (c < 16) return size_t(c + 1) * kAlign;

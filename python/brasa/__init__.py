@@ -1,0 +1,39 @@
+"""brasa: torch's Python API over brasa's C++ core (docs/python.md).
+
+Every op of the C++ registry is a function here and, when its first argument is `self`, a Tensor
+method (Note [Ops bound from their declarations] in python/src/op_binding.h)."""
+import sys as _sys
+import types as _types
+
+from . import _C
+from . import _errors  # noqa: F401  (installs the exception translation)
+from ._C import (Tensor, bfloat16, bool, cdouble, cfloat, complex64, complex128, double,  # noqa
+                 dtype, float, float16, float32, float64, get_default_dtype, get_num_threads,
+                 half, int, int8, int16, int32, int64, is_grad_enabled, long, manual_seed,
+                 set_default_dtype, set_num_threads, short, uint8)
+from ._signatures import DEFAULTS as _DEFAULTS, OP_DEFAULTS as _OP_DEFAULTS
+
+_ops = _types.ModuleType("brasa._ops", "Every op of the registry, bound from its schema.")
+_C._bind_ops(_ops, _DEFAULTS, _OP_DEFAULTS)
+_sys.modules["brasa._ops"] = _ops
+
+for _name in dir(_ops):
+    if not _name.startswith("__"):
+        globals()[_name] = getattr(_ops, _name)
+
+from . import _tensor  # noqa: E402  (printing, NumPy, number protocol on Tensor)
+from ._tensor import Size, device  # noqa: E402
+from ._functions import FUNCTIONS as _FUNCTIONS, METHODS as _METHODS  # noqa: E402
+
+globals().update(_FUNCTIONS)
+for _name, _method in _METHODS.items():
+    setattr(Tensor, _name, _method)
+
+from ._factories import (arange, as_tensor, empty, empty_like, eye, from_numpy, full,  # noqa
+                         full_like, linspace, logspace, ones, ones_like, rand, randn, randperm,
+                         tensor, zeros, zeros_like)
+from . import autograd  # noqa: E402
+from .autograd import enable_grad, no_grad, set_grad_enabled  # noqa: E402
+
+__version__ = "0.1.0"
+del _name, _method

@@ -1,0 +1,14 @@
+#pragma once
+// Note [Composite functions in Python]
+// Some of torch's functions are not dispatched ops in brasa but composites of its public C++ API
+// (matmul, reshape, clone, to, the random factories): they have no declaration to bind from, so
+// they are bound here one by one with typed signatures, as functions and Tensor methods, always
+// calling the same C++ function a C++ program calls. Keep this list to what the registry lacks.
+
+#include <nanobind/nanobind.h>
+
+namespace brasa::python {
+
+void bind_composites(nanobind::module_& m, nanobind::handle tensor_class);
+
+}  // namespace brasa::python

@@ -1,0 +1,33 @@
+#pragma once
+// Conversions between Python objects and brasa values: dtypes (one Python object per ScalarType, so
+// `t.dtype is brasa.float32` holds as in torch), Python numbers as Scalars or wrapped 0-d tensors,
+// int lists, devices, and boxed results back to Python.
+
+#include <nanobind/nanobind.h>
+
+#include <optional>
+#include <vector>
+
+#include "brasa/dispatch/value.h"
+
+namespace brasa::python {
+
+/// The Python object of a dtype (`brasa.float32`); registered by bind_dtypes.
+struct DType {
+  ScalarType type;
+};
+void bind_dtypes(nanobind::module_& m);
+nanobind::object dtype_object(ScalarType t);
+
+/// Python bool/int/float (not a Tensor) as a Scalar; nullopt for anything else.
+std::optional<Scalar> number_to_scalar(nanobind::handle h);
+/// An int that is not a bool (or an object with __index__ that is not a float); nullopt otherwise.
+std::optional<int64_t> to_int(nanobind::handle h);
+/// An int, or a list/tuple of ints (torch.Size included); nullopt otherwise.
+std::optional<std::vector<int64_t>> to_int_list(nanobind::handle h);
+/// A Scalar as a Python bool, int, float or complex.
+nanobind::object scalar_to_python(const Scalar& s);
+/// One boxed value (a result) as a Python object; undefined tensors become None.
+nanobind::object value_to_python(const Value& v);
+
+}  // namespace brasa::python

@@ -1,0 +1,36 @@
+// brasa._C: the extension module. What it holds is described in docs/python.md; the pure-Python
+// package (python/brasa/) builds torch's API on top of it.
+#include <nanobind/nanobind.h>
+
+#include "brasa/core/generator.h"
+#include "brasa/core/parallel.h"
+#include "brasa/dispatch/grad_mode.h"
+#include "composites.h"
+#include "convert.h"
+#include "errors.h"
+#include "numpy_interop.h"
+#include "op_binding.h"
+#include "tensor_type.h"
+
+namespace nb = nanobind;
+
+NB_MODULE(_C, m) {
+  using namespace brasa::python;
+  bind_dtypes(m);
+  nb::handle tensor_class = bind_tensor(m);  // owned by the module
+  bind_numpy_interop(m);
+  m.def("_bind_ops", [tensor_class](nb::module_ ops, nb::dict defaults, nb::dict op_defaults) {
+    bind_ops(ops, tensor_class, defaults, op_defaults);
+    bind_composites(ops, tensor_class);
+    bind_operators(tensor_class);
+  });
+  m.def("_bound_signatures", &bound_signatures);
+  m.def("_register_errors", &register_error_translation);
+  m.def("_set_grad_enabled", &brasa::set_grad_enabled);
+  m.def("is_grad_enabled", &brasa::is_grad_enabled);
+  m.def("manual_seed", [](uint64_t seed) { brasa::manual_seed(seed); });
+  m.def("set_num_threads", &brasa::set_num_threads);
+  m.def("get_num_threads", &brasa::get_num_threads);
+  m.def("get_default_dtype", [] { return dtype_object(brasa::get_default_dtype()); });
+  m.def("set_default_dtype", [](const DType& d) { brasa::set_default_dtype(d.type); });
+}
