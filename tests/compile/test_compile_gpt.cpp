@@ -71,6 +71,8 @@ TEST_F(CompiledGpt, TrainingStepLossAndGradientsEqualEager) {
   const CompileStats st = compile_stats();
   EXPECT_EQ(st.graph_breaks, 0);
   EXPECT_EQ(st.compiled_calls, 2);
+  EXPECT_EQ(st.backward_graphs, 1);  // reshape's copies do not stop it (Note [Fresh copies])
+  EXPECT_LE(st.saved_for_backward, st.saved_by_eager);
 }
 
 }  // namespace
