@@ -11,6 +11,7 @@
 
 #include "best_of.h"
 #include "brasa/compile.h"
+#include "brasa/profiler/profiler.h"
 #include "char_gpt/model.h"
 
 using bench::best_ms;
@@ -60,6 +61,16 @@ int main(int argc, char** argv) {
     eager_fb = std::min(eager_fb, best_ms([&] { fwd_bwd(false); }, 2));
     compiled_fb = std::min(compiled_fb, best_ms([&] { fwd_bwd(true); }, 2));
     opt_ms = std::min(opt_ms, best_ms([&] { optimizer.step(); }, 2));
+  }
+  if (std::getenv("BENCH_PROFILE")) {  // where a step's time goes, eager then compiled
+    for (bool compiled : {false, true}) {
+      brasa::profiler::Profiler p;
+      p.start();
+      step(compiled);
+      p.stop();
+      std::printf("%s step:\n%s\n", compiled ? "compiled" : "eager",
+                  p.table(brasa::profiler::SortBy::SelfCpuTimeTotal, 14).c_str());
+    }
   }
   const brasa::CompileStats train_stats = brasa::compile_stats();
   std::printf("threads %d; loss eager %.6f, compiled %.6f (first call %.6f)\n",
