@@ -101,11 +101,41 @@ class CompiledFunctionBackward final : public autograd::Node {
 
 }  // namespace
 
+namespace {
+
+// Note [Fresh copies]: `clone` (and so `reshape` and `contiguous` of a tensor that needs a copy)
+// is `empty` then `copy_` into it. That write is the buffer's definition, not a mutation anyone
+// can observe: the empty result is read by nothing else, before or after, and later ops read the
+// copy_'s result. Such a copy_ does not stop a compiled backward.
+bool fresh_copy(const Graph& g, size_t i, size_t end) {
+  const Node& n = g.nodes[i];
+  if (n.op->name() != "copy_" || n.refs.empty() || n.refs[0].slot != 0 || n.refs[0].element >= 0)
+    return false;
+  const int32_t dst = n.refs[0].value;
+  bool defined_by_empty = false;
+  for (size_t j = 0; j < end; ++j) {
+    const Node& m = g.nodes[j];
+    for (const ArgRef& r : m.results)
+      if (r.value == dst)
+        defined_by_empty = j < i && !m.is_view && !m.mutates &&
+                           (m.op->name() == "empty" || m.op->name() == "empty_strided");
+    if (j == i) continue;
+    for (const ArgRef& r : m.refs)
+      if (r.value == dst) return false;
+  }
+  for (int32_t o : g.outputs)
+    if (o == dst) return false;
+  return defined_by_empty;
+}
+
+}  // namespace
+
 std::string backward_unsupported(const Graph& joint, const BackwardTrace& b) {
   std::set<int32_t> seen;
   const auto first = static_cast<size_t>(b.first_node);
   for (size_t i = 0; i < first; ++i)
-    if (joint.nodes[i].mutates) return "the function writes to a tensor in place";
+    if (joint.nodes[i].mutates && !fresh_copy(joint, i, joint.nodes.size()))
+      return "the function writes to a tensor in place";
   for (int32_t r : b.roots) {
     const int32_t v = joint.outputs[r];
     if (joint.values[v].kind != ValueKind::Node) return "an output is an input or a constant";

@@ -19,6 +19,7 @@
 #include "compile/partition.h"
 #include "compile/passes.h"
 #include "compile/runner.h"
+#include "compile/size_arguments.h"
 #include "compile/stats.h"
 #include "compile/trace.h"
 
@@ -29,6 +30,8 @@ struct Entry {
   std::string structure;     ///< of the traced graph, before the passes
   std::string break_reason;  ///< non-empty: this signature runs eagerly
   Graph graph;
+  Graph traced;           ///< the graph before the passes (size merges start from it)
+  bool autograd = false;  ///< replayed op by op with autograd (no fusion)
   Plan plan;
   std::shared_ptr<CompiledBackward>
       backward;  ///< null: no compiled backward (Note [Compiled backward])
@@ -45,16 +48,19 @@ bool needs_grad(const Graph& g) {
 
 /// Runs the passes over `g` and plans it (fused when `fuse`), loading the kernels' shared object;
 /// without a working compiler the plan runs every node through the dispatcher.
+void run_passes(Graph& g, const CompileOptions& options, bool autograd) {
+  if (options.mode == CompileMode::Interpret) return;
+  eliminate_dead_code(g);
+  // Replayed with autograd, a merged node would merge its backward nodes too, and sum their
+  // gradients in another order than eager.
+  if (!autograd) eliminate_common_subexpressions(g);
+  fold_constants(g);
+  eliminate_dead_code(g);
+}
+
 Plan build_plan(Graph& g, const CompileOptions& options, bool fuse, const char* what,
                 bool autograd = false) {
-  if (options.mode != CompileMode::Interpret) {
-    eliminate_dead_code(g);
-    // Replayed with autograd, a merged node would merge its backward nodes too, and sum their
-    // gradients in another order than eager.
-    if (!autograd) eliminate_common_subexpressions(g);
-    fold_constants(g);
-    eliminate_dead_code(g);
-  }
+  run_passes(g, options, autograd);
   log("graph", options.name + what + ":\n" + g.dump());
   Plan p = plan(g, fuse && options.mode == CompileMode::Default);
   if (p.kernels.empty()) return p;
@@ -99,6 +105,71 @@ std::shared_ptr<CompiledBackward> build_backward(TraceResult& r, const CompileOp
       options.name + ": backward compiled; it keeps " + std::to_string(cb->part.saved.size()) +
           " forward values (eager's nodes keep " + std::to_string(cb->part.eager_saved) + ")");
   return cb;
+}
+
+int dynamic_dims(const Entry& e) {
+  int n = 0;
+  for (const InputGuard& g : e.guards.inputs)
+    for (bool d : g.dynamic) n += d ? 1 : 0;
+  return n;
+}
+
+/// Whether two plans run the same steps with the same kernels (same generated source).
+bool same_plan(const Plan& a, const Plan& b) {
+  if (a.source != b.source || a.steps.size() != b.steps.size() ||
+      a.kernels.size() != b.kernels.size())
+    return false;
+  for (size_t i = 0; i < a.steps.size(); ++i)
+    if (a.steps[i].node != b.steps[i].node || a.steps[i].kernel != b.steps[i].kernel) return false;
+  for (size_t i = 0; i < a.kernels.size(); ++i) {
+    const Kernel &x = a.kernels[i], &y = b.kernels[i];
+    if (x.inputs != y.inputs || x.outputs != y.outputs || x.scalar_inputs != y.scalar_inputs ||
+        x.output_orders != y.output_orders || x.output_stat != y.output_stat)
+      return false;
+  }
+  return true;
+}
+
+/// A copy of `old` whose graph also serves the sizes of `inputs`, traced as `fresh` (Note [Size
+/// arguments]); null, with the reason in `why`, when the traces differ in more than sizes.
+std::unique_ptr<Entry> merge_sizes(const CompileOptions& options, const Entry& old,
+                                   const Entry& fresh, const std::vector<Tensor>& inputs,
+                                   std::string* why) {
+  if (old.backward || fresh.backward || old.autograd || fresh.autograd ||
+      old.traced.nodes.empty()) {
+    *why = "a graph with autograd keeps its sizes";
+    return nullptr;
+  }
+  auto e = std::make_unique<Entry>();
+  e->guards = old.guards;
+  if (!e->guards.generalise(inputs)) {
+    *why = "a size is 0 or 1";
+    return nullptr;
+  }
+  std::vector<std::vector<int64_t>> sizes;
+  for (const InputGuard& g : old.guards.inputs) sizes.push_back(g.sizes);
+  Graph merged = clone(old.traced);
+  *why = merge_size_arguments(merged, fresh.traced, sizes, inputs);
+  if (!why->empty()) return nullptr;
+  // The plan at the new sizes must be the plan at the old ones (no fusion decided by sizes that
+  // were equal by coincidence).
+  Graph at_new = clone(merged);
+  for (size_t v = 0; v < at_new.values.size(); ++v) {
+    at_new.values[v].sizes = fresh.traced.values[v].sizes;
+    at_new.values[v].strides = fresh.traced.values[v].strides;
+    at_new.values[v].contiguous = fresh.traced.values[v].contiguous;
+  }
+  run_passes(at_new, options, false);
+  const Plan new_plan = plan(at_new, options.mode == CompileMode::Default);
+  e->traced = clone(merged);
+  e->graph = std::move(merged);
+  e->plan = build_plan(e->graph, options, true, " (size arguments)");
+  if (!same_plan(e->plan, new_plan)) {
+    *why = "the fused kernels differ at the new sizes";
+    return nullptr;
+  }
+  e->structure = old.structure;
+  return e;
 }
 
 }  // namespace
@@ -161,6 +232,8 @@ std::unique_ptr<Entry> trace_entry(CompiledFunction& f, const std::vector<Tensor
   if (!e->backward && r.has_backward) {  // the joint trace's forward, replayed op by op
     r.graph.nodes.resize(r.backward.first_node);
   }
+  if (!e->backward && !r.has_backward) e->traced = clone(r.graph);
+  e->autograd = grad;
   e->graph = std::move(r.graph);
   if (!e->backward) e->plan = build_plan(e->graph, f.options, !grad, "", grad);
   bump(&CompileStats::graphs);
@@ -205,7 +278,10 @@ void call(CompiledFunction& f, const std::vector<Tensor>& inputs, Runner run, co
       return;
     }
     if (failure.empty()) failure = why;
-    if (size_only && !size_only_match && e->break_reason.empty()) size_only_match = e.get();
+    // Of the entries that differ only in sizes, the most general one.
+    if (size_only && e->break_reason.empty() &&
+        (!size_only_match || dynamic_dims(*e) > dynamic_dims(*size_only_match)))
+      size_only_match = e.get();
     log("guards", f.options.name + ": guard failed: " + why);
   }
   if (!f.entries.empty() && static_cast<int>(f.entries.size()) >= f.options.recompile_limit) {
@@ -229,6 +305,16 @@ void call(CompiledFunction& f, const std::vector<Tensor>& inputs, Runner run, co
       e->structure == size_only_match->structure && size_only_match->guards.generalise(inputs)) {
     log("recompiles", f.options.name + ": same graph at new sizes; those dims are now dynamic");
     return;  // the existing entry now accepts these sizes; the traced call gave the results
+  }
+  if (size_only_match && f.options.dynamic == Dynamic::Automatic && e->break_reason.empty()) {
+    std::string why;
+    if (auto merged = merge_sizes(f.options, *size_only_match, *e, inputs, &why)) {
+      log("recompiles", f.options.name + ": same graph with size arguments at new sizes; those " +
+                            "dims are now dynamic (Note [Size arguments])");
+      f.entries.insert(f.entries.begin(), std::move(merged));  // checked first from now on
+      return;
+    }
+    log("recompiles", f.options.name + ": not the same graph at new sizes: " + why);
   }
   f.entries.push_back(std::move(e));
 }

@@ -77,10 +77,21 @@ Node clone(const Node& n) {
   for (const Value& v : n.args) c.args.push_back(v);
   c.refs = n.refs;
   c.results = n.results;
+  c.sizes = n.sizes;
   c.num_results = n.num_results;
   c.mutates = n.mutates;
   c.is_view = n.is_view;
   c.is_random = n.is_random;
+  return c;
+}
+
+Graph clone(const Graph& g) {
+  Graph c;
+  c.num_inputs = g.num_inputs;
+  c.values = g.values;
+  c.outputs = g.outputs;
+  c.nodes.reserve(g.nodes.size());
+  for (const Node& n : g.nodes) c.nodes.push_back(clone(n));
   return c;
 }
 
@@ -91,6 +102,15 @@ Stack bind_arguments(const Node& n, const std::vector<Tensor>& env) {
       stack[r.slot] = env[r.value];
     else
       stack[r.slot].get<std::vector<Tensor>>()[r.element] = env[r.value];
+  }
+  for (const SizeRef& s : n.sizes) {
+    const int64_t size = s.of(env[s.input]);
+    if (s.scalar)
+      stack[s.slot] = Value(Scalar(size));
+    else if (s.element < 0)
+      stack[s.slot] = Value(size);
+    else
+      stack[s.slot].get<std::vector<int64_t>>()[s.element] = size;
   }
   return stack;
 }

@@ -44,11 +44,30 @@ struct ArgRef {
   int32_t value = 0;
 };
 
+/// An int argument that is a product of an input's sizes (Note [Size arguments] in
+/// size_arguments.cpp): stack[slot], or element `element` of the int list there, is the product of
+/// input `input`'s sizes over dims [dim, dim_end) (an integral Scalar when `scalar`).
+struct SizeRef {
+  int32_t slot = 0;
+  int32_t element = -1;
+  int32_t input = 0;
+  int32_t dim = 0;
+  int32_t dim_end = 1;
+  bool scalar = false;
+
+  int64_t of(const Tensor& t) const {
+    int64_t n = 1;
+    for (int32_t d = dim; d < dim_end; ++d) n *= t.size(d);
+    return n;
+  }
+};
+
 struct Node {
   const OperatorHandle* op = nullptr;
   Stack args;                   ///< as traced; tensor slots are overwritten when replayed
   std::vector<ArgRef> refs;     ///< tensor arguments
   std::vector<ArgRef> results;  ///< tensor results (slot = position on the result stack)
+  std::vector<SizeRef> sizes;   ///< int arguments read from the inputs' sizes when replayed
   int32_t num_results = 0;      ///< values the op leaves on the stack
   bool mutates = false;         ///< writes an argument (in-place or out=)
   bool is_view = false;         ///< a result aliases an input
@@ -74,10 +93,13 @@ struct Graph {
 
 /// A copy of `n` (Value's converting constructor keeps std::vector<Value> from copy-assigning).
 Node clone(const Node& n);
+/// A copy of `g`.
+Graph clone(const Graph& g);
 
 /// A stable text form of a boxed argument (tensors must already be replaced by refs).
 std::string value_key(const Value& v);
-/// Builds node `n`'s argument stack from the current `env`.
+/// Builds node `n`'s argument stack from the current `env` (inputs first: size arguments are read
+/// from them).
 Stack bind_arguments(const Node& n, const std::vector<Tensor>& env);
 
 }  // namespace brasa::compiler

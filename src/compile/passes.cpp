@@ -65,6 +65,10 @@ void eliminate_common_subexpressions(Graph& g) {
     for (const ArgRef& r : n.refs)
       key += std::to_string(r.slot) + "." + std::to_string(r.element) + "=" +
              std::to_string(r.value) + ",";
+    for (const SizeRef& r : n.sizes)
+      key += std::to_string(r.slot) + "." + std::to_string(r.element) + "=size(" +
+             std::to_string(r.input) + "," + std::to_string(r.dim) + ":" +
+             std::to_string(r.dim_end) + "),";
     auto [it, inserted] = seen.emplace(key, kept.size());
     if (inserted) {
       kept.push_back(std::move(n));
@@ -86,7 +90,8 @@ void fold_constants(Graph& g) {
   NoGradGuard no_grad;  // a folded value is a constant: it has no history
   std::vector<Node> kept;
   for (Node& n : g.nodes) {
-    bool foldable = pure(n) && !n.results.empty() && !any_result_in(n, outputs);
+    // A node with size arguments (Note [Size arguments]) depends on the inputs' sizes.
+    bool foldable = pure(n) && !n.results.empty() && n.sizes.empty() && !any_result_in(n, outputs);
     for (const ArgRef& r : n.refs)
       foldable = foldable && g.values[r.value].kind == ValueKind::Literal;
     for (const ArgRef& r : n.results) foldable = foldable && g.values[r.value].sizes.size() <= 4;

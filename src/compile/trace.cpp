@@ -87,9 +87,12 @@ struct Tracer {
     if (!impl->is_wrapped_number()) {
       auto it = ids.find(impl);
       if (it != ids.end() && it->second.data == t.data_ptr() &&
-          graph.values[it->second.id].dtype == t.dtype() &&
-          t.sizes() == IntArrayRef(graph.values[it->second.id].sizes))
-        return it->second.id;
+          graph.values[it->second.id].dtype == t.dtype()) {
+        if (t.sizes() == IntArrayRef(graph.values[it->second.id].sizes)) return it->second.id;
+        // The same tensor with other sizes: reshaped outside the dispatcher. Taking it as a
+        // captured constant would replay its trace-time data.
+        graph_break("a tensor resized outside the dispatcher");
+      }
       if (in_backward) {
         auto s = by_storage.find(storage_key(t));
         if (s != by_storage.end()) return s->second;

@@ -149,5 +149,31 @@ TEST_F(BasicCompile, InPlaceOpsAndViewsReplayTheirEagerSemantics) {
   EXPECT_TRUE(bitwise_equal(b2, b3));
 }
 
+TEST_F(BasicCompile, ReshapeCopiesAreReplayedWithTheNewData) {
+  // reshape of a transposed tensor copies: the copy must be a node of the graph, not a captured
+  // constant holding the traced call's data.
+  auto fn = [](const Tensor& x) { return (x * 2).t().reshape({-1}).tanh() + 1; };
+  auto f = compile(fn);
+  f(randn({5, 7}));
+  for (int i = 0; i < 3; ++i) {
+    const Tensor x = randn({5, 7});
+    EXPECT_TRUE(bitwise_equal(f(x), fn(x))) << i;
+  }
+  EXPECT_EQ(compile_stats().graph_breaks, 0);
+}
+
+TEST_F(BasicCompile, TensorResizedOutsideTheDispatcherIsAGraphBreak) {
+  auto fn = [](const Tensor& x) {
+    Tensor y = x * 3;
+    y.unsafeGetTensorImpl()->set_sizes_contiguous({x.numel()});  // no op sees this
+    return y + 1;
+  };
+  auto f = compile(fn);
+  f(randn({2, 3}));
+  const Tensor x = randn({2, 3});
+  EXPECT_TRUE(bitwise_equal(f(x), fn(x)));
+  EXPECT_EQ(compile_stats().graph_breaks, 1);
+}
+
 }  // namespace
 }  // namespace brasa::compile_test

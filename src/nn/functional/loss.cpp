@@ -5,7 +5,6 @@
 #include <cmath>
 #include <vector>
 
-#include "autograd/function_node.h"
 #include "brasa/core/error.h"
 #include "brasa/nn/functional/activation.h"
 #include "brasa/nn/functional/normalization.h"
@@ -14,6 +13,7 @@
 #include "brasa/ops/pointwise.h"
 #include "brasa/ops/reduce.h"
 #include "nn/functional/opmath.h"
+#include "ops/reduce/cross_entropy_ops.h"
 
 namespace brasa::nn::functional {
 namespace {
@@ -141,49 +141,33 @@ static Tensor nll_loss_impl(const Tensor& input, const Tensor& target,
   return nll_from(input, ct, options.reduction());
 }
 
-// Note [Cross-entropy fast path]: the training case — [N, C] logits, int64 class indices all in
-// range, no weight, no smoothing, mean — as one node whose gradient is (softmax - one_hot) / N,
-// instead of the ~15 small ops of the general composite (and their backward). The backward
-// recomputes log_softmax from the input with differentiable ops, so double backward still works.
-static Tensor cross_entropy_fast(const Tensor& input, const Tensor& target) {
-  const int64_t n = input.size(0);
-  Tensor idx = target.unsqueeze(1);
-  Tensor loss;
-  {
-    NoGradGuard no_grad;
-    loss = brasa::log_softmax(input, 1).gather(1, idx).mean().neg();
-  }
-  if (!autograd::any_requires_grad({&input})) return loss;
-  auto fn =
-      autograd::make_function_node("NllLossBackward0", "cross_entropy", {&input},
-                                   [sx = autograd::SavedVariable(input), idx,
-                                    n](autograd::BackwardContext& ctx) -> autograd::variable_list {
-                                     Tensor x = ctx.unpack(sx);
-                                     Tensor p = brasa::softmax(x, 1);
-                                     Tensor onehot = zeros_like(p).scatter(1, idx, 1.0);
-                                     return {(p - onehot) * (ctx.grad(0) / static_cast<double>(n))};
-                                   });
-  autograd::set_history(loss, fn);
-  return loss;
-}
-
+// Note [Cross-entropy fast path]: the training case — [N, C] Float or Double logits, int64 class
+// indices, no weight, no smoothing — is one dispatched op, `_softmax_cross_entropy`
+// (src/ops/reduce/cross_entropy_ops.h): one pass per row for the loss (log_softmax and the pick of
+// the target) and one for its gradient ((softmax - one_hot) * grad), instead of the ~15 small ops
+// of the general composite and their backward. Targets equal to ignore_index count for nothing, so
+// which path runs depends on shapes and options only, never on the targets' values: compile
+// captures the op (reading the targets to choose would be a graph break). Its double backward is
+// written with differentiable ops.
 static bool takes_fast_path(const Tensor& input, const Tensor& target,
                             const CrossEntropyFuncOptions& options) {
-  if (input.dim() != 2 || target.dim() != 1 || target.scalar_type() != kLong ||
-      !is_floating_type(input.scalar_type()) || options.weight().defined() ||
-      options.label_smoothing() != 0 ||
-      !std::holds_alternative<enumtype::kMean>(options.reduction()) ||
-      input.size(0) != target.size(0) || input.size(0) == 0 || input.size(1) == 0 ||
-      input.is_meta())  // every device takes the same path, so their results agree
-    return false;
-  const int64_t c = input.size(1), ignore = options.ignore_index();
-  if (ignore >= 0 && ignore < c) return false;
-  return target.min().item<int64_t>() >= 0 && target.max().item<int64_t>() < c;
+  return input.dim() == 2 && target.dim() == 1 && target.scalar_type() == kLong &&
+         (input.scalar_type() == kFloat || input.scalar_type() == kDouble) &&
+         !options.weight().defined() && options.label_smoothing() == 0 &&
+         input.size(0) == target.size(0) && input.size(0) > 0 && input.size(1) > 0 &&
+         input.device() == target.device();
+}
+
+static int64_t reduction_enum(const reduction_t& reduction) {
+  if (std::holds_alternative<enumtype::kNone>(reduction)) return 0;
+  return std::holds_alternative<enumtype::kSum>(reduction) ? 2 : 1;
 }
 
 static Tensor cross_entropy_impl(const Tensor& input, const Tensor& target,
                                  const CrossEntropyFuncOptions& options) {
-  if (takes_fast_path(input, target, options)) return cross_entropy_fast(input, target);
+  if (takes_fast_path(input, target, options))
+    return ops::softmax_cross_entropy_op().call(input, target, reduction_enum(options.reduction()),
+                                                options.ignore_index());
   const double ls = options.label_smoothing();
   BRASA_CHECK(ls >= 0 && ls <= 1, "cross_entropy: label_smoothing must be in [0, 1], got ", ls);
   check_floating(input, "cross_entropy", "input");

@@ -158,7 +158,10 @@ Tensor reshape(const Tensor& self, IntArrayRef shape) {
   Tensor out = self.clone(MemoryFormat::Contiguous);
   // With history, a view of the copy: resizing it in place would leave autograd the old shape.
   if (out.requires_grad()) return ops::view_op().call(out, sizes);
-  out.unsafeGetTensorImpl()->set_sizes_contiguous(sizes);
+  // resize_ (same numel: no reallocation) rather than setting the sizes on the TensorImpl: a
+  // dispatched op, so compile's tracer sees the new shape (it read the reshaped tensor as an
+  // unknown, captured one: stale data on replay).
+  out.resize_(sizes);
   return out;
 }
 
