@@ -1,6 +1,6 @@
 // One rank of the FSDP / DeviceMesh / DTensor tests (tests/distributed/test_fsdp.cpp), started by
 // brasarun:
-//   fsdp_worker train STEPS OUT [--accum K] [--bf16]
+//   fsdp_worker train STEPS OUT [--accum K] [--bf16] [--hsdp]
 //     trains Net with fully_shard (each block a unit, then the root) on a global batch of 24
 //     split across the ranks, AdamW; rank 0 saves the full parameters (named_parameters order).
 //   fsdp_worker reference STEPS OUT [--accum K] [--float]
@@ -13,7 +13,8 @@
 // 4), a weight tied between the input projection and the output (the root unit manages it), a
 // buffer and a frozen parameter in every block. --accum K: K micro-batches per step, all but the
 // last without gradient sync; the reference takes one step on the K-times batch. --bf16:
-// MixedPrecisionPolicy(param_dtype=bf16, reduce_dtype=float32) on a float32 model.
+// MixedPrecisionPolicy(param_dtype=bf16, reduce_dtype=float32) on a float32 model. --hsdp: a
+// 2 x (world / 2) mesh, shards over its second dim, replicas over its first.
 
 #include <cmath>
 #include <cstdio>
@@ -98,14 +99,18 @@ int reference(int64_t steps, const std::string& out, int64_t accum, ScalarType d
   return 0;
 }
 
-int train(int64_t steps, const std::string& out, int64_t accum, bool bf16) {
+int train(int64_t steps, const std::string& out, int64_t accum, bool bf16, bool hsdp) {
   auto pg = dist::init_process_group("gloo");
   const int rank = pg->getRank(), size = pg->getSize();
   const ScalarType dtype = bf16 ? kFloat : kDouble;
   manual_seed(7);  // the same initial parameters on every rank (fully_shard does not broadcast)
   Net net;
   net->to(dtype);
-  auto mesh = dist::init_device_mesh("cpu", {size});
+  // HSDP: replicated over mesh dim 0, sharded over dim 1.
+  auto mesh = hsdp ? dist::init_device_mesh("cpu", {2, size / 2}, {"replicate", "shard"})
+                   : dist::init_device_mesh("cpu", {size});
+  const int shard_rank = mesh.get_local_rank(mesh.ndim() - 1);
+  const int shard_size = static_cast<int>(mesh.size(mesh.ndim() - 1));
   dist::FullyShardOptions options;
   if (bf16) {
     options.mp_policy.param_dtype = kBFloat16;
@@ -119,7 +124,7 @@ int train(int64_t steps, const std::string& out, int64_t accum, bool bf16) {
   auto root_options = options;
   if (bf16) root_options.mp_policy.output_dtype = kFloat;
   auto root = dist::fully_shard(net, mesh, root_options);
-  check_sharded(net, rank, size);
+  check_sharded(net, shard_rank, shard_size);
   auto opt = make_optimizer(net);  // over the shards
   const int64_t local = kGlobalBatch / size;
   for (int64_t s = 0; s < steps; ++s) {
@@ -139,7 +144,7 @@ int train(int64_t steps, const std::string& out, int64_t accum, bool bf16) {
     }
     opt.step();
   }
-  check_sharded(net, rank, size);              // the parameters and their grads
+  check_sharded(net, shard_rank, shard_size);              // the parameters and their grads
   for (const Tensor& p : net->parameters()) {  // AdamW's moments are per shard
     auto it = opt.state().find(optim::param_key(p));
     if (it == opt.state().end()) continue;  // the frozen parameter
@@ -162,13 +167,14 @@ int main(int argc, char** argv) {
   try {
     const std::string mode = argc > 1 ? argv[1] : "";
     int64_t accum = 1;
-    bool bf16 = false, single = false;
+    bool bf16 = false, single = false, hsdp = false;
     for (int i = 4; i < argc; ++i) {
       if (std::strcmp(argv[i], "--accum") == 0 && i + 1 < argc) accum = std::stoll(argv[++i]);
       if (std::strcmp(argv[i], "--bf16") == 0) bf16 = true;
       if (std::strcmp(argv[i], "--float") == 0) single = true;
+      if (std::strcmp(argv[i], "--hsdp") == 0) hsdp = true;
     }
-    if (mode == "train" && argc >= 4) return train(std::stoll(argv[2]), argv[3], accum, bf16);
+    if (mode == "train" && argc >= 4) return train(std::stoll(argv[2]), argv[3], accum, bf16, hsdp);
     if (mode == "reference" && argc >= 4)
       return reference(std::stoll(argv[2]), argv[3], accum, single ? kFloat : kDouble);
     if (mode == "dtensor") return dtensor_checks();

@@ -74,6 +74,14 @@ TEST(FullyShard, EqualsSingleProcessAdamWTrainingOnTheGlobalBatch) {
   fs::remove_all(dir);
 }
 
+TEST(FullyShard, HybridShardingOnA2x2MeshEqualsSingleProcessTraining) {
+  const std::string dir = work_dir(), ref = dir + "/ref.pt", out = dir + "/hsdp.pt";
+  ASSERT_EQ(run(reference("30 " + ref)), 0);
+  ASSERT_EQ(run(launch(4, "train 30 " + out + " --hsdp")), 0);
+  EXPECT_LE(max_difference(out, ref), 1e-12);
+  fs::remove_all(dir);
+}
+
 TEST(FullyShard, AccumulationWithoutSyncEqualsOneStepOnTheLargerBatch) {
   const std::string dir = work_dir(), ref = dir + "/ref.pt", out = dir + "/fsdp.pt";
   ASSERT_EQ(run(reference("20 " + ref + " --accum 3")), 0);
