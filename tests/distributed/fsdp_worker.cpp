@@ -9,6 +9,8 @@
 //     DeviceMesh and DTensor checks on a 1-D mesh (and a 2-D one on 4 ranks); exit 1 on failure.
 //   fsdp_worker state-dict
 //     full and sharded state dicts, loads, rejected loads, the tied-weight rule.
+//   fsdp_worker die allgather|reduce-scatter
+//     rank 1 killed where rank 0 enters a unit's collective (fsdp_worker_die.cpp).
 // Net has H = 7 features (uneven shards on 2 and 4 ranks, an empty one for the 3-row tensor on
 // 4), a weight tied between the input projection and the output (the root unit manages it), a
 // buffer and a frozen parameter in every block. --accum K: K micro-batches per step, all but the
@@ -162,6 +164,7 @@ int train(int64_t steps, const std::string& out, int64_t accum, bool bf16, bool 
 
 int dtensor_checks();     // fsdp_worker_dtensor.cpp
 int state_dict_checks();  // fsdp_worker_state.cpp
+int die_in_collective(const std::string& phase);  // fsdp_worker_die.cpp
 
 int main(int argc, char** argv) {
   try {
@@ -179,6 +182,7 @@ int main(int argc, char** argv) {
       return reference(std::stoll(argv[2]), argv[3], accum, single ? kFloat : kDouble);
     if (mode == "dtensor") return dtensor_checks();
     if (mode == "state-dict") return state_dict_checks();
+    if (mode == "die" && argc >= 3) return die_in_collective(argv[2]);
     std::fprintf(stderr, "usage: fsdp_worker train|reference STEPS OUT [...] | dtensor\n");
     return 2;
   } catch (const std::exception& e) {

@@ -1,5 +1,6 @@
 // fsdp_worker state-dict: full and sharded state dicts of a fully_shard model, loading from a
-// single-process model, rejected loads that change nothing, and the tied-weight rule.
+// single-process model, rejected loads that change nothing, the tied-weight rule, and the error
+// for a parameter that gets no gradient.
 
 #include <cstdio>
 #include <string>
@@ -57,6 +58,16 @@ struct TiedImpl : nn::Module {
 };
 BRASA_MODULE(Tied);
 
+struct PartlyImpl : nn::Module {
+  PartlyImpl() {
+    used = register_parameter("used", ones({3, 2}));
+    unused = register_parameter("unused", ones({5}));
+  }
+  Tensor forward(const Tensor& x) { return matmul(x, used); }
+  Tensor used, unused;
+};
+BRASA_MODULE(Partly);
+
 }  // namespace
 
 int state_dict_checks() {
@@ -111,6 +122,11 @@ int state_dict_checks() {
   Tied a(w), b(w);
   auto ua = dist::fully_shard(a, mesh);
   expect_value_error([&] { dist::fully_shard(b, mesh); }, "common ancestor", "a tied weight");
+  // A parameter that gets no gradient: the next forward names it.
+  Partly partly;
+  auto up = dist::fully_shard(partly, mesh);
+  up(ones({1, 3})).sum().backward();
+  expect_value_error([&] { up(ones({1, 3})); }, "'unused' got no gradient", "an unused parameter");
   dist::destroy_process_group();
   return failures == 0 ? 0 : 1;
 }

@@ -3,7 +3,10 @@
 // frozen parameter (all in fsdp_worker's Net); gradient accumulation without sync; bf16
 // parameters with float32 reduction. DeviceMesh and DTensor checks run inside fsdp_worker.
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -98,6 +101,34 @@ TEST(FullyShard, Bf16ParametersWithFloat32ReductionStayWithinBf16Tolerance) {
   EXPECT_GT(diff, 0.0) << "the parameters were not computed in bf16";
   EXPECT_LE(diff, 2e-2);
   fs::remove_all(dir);
+}
+
+// Two processes by hand (brasarun would stop rank 0 as soon as rank 1 dies).
+int run_die(const std::string& phase) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  const std::string port = std::to_string(ntohs(addr.sin_port));
+  ::close(fd);
+  const std::string env = "MASTER_ADDR=127.0.0.1 MASTER_PORT=" + port + " WORLD_SIZE=2 ";
+  const std::string worker = std::string(BRASA_FSDP_WORKER) + " die " + phase;
+  return run("sh -c '" + env + "RANK=1 " + worker + " >/dev/null 2>&1 & " + env + "RANK=0 " +
+             worker + "; status=$?; wait; exit $status'");
+}
+
+TEST(FullyShard, ARankKilledBeforeAnAllGatherIsNamedByTheSurvivor) {
+  EXPECT_EQ(run_die("allgather"), 0);
+}
+
+TEST(FullyShard, ARankKilledBeforeAReduceScatterIsNamedByTheSurvivor) {
+  EXPECT_EQ(run_die("reduce-scatter"), 0);
 }
 
 }  // namespace
