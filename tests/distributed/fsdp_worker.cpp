@@ -146,7 +146,7 @@ int train(int64_t steps, const std::string& out, int64_t accum, bool bf16, bool 
     }
     opt.step();
   }
-  check_sharded(net, shard_rank, shard_size);              // the parameters and their grads
+  check_sharded(net, shard_rank, shard_size);  // the parameters and their grads
   for (const Tensor& p : net->parameters()) {  // AdamW's moments are per shard
     auto it = opt.state().find(optim::param_key(p));
     if (it == opt.state().end()) continue;  // the frozen parameter
@@ -162,8 +162,8 @@ int train(int64_t steps, const std::string& out, int64_t accum, bool bf16, bool 
 
 }  // namespace
 
-int dtensor_checks();     // fsdp_worker_dtensor.cpp
-int state_dict_checks();  // fsdp_worker_state.cpp
+int dtensor_checks();                             // fsdp_worker_dtensor.cpp
+int state_dict_checks();                          // fsdp_worker_state.cpp
 int die_in_collective(const std::string& phase);  // fsdp_worker_die.cpp
 
 int main(int argc, char** argv) {

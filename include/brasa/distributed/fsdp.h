@@ -53,6 +53,9 @@ struct FullyShardOptions {
   /// starts with it.
   std::optional<bool> reshard_after_forward;
   MixedPrecisionPolicy mp_policy;
+  /// Start the next unit's all-gather early: in forward the one after this unit, in backward the
+  /// one before it, in the order the first forward ran them (Note [FSDP prefetch]).
+  bool prefetch = true;
 };
 
 /// One fully_shard unit: its parameters, their shards and the FSDP steps around its forward and
@@ -102,14 +105,23 @@ class BRASA_API FSDPState : public std::enable_shared_from_this<FSDPState> {
   /// The sharded form of one managed parameter: its local piece shares the shard's storage, so
   /// writing into to_local() changes the parameter. ValueError when not managed here.
   DTensor sharded_parameter(const Tensor& param) const;
+  /// Time this unit's all-gathers kept forward or backward waiting, and how many ran.
+  double all_gather_wait_seconds() const { return all_gather_wait_seconds_; }
+  int64_t all_gathers() const { return all_gathers_; }
+  /// Of them, how many had been started early by a prefetch.
+  int64_t prefetched() const { return prefetched_; }
   /// The bytes of this rank's shards (the padded storage), of all managed parameters.
   int64_t sharded_bytes() const;
 
   struct Param;
+  struct Gather;
 
  private:
   FSDPState(std::shared_ptr<nn::Module> module, const DeviceMesh& mesh, FullyShardOptions options);
   void init_params();
+  void start_unshard();
+  void note_forward_order();
+  void prefetch(int step);
   void on_grad_accumulated();
   void on_input_grad();
   void pre_backward();
@@ -126,10 +138,20 @@ class BRASA_API FSDPState : public std::enable_shared_from_this<FSDPState> {
   bool unsharded_ = false;
   bool sync_ = true;
   bool expecting_backward_ = false;
-  int64_t trainable_ = 0;        // parameters that require grad
-  int64_t grads_ready_ = 0;      // of them, accumulated in the current backward
-  int64_t inputs_expected_ = 0;  // tensor arguments that require grad in the current forward
-  int64_t inputs_reached_ = 0;   // of them, reached by the current backward
+  int64_t trainable_ = 0;            // parameters that require grad
+  int64_t grads_ready_ = 0;          // of them, accumulated in the current backward
+  int64_t inputs_expected_ = 0;      // tensor arguments that require grad in the current forward
+  int64_t inputs_reached_ = 0;       // of them, reached by the current backward
+  std::unique_ptr<Gather> pending_;  // an all-gather started and not yet used
+  double all_gather_wait_seconds_ = 0;
+  int64_t all_gathers_ = 0;
+  int64_t prefetched_ = 0;
+  // Note [FSDP prefetch]: the root records its units' forward order; each unit its position.
+  std::vector<std::weak_ptr<FSDPState>> order_;
+  bool recording_order_ = false;
+  bool order_known_ = false;
+  std::weak_ptr<FSDPState> root_;
+  int64_t position_ = -1;
 };
 
 /// A module made a fully_shard unit; calling it runs FSDP's steps around the module's forward.

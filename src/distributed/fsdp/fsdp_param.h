@@ -1,5 +1,6 @@
 #pragma once
-// One parameter of a fully_shard unit (Note [FSDP2 in brasa]).
+// One parameter of a fully_shard unit (Note [FSDP2 in brasa]) and an all-gather in flight
+// (Note [FSDP prefetch]).
 
 #include <string>
 #include <vector>
@@ -20,6 +21,13 @@ struct FSDPState::Param {
   bool requires_grad = false;
   Tensor stashed_grad;      // the sharded grad of earlier steps, during a forward/backward
   Tensor accumulated_grad;  // unsharded, summed over backwards without sync
+};
+
+struct FSDPState::Gather {
+  IntrusivePtr<Work> work;
+  Tensor gathered;  // [ranks * total]: every rank's padded shards, back to back
+  int64_t total = 0;
+  std::vector<uint32_t> versions;  // of each shard buffer when the all-gather started
 };
 
 namespace detail {

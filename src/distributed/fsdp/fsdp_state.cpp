@@ -140,58 +140,6 @@ int64_t FSDPState::sharded_bytes() const {
   return n;
 }
 
-void FSDPState::unshard() {
-  if (unsharded_ || params_.empty()) {
-    unsharded_ = true;
-    return;
-  }
-  NoGradGuard no_grad;
-  ProcessGroup& group = shard_group();
-  const int64_t n = group.getSize();
-  const ScalarType compute = params_.front()->full.scalar_type();
-  int64_t total = 0;
-  for (const auto& p : params_) total += p->chunk * p->row_numel;
-  Tensor input = empty({total}, TensorOptions().dtype(compute));
-  int64_t offset = 0;
-  for (const auto& p : params_) {
-    input.narrow(0, offset, p->chunk * p->row_numel).copy_(p->padded.reshape({-1}));
-    offset += p->chunk * p->row_numel;
-  }
-  Tensor gathered = empty({total * n}, TensorOptions().dtype(compute));
-  std::vector<std::vector<Tensor>> outputs(1);
-  for (int64_t r = 0; r < n; ++r) outputs[0].push_back(gathered.narrow(0, r * total, total));
-  std::vector<Tensor> inputs{input};
-  detail::wait(group.allgather(outputs, inputs));
-  offset = 0;
-  for (const auto& p : params_) {
-    StorageImpl& storage = *p->full.storage();
-    const size_t nbytes = static_cast<size_t>(detail::elements(p->shape)) * p->full.element_size();
-    DataPtr bytes = storage.allocator()->allocate(nbytes);
-    Tensor target = from_blob(bytes.get(), p->shape, TensorOptions().dtype(compute));
-    for (int64_t r = 0; r < n; ++r) {
-      const auto range = chunk_range(p->rows, n, r);
-      if (range.second == 0) continue;
-      std::vector<int64_t> piece = p->shape;
-      piece[0] = range.second;
-      target.narrow(0, range.first, range.second)
-          .copy_(gathered.narrow(0, r * total + offset, range.second * p->row_numel).view(piece));
-    }
-    storage.set_data(std::move(bytes), nbytes);
-    p->param.set_data(p->full);
-    offset += p->chunk * p->row_numel;
-  }
-  unsharded_ = true;
-}
-
-void FSDPState::reshard() {
-  if (!unsharded_) return;
-  for (const auto& p : params_) {
-    p->param.set_data(p->shard);
-    p->full.storage()->set_data(DataPtr(), 0);
-  }
-  unsharded_ = false;
-}
-
 void FSDPState::restore_stashed_grads() {
   for (const auto& p : params_) {
     if (!p->stashed_grad.defined()) continue;
@@ -215,7 +163,9 @@ void FSDPState::pre_forward() {
     expecting_backward_ = false;  // that forward's graph was dropped without a backward
     restore_stashed_grads();
   }
+  note_forward_order();
   unshard();
+  prefetch(+1);
   if (!GradMode::is_enabled()) return;
   for (const auto& p : params_) {
     if (!p->requires_grad || !p->param.grad().defined()) continue;
@@ -269,6 +219,10 @@ std::vector<Tensor> FSDPState::post_forward(std::vector<Tensor> outputs) {
     }
   }
   if (reshard_after || !expecting_backward_) reshard();
+  if (is_root_ && recording_order_) {
+    recording_order_ = false;
+    order_known_ = true;
+  }
   for (Tensor& out : outputs) out = cast_output(out, options_.mp_policy);
   return outputs;
 }
@@ -279,6 +233,10 @@ Tensor FSDPState::post_forward(const Tensor& output) {
 
 void FSDPState::post_forward_opaque() {
   if (!expecting_backward_) reshard();
+  if (is_root_ && recording_order_) {
+    recording_order_ = false;
+    order_known_ = true;
+  }
 }
 
 void FSDPState::abort_forward() noexcept {
@@ -290,7 +248,10 @@ void FSDPState::abort_forward() noexcept {
   }
 }
 
-void FSDPState::pre_backward() { unshard(); }
+void FSDPState::pre_backward() {
+  unshard();
+  prefetch(-1);
+}
 
 void FSDPState::on_grad_accumulated() {
   if (!expecting_backward_) return;
