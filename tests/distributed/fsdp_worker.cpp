@@ -1,6 +1,6 @@
 // One rank of the FSDP / DeviceMesh / DTensor tests (tests/distributed/test_fsdp.cpp), started by
 // brasarun:
-//   fsdp_worker train STEPS OUT [--accum K] [--bf16] [--hsdp]
+//   fsdp_worker train STEPS OUT [--accum K] [--bf16] [--hsdp] [--no-reshard]
 //     trains Net with fully_shard (each block a unit, then the root) on a global batch of 24
 //     split across the ranks, AdamW; rank 0 saves the full parameters (named_parameters order).
 //   fsdp_worker reference STEPS OUT [--accum K] [--float]
@@ -16,7 +16,8 @@
 // buffer and a frozen parameter in every block. --accum K: K micro-batches per step, all but the
 // last without gradient sync; the reference takes one step on the K-times batch. --bf16:
 // MixedPrecisionPolicy(param_dtype=bf16, reduce_dtype=float32) on a float32 model. --hsdp: a
-// 2 x (world / 2) mesh, shards over its second dim, replicas over its first.
+// 2 x (world / 2) mesh, shards over its second dim, replicas over its first. --no-reshard:
+// reshard_after_forward = false (parameters stay gathered from forward to the end of backward).
 
 #include <cmath>
 #include <cstdio>
@@ -101,7 +102,8 @@ int reference(int64_t steps, const std::string& out, int64_t accum, ScalarType d
   return 0;
 }
 
-int train(int64_t steps, const std::string& out, int64_t accum, bool bf16, bool hsdp) {
+int train(int64_t steps, const std::string& out, int64_t accum, bool bf16, bool hsdp,
+          bool keep_unsharded) {
   auto pg = dist::init_process_group("gloo");
   const int rank = pg->getRank(), size = pg->getSize();
   const ScalarType dtype = bf16 ? kFloat : kDouble;
@@ -114,6 +116,7 @@ int train(int64_t steps, const std::string& out, int64_t accum, bool bf16, bool 
   const int shard_rank = mesh.get_local_rank(mesh.ndim() - 1);
   const int shard_size = static_cast<int>(mesh.size(mesh.ndim() - 1));
   dist::FullyShardOptions options;
+  if (keep_unsharded) options.reshard_after_forward = false;  // SHARD_GRAD_OP / ZeRO-2
   if (bf16) {
     options.mp_policy.param_dtype = kBFloat16;
     options.mp_policy.reduce_dtype = kFloat;
@@ -138,7 +141,9 @@ int train(int64_t steps, const std::string& out, int64_t accum, bool bf16, bool 
       batch(s, (m * size + rank) * local, local, dtype, x, y);
       Tensor loss = nn::functional::mse_loss(root(x), y) / static_cast<double>(accum);
       // Between forward and backward the blocks are resharded, the root is not.
-      for (auto& u : units) require(!u.state().is_unsharded(), "a block stayed unsharded");
+      for (auto& u : units) {
+        require(u.state().is_unsharded() == keep_unsharded, "a block's state after forward");
+      }
       require(root.state().is_unsharded() && root.state().is_root(), "the root was resharded");
       loss.backward();
       for (auto& u : units) require(!u.state().is_unsharded(), "a block stayed unsharded");
@@ -170,14 +175,16 @@ int main(int argc, char** argv) {
   try {
     const std::string mode = argc > 1 ? argv[1] : "";
     int64_t accum = 1;
-    bool bf16 = false, single = false, hsdp = false;
+    bool bf16 = false, single = false, hsdp = false, keep = false;
     for (int i = 4; i < argc; ++i) {
       if (std::strcmp(argv[i], "--accum") == 0 && i + 1 < argc) accum = std::stoll(argv[++i]);
       if (std::strcmp(argv[i], "--bf16") == 0) bf16 = true;
       if (std::strcmp(argv[i], "--float") == 0) single = true;
       if (std::strcmp(argv[i], "--hsdp") == 0) hsdp = true;
+      if (std::strcmp(argv[i], "--no-reshard") == 0) keep = true;
     }
-    if (mode == "train" && argc >= 4) return train(std::stoll(argv[2]), argv[3], accum, bf16, hsdp);
+    if (mode == "train" && argc >= 4)
+      return train(std::stoll(argv[2]), argv[3], accum, bf16, hsdp, keep);
     if (mode == "reference" && argc >= 4)
       return reference(std::stoll(argv[2]), argv[3], accum, single ? kFloat : kDouble);
     if (mode == "dtensor") return dtensor_checks();
