@@ -47,8 +47,8 @@ int die_in_collective(const std::string& phase) {
   } catch (const dist::DistributedError& e) {
     const std::string msg = e.what();
     const bool named = msg.find("rank 1") != std::string::npos;
-    const bool right_op = msg.find(phase == "allgather" ? "allgather" : "reduce_scatter") !=
-                          std::string::npos;
+    const bool right_op =
+        msg.find(phase == "allgather" ? "allgather" : "reduce_scatter") != std::string::npos;
     std::printf("survivor: %s\n", e.what());
     return named && right_op ? 0 : 7;
   } catch (const std::exception& e) {
