@@ -3,7 +3,10 @@
 // DistributedDataParallel. Not part of brasa/brasa.h (it pulls in threads and sockets).
 
 #include "brasa/distributed/ddp.h"
+#include "brasa/distributed/device_mesh.h"
+#include "brasa/distributed/dtensor.h"
 #include "brasa/distributed/file_store.h"
+#include "brasa/distributed/fsdp.h"
 #include "brasa/distributed/hash_store.h"
 #include "brasa/distributed/init.h"
 #include "brasa/distributed/prefix_store.h"
