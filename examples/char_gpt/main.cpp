@@ -26,6 +26,7 @@
 #include "brasa/compile/module.h"
 #include "brasa/core/allocator.h"
 #include "brasa/dispatch/autocast_mode.h"
+#include "brasa/profiler/profiler.h"
 #include "model.h"
 #include "sample.h"
 #include "schedule.h"
@@ -57,6 +58,7 @@ struct Config {
   double temperature = 0.8;
   std::string prompt = "%\n";
   std::string tensorboard;
+  int64_t profile_rows = 0;  // 0: no profiling
 };
 
 void add_options(CLI::App& app, Config& c) {
@@ -110,6 +112,10 @@ void add_options(CLI::App& app, Config& c) {
   app.add_option("--prompt", c.prompt, "text the samples continue");
   app.add_option("--tensorboard", c.tensorboard,
                  "write TensorBoard logs (loss, lr, grad norm, tokens/s) to this directory");
+  app.add_option("--profile", c.profile_rows,
+                 "profile the steps after the warm-up ones; print this many rows of the key "
+                 "averages (by op, then by op and input shapes), sorted by self time")
+      ->transform(cli::integer<int64_t>(0));
 }
 
 // bf16 autocast for its lifetime when --autocast bf16, nothing otherwise.
@@ -186,10 +192,12 @@ int run(const Config& c) {
   Progress progress("train", c.steps, c.log_every, "tokens/s", first);
   StepTimer timer;
   int64_t peak_bytes = 0;
+  brasa::profiler::Profiler profiler(brasa::profiler::ProfilerOptions().record_shapes(true));
   model->train();
   const int64_t last = c.max_steps > 0 ? std::min(c.steps, c.max_steps) : c.steps;
   for (int64_t step = first; step < last; ++step) {
     if (tensorboard) tensorboard.start_step();
+    if (c.profile_rows > 0 && step - first == StepTimer::kWarmup) profiler.start();
     timer.start();
     brasa::reset_peak_memory_stats();
     const int64_t bytes_before = brasa::memory_stats().allocated_bytes;
@@ -223,6 +231,16 @@ int run(const Config& c) {
     if ((step + 1) % c.checkpoint_every == 0) checkpoints.save(step + 1);
   }
   progress.finish();
+  if (profiler.recording()) {
+    profiler.stop();
+    const auto rows = static_cast<int>(c.profile_rows);
+    for (const bool by_shape : {false, true})
+      std::printf(
+          "profile of steps %lld to %lld%s:\n%s",
+          static_cast<long long>(first + StepTimer::kWarmup + 1), static_cast<long long>(last),
+          by_shape ? ", by input shapes" : "",
+          profiler.table(brasa::profiler::SortBy::SelfCpuTimeTotal, rows, by_shape).c_str());
+  }
   if (last > first) {
     checkpoints.save(last);
     std::printf(

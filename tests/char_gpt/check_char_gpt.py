@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Smoke test of examples/char_gpt on a tiny model and a generated text (a few seconds).
 
-1. A run with every option (bf16 autocast, activation checkpointing, TensorBoard, sampling) ends
-   with a validation loss and a sample.
+1. A run with every option (bf16 autocast, activation checkpointing, TensorBoard, sampling,
+   profiling) ends with a validation loss, a sample and the profile tables.
 2. Interrupted at step 4 (--max-steps) and resumed, a run ends with the validation loss of the
    uninterrupted one, digit for digit.
 3. Bad input names the file: an empty text, a non-UTF-8 text, a corrupt checkpoint.
@@ -41,9 +41,11 @@ with open(text, "w", encoding="utf-8") as f:
 
 p = run("--data", text, "--steps", "6", "--autocast", "bf16", "--checkpoint-activations",
         "--checkpoint-dir", os.path.join(WORK, "all"), "--tensorboard", os.path.join(WORK, "tb"),
-        "--sample", "20", "--num-samples", "2", "--top-k", "5")
+        "--sample", "20", "--num-samples", "2", "--top-k", "5", "--profile", "40")
 check(re.search(r"step 6: val loss \d+\.\d+", p.stdout) and "--- sample 2 ---" in p.stdout,
       "the full run printed no final val loss or samples", p)
+check("profile of steps 4 to 6:" in p.stdout and "profile of steps 4 to 6, by input shapes:" in p.stdout
+      and re.search(r"\n +addmm ", p.stdout), "no profile tables (with an addmm row)", p)
 check(any(n.startswith("events.out.tfevents") for n in os.listdir(os.path.join(WORK, "tb"))),
       "no TensorBoard event file", p)
 

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "brasa/brasa.h"
 
@@ -92,6 +93,42 @@ TEST(Attention, DropoutStatisticsAndReproducibility) {
   EXPECT_TRUE(equal(a, b));
   Tensor zero = scaled_dot_product_attention(q, k, v, {}, 1.0);
   EXPECT_EQ(zero.abs().sum().item<float>(), 0.0f);
+}
+
+TEST(Attention, OnePassBackwardIsTheTwoPassOneBitForBit) {
+  // The backward runs in one pass per batch element when there are at least as many batch
+  // elements as threads, in two passes otherwise (Note [Blockwise attention]); both add the same
+  // products in the same order. Batch 1 on 2 threads takes the two-pass path, on 1 thread the
+  // one-pass path. Multi-tile, ragged sizes, causal with dropout, and a mask with L != S.
+  ThreadCountGuard guard;
+  manual_seed(4);
+  struct Problem {
+    Tensor q, k, v, mask;
+    double dropout;
+    bool causal;
+  };
+  const Problem problems[] = {
+      {randn({1, 150, 24}), randn({1, 150, 24}), randn({1, 150, 20}), {}, 0.2, true},
+      {randn({1, 70, 16}), randn({1, 130, 16}), randn({1, 130, 8}), randn({70, 130}), 0.0, false},
+      {randn({1, 65, 8}, kDouble),
+       randn({1, 65, 8}, kDouble),
+       randn({1, 65, 8}, kDouble),
+       {},
+       0.1,
+       true}};
+  for (const Problem& p : problems) {
+    Tensor go = randn({1, p.q.size(1), p.v.size(2)}, p.q.scalar_type());
+    auto [out, lse, philox] = _scaled_dot_product_attention_forward(
+        p.q, p.k, p.v, p.mask, p.dropout, p.causal, std::nullopt, make_generator(8));
+    std::vector<Tensor> grads[2];
+    for (int threads : {2, 1}) {
+      set_num_threads(threads);
+      auto [gq, gk, gv] = scaled_dot_product_attention_backward(go, p.q, p.k, p.v, p.mask, out, lse,
+                                                                philox, p.dropout, p.causal, {});
+      grads[threads - 1] = {gq, gk, gv};
+    }
+    for (int i = 0; i < 3; ++i) EXPECT_TRUE(equal(grads[0][size_t(i)], grads[1][size_t(i)])) << i;
+  }
 }
 
 TEST(Attention, DropoutGradientsByFiniteDifferences) {

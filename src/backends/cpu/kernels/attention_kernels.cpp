@@ -290,9 +290,53 @@ struct BackwardTile {
   }
 };
 
+// The backward in one pass per batch element (Note [Blockwise attention]): each (query tile, key
+// tile) pair's probabilities and score gradient are computed once and feed grad_v, grad_k and
+// grad_q, whose rows for the whole sequence stay in a per-item buffer. The products and their
+// order are the two-pass backward's, so the results are bit for bit the same.
+template <typename T>
+void backward_fused(const AttentionGeometry& g, const T* q, const T* k, const T* v, const T* mask,
+                    const T* out, const T* gout, const T* lse, T* gq, T* gk, T* gv) {
+  const int64_t lde = padded<T>(g.E), ldv = padded<T>(g.Ev);
+  const T scale = T(g.scale);
+  parallel_for(0, g.batch, 1, [&](int64_t n0, int64_t n1) {
+    BackwardTile<T> t(g);
+    std::vector<T> tr(size_t(kBK * kBQ)), qt(size_t(kBQ * lde)), got(size_t(kBQ * ldv)),
+        kc(size_t(kBK * lde)), dk(size_t(kBK * lde)), dv(size_t(kBK * ldv)), dq(size_t(g.L * lde));
+    for (int64_t n = n0; n < n1; ++n) {
+      std::fill(dq.begin(), dq.end(), T(0));
+      for (int64_t j0 = 0; j0 < g.S; j0 += kBK) {
+        const int64_t jk = std::min(kBK, g.S - j0);
+        std::fill(dk.begin(), dk.end(), T(0));
+        std::fill(dv.begin(), dv.end(), T(0));
+        copy_rows(kc.data(), lde, k + g.k_off[n] + j0 * g.k_row, g.k_row, jk, g.E, scale);
+        for (int64_t i0 = g.causal ? j0 / kBQ * kBQ : 0; i0 < g.L; i0 += kBQ) {
+          const int64_t iq = std::min(kBQ, g.L - i0);
+          t.load_queries(q, out, gout, n, i0, iq);
+          t.compute(k, v, mask, gout, lse, n, i0, iq, j0, jk);
+          transpose_rows(tr.data(), kBQ, t.pd.data(), kBK, iq, jk);
+          copy_rows(got.data(), ldv, gout + (n * g.L + i0) * g.Ev, g.Ev, iq, g.Ev, T(1));
+          gemm_tile(dv.data(), ldv, tr.data(), kBQ, got.data(), ldv, jk, g.Ev, iq, true);
+          transpose_rows(tr.data(), kBQ, t.dp.data(), kBK, iq, jk);
+          copy_rows(qt.data(), lde, q + g.q_off[n] + i0 * g.q_row, g.q_row, iq, g.E, scale);
+          gemm_tile(dk.data(), lde, tr.data(), kBQ, qt.data(), lde, jk, g.E, iq, true);
+          gemm_tile(dq.data() + i0 * lde, lde, t.dp.data(), kBK, kc.data(), lde, iq, g.E, jk, true);
+        }
+        copy_rows(gk + (n * g.S + j0) * g.E, g.E, dk.data(), lde, jk, g.E, T(1));
+        copy_rows(gv + (n * g.S + j0) * g.Ev, g.Ev, dv.data(), ldv, jk, g.Ev, T(1));
+      }
+      copy_rows(gq + n * g.L * g.E, g.E, dq.data(), lde, g.L, g.E, T(1));
+    }
+  });
+}
+
 template <typename T>
 void backward_impl(const AttentionGeometry& g, const T* q, const T* k, const T* v, const T* mask,
                    const T* out, const T* gout, const T* lse, T* gq, T* gk, T* gv) {
+  // With a batch element per thread or more, one pass; otherwise two, which split each batch
+  // element's tiles between threads.
+  if (g.batch >= get_num_threads())
+    return backward_fused(g, q, k, v, mask, out, gout, lse, gq, gk, gv);
   const int64_t nq = (g.L + kBQ - 1) / kBQ, nk = (g.S + kBK - 1) / kBK;
   const int64_t lde = padded<T>(g.E), ldv = padded<T>(g.Ev);
   const T scale = T(g.scale);

@@ -7,8 +7,12 @@
 // unnormalised output that is rescaled by exp(m_old - m_new) whenever the max grows (online
 // softmax). Extra memory is one score tile and one output tile per thread, never an L x S matrix.
 // The forward also returns logsumexp(s) per query row (m + log l) so the backward recomputes the
-// probabilities tile by tile: one pass over (batch, key tile) gives grad_k and grad_v, a second
-// over (batch, query tile) gives grad_q; no atomics, so results do not depend on the thread count.
+// probabilities tile by tile. With at least one batch element per thread, one pass per batch
+// element visits each (query tile, key tile) pair once and accumulates grad_v, grad_k and grad_q
+// (the whole sequence's grad_q rows in a buffer); with fewer, one pass over (batch, key tile) gives
+// grad_k and grad_v and a second over (batch, query tile) gives grad_q, recomputing each tile. Both
+// add the same products in the same order and use no atomics, so the results do not depend on the
+// thread count.
 // Causal masks are top-left aligned (key j is kept for query i when j <= i); key tiles that are
 // wholly masked are skipped. Dropout element (n, i, j) keeps with probability 1 - p by Philox block
 // offset + ((n * L + i) * S + j) / 4, lane ((n * L + i) * S + j) % 4, so the backward replays it.

@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "backends/cpu/kernels/transpose_copy.h"
 #include "backends/cpu/loops.h"
 #include "backends/cpu/reduced_float.h"
 #include "brasa/core/dispatch_type.h"
@@ -44,6 +45,29 @@ void copy_kernel(TensorIterator& it) {
   if (dst != src && (is_complex_type(dst) || is_complex_type(src)))
     return ops::copy_stub.impl[int(CpuCapability::DEFAULT)](it);
 #endif
+  if (TransposeLayout t; transpose_layout(it, t)) {  // Note [Tiled transpose copy]
+    if (dst == src) return transpose_copy_same(it, t);
+    if (dst == kBFloat16 && src == kFloat) {
+      return transpose_copy<uint16_t, float>(
+          it, t, [](uint16_t* d, const float* s, int64_t n) { store_bf16_contiguous(s, d, n); });
+    }
+    if (dst == kFloat && src == kBFloat16) {
+      return transpose_copy<float, uint16_t>(
+          it, t, [](float* d, const uint16_t* s, int64_t n) { load_bf16_contiguous(s, d, n); });
+    }
+#if defined(__F16C__)
+    if (dst == kHalf && src == kFloat) {
+      return transpose_copy<uint16_t, float>(it, t, [](uint16_t* d, const float* s, int64_t n) {
+        store_results(true, s, 4, reinterpret_cast<char*>(d), 2, n);
+      });
+    }
+    if (dst == kFloat && src == kHalf) {
+      return transpose_copy<float, uint16_t>(it, t, [](float* d, const uint16_t* s, int64_t n) {
+        load_half(reinterpret_cast<const char*>(s), 2, d, n);
+      });
+    }
+#endif
+  }
   if (dst == src) {
     size_t item = element_size(dst);
     it.for_each(
