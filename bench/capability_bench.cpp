@@ -43,6 +43,20 @@ int main(int argc, char** argv) {
   const Tensor v = randn({1 << 20});
   const Tensor small = randn({64, 1024});
   Generator philox = make_generator(0, GeneratorKind::Philox);
+  // Pooling, resampling and direct convolution (pool_kernels, resample_kernels,
+  // conv_direct_kernels): the [16, 64, 56, 56] activation after a ResNet stem, smaller ones where
+  // a workload would take over 50 ms.
+  const Tensor act = randn({16, 64, 56, 56});
+  const auto [mp2, mp2_idx] = max_pool2d_with_indices(act, {2, 2}, {2, 2});
+  const auto [mp3, mp3_idx] = max_pool2d_with_indices(act, {3, 3}, {2, 2}, {1, 1});
+  const Tensor ap2 = avg_pool2d(act, {2, 2}, {2, 2});
+  const Tensor aap1 = adaptive_avg_pool2d(act, {1, 1}), aap7 = adaptive_avg_pool2d(act, {7, 7});
+  const auto [amp7, amp7_idx] = adaptive_max_pool2d(act, {7, 7});
+  const Tensor img = randn({4, 64, 56, 56});
+  const Tensor pad_g = randn({4, 64, 58, 58}), up_g = randn({4, 64, 112, 112});
+  const Tensor cols = im2col(img, {3, 3}, {1, 1}, {1, 1}, {1, 1});
+  const Tensor cx = randn({4, 16, 28, 28}, kDouble), cw = randn({32, 16, 3, 3}, kDouble);
+  const Tensor cy = conv2d(cx, cw, {}, 1, 1);
   std::vector<std::pair<std::string, std::function<void()>>> work = {
       {"max_dim1", [&] { (void)max(m, 1); }},
       {"max_dim0", [&] { (void)max(m, 0); }},
@@ -83,6 +97,90 @@ int main(int argc, char** argv) {
       {"gt_1M", [&] { (void)gt(v, 0.5); }},
       {"gt_tensor_1M", [&] { (void)gt(v, v.flip({0})); }},
       {"softmax_small", [&] { (void)softmax(small, 1); }},
+      {"max_pool2d_2x2",
+       [&] {
+         (void)max_pool2d_with_indices(act, {2, 2}, {2, 2});
+       }},
+      {"max_pool2d_3x3",
+       [&] {
+         (void)max_pool2d_with_indices(act, {3, 3}, {2, 2}, {1, 1});
+       }},
+      {"max_pool2d_2x2_bwd",
+       [&] {
+         (void)max_pool2d_with_indices_backward(mp2, act, {2, 2}, {2, 2}, 0, 1, false, mp2_idx);
+       }},
+      {"max_pool2d_3x3_bwd",
+       [&] {
+         (void)max_pool2d_with_indices_backward(mp3, act, {3, 3}, {2, 2}, 1, 1, false, mp3_idx);
+       }},
+      {"avg_pool2d_2x2",
+       [&] {
+         (void)avg_pool2d(act, {2, 2}, {2, 2});
+       }},
+      {"avg_pool2d_2x2_bwd",
+       [&] {
+         (void)avg_pool2d_backward(ap2, act, {2, 2}, {2, 2}, 0, false, true, std::nullopt);
+       }},
+      {"adaptive_avg_1x1",
+       [&] {
+         (void)adaptive_avg_pool2d(act, {1, 1});
+       }},
+      {"adaptive_avg_7x7",
+       [&] {
+         (void)adaptive_avg_pool2d(act, {7, 7});
+       }},
+      {"adaptive_avg_1x1_bwd", [&] { (void)adaptive_avg_pool2d_backward(aap1, act); }},
+      {"adaptive_avg_7x7_bwd", [&] { (void)adaptive_avg_pool2d_backward(aap7, act); }},
+      {"adaptive_max_7x7",
+       [&] {
+         (void)adaptive_max_pool2d(act, {7, 7});
+       }},
+      {"adaptive_max_7x7_bwd", [&] { (void)adaptive_max_pool2d_backward(amp7, act, amp7_idx); }},
+      {"reflection_pad2d",
+       [&] {
+         (void)reflection_pad2d(img, {1, 1, 1, 1});
+       }},
+      {"reflection_pad2d_bwd",
+       [&] {
+         (void)reflection_pad2d_backward(pad_g, img, {1, 1, 1, 1});
+       }},
+      {"replication_pad2d",
+       [&] {
+         (void)replication_pad2d(img, {1, 1, 1, 1});
+       }},
+      {"replication_pad2d_bwd",
+       [&] {
+         (void)replication_pad2d_backward(pad_g, img, {1, 1, 1, 1});
+       }},
+      {"upsample_nearest2d",
+       [&] {
+         (void)upsample_nearest2d(img, {112, 112});
+       }},
+      {"upsample_nearest2d_bwd",
+       [&] {
+         (void)upsample_nearest2d_backward(up_g, {112, 112}, img.sizes());
+       }},
+      {"upsample_bilinear2d",
+       [&] {
+         (void)upsample_bilinear2d(img, {112, 112}, false);
+       }},
+      {"upsample_bilinear2d_bwd",
+       [&] {
+         (void)upsample_bilinear2d_backward(up_g, {112, 112}, img.sizes(), false);
+       }},
+      {"im2col_3x3",
+       [&] {
+         (void)im2col(img, {3, 3}, {1, 1}, {1, 1}, {1, 1});
+       }},
+      {"col2im_3x3",
+       [&] {
+         (void)col2im(cols, {56, 56}, {3, 3}, {1, 1}, {1, 1}, {1, 1});
+       }},
+      {"conv2d_direct_f64", [&] { (void)conv2d(cx, cw, {}, 1, 1); }},
+      {"conv2d_direct_f64_bwd",
+       [&] {
+         (void)convolution_backward(cy, cx, cw, 1, 1, 1, false, 0, 1, {true, true, false});
+       }},
   };
   for (const auto& [name, f] : work) {
     if (!only.empty() && name.find(only) == std::string::npos) continue;

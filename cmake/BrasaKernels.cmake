@@ -17,16 +17,25 @@ set(BRASA_FLAGS_AVX512 -O3 -mavx512f -mavx512bw -mavx512vl -mavx512dq -mavx2 -mf
 # compiled for DEFAULT only; one whose loops gain from AVX2 but not from AVX-512 starts with
 # `#define BRASA_KERNEL_UP_TO_AVX2` and is compiled for DEFAULT and AVX2. A stub takes the widest
 # entry the CPU supports (stub.h), so on an AVX-512 CPU such files run their AVX2 or DEFAULT build.
+# A file that also has `#define BRASA_KERNEL_DEFAULT_O3` gets -O3 with GCC's dynamic vectoriser
+# cost model in its DEFAULT build instead of BRASA_FLAGS_DEFAULT's -O2 and cheap model: scalar
+# loops over windows (pooling, the direct convolution) that ran 1.1-2x slower at -O2 than at -O3,
+# where they were compiled before they became kernels (docs/benchmarks.md). The wider builds are
+# -O3 already.
 function(brasa_add_kernel_objects target)
   set(objs)
   set(default_only)
   set(up_to_avx2)
   foreach(src IN LISTS ARGN)
-    file(STRINGS ${src} marker LIMIT_COUNT 20 REGEX "^#define BRASA_KERNEL_(DEFAULT_ONLY|UP_TO_AVX2)$")
+    file(STRINGS ${src} marker LIMIT_COUNT 20
+         REGEX "^#define BRASA_KERNEL_(DEFAULT_ONLY|UP_TO_AVX2|DEFAULT_O3)$")
     if(marker MATCHES "DEFAULT_ONLY")
       list(APPEND default_only ${src})
-    elseif(marker)
+    elseif(marker MATCHES "UP_TO_AVX2")
       list(APPEND up_to_avx2 ${src})
+    endif()
+    if(marker MATCHES "DEFAULT_O3")
+      set_property(SOURCE ${src} APPEND PROPERTY COMPILE_OPTIONS -O3 -fvect-cost-model=dynamic)
     endif()
   endforeach()
   foreach(cap IN LISTS BRASA_CPU_CAPABILITIES)

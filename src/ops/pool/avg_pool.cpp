@@ -1,6 +1,6 @@
 // avg_pool{1,2,3}d and avg_pool{2,3}d_backward: window sums over the unpadded part divided by the
 // window size (count_include_pad: padding counted, clipped to input + padding), or by
-// divisor_override.
+// divisor_override. Loops: backends/cpu/kernels/pool_kernels.cpp.
 #include <optional>
 
 #include "brasa/dispatch/dispatcher.h"
@@ -11,32 +11,6 @@
 namespace brasa::ops {
 namespace {
 using pool::Geometry;
-
-/// Calls f(plane, output offset, input window [lo, hi) per dim, divisor) for every output element.
-template <typename F>
-void for_windows(int64_t planes, const Geometry& g, bool count_include_pad,
-                 std::optional<int64_t> divisor_override, const F& f) {
-  pool::for_planes(planes, g.out_plane() * g.kernel[0] * g.kernel[1] * g.kernel[2], [&](int64_t p) {
-    int64_t o = 0;
-    int64_t pos[3];
-    for (pos[0] = 0; pos[0] < g.out[0]; ++pos[0])
-      for (pos[1] = 0; pos[1] < g.out[1]; ++pos[1])
-        for (pos[2] = 0; pos[2] < g.out[2]; ++pos[2], ++o) {
-          int64_t lo[3], hi[3], padded = 1, inside = 1;
-          for (int j = 0; j < 3; ++j) {
-            lo[j] = pos[j] * g.stride[j] - g.pad[j];
-            hi[j] = std::min(lo[j] + g.kernel[j], g.in[j] + g.pad[j]);
-            padded *= hi[j] - lo[j];
-            lo[j] = std::max<int64_t>(lo[j], 0);
-            hi[j] = std::min(hi[j], g.in[j]);
-            inside *= std::max<int64_t>(hi[j] - lo[j], 0);
-          }
-          const int64_t divisor =
-              divisor_override ? *divisor_override : (count_include_pad ? padded : inside);
-          f(p, o, lo, hi, divisor);
-        }
-  });
-}
 
 template <int64_t N>
 Geometry avg_geometry(const Tensor& self, IntArrayRef kernel, IntArrayRef stride,
@@ -73,18 +47,9 @@ Tensor avg_pool_kernel(const Tensor& self, IntArrayRef kernel, IntArrayRef strid
   const Geometry g =
       avg_pool_geometry<N>(self, kernel, stride, padding, ceil_mode, divisor_override);
   const Tensor result = pool::result_like(pool::out_shape(self, g, N), self);
-  return pool::run_compute(self, result, false, [&](const auto* in, auto* y) {
-    using scalar_t = std::remove_pointer_t<decltype(y)>;
-    for_windows(pool::planes_of(self, N), g, count_include_pad, divisor_override,
-                [&](int64_t p, int64_t o, const int64_t* lo, const int64_t* hi, int64_t div) {
-                  const scalar_t* xp = in + p * g.in_plane();
-                  scalar_t sum = 0;
-                  for (int64_t d = lo[0]; d < hi[0]; ++d)
-                    for (int64_t h = lo[1]; h < hi[1]; ++h)
-                      for (int64_t w = lo[2]; w < hi[2]; ++w)
-                        sum += xp[(d * g.in[1] + h) * g.in[2] + w];
-                  y[p * g.out_plane() + o] = sum / static_cast<scalar_t>(div);
-                });
+  return pool::run_compute(self, result, false, [&](ScalarType dt, const void* in, void* y) {
+    avg_pool_stub(PoolArgs{dt, in, y, nullptr, pool::planes_of(self, N), g, count_include_pad,
+                           divisor_override.value_or(0)});
   });
 }
 
@@ -119,17 +84,9 @@ Tensor avg_pool_backward_kernel(const Tensor& grad_output, const Tensor& self, I
   const Geometry g = avg_pool_backward_geometry<N>(grad_output, self, kernel, stride, padding,
                                                    ceil_mode, divisor_override);
   const Tensor result = pool::result_like(self.sizes(), self);
-  return pool::run_compute(grad_output, result, true, [&](const auto* gop, auto* gip) {
-    using scalar_t = std::remove_pointer_t<decltype(gip)>;
-    for_windows(pool::planes_of(self, N), g, count_include_pad, divisor_override,
-                [&](int64_t p, int64_t o, const int64_t* lo, const int64_t* hi, int64_t div) {
-                  scalar_t* xp = gip + p * g.in_plane();
-                  const scalar_t v = gop[p * g.out_plane() + o] / static_cast<scalar_t>(div);
-                  for (int64_t d = lo[0]; d < hi[0]; ++d)
-                    for (int64_t h = lo[1]; h < hi[1]; ++h)
-                      for (int64_t w = lo[2]; w < hi[2]; ++w)
-                        xp[(d * g.in[1] + h) * g.in[2] + w] += v;
-                });
+  return pool::run_compute(grad_output, result, true, [&](ScalarType dt, const void* go, void* gi) {
+    avg_pool_backward_stub(PoolArgs{dt, go, gi, nullptr, pool::planes_of(self, N), g,
+                                    count_include_pad, divisor_override.value_or(0)});
   });
 }
 

@@ -1,8 +1,6 @@
 // max_pool{1,2,3}d_with_indices and their backward ops. Indices are flat offsets within each
-// input plane (d * H * W + h * W + w); NaN wins over any number, as in PyTorch.
-#include <algorithm>
-#include <cmath>
-#include <limits>
+// input plane (d * H * W + h * W + w); NaN wins over any number, as in PyTorch. Loops:
+// backends/cpu/kernels/pool_kernels.cpp.
 #include <tuple>
 
 #include "brasa/dispatch/autocast_mode.h"
@@ -14,53 +12,6 @@
 namespace brasa::ops {
 namespace {
 using pool::Geometry;
-
-template <typename T>
-void max_pool_loop(const T* in, T* out, int64_t* idx, int64_t planes, const Geometry& g) {
-  // The kernel taps k of one dim whose input position o*s - p + k*d lies in [0, in): [lo, hi).
-  auto taps = [&](int dim, int64_t o, int64_t& lo, int64_t& hi) {
-    const int64_t start = o * g.stride[dim] - g.pad[dim], d = g.dilation[dim];
-    lo = start >= 0 ? 0 : (-start + d - 1) / d;
-    const int64_t room = g.in[dim] - start;  // taps with k*d < room are inside
-    hi = room <= 0 ? 0 : std::min<int64_t>(g.kernel[dim], (room + d - 1) / d);
-    if (hi < lo) hi = lo;
-  };
-  pool::for_planes(planes, g.out_plane() * g.kernel[0] * g.kernel[1] * g.kernel[2], [&](int64_t p) {
-    const T* x = in + p * g.in_plane();
-    T* y = out + p * g.out_plane();
-    int64_t* yi = idx + p * g.out_plane();
-    int64_t o = 0;
-    for (int64_t od = 0; od < g.out[0]; ++od) {
-      int64_t d_lo, d_hi;
-      taps(0, od, d_lo, d_hi);
-      for (int64_t oh = 0; oh < g.out[1]; ++oh) {
-        int64_t h_lo, h_hi;
-        taps(1, oh, h_lo, h_hi);
-        for (int64_t ow = 0; ow < g.out[2]; ++ow, ++o) {
-          int64_t w_lo, w_hi;
-          taps(2, ow, w_lo, w_hi);
-          const int64_t w0 = ow * g.stride[2] - g.pad[2];
-          T best = -std::numeric_limits<T>::infinity();
-          int64_t best_i = -1;
-          for (int64_t kd = d_lo; kd < d_hi; ++kd) {
-            const int64_t id = od * g.stride[0] - g.pad[0] + kd * g.dilation[0];
-            for (int64_t kh = h_lo; kh < h_hi; ++kh) {
-              const int64_t ih = oh * g.stride[1] - g.pad[1] + kh * g.dilation[1];
-              const int64_t row = (id * g.in[1] + ih) * g.in[2];
-              for (int64_t kw = w_lo; kw < w_hi; ++kw) {
-                const int64_t i = row + w0 + kw * g.dilation[2];
-                const T v = x[i];
-                if (best_i < 0 || v > best || std::isnan(v)) best = v, best_i = i;
-              }
-            }
-          }
-          y[o] = best;
-          yi[o] = best_i;
-        }
-      }
-    }
-  });
-}
 
 // The shape rule: the checked geometry and the empty values and indices.
 template <int64_t N>
@@ -91,15 +42,11 @@ std::tuple<Tensor, Tensor> max_pool_kernel(const Tensor& self, IntArrayRef kerne
   Tensor result, indices;
   std::tie(g, result, indices) =
       max_pool_rule<N>(self, kernel, stride, padding, dilation, ceil_mode);
-  const Tensor x = pool::compute_input(self);
-  Tensor out = pool::compute_output(result);
-  const int64_t planes = pool::planes_of(self, N);
-  pool::dispatch_compute(x.scalar_type(), [&](auto tag) {
-    using scalar_t = decltype(tag);
-    max_pool_loop(x.data_ptr<scalar_t>(), out.data_ptr<scalar_t>(), indices.data_ptr<int64_t>(),
-                  planes, g);
+  int64_t* ix = indices.data_ptr<int64_t>();
+  pool::run_compute(self, result, false, [&](ScalarType dt, const void* in, void* out) {
+    max_pool_stub(PoolArgs{dt, in, out, ix, pool::planes_of(self, N), g, false, 0});
   });
-  return {pool::finish(out, result), indices};
+  return {result, indices};
 }
 
 // The checked geometry of the backward.
@@ -138,25 +85,11 @@ Tensor max_pool_backward_kernel(const Tensor& grad_output, const Tensor& self, I
   const Geometry g = max_pool_backward_geometry<N>(grad_output, self, kernel, stride, padding,
                                                    dilation, ceil_mode, indices);
   const Tensor result = pool::result_like(self.sizes(), self);
-  const Tensor go = pool::compute_input(grad_output);
   const Tensor ix = indices.contiguous();
-  Tensor gi = pool::compute_output(result);
-  gi.zero_();
-  const int64_t planes = pool::planes_of(self, N), in_plane = g.in_plane(),
-                out_plane = g.out_plane();
-  pool::dispatch_compute(go.scalar_type(), [&](auto tag) {
-    using scalar_t = decltype(tag);
-    const scalar_t* gop = go.data_ptr<scalar_t>();
-    const int64_t* ip = ix.data_ptr<int64_t>();
-    scalar_t* gip = gi.data_ptr<scalar_t>();
-    pool::for_planes(planes, out_plane, [&](int64_t p) {
-      for (int64_t o = 0; o < out_plane; ++o) {
-        const int64_t i = ip[p * out_plane + o];
-        if (i >= 0 && i < in_plane) gip[p * in_plane + i] += gop[p * out_plane + o];
-      }
-    });
+  return pool::run_compute(grad_output, result, true, [&](ScalarType dt, const void* go, void* gi) {
+    max_pool_backward_stub(IndexScatterArgs{dt, go, ix.data_ptr<int64_t>(), gi,
+                                            pool::planes_of(self, N), g.in_plane(), g.out_plane()});
   });
-  return pool::finish(gi, result);
 }
 
 }  // namespace

@@ -1,5 +1,15 @@
-// Output sizes and parameter checks shared by max and average pooling.
+// Output sizes and parameter checks shared by max and average pooling; the pooling kernels' stubs.
 #include "ops/pool/pool_common.h"
+
+namespace brasa::ops {
+BRASA_DEFINE_STUB(max_pool_stub, PoolKernel);
+BRASA_DEFINE_STUB(avg_pool_stub, PoolKernel);
+BRASA_DEFINE_STUB(avg_pool_backward_stub, PoolKernel);
+BRASA_DEFINE_STUB(adaptive_avg_pool_stub, PoolKernel);
+BRASA_DEFINE_STUB(adaptive_avg_pool_backward_stub, PoolKernel);
+BRASA_DEFINE_STUB(adaptive_max_pool_stub, PoolKernel);
+BRASA_DEFINE_STUB(max_pool_backward_stub, IndexScatterKernel);
+}  // namespace brasa::ops
 
 namespace brasa::ops::pool {
 

@@ -1,15 +1,16 @@
 #pragma once
-// Shared plumbing of the pooling/resampling kernels: inputs viewed as planes [P, D, H, W] (1-D and
-// 2-D ops use D = 1 and H = 1), computed in float (Half, BFloat16, Float) or double, and the shape
-// checks every op of the family shares.
+// Shared plumbing of the pooling/resampling ops: inputs viewed as planes [P, D, H, W] (1-D and
+// 2-D ops use D = 1 and H = 1), computed in float (Half, BFloat16, Float) or double by the loops of
+// backends/cpu/kernels/{pool,resample}_kernels.cpp, and the shape checks every op of the family
+// shares.
 
 #include <sstream>
 #include <string>
 #include <type_traits>
 
+#include "backends/cpu/kernels/pool_kernels.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
-#include "brasa/core/parallel.h"
 #include "brasa/core/tensor.h"
 
 namespace brasa::ops::pool {
@@ -22,17 +23,8 @@ inline std::string shape_str(IntArrayRef s) {
   return os.str();
 }
 
-/// Spatial geometry padded to 3 dims (front-filled with 1 / 0).
-struct Geometry {
-  int64_t in[3] = {1, 1, 1};
-  int64_t out[3] = {1, 1, 1};
-  int64_t kernel[3] = {1, 1, 1};
-  int64_t stride[3] = {1, 1, 1};
-  int64_t pad[3] = {0, 0, 0};
-  int64_t dilation[3] = {1, 1, 1};
-  int64_t in_plane() const { return in[0] * in[1] * in[2]; }
-  int64_t out_plane() const { return out[0] * out[1] * out[2]; }
-};
+/// Spatial geometry padded to 3 dims (backends/cpu/kernels/pool_kernels.h).
+using Geometry = PoolGeometry;
 
 inline ScalarType compute_dtype(ScalarType t) { return t == kDouble ? kDouble : kFloat; }
 
@@ -100,15 +92,6 @@ inline Tensor finish(const Tensor& buffer, const Tensor& result) {
   return result;
 }
 
-/// Parallel loop over planes with a grain that keeps chunks at ~16k elements of work.
-template <typename F>
-void for_planes(int64_t planes, int64_t work_per_plane, const F& f) {
-  const int64_t grain = std::max<int64_t>(1, 16384 / std::max<int64_t>(1, work_per_plane));
-  parallel_for(0, planes, grain, [&](int64_t b, int64_t e) {
-    for (int64_t p = b; p < e; ++p) f(p);
-  });
-}
-
 /// Expands an int list of 1 or `n` entries (empty -> `fallback`) to n entries, naming `what` on
 /// error.
 inline DimVector expand_param(IntArrayRef v, int64_t n, IntArrayRef fallback, const char* op,
@@ -130,27 +113,16 @@ void pooling_geometry(Geometry& g, const Tensor& input, int64_t spatial, IntArra
 }  // namespace brasa::ops::pool
 
 namespace brasa::ops::pool {
-/// Calls f(T{}) with T = double for kDouble, float otherwise (the compute dtypes).
-template <typename F>
-void dispatch_compute(ScalarType t, const F& f) {
-  if (t == kDouble)
-    f(double{});
-  else
-    f(float{});
-}
-
-/// The CPU kernels' common frame: runs loop(in, out) on typed pointers of the compute dtype, `in`
-/// being `input` converted and made contiguous, `out` a buffer for `result` (zeroed first when
-/// `zero`, for the scatter-adds of backward passes); returns `result` holding what was written.
+/// The CPU kernels' common frame: runs loop(dtype, in, out) with `dtype` the compute dtype (Float
+/// or Double), `in` the data of `input` converted to it and made contiguous, `out` that of a buffer
+/// for `result` (zeroed first when `zero`, for the scatter-adds of backward passes); returns
+/// `result` holding what was written.
 template <typename Loop>
 Tensor run_compute(const Tensor& input, const Tensor& result, bool zero, const Loop& loop) {
   const Tensor x = compute_input(input);
   Tensor out = compute_output(result);
   if (zero) out.zero_();
-  dispatch_compute(x.scalar_type(), [&](auto tag) {
-    using scalar_t = decltype(tag);
-    loop(x.data_ptr<scalar_t>(), out.data_ptr<scalar_t>());
-  });
+  loop(x.scalar_type(), x.const_data_ptr(), out.data_ptr());
   return finish(out, result);
 }
 }  // namespace brasa::ops::pool

@@ -1,20 +1,21 @@
 // im2col (F::unfold) and col2im (F::fold): sliding 2-D blocks of [N, C, H, W] as columns
-// [N, C * kh * kw, L], and the summing inverse. Each is the other's gradient.
+// [N, C * kh * kw, L], and the summing inverse. Each is the other's gradient. Loops:
+// backends/cpu/kernels/resample_kernels.cpp.
 #include <utility>
 
+#include "backends/cpu/kernels/resample_kernels.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/pool.h"
 #include "ops/pool/pool_common.h"
 #include "ops/pool/resample_ops.h"
 
 namespace brasa::ops {
+BRASA_DEFINE_STUB(im2col_stub, FoldKernel);
+BRASA_DEFINE_STUB(col2im_stub, FoldKernel);
+
 namespace {
 
-struct Blocks {
-  int64_t k[2], d[2], p[2], s[2], in[2], out[2];
-  int64_t kernel_numel() const { return k[0] * k[1]; }
-  int64_t count() const { return out[0] * out[1]; }
-};
+using Blocks = FoldBlocks;
 
 Blocks blocks_of(int64_t h, int64_t w, IntArrayRef kernel, IntArrayRef dilation,
                  IntArrayRef padding, IntArrayRef stride, const char* op) {
@@ -41,24 +42,6 @@ Blocks blocks_of(int64_t h, int64_t w, IntArrayRef kernel, IntArrayRef dilation,
   return b;
 }
 
-/// Calls f(offset in the plane, offset in the plane's column block) for every in-bounds tap.
-template <typename F>
-void for_taps(const Blocks& b, const F& f) {
-  const int64_t L = b.count();
-  for (int64_t ki = 0; ki < b.k[0]; ++ki)
-    for (int64_t kj = 0; kj < b.k[1]; ++kj) {
-      const int64_t row = (ki * b.k[1] + kj) * L;
-      for (int64_t oh = 0; oh < b.out[0]; ++oh) {
-        const int64_t ih = oh * b.s[0] - b.p[0] + ki * b.d[0];
-        if (ih < 0 || ih >= b.in[0]) continue;
-        for (int64_t ow = 0; ow < b.out[1]; ++ow) {
-          const int64_t iw = ow * b.s[1] - b.p[1] + kj * b.d[1];
-          if (iw >= 0 && iw < b.in[1]) f(ih * b.in[1] + iw, row + oh * b.out[1] + ow);
-        }
-      }
-    }
-}
-
 // The shape rule: the checked blocks and the empty result.
 std::pair<Blocks, Tensor> im2col_rule(const Tensor& self, IntArrayRef kernel, IntArrayRef dilation,
                                       IntArrayRef padding, IntArrayRef stride) {
@@ -79,11 +62,8 @@ Tensor im2col_meta(const Tensor& self, IntArrayRef kernel, IntArrayRef dilation,
 Tensor im2col_kernel(const Tensor& self, IntArrayRef kernel, IntArrayRef dilation,
                      IntArrayRef padding, IntArrayRef stride) {
   const auto [b, result] = im2col_rule(self, kernel, dilation, padding, stride);
-  const int64_t in_plane = b.in[0] * b.in[1], col_plane = b.kernel_numel() * b.count();
-  return pool::run_compute(self, result, true, [&](const auto* in, auto* y) {
-    pool::for_planes(pool::planes_of(self, 2), col_plane, [&](int64_t p) {
-      for_taps(b, [&](int64_t i, int64_t c) { y[p * col_plane + c] = in[p * in_plane + i]; });
-    });
+  return pool::run_compute(self, result, true, [&](ScalarType dt, const void* in, void* y) {
+    im2col_stub(FoldArgs{dt, in, y, pool::planes_of(self, 2), b});
   });
 }
 
@@ -121,11 +101,8 @@ Tensor col2im_meta(const Tensor& self, IntArrayRef output_size, IntArrayRef kern
 Tensor col2im_kernel(const Tensor& self, IntArrayRef output_size, IntArrayRef kernel,
                      IntArrayRef dilation, IntArrayRef padding, IntArrayRef stride) {
   const auto [b, result] = col2im_rule(self, output_size, kernel, dilation, padding, stride);
-  const int64_t out_plane = b.in[0] * b.in[1], col_plane = b.kernel_numel() * b.count();
-  return pool::run_compute(self, result, true, [&](const auto* in, auto* y) {
-    pool::for_planes(pool::planes_of(result, 2), col_plane, [&](int64_t p) {
-      for_taps(b, [&](int64_t i, int64_t c) { y[p * out_plane + i] += in[p * col_plane + c]; });
-    });
+  return pool::run_compute(self, result, true, [&](ScalarType dt, const void* in, void* y) {
+    col2im_stub(FoldArgs{dt, in, y, pool::planes_of(result, 2), b});
   });
 }
 

@@ -1,8 +1,11 @@
 // Padding: constant_pad_nd (composite over narrow + copy_, any number of dims, negative pads crop),
 // and reflection/replication/circular padding of the last 1-3 dims with their backward ops.
-// `pad` lists (left, right) pairs starting from the last dim, as torch's F.pad does.
+// `pad` lists (left, right) pairs starting from the last dim, as torch's F.pad does. The loops
+// (gathers through per-dim index maps, shared with nearest upsampling):
+// backends/cpu/kernels/resample_kernels.cpp.
 #include <vector>
 
+#include "backends/cpu/kernels/resample_kernels.h"
 #include "backends/cpu/new_tensor_writes.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/factory.h"
@@ -11,6 +14,9 @@
 #include "ops/pool/resample_ops.h"
 
 namespace brasa::ops {
+BRASA_DEFINE_STUB(index_map_gather_stub, IndexMapKernel);
+BRASA_DEFINE_STUB(index_map_scatter_add_stub, IndexMapKernel);
+
 namespace {
 using pool::Geometry;
 
@@ -72,18 +78,19 @@ Geometry pad_geometry(const Tensor& self, IntArrayRef pad, PadMode mode, int64_t
   return g;
 }
 
-/// Runs f(plane, in offset, out offset) over every output element.
-template <typename F>
-void for_padded(int64_t planes, const Geometry& g, PadMode mode, const F& f) {
+/// Runs `stub` (gather or scatter-add) through the pad's index maps, dst of planes of g.out
+/// (gather) or of g.in (scatter-add).
+void run_padded(cpu::DispatchStub<IndexMapKernel>& stub, ScalarType dt, const void* src, void* dst,
+                int64_t planes, const Geometry& g, PadMode mode) {
   std::vector<int64_t> m[3];
   for (int j = 0; j < 3; ++j) m[j] = pad_map(mode, g.in[j], g.pad[j], g.out[j]);
-  pool::for_planes(planes, g.out_plane(), [&](int64_t p) {
-    int64_t o = 0;
-    for (int64_t d = 0; d < g.out[0]; ++d)
-      for (int64_t h = 0; h < g.out[1]; ++h)
-        for (int64_t w = 0; w < g.out[2]; ++w, ++o)
-          f(p, (m[0][d] * g.in[1] + m[1][h]) * g.in[2] + m[2][w], o);
-  });
+  stub(IndexMapArgs{dt,
+                    src,
+                    dst,
+                    planes,
+                    {g.in[0], g.in[1], g.in[2]},
+                    {g.out[0], g.out[1], g.out[2]},
+                    {m[0].data(), m[1].data(), m[2].data()}});
 }
 
 template <PadMode M, int64_t N>
@@ -101,10 +108,8 @@ template <PadMode M, int64_t N>
 Tensor pad_kernel(const Tensor& self, IntArrayRef pad) {
   const Geometry g = forward_geometry<M, N>(self, pad);
   const Tensor result = pool::result_like(pool::out_shape(self, g, N), self);
-  return pool::run_compute(self, result, false, [&](const auto* in, auto* y) {
-    for_padded(pool::planes_of(self, N), g, M, [&](int64_t p, int64_t i, int64_t o) {
-      y[p * g.out_plane() + o] = in[p * g.in_plane() + i];
-    });
+  return pool::run_compute(self, result, false, [&](ScalarType dt, const void* in, void* y) {
+    run_padded(index_map_gather_stub, dt, in, y, pool::planes_of(self, N), g, M);
   });
 }
 
@@ -130,10 +135,8 @@ template <PadMode M, int64_t N>
 Tensor pad_backward_kernel(const Tensor& grad_output, const Tensor& self, IntArrayRef pad) {
   const Geometry g = backward_geometry<M, N>(grad_output, self, pad);
   const Tensor result = pool::result_like(self.sizes(), self);
-  return pool::run_compute(grad_output, result, true, [&](const auto* gop, auto* gip) {
-    for_padded(pool::planes_of(self, N), g, M, [&](int64_t p, int64_t i, int64_t o) {
-      gip[p * g.in_plane() + i] += gop[p * g.out_plane() + o];
-    });
+  return pool::run_compute(grad_output, result, true, [&](ScalarType dt, const void* go, void* gi) {
+    run_padded(index_map_scatter_add_stub, dt, go, gi, pool::planes_of(self, N), g, M);
   });
 }
 

@@ -1,17 +1,22 @@
 // upsample_nearest{1,2,3}d, upsample_bilinear2d and their backward ops over [N, C, *spatial].
 // A given scale s maps output index o to source o / s; without one the map is in_size / out_size
-// (align_corners: (in - 1) / (out - 1), sampling corner pixel centres).
+// (align_corners: (in - 1) / (out - 1), sampling corner pixel centres). The maps and taps are
+// computed here, the loops are backends/cpu/kernels/resample_kernels.cpp.
 #include <array>
 #include <cmath>
 #include <optional>
 #include <utility>
 
+#include "backends/cpu/kernels/resample_kernels.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/pool.h"
 #include "ops/pool/pool_common.h"
 #include "ops/pool/resample_ops.h"
 
 namespace brasa::ops {
+BRASA_DEFINE_STUB(bilinear_stub, BilinearKernel);
+BRASA_DEFINE_STUB(bilinear_backward_stub, BilinearKernel);
+
 namespace {
 using pool::Geometry;
 using Scales = std::array<std::optional<double>, 3>;
@@ -52,18 +57,19 @@ std::vector<int64_t> nearest_map(int64_t in, int64_t out, std::optional<double> 
   return m;
 }
 
-/// Runs f(plane, in offset, out offset) over each (output element, its nearest source).
-template <typename F>
-void for_nearest(int64_t planes, const Geometry& g, const Scales& scales, const F& f) {
+/// Runs `stub` (gather or scatter-add) through the nearest-source maps, dst of planes of g.out
+/// (gather) or of g.in (scatter-add).
+void run_nearest(cpu::DispatchStub<IndexMapKernel>& stub, ScalarType dt, const void* src, void* dst,
+                 int64_t planes, const Geometry& g, const Scales& scales) {
   std::array<std::vector<int64_t>, 3> m;
   for (int j = 0; j < 3; ++j) m[j] = nearest_map(g.in[j], g.out[j], scales[j]);
-  pool::for_planes(planes, g.out_plane(), [&](int64_t p) {
-    int64_t o = 0;
-    for (int64_t d = 0; d < g.out[0]; ++d)
-      for (int64_t h = 0; h < g.out[1]; ++h)
-        for (int64_t w = 0; w < g.out[2]; ++w, ++o)
-          f(p, (m[0][d] * g.in[1] + m[1][h]) * g.in[2] + m[2][w], o);
-  });
+  stub(IndexMapArgs{dt,
+                    src,
+                    dst,
+                    planes,
+                    {g.in[0], g.in[1], g.in[2]},
+                    {g.out[0], g.out[1], g.out[2]},
+                    {m[0].data(), m[1].data(), m[2].data()}});
 }
 
 Scales scales_of(int64_t spatial, std::optional<double> a, std::optional<double> b,
@@ -102,10 +108,8 @@ Tensor nearest_forward_meta(const Tensor& self, IntArrayRef output_size, const S
 Tensor nearest_forward(const Tensor& self, IntArrayRef output_size, const Scales& scales,
                        int64_t spatial, const char* op) {
   const auto [g, result] = forward_rule(self, output_size, spatial, op);
-  return pool::run_compute(self, result, false, [&](const auto* in, auto* y) {
-    for_nearest(pool::planes_of(self, spatial), g, scales, [&](int64_t p, int64_t i, int64_t o) {
-      y[p * g.out_plane() + o] = in[p * g.in_plane() + i];
-    });
+  return pool::run_compute(self, result, false, [&](ScalarType dt, const void* in, void* y) {
+    run_nearest(index_map_gather_stub, dt, in, y, pool::planes_of(self, spatial), g, scales);
   });
 }
 
@@ -118,10 +122,8 @@ Tensor nearest_backward_meta(const Tensor& grad_output, IntArrayRef output_size,
 Tensor nearest_backward(const Tensor& grad_output, IntArrayRef output_size, IntArrayRef input_size,
                         const Scales& scales, int64_t spatial, const char* op) {
   const auto [g, result] = backward_rule(grad_output, output_size, input_size, spatial, op);
-  return pool::run_compute(grad_output, result, true, [&](const auto* gop, auto* gip) {
-    for_nearest(input_size[0] * input_size[1], g, scales, [&](int64_t p, int64_t i, int64_t o) {
-      gip[p * g.in_plane() + i] += gop[p * g.out_plane() + o];
-    });
+  return pool::run_compute(grad_output, result, true, [&](ScalarType dt, const void* go, void* gi) {
+    run_nearest(index_map_scatter_add_stub, dt, go, gi, input_size[0] * input_size[1], g, scales);
   });
 }
 
@@ -146,22 +148,15 @@ Taps linear_taps(int64_t in, int64_t out, bool align_corners, std::optional<doub
   return t;
 }
 
-/// Runs f(plane, in offset, out offset, weight) over the four taps of each output element.
-template <typename F>
-void for_bilinear(int64_t planes, const Geometry& g, bool align_corners, const Scales& s,
-                  const F& f) {
+/// Runs `stub` (forward or backward) with the bilinear taps of g's last two dims.
+void run_bilinear(cpu::DispatchStub<BilinearKernel>& stub, ScalarType dt, const void* src,
+                  void* dst, int64_t planes, const Geometry& g, bool align_corners,
+                  const Scales& s) {
   const Taps th = linear_taps(g.in[1], g.out[1], align_corners, s[1]);
   const Taps tw = linear_taps(g.in[2], g.out[2], align_corners, s[2]);
-  pool::for_planes(planes, 4 * g.out_plane(), [&](int64_t p) {
-    int64_t o = 0;
-    for (size_t h = 0; h < th.i0.size(); ++h)
-      for (size_t w = 0; w < tw.i0.size(); ++w, ++o) {
-        f(p, th.i0[h] * g.in[2] + tw.i0[w], o, th.w0[h] * tw.w0[w]);
-        f(p, th.i0[h] * g.in[2] + tw.i1[w], o, th.w0[h] * tw.w1[w]);
-        f(p, th.i1[h] * g.in[2] + tw.i0[w], o, th.w1[h] * tw.w0[w]);
-        f(p, th.i1[h] * g.in[2] + tw.i1[w], o, th.w1[h] * tw.w1[w]);
-      }
-  });
+  stub(BilinearArgs{dt, src, dst, planes, g.in[1], g.in[2], g.out[1], g.out[2], th.i0.data(),
+                    th.i1.data(), tw.i0.data(), tw.i1.data(), th.w0.data(), th.w1.data(),
+                    tw.w0.data(), tw.w1.data()});
 }
 
 Tensor bilinear_meta(const Tensor& self, IntArrayRef output_size, bool, std::optional<double>,
@@ -172,13 +167,9 @@ Tensor bilinear_meta(const Tensor& self, IntArrayRef output_size, bool, std::opt
 Tensor bilinear_kernel(const Tensor& self, IntArrayRef output_size, bool align_corners,
                        std::optional<double> scales_h, std::optional<double> scales_w) {
   const auto [g, result] = forward_rule(self, output_size, 2, "upsample_bilinear2d");
-  return pool::run_compute(self, result, true, [&](const auto* in, auto* y) {
-    using scalar_t = std::remove_pointer_t<decltype(y)>;
-    for_bilinear(pool::planes_of(self, 2), g, align_corners,
-                 scales_of(2, scales_h, scales_w, std::nullopt),
-                 [&](int64_t p, int64_t i, int64_t o, double w) {
-                   y[p * g.out_plane() + o] += static_cast<scalar_t>(w) * in[p * g.in_plane() + i];
-                 });
+  return pool::run_compute(self, result, false, [&](ScalarType dt, const void* in, void* y) {
+    run_bilinear(bilinear_stub, dt, in, y, pool::planes_of(self, 2), g, align_corners,
+                 scales_of(2, scales_h, scales_w, std::nullopt));
   });
 }
 
@@ -194,14 +185,9 @@ Tensor bilinear_backward_kernel(const Tensor& grad_output, IntArrayRef output_si
                                 std::optional<double> scales_h, std::optional<double> scales_w) {
   const auto [g, result] =
       backward_rule(grad_output, output_size, input_size, 2, "upsample_bilinear2d_backward");
-  return pool::run_compute(grad_output, result, true, [&](const auto* gop, auto* gip) {
-    using scalar_t = std::remove_pointer_t<decltype(gip)>;
-    for_bilinear(input_size[0] * input_size[1], g, align_corners,
-                 scales_of(2, scales_h, scales_w, std::nullopt),
-                 [&](int64_t p, int64_t i, int64_t o, double w) {
-                   gip[p * g.in_plane() + i] +=
-                       static_cast<scalar_t>(w) * gop[p * g.out_plane() + o];
-                 });
+  return pool::run_compute(grad_output, result, true, [&](ScalarType dt, const void* go, void* gi) {
+    run_bilinear(bilinear_backward_stub, dt, go, gi, input_size[0] * input_size[1], g,
+                 align_corners, scales_of(2, scales_h, scales_w, std::nullopt));
   });
 }
 
