@@ -36,7 +36,7 @@ python_args=()
 if [[ "$preset" == release ]]; then
   pyvenv=build/python-venv
   [[ -x $pyvenv/bin/python ]] || /usr/bin/python3 -m venv --system-site-packages "$pyvenv"
-  "$pyvenv/bin/python" -c "import nanobind" 2>/dev/null || "$pyvenv/bin/pip" install --quiet "nanobind>=2.0"
+  "$pyvenv/bin/python" -c "import nanobind" 2>/dev/null || "$pyvenv/bin/pip" install --quiet "nanobind==3.1.0"
   python_args=(-DBRASA_PYTHON=ON "-DPython_EXECUTABLE=$PWD/$pyvenv/bin/python")
 fi
 cmake --preset "$preset" -DBRASA_WERROR=ON "${python_args[@]}"
