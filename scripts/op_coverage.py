@@ -60,13 +60,9 @@ def public_ops(ops_dir):
     return dict(sorted(public.items()))
 
 
-def probe(spellings, cxx):
-    """The spellings that at::NAME or Tensor::NAME declares under brasa's compat headers."""
-    lines = ["#include <torch/torch.h>"]
-    first = len(lines) + 1
-    for i, name in enumerate(spellings):
-        lines.append(f"namespace probe_at_{i} {{ using at::{name}; }}")
-        lines.append(f"struct probe_method_{i} : at::Tensor {{ using at::Tensor::{name}; }};")
+def failing_lines(lines, cxx, tool):
+    """Compiles `lines` (one probe per line) against brasa's compat headers; the 1-based numbers of
+    the lines the compiler rejects. Exits naming `tool` when the file fails for another reason."""
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "probe.cpp")
         with open(src, "w") as f:
@@ -81,7 +77,18 @@ def probe(spellings, cxx):
         if m:
             failed.add(int(m.group(1)))
     if not failed and result.returncode != 0:
-        sys.exit("op_coverage: the probe did not compile:\n" + result.stderr[-3000:])
+        sys.exit(f"{tool}: the probe did not compile:\n" + result.stderr[-3000:])
+    return failed
+
+
+def probe(spellings, cxx):
+    """The spellings that at::NAME or Tensor::NAME declares under brasa's compat headers."""
+    lines = ["#include <torch/torch.h>"]
+    first = len(lines) + 1
+    for i, name in enumerate(spellings):
+        lines.append(f"namespace probe_at_{i} {{ using at::{name}; }}")
+        lines.append(f"struct probe_method_{i} : at::Tensor {{ using at::Tensor::{name}; }};")
+    failed = failing_lines(lines, cxx, "op_coverage")
     provided = []
     for i, name in enumerate(spellings):
         at_line, method_line = first + 2 * i, first + 2 * i + 1

@@ -20,10 +20,11 @@ an in-place method) is declared: the method would be a thin forward to a functio
 import argparse
 import os
 import re
-import subprocess
 import sys
-import tempfile
 import textwrap
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from op_coverage import failing_lines  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXCLUDED_WORDS = ("sparse", "quantize", "quantized", "cuda", "mkldnn", "vulkan", "metal", "mps",
@@ -94,21 +95,7 @@ def probe(names, cxx, template):
     first = len(lines) + 1
     for i, name in enumerate(names):
         lines.append(template.format(i=i, name=name))
-    with tempfile.TemporaryDirectory() as tmp:
-        src = os.path.join(tmp, "probe.cpp")
-        with open(src, "w") as f:
-            f.write("\n".join(lines) + "\n")
-        result = subprocess.run(
-            [cxx, "-std=c++20", "-fsyntax-only", "-fmax-errors=0", "-w",
-             "-I", os.path.join(ROOT, "compat/include"), "-I", os.path.join(ROOT, "include"),
-             src], capture_output=True, text=True)
-    failed = set()
-    for line in result.stderr.splitlines():
-        m = re.match(re.escape(src) + r":(\d+):\d+: error:", line)
-        if m:
-            failed.add(int(m.group(1)))
-    if not failed and result.returncode != 0:
-        sys.exit("tensor_method_coverage: the probe did not compile:\n" + result.stderr[-3000:])
+    failed = failing_lines(lines, cxx, "tensor_method_coverage")
     return {name for i, name in enumerate(names) if first + i not in failed}
 
 

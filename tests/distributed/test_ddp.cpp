@@ -15,24 +15,17 @@
 
 #include "brasa/brasa.h"
 #include "brasa/distributed/ddp.h"
+#include "support/brasarun_launch.h"
 
 namespace {
 namespace fs = std::filesystem;
 
-std::string work_dir() {
-  fs::path d = fs::temp_directory_path() / ("brasa_ddp_" + std::to_string(::getpid()));
-  fs::create_directories(d);
-  return d.string();
-}
+std::string work_dir() { return brasa::testing::scratch_dir("brasa_ddp_"); }
 
-int run(const std::string& cmd) {
-  const int status = std::system(("timeout -k 5 120 " + cmd).c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+int run(const std::string& cmd) { return brasa::testing::run_bounded(cmd); }
 
 std::string launch(int ranks, const std::string& args) {
-  return std::string(BRASA_BRASARUN) + " --nproc-per-node " + std::to_string(ranks) +
-         " --master-port 0 " + BRASA_DDP_WORKER + " " + args;
+  return brasa::testing::brasarun_command(BRASA_BRASARUN, ranks, BRASA_DDP_WORKER, args);
 }
 
 double max_difference(const std::string& a, const std::string& b) {

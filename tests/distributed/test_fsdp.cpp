@@ -15,25 +15,17 @@
 #include <string>
 
 #include "brasa/brasa.h"
+#include "support/brasarun_launch.h"
 
 namespace {
 namespace fs = std::filesystem;
 
-std::string work_dir() {
-  fs::path d = fs::temp_directory_path() / ("brasa_fsdp_" + std::to_string(::getpid()));
-  fs::create_directories(d);
-  return d.string();
-}
+std::string work_dir() { return brasa::testing::scratch_dir("brasa_fsdp_"); }
 
-// Every worker runs under a timeout; brasarun stops the others when one fails.
-int run(const std::string& cmd) {
-  const int status = std::system(("timeout -k 5 120 " + cmd).c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+int run(const std::string& cmd) { return brasa::testing::run_bounded(cmd); }
 
 std::string launch(int ranks, const std::string& args) {
-  return std::string(BRASA_BRASARUN) + " --nproc-per-node " + std::to_string(ranks) +
-         " --master-port 0 " + BRASA_FSDP_WORKER + " " + args;
+  return brasa::testing::brasarun_command(BRASA_BRASARUN, ranks, BRASA_FSDP_WORKER, args);
 }
 
 std::string reference(const std::string& args) {
