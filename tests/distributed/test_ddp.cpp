@@ -108,22 +108,7 @@ namespace {
 // Two processes by hand (brasarun would stop rank 0 as soon as rank 1 dies): rank 1 SIGKILLs itself
 // and rank 0 must exit 0 after an error naming rank 1 (141 would be a death by SIGPIPE).
 int run_die(const std::string& mode) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof addr;
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
-    ::close(fd);
-    return -1;
-  }
-  const std::string port = std::to_string(ntohs(addr.sin_port));
-  ::close(fd);
-  const std::string env = "MASTER_ADDR=127.0.0.1 MASTER_PORT=" + port + " WORLD_SIZE=2 ";
-  const std::string worker = std::string(BRASA_DDP_WORKER) + " " + mode;
-  return run("sh -c '" + env + "RANK=1 " + worker + " >/dev/null 2>&1 & " + env + "RANK=0 " +
-             worker + "; status=$?; wait; exit $status'");
+  return brasa::testing::run_two_ranks_by_hand(std::string(BRASA_DDP_WORKER) + " " + mode);
 }
 }  // namespace
 

@@ -105,22 +105,7 @@ TEST(FullyShard, Bf16ParametersWithFloat32ReductionStayWithinBf16Tolerance) {
 
 // Two processes by hand (brasarun would stop rank 0 as soon as rank 1 dies).
 int run_die(const std::string& phase) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof addr;
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
-    ::close(fd);
-    return -1;
-  }
-  const std::string port = std::to_string(ntohs(addr.sin_port));
-  ::close(fd);
-  const std::string env = "MASTER_ADDR=127.0.0.1 MASTER_PORT=" + port + " WORLD_SIZE=2 ";
-  const std::string worker = std::string(BRASA_FSDP_WORKER) + " die " + phase;
-  return run("sh -c '" + env + "RANK=1 " + worker + " >/dev/null 2>&1 & " + env + "RANK=0 " +
-             worker + "; status=$?; wait; exit $status'");
+  return brasa::testing::run_two_ranks_by_hand(std::string(BRASA_FSDP_WORKER) + " die " + phase);
 }
 
 TEST(FullyShard, ARankKilledBeforeAnAllGatherIsNamedByTheSurvivor) {
