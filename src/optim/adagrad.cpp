@@ -92,4 +92,8 @@ Tensor Adagrad::step(LossClosure closure) {
   return loss;
 }
 
+// Note [Optimizer instantiations]
+template class OptimizerCloneableOptions<AdagradOptions>;
+template class OptimizerCloneableParamState<AdagradParamState>;
+
 }  // namespace brasa::optim

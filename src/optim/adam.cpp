@@ -34,4 +34,10 @@ Tensor AdamW::step(LossClosure closure) {
   return detail::adam_family_step<AdamWOptions, AdamWParamState>(*this, closure, true);
 }
 
+// Note [Optimizer instantiations]
+template class OptimizerCloneableOptions<AdamOptions>;
+template class OptimizerCloneableParamState<AdamParamState>;
+template class OptimizerCloneableOptions<AdamWOptions>;
+template class OptimizerCloneableParamState<AdamWParamState>;
+
 }  // namespace brasa::optim

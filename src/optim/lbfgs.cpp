@@ -244,4 +244,8 @@ Tensor LBFGS::step(LossClosure closure) {
   return orig_loss;
 }
 
+// Note [Optimizer instantiations]
+template class OptimizerCloneableOptions<LBFGSOptions>;
+template class OptimizerCloneableParamState<LBFGSParamState>;
+
 }  // namespace brasa::optim

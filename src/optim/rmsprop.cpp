@@ -103,4 +103,8 @@ Tensor RMSprop::step(LossClosure closure) {
   return loss;
 }
 
+// Note [Optimizer instantiations]
+template class OptimizerCloneableOptions<RMSpropOptions>;
+template class OptimizerCloneableParamState<RMSpropParamState>;
+
 }  // namespace brasa::optim

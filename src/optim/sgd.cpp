@@ -135,4 +135,8 @@ Tensor SGD::step(LossClosure closure) {
   return loss;
 }
 
+// Note [Optimizer instantiations]
+template class OptimizerCloneableOptions<SGDOptions>;
+template class OptimizerCloneableParamState<SGDParamState>;
+
 }  // namespace brasa::optim

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "support/torch_oracle.h"
+#include "support/oracle_rows.h"
 
 namespace {
 
@@ -131,45 +131,26 @@ const std::vector<Row>& rows() {
 }
 // clang-format on
 
-std::string python_body() {
-  std::string body = R"PY(
+const char* const kPrelude = R"PY(
 torch.set_default_dtype(torch.float32)
 a = torch.tensor([1.5, -2.0, 3.25, 0.5, 4.0, -1.0, 2.5, 6.0, -3.5, 0.25, 1.0, 2.0]).reshape(3, 4)
 b = torch.tensor([2.0, -3.0, 1.5, 4.0])
 idx = torch.tensor([2, 0])
-CODES = {torch.uint8: 0, torch.int8: 1, torch.int16: 2, torch.int32: 3, torch.int64: 4,
-         torch.float16: 5, torch.float32: 6, torch.float64: 7, torch.bool: 11, torch.bfloat16: 15}
-def row(k, r):
-    for i, t in enumerate(flat(r)):
-        print('%s.%d' % (k, i), ' '.join(repr(float(v)) for v in t.reshape(-1).tolist()))
-        print('%s.%d:shape' % (k, i), ' '.join(str(s) for s in t.shape))
-        print('%s.%d:dtype' % (k, i), CODES[t.dtype])
-    print('%s:count' % k, len(flat(r)))
 )PY";
-  for (size_t i = 0; i < rows().size(); ++i) {
-    body += "row('r" + std::to_string(i) + "', " + rows()[i].python + ")\n";
-  }
-  return body;
+
+const std::vector<brasa::testing_oracle::OracleRow>& oracle_rows() {
+  static const std::vector<brasa::testing_oracle::OracleRow> table = [] {
+    std::vector<brasa::testing_oracle::OracleRow> out;
+    for (const Row& r : rows()) out.push_back({r.cpp, r.python, [&r] { return r.run(Inputs()); }});
+    return out;
+  }();
+  return table;
 }
 
 class Overloads : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(Overloads, MeansWhatLibtorchMeans) {
-  const Row& row = rows()[GetParam()];
-  SCOPED_TRACE(std::string(row.cpp) + "  vs PyTorch  " + row.python);
-  const auto& ref = brasa::testing_oracle::run_python_shared(python_body());
-  const std::string key = "r" + std::to_string(GetParam());
-  const Outputs outs = row.run(Inputs());
-  ASSERT_TRUE(ref.count(key + ":count")) << "PyTorch did not run this row";
-  ASSERT_EQ(outs.size(), static_cast<size_t>(ref.at(key + ":count").at(0)));
-  for (size_t i = 0; i < outs.size(); ++i) {
-    const std::string k = key + "." + std::to_string(i);
-    const std::vector<double>& shape = ref.at(k + ":shape");
-    ASSERT_EQ(outs[i].sizes().vec(), std::vector<int64_t>(shape.begin(), shape.end())) << k;
-    EXPECT_EQ(static_cast<int>(outs[i].scalar_type()), static_cast<int>(ref.at(k + ":dtype").at(0)))
-        << k << ": brasa gives " << outs[i].scalar_type();
-    brasa::testing_oracle::expect_close(k, outs[i], ref, 1e-6);
-  }
+  brasa::testing_oracle::expect_row_matches_torch(kPrelude, oracle_rows(), GetParam(), 1e-6);
 }
 
 std::string row_name(const ::testing::TestParamInfo<size_t>& info) {

@@ -1,7 +1,7 @@
 #pragma once
 // at::zeros, at::add, ...: brasa's free functions (whatever brasa/brasa.h declares).
 
-#include "brasa/brasa.h"
+#include "brasa/functions.h"
 #include "brasa/nn/aten_nn_functions.h"
 #include "c10/brasa_namespaces.h"
 

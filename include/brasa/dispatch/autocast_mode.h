@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "brasa/core/tensor.h"
-#include "brasa/dispatch/dispatcher.h"
+#include "brasa/dispatch/local_dispatch_keys.h"
 
 namespace brasa::autocast {
 

@@ -18,6 +18,7 @@
 
 #include "brasa/core/dispatch_key.h"
 #include "brasa/dispatch/boxing.h"
+#include "brasa/dispatch/local_dispatch_keys.h"
 #include "brasa/dispatch/op_declaration.h"
 #include "brasa/dispatch/schema.h"
 
@@ -25,14 +26,6 @@ namespace brasa {
 
 class OperatorHandle;
 using BoxedKernel = void (*)(const OperatorHandle& op, DispatchKeySet keys, Stack& stack);
-
-/// Per-thread key adjustments (no_grad excludes Autograd, a tracer includes Trace, ...).
-struct LocalDispatchKeySet {
-  DispatchKeySet included;
-  DispatchKeySet excluded;
-};
-BRASA_API extern thread_local LocalDispatchKeySet tls_dispatch_keys
-    __attribute__((tls_model("initial-exec")));
 
 namespace detail {
 BRASA_API extern std::atomic<uint32_t> g_fallback_mask;
@@ -216,36 +209,6 @@ class Op<R(Args...)> : public OperatorHandle {
       detail::push_result(s, std::move(r));
     }
   }
-};
-
-/// RAII: adds keys to the thread's excluded set for the guard's lifetime.
-class ExcludeDispatchKeyGuard {
- public:
-  explicit ExcludeDispatchKeyGuard(DispatchKeySet keys) : saved_(tls_dispatch_keys.excluded) {
-    tls_dispatch_keys.excluded = saved_ | keys;
-  }
-  explicit ExcludeDispatchKeyGuard(DispatchKey k) : ExcludeDispatchKeyGuard(DispatchKeySet(k)) {}
-  ~ExcludeDispatchKeyGuard() { tls_dispatch_keys.excluded = saved_; }
-  ExcludeDispatchKeyGuard(const ExcludeDispatchKeyGuard&) = delete;
-  ExcludeDispatchKeyGuard& operator=(const ExcludeDispatchKeyGuard&) = delete;
-
- private:
-  DispatchKeySet saved_;
-};
-
-/// RAII: adds keys to the thread's included set for the guard's lifetime.
-class IncludeDispatchKeyGuard {
- public:
-  explicit IncludeDispatchKeyGuard(DispatchKeySet keys) : saved_(tls_dispatch_keys.included) {
-    tls_dispatch_keys.included = saved_ | keys;
-  }
-  explicit IncludeDispatchKeyGuard(DispatchKey k) : IncludeDispatchKeyGuard(DispatchKeySet(k)) {}
-  ~IncludeDispatchKeyGuard() { tls_dispatch_keys.included = saved_; }
-  IncludeDispatchKeyGuard(const IncludeDispatchKeyGuard&) = delete;
-  IncludeDispatchKeyGuard& operator=(const IncludeDispatchKeyGuard&) = delete;
-
- private:
-  DispatchKeySet saved_;
 };
 
 }  // namespace brasa

@@ -7,7 +7,7 @@
 #include <initializer_list>
 
 #include "brasa/core/tensor.h"
-#include "brasa/dispatch/dispatcher.h"
+#include "brasa/dispatch/local_dispatch_keys.h"
 
 namespace brasa {
 

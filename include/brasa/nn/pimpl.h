@@ -21,42 +21,44 @@ class ModuleHolder : detail::ModuleHolderIndicator {
   using ContainedType = Contained;
 
   /// Default-constructs the Impl (only for Impls with a default constructor).
-  ModuleHolder() : impl_(std::make_shared<Contained>()) {
+  ModuleHolder() : ModuleHolder(std::make_shared<Contained>()) {
     static_assert(std::is_default_constructible_v<Contained>,
                   "This module has no default constructor; use `Name name{nullptr}` for an "
                   "empty holder");
   }
   /// An empty holder, assigned later (`Linear fc{nullptr}; fc = register_module(...)`).
-  ModuleHolder(std::nullptr_t) : impl_(nullptr) {}  // NOLINT(google-explicit-constructor)
+  ModuleHolder(std::nullptr_t) {}  // NOLINT(google-explicit-constructor)
   /// Constructs the Impl from the arguments.
   template <typename Head, typename... Tail,
             typename = std::enable_if_t<!(std::is_same_v<std::decay_t<Head>, ModuleHolder> &&
                                           sizeof...(Tail) == 0) &&
                                         !std::is_same_v<std::decay_t<Head>, std::nullptr_t>>>
   explicit ModuleHolder(Head&& head, Tail&&... tail)
-      : impl_(std::make_shared<Contained>(std::forward<Head>(head), std::forward<Tail>(tail)...)) {}
+      : ModuleHolder(
+            std::make_shared<Contained>(std::forward<Head>(head), std::forward<Tail>(tail)...)) {}
   /// Wraps an existing Impl.
   ModuleHolder(std::shared_ptr<Contained> module)  // NOLINT(google-explicit-constructor)
-      : impl_(std::move(module)) {}
+      : raw_(module.get()), impl_(std::move(module)) {}
 
   explicit operator bool() const noexcept { return !is_empty(); }
-  bool is_empty() const noexcept { return impl_ == nullptr; }
+  bool is_empty() const noexcept { return raw_ == nullptr; }
 
   Contained* operator->() { return get(); }
   const Contained* operator->() const { return get(); }
   Contained& operator*() { return *get(); }
   const Contained& operator*() const { return *get(); }
-  const std::shared_ptr<Contained>& ptr() const {
+  /// The Impl's shared_ptr (sharing ownership with this holder).
+  std::shared_ptr<Contained> ptr() const {
     check_not_empty();
-    return impl_;
+    return std::shared_ptr<Contained>(impl_, raw_);
   }
   Contained* get() {
     check_not_empty();
-    return impl_.get();
+    return raw_;
   }
   const Contained* get() const {
     check_not_empty();
-    return impl_.get();
+    return raw_;
   }
 
   /// Calls the Impl's forward.
@@ -69,12 +71,17 @@ class ModuleHolder : detail::ModuleHolderIndicator {
     return (*get())[std::forward<Arg>(arg)];
   }
 
- protected:
-  std::shared_ptr<Contained> impl_;
-
  private:
+  // Note [ModuleHolder stores a shared_ptr<Module>]
+  // The holder keeps the Impl as shared_ptr<Module> plus a typed pointer, not as
+  // shared_ptr<Contained>: every TORCH_MODULE in a program would otherwise instantiate its own
+  // std::shared_ptr class, a sixth of what <torch/torch.h> costs to compile. ptr() builds the
+  // typed shared_ptr (an aliasing copy) where it is asked for.
+  Contained* raw_ = nullptr;
+  std::shared_ptr<Module> impl_;
+
   void check_not_empty() const {
-    BRASA_CHECK(impl_ != nullptr,
+    BRASA_CHECK(raw_ != nullptr,
                 "Accessing an empty ModuleHolder: default-construct it or "
                 "assign a module before use (`Name name{nullptr}` is empty)");
   }

@@ -33,6 +33,9 @@ struct BRASA_API AdagradParamState : public OptimizerCloneableParamState<Adagrad
   void load(const StateEntry& entry) override;
 };
 
+extern template class OptimizerCloneableOptions<AdagradOptions>;
+extern template class OptimizerCloneableParamState<AdagradParamState>;
+
 class BRASA_API Adagrad : public Optimizer {
  public:
   /// Throws ValueError on a negative lr, lr_decay, weight_decay, initial_accumulator_value or eps.

@@ -38,6 +38,9 @@ struct BRASA_API AdamParamState : public OptimizerCloneableParamState<AdamParamS
   void load(const StateEntry& entry) override;
 };
 
+extern template class OptimizerCloneableOptions<AdamOptions>;
+extern template class OptimizerCloneableParamState<AdamParamState>;
+
 class BRASA_API Adam : public Optimizer {
  public:
   /// Throws ValueError on a negative lr/eps/weight_decay or betas outside [0, 1).

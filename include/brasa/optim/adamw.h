@@ -38,6 +38,9 @@ struct BRASA_API AdamWParamState : public OptimizerCloneableParamState<AdamWPara
   void load(const StateEntry& entry) override;
 };
 
+extern template class OptimizerCloneableOptions<AdamWOptions>;
+extern template class OptimizerCloneableParamState<AdamWParamState>;
+
 class BRASA_API AdamW : public Optimizer {
  public:
   /// Throws ValueError on a negative lr/eps/weight_decay or betas outside [0, 1).

@@ -48,6 +48,9 @@ struct BRASA_API LBFGSParamState : public OptimizerCloneableParamState<LBFGSPara
   void load(const StateEntry& entry) override;
 };
 
+extern template class OptimizerCloneableOptions<LBFGSOptions>;
+extern template class OptimizerCloneableParamState<LBFGSParamState>;
+
 class BRASA_API LBFGS : public Optimizer {
  public:
   /// Throws ValueError with more than one parameter group.

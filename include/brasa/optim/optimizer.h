@@ -51,13 +51,21 @@ class BRASA_API OptimizerParamState {
   virtual void load(const StateEntry& entry);
 };
 
+// Note [Optimizer instantiations]
+// Each optimizer's options and state derive from these templates, whose clone() and vtable a
+// program would otherwise instantiate in every translation unit that includes the optimizer
+// headers. The library instantiates them once, in each optimizer's .cpp, and each optimizer's
+// header declares them `extern template` (as Note [Module instantiations] does for modules).
+// clone() is defined outside the class so that the library's copies are exported.
 template <typename Derived>
-class OptimizerCloneableParamState : public OptimizerParamState {
+class BRASA_API OptimizerCloneableParamState : public OptimizerParamState {
  public:
-  std::unique_ptr<OptimizerParamState> clone() const override {
-    return std::make_unique<Derived>(static_cast<const Derived&>(*this));
-  }
+  std::unique_ptr<OptimizerParamState> clone() const override;
 };
+template <typename Derived>
+std::unique_ptr<OptimizerParamState> OptimizerCloneableParamState<Derived>::clone() const {
+  return std::make_unique<Derived>(static_cast<const Derived&>(*this));
+}
 
 /// Hyper-parameters of a group; every optimizer's options have an lr.
 class BRASA_API OptimizerOptions {
@@ -70,13 +78,16 @@ class BRASA_API OptimizerOptions {
   virtual void load(const StateEntry& entry);
 };
 
+/// Options whose clone() copies the derived options (Note [Optimizer instantiations]).
 template <typename Derived>
-class OptimizerCloneableOptions : public OptimizerOptions {
+class BRASA_API OptimizerCloneableOptions : public OptimizerOptions {
  public:
-  std::unique_ptr<OptimizerOptions> clone() const override {
-    return std::make_unique<Derived>(static_cast<const Derived&>(*this));
-  }
+  std::unique_ptr<OptimizerOptions> clone() const override;
 };
+template <typename Derived>
+std::unique_ptr<OptimizerOptions> OptimizerCloneableOptions<Derived>::clone() const {
+  return std::make_unique<Derived>(static_cast<const Derived&>(*this));
+}
 
 /// Parameters sharing options; a group built without options takes the optimizer's defaults.
 class BRASA_API OptimizerParamGroup {

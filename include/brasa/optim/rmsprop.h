@@ -36,6 +36,9 @@ struct BRASA_API RMSpropParamState : public OptimizerCloneableParamState<RMSprop
   void load(const StateEntry& entry) override;
 };
 
+extern template class OptimizerCloneableOptions<RMSpropOptions>;
+extern template class OptimizerCloneableParamState<RMSpropParamState>;
+
 class BRASA_API RMSprop : public Optimizer {
  public:
   /// Throws ValueError on a negative lr, eps, momentum, weight_decay or alpha.

@@ -32,6 +32,9 @@ struct BRASA_API SGDParamState : public OptimizerCloneableParamState<SGDParamSta
   void load(const StateEntry& entry) override;
 };
 
+extern template class OptimizerCloneableOptions<SGDOptions>;
+extern template class OptimizerCloneableParamState<SGDParamState>;
+
 class BRASA_API SGD : public Optimizer {
  public:
   /// Throws ValueError on negative lr/momentum/weight_decay, or nesterov without momentum or

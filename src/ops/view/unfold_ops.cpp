@@ -64,4 +64,8 @@ Tensor unfold_backward(const Tensor& grad_in, IntArrayRef input_sizes, int64_t d
   return zeros(input_sizes, grad_in.options()).index_add(d, positions.flatten(), source);
 }
 
+Tensor Tensor::unfold(int64_t dimension, int64_t size, int64_t step) const {
+  return ops::unfold_op().call(*this, dimension, size, step);
+}
+
 }  // namespace brasa
