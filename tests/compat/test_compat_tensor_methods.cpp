@@ -119,6 +119,8 @@ const std::vector<OracleRow>& rows() {
     {"a.reshape({3, 1, 4}).squeeze_(1)", "a.reshape(3, 1, 4).squeeze_(1)", [] { Tensor t = a().reshape({3, 1, 4}); t.squeeze_(1); return Outputs{t}; }},
     {"a.reshape({1, 3, 1, 4}).squeeze_()", "a.reshape(1, 3, 1, 4).squeeze_()", [] { Tensor t = a().reshape({1, 3, 1, 4}); t.squeeze_(); return Outputs{t}; }},
     {"a.swapaxes_(0, 1)", "a.clone().swapaxes_(0, 1)", [] { Tensor t = a(); t.swapaxes_(0, 1); return Outputs{t}; }},
+    {"a.narrow_copy(1, 1, 2)", "a.narrow_copy(1, 1, 2)", [] { return Outputs{a().narrow_copy(1, 1, 2)}; }},
+    {"a.resize_as_(b)", "a.clone().resize_as_(b)", [] { Tensor t = a(); t.resize_as_(b()); return Outputs{t}; }},
     {"a.as_strided_({2, 2}, {1, 4}, 1)", "a.clone().as_strided_((2, 2), (1, 4), 1)", [] { Tensor t = a(); t.as_strided_({2, 2}, {1, 4}, 1); return Outputs{t}; }},
   };
   return table;
@@ -177,6 +179,35 @@ TEST(TensorMethods, UnfoldMethodIsDifferentiable) {
   Tensor x = torch::arange(4.0).requires_grad_();
   x.unfold(0, 2, 1).sum().backward();
   EXPECT_TRUE(x.grad().equal(torch::tensor({1.0, 2.0, 2.0, 1.0}, torch::kFloat)));
+}
+
+TEST(TensorMethods, SetSharesTheSourceStorage) {
+  Tensor source = torch::arange(6.0).reshape({2, 3});
+  Tensor t = torch::zeros({4});
+  t.set_(source.t());
+  EXPECT_TRUE(t.is_set_to(source.t()));
+  EXPECT_FALSE(t.is_set_to(source));
+  EXPECT_TRUE(t.equal(source.t()));
+  t.fill_(1);
+  EXPECT_TRUE(source.equal(torch::ones({2, 3}))) << "set_ did not share the storage";
+  EXPECT_THROW(t.set_(torch::arange(3)), brasa::TypeError);
+  EXPECT_FALSE(t.is_distributed());
+  EXPECT_TRUE(t.tensor_data().is_set_to(t));
+}
+
+TEST(TensorMethods, CauchyAndLogNormalDrawTheirDistributions) {
+  // Sample statistics of 40000 draws: the Cauchy median and quartiles (median +- sigma), and the
+  // mean and std of log(log-normal draws).
+  torch::manual_seed(0);
+  Tensor c = torch::empty({40000}, torch::kDouble).cauchy_(1.5, 2.0);
+  EXPECT_NEAR(c.median().item<double>(), 1.5, 0.1);
+  EXPECT_NEAR(c.quantile(0.75).item<double>(), 3.5, 0.15);
+  EXPECT_NEAR(c.quantile(0.25).item<double>(), -0.5, 0.15);
+  Tensor l = torch::empty({40000}, torch::kDouble).log_normal_(0.5, 0.25).log();
+  EXPECT_NEAR(l.mean().item<double>(), 0.5, 0.01);
+  EXPECT_NEAR(l.std().item<double>(), 0.25, 0.01);
+  EXPECT_THROW(torch::zeros({3}, torch::kLong).cauchy_(), brasa::TypeError);
+  EXPECT_THROW(torch::zeros({3}).log_normal_(1, -1), brasa::ValueError);
 }
 
 }  // namespace

@@ -168,6 +168,15 @@ class BRASA_API Tensor {
   const Tensor& fill_(const Tensor& value) const;
   const Tensor& zero_() const;
   const Tensor& resize_(IntArrayRef sizes) const;
+  const Tensor& resize_as_(const Tensor& other) const { return resize_(other.sizes()); }
+  /// This tensor becomes a view of `source`'s storage with its sizes, strides and offset
+  /// (NotImplementedError when this tensor requires grad, Note [In-place views and autograd]).
+  const Tensor& set_(const Tensor& source) const;
+  /// Whether this tensor views `other`'s storage with the same offset, sizes and strides.
+  bool is_set_to(const Tensor& other) const;
+  /// A detached alias (libtorch's tensor_data(): same storage, no autograd history).
+  Tensor tensor_data() const { return detach(); }
+  bool is_distributed() const { return false; }
 
   // ---- views ----
   Tensor view(IntArrayRef sizes) const;
@@ -190,6 +199,10 @@ class BRASA_API Tensor {
   Tensor expand(IntArrayRef sizes, bool implicit = false) const;
   Tensor expand_as(const Tensor& o) const { return expand(o.sizes()); }
   Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
+  /// narrow() copied into a new contiguous tensor.
+  Tensor narrow_copy(int64_t dim, int64_t start, int64_t length) const {
+    return narrow(dim, start, length).clone(MemoryFormat::Contiguous);
+  }
   Tensor select(int64_t dim, int64_t index) const;
   Tensor slice(int64_t dim = 0, std::optional<int64_t> start = std::nullopt,
                std::optional<int64_t> end = std::nullopt, int64_t step = 1) const;
@@ -261,6 +274,12 @@ class BRASA_API Tensor {
                         std::optional<Generator> gen = std::nullopt) const;
   const Tensor& exponential_(double lambd = 1, std::optional<Generator> gen = std::nullopt) const;
   const Tensor& geometric_(double p, std::optional<Generator> gen = std::nullopt) const;
+  /// Cauchy(median, sigma) draws: median + sigma * tan(pi * (u - 1/2)), u uniform on [0, 1).
+  const Tensor& cauchy_(double median = 0, double sigma = 1,
+                        std::optional<Generator> gen = std::nullopt) const;
+  /// exp of normal(mean, std) draws.
+  const Tensor& log_normal_(double mean = 1, double std = 2,
+                            std::optional<Generator> gen = std::nullopt) const;
   Tensor multinomial(int64_t num_samples, bool replacement = false,
                      std::optional<Generator> gen = std::nullopt) const;
 

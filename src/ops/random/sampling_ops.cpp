@@ -245,6 +245,22 @@ const Tensor& Tensor::geometric_(double p, std::optional<Generator> gen) const {
   ops::geometric_op().call(*this, p, std::move(gen));
   return *this;
 }
+const Tensor& Tensor::cauchy_(double median, double sigma, std::optional<Generator> gen) const {
+  BRASA_CHECK_TYPE(is_floating_point(), "cauchy_: expects a floating-point tensor, got ",
+                   scalar_type());
+  BRASA_CHECK(sigma > 0, "cauchy_: sigma must be positive, got ", sigma);
+  uniform_(0, 1, std::move(gen));
+  sub_(0.5).mul_(M_PI).tan_().mul_(sigma).add_(median);
+  return *this;
+}
+const Tensor& Tensor::log_normal_(double mean, double std, std::optional<Generator> gen) const {
+  BRASA_CHECK_TYPE(is_floating_point(), "log_normal_: expects a floating-point tensor, got ",
+                   scalar_type());
+  BRASA_CHECK(std > 0, "log_normal_: std must be positive, got ", std);
+  normal_(mean, std, std::move(gen));
+  exp_();
+  return *this;
+}
 Tensor Tensor::multinomial(int64_t num_samples, bool replacement,
                            std::optional<Generator> gen) const {
   return ops::multinomial_op().call(*this, num_samples, replacement, std::move(gen));

@@ -60,4 +60,21 @@ const Tensor& Tensor::as_strided_(IntArrayRef sizes, IntArrayRef strides,
   return take_geometry(*this, as_strided(sizes, strides, storage_offset));
 }
 
+const Tensor& Tensor::set_(const Tensor& source) const {
+  check_no_grad(*this, "set_", "source itself (or a view of it)");
+  BRASA_CHECK(source.defined(), "set_: the source tensor is undefined");
+  BRASA_CHECK_TYPE(source.scalar_type() == scalar_type(), "set_: the source's dtype ",
+                   source.scalar_type(), " differs from this tensor's ", scalar_type());
+  BRASA_CHECK(source.device() == device(), "set_: the source is on ", source.device(),
+              ", this tensor on ", device());
+  unsafeGetTensorImpl()->set_storage(source.storage());
+  return take_geometry(*this, source);
+}
+
+bool Tensor::is_set_to(const Tensor& other) const {
+  return defined() && other.defined() && storage().get() == other.storage().get() &&
+         storage_offset() == other.storage_offset() && sizes() == other.sizes() &&
+         strides() == other.strides();
+}
+
 }  // namespace brasa
