@@ -18,6 +18,7 @@
 #include "brasa/autograd/history.h"
 #include "brasa/autograd/saved_variable.h"
 #include "brasa/core/error.h"
+#include "brasa/dispatch/dispatcher.h"
 
 namespace brasa::autograd {
 

@@ -33,8 +33,8 @@ Tensor upsample(const char* op, const Tensor& self, IntArrayRef output_size, boo
 }
 
 /// The vec overloads: output_size, or input sizes times scale_factors.
-Tensor upsample_vec(const char* op, const Tensor& input, std::optional<IntArrayRef> output_size,
-                    bool align_corners, std::optional<ArrayRef<double>> scale_factors, int64_t dims,
+Tensor upsample_vec(const char* op, const Tensor& input, OptionalIntArrayRef output_size,
+                    bool align_corners, OptionalArrayRef<double> scale_factors, int64_t dims,
                     bool cubic) {
   BRASA_CHECK(output_size.has_value() != scale_factors.has_value(), op,
               ": exactly one of output_size and scale_factors must be given");
@@ -93,8 +93,8 @@ Tensor upsample_linear1d(const Tensor& self, IntArrayRef output_size, bool align
                          std::optional<double> scales) {
   return upsample("upsample_linear1d", self, output_size, align_corners, {scales}, false);
 }
-Tensor upsample_linear1d(const Tensor& input, std::optional<IntArrayRef> output_size,
-                         bool align_corners, std::optional<ArrayRef<double>> scale_factors) {
+Tensor upsample_linear1d(const Tensor& input, OptionalIntArrayRef output_size, bool align_corners,
+                         OptionalArrayRef<double> scale_factors) {
   return upsample_vec("upsample_linear1d", input, output_size, align_corners, scale_factors, 1,
                       false);
 }
@@ -104,8 +104,8 @@ Tensor upsample_bicubic2d(const Tensor& self, IntArrayRef output_size, bool alig
   return upsample("upsample_bicubic2d", self, output_size, align_corners, {scales_h, scales_w},
                   true);
 }
-Tensor upsample_bicubic2d(const Tensor& input, std::optional<IntArrayRef> output_size,
-                          bool align_corners, std::optional<ArrayRef<double>> scale_factors) {
+Tensor upsample_bicubic2d(const Tensor& input, OptionalIntArrayRef output_size, bool align_corners,
+                          OptionalArrayRef<double> scale_factors) {
   return upsample_vec("upsample_bicubic2d", input, output_size, align_corners, scale_factors, 2,
                       true);
 }
@@ -116,8 +116,8 @@ Tensor upsample_trilinear3d(const Tensor& self, IntArrayRef output_size, bool al
   return upsample("upsample_trilinear3d", self, output_size, align_corners,
                   {scales_d, scales_h, scales_w}, false);
 }
-Tensor upsample_trilinear3d(const Tensor& input, std::optional<IntArrayRef> output_size,
-                            bool align_corners, std::optional<ArrayRef<double>> scale_factors) {
+Tensor upsample_trilinear3d(const Tensor& input, OptionalIntArrayRef output_size,
+                            bool align_corners, OptionalArrayRef<double> scale_factors) {
   return upsample_vec("upsample_trilinear3d", input, output_size, align_corners, scale_factors, 3,
                       false);
 }

@@ -381,7 +381,7 @@ std::tuple<Tensor, Tensor> Tensor::histogram(const Tensor& bins,
   return ::brasa::histogram(*this, bins, weight, density);
 }
 
-std::tuple<Tensor, Tensor> Tensor::histogram(int64_t bins, std::optional<ArrayRef<double>> range,
+std::tuple<Tensor, Tensor> Tensor::histogram(int64_t bins, OptionalArrayRef<double> range,
                                              const std::optional<Tensor>& weight,
                                              bool density) const {
   return ::brasa::histogram(*this, bins, range, weight, density);
@@ -557,7 +557,7 @@ const Tensor& Tensor::mvlgamma_(int64_t p) const {
   return write_back(*this, ::brasa::mvlgamma(*this, p), "mvlgamma_");
 }
 
-Tensor Tensor::nanmean(std::optional<IntArrayRef> dim, bool keepdim,
+Tensor Tensor::nanmean(OptionalIntArrayRef dim, bool keepdim,
                        std::optional<ScalarType> dtype) const {
   return ::brasa::nanmean(*this, dim, keepdim, dtype);
 }
@@ -578,7 +578,7 @@ Tensor Tensor::nanquantile(double q, std::optional<int64_t> dim, bool keepdim,
   return ::brasa::nanquantile(*this, q, dim, keepdim, interpolation);
 }
 
-Tensor Tensor::nansum(std::optional<IntArrayRef> dim, bool keepdim,
+Tensor Tensor::nansum(OptionalIntArrayRef dim, bool keepdim,
                       std::optional<ScalarType> dtype) const {
   return ::brasa::nansum(*this, dim, keepdim, dtype);
 }

@@ -181,6 +181,20 @@ TEST(TensorMethods, UnfoldMethodIsDifferentiable) {
   EXPECT_TRUE(x.grad().equal(torch::tensor({1.0, 2.0, 2.0, 1.0}, torch::kFloat)));
 }
 
+TEST(TensorMethods, BracedDimsReachTheCall) {
+  // Note [Optional list arguments]: `{1}` given for an optional dims parameter once reached the
+  // function as a stale stack value at -O2.
+  const Tensor x = a();
+  const std::vector<int64_t> one{1};
+  EXPECT_TRUE(torch::nansum(x, {1}, true).equal(torch::nansum(x, torch::IntArrayRef(one), true)));
+  EXPECT_TRUE(x.nanmean({1}).equal(x.nanmean(torch::IntArrayRef(one))));
+  EXPECT_TRUE(torch::var(x, {1}, 0, true).equal(torch::var(x, torch::IntArrayRef(one), 0, true)));
+  EXPECT_TRUE(
+      torch::linalg::vector_norm(x, 2, {1}, false, std::nullopt)
+          .equal(torch::linalg::vector_norm(x, 2, torch::IntArrayRef(one), false, std::nullopt)));
+  EXPECT_EQ(torch::nansum(x, {0, 1}).item<float>(), torch::nansum(x).item<float>());
+}
+
 TEST(TensorMethods, SetSharesTheSourceStorage) {
   Tensor source = torch::arange(6.0).reshape({2, 3});
   Tensor t = torch::zeros({4});

@@ -30,7 +30,7 @@
 namespace c10 {
 using SymInt = int64_t;
 using SymIntArrayRef = ::brasa::IntArrayRef;
-using OptionalIntArrayRef = std::optional<::brasa::IntArrayRef>;
+using OptionalIntArrayRef = ::brasa::OptionalIntArrayRef;
 using OperatorHandle = ::brasa::OperatorHandle;
 }  // namespace c10
 namespace at {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "brasa/core/generator.h"
+#include "brasa/core/optional_array_ref.h"
 #include "brasa/core/scalar.h"
 #include "brasa/core/tensor_impl.h"
 #include "brasa/core/tensor_options.h"
@@ -437,12 +438,12 @@ class BRASA_API Tensor {
   /// var(1) is the variance over dim 1, as in libtorch (Note [int dim of var and std]).
   Tensor var(int dim) const { return var(IntArrayRef(dim)); }
   Tensor var(IntArrayRef dim, bool unbiased = true, bool keepdim = false) const;
-  Tensor var(std::optional<IntArrayRef> dim, std::optional<int64_t> correction,
+  Tensor var(OptionalIntArrayRef dim, std::optional<int64_t> correction,
              bool keepdim = false) const;
   Tensor std(bool unbiased = true) const;
   Tensor std(int dim) const { return std(IntArrayRef(dim)); }
   Tensor std(IntArrayRef dim, bool unbiased = true, bool keepdim = false) const;
-  Tensor std(std::optional<IntArrayRef> dim, std::optional<int64_t> correction,
+  Tensor std(OptionalIntArrayRef dim, std::optional<int64_t> correction,
              bool keepdim = false) const;
   Tensor norm(const Scalar& p = 2) const;
   Tensor norm(std::optional<Scalar> p, IntArrayRef dim, bool keepdim = false) const;
@@ -653,7 +654,7 @@ class BRASA_API Tensor {
   std::tuple<Tensor, Tensor> histogram(const Tensor& bins, const std::optional<Tensor>& weight = {},
                                        bool density = false) const;
   std::tuple<Tensor, Tensor> histogram(int64_t bins = 100,
-                                       std::optional<ArrayRef<double>> range = std::nullopt,
+                                       OptionalArrayRef<double> range = std::nullopt,
                                        const std::optional<Tensor>& weight = {},
                                        bool density = false) const;
   std::vector<Tensor> hsplit(int64_t sections) const;
@@ -719,7 +720,7 @@ class BRASA_API Tensor {
   const Tensor& multiply_(const Tensor& other) const;
   Tensor mvlgamma(int64_t p) const;
   const Tensor& mvlgamma_(int64_t p) const;
-  Tensor nanmean(std::optional<IntArrayRef> dim = std::nullopt, bool keepdim = false,
+  Tensor nanmean(OptionalIntArrayRef dim = std::nullopt, bool keepdim = false,
                  std::optional<ScalarType> dtype = std::nullopt) const;
   Tensor nanmedian() const;
   std::tuple<Tensor, Tensor> nanmedian(int64_t dim, bool keepdim = false) const;
@@ -727,7 +728,7 @@ class BRASA_API Tensor {
                      bool keepdim = false, std::string_view interpolation = "linear") const;
   Tensor nanquantile(double q, std::optional<int64_t> dim = std::nullopt, bool keepdim = false,
                      std::string_view interpolation = "linear") const;
-  Tensor nansum(std::optional<IntArrayRef> dim = std::nullopt, bool keepdim = false,
+  Tensor nansum(OptionalIntArrayRef dim = std::nullopt, bool keepdim = false,
                 std::optional<ScalarType> dtype = std::nullopt) const;
   Tensor nextafter(const Tensor& other) const;
   const Tensor& nextafter_(const Tensor& other) const;

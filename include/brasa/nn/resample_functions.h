@@ -17,25 +17,22 @@ namespace brasa {
 BRASA_API Tensor upsample_linear1d(const Tensor& self, IntArrayRef output_size, bool align_corners,
                                    std::optional<double> scales = std::nullopt);
 /// output_size, or the input's sizes times scale_factors (floored), exactly one of them given.
-BRASA_API Tensor upsample_linear1d(const Tensor& input, std::optional<IntArrayRef> output_size,
-                                   bool align_corners,
-                                   std::optional<ArrayRef<double>> scale_factors);
+BRASA_API Tensor upsample_linear1d(const Tensor& input, OptionalIntArrayRef output_size,
+                                   bool align_corners, OptionalArrayRef<double> scale_factors);
 /// [N, C, H, W] -> [N, C, *output_size], PyTorch's cubic convolution (A = -0.75).
 BRASA_API Tensor upsample_bicubic2d(const Tensor& self, IntArrayRef output_size, bool align_corners,
                                     std::optional<double> scales_h = std::nullopt,
                                     std::optional<double> scales_w = std::nullopt);
-BRASA_API Tensor upsample_bicubic2d(const Tensor& input, std::optional<IntArrayRef> output_size,
-                                    bool align_corners,
-                                    std::optional<ArrayRef<double>> scale_factors);
+BRASA_API Tensor upsample_bicubic2d(const Tensor& input, OptionalIntArrayRef output_size,
+                                    bool align_corners, OptionalArrayRef<double> scale_factors);
 /// [N, C, D, H, W] -> [N, C, *output_size].
 BRASA_API Tensor upsample_trilinear3d(const Tensor& self, IntArrayRef output_size,
                                       bool align_corners,
                                       std::optional<double> scales_d = std::nullopt,
                                       std::optional<double> scales_h = std::nullopt,
                                       std::optional<double> scales_w = std::nullopt);
-BRASA_API Tensor upsample_trilinear3d(const Tensor& input, std::optional<IntArrayRef> output_size,
-                                      bool align_corners,
-                                      std::optional<ArrayRef<double>> scale_factors);
+BRASA_API Tensor upsample_trilinear3d(const Tensor& input, OptionalIntArrayRef output_size,
+                                      bool align_corners, OptionalArrayRef<double> scale_factors);
 
 /// Inverse of max_pool2d: self and indices [N, C, H, W] (or [C, H, W]), indices into each
 /// plane of output_size [oH, oW]; other outputs are 0. IndexError for an index out of range.

@@ -14,7 +14,7 @@
 namespace brasa {
 
 using FftNorm = std::optional<std::string_view>;
-using OptionalDims = std::optional<IntArrayRef>;
+using OptionalDims = OptionalIntArrayRef;
 
 /// 1-D transforms over `dim`: complex result (fft, ifft, rfft: n / 2 + 1 bins), real result
 /// (irfft: n points, n = 2 * (bins - 1) by default).

@@ -48,8 +48,7 @@ BRASA_API Tensor linalg_pinv(const Tensor& A, std::optional<double> atol,
 BRASA_API Tensor linalg_pinv(const Tensor& A, double rcond = 1e-15, bool hermitian = false);
 /// Vector norm over dim (every element when absent): ord = 2, 1, inf, -inf, 0 or any p.
 BRASA_API Tensor linalg_vector_norm(const Tensor& A, const Scalar& ord = 2,
-                                    std::optional<IntArrayRef> dim = std::nullopt,
-                                    bool keepdim = false,
+                                    OptionalIntArrayRef dim = std::nullopt, bool keepdim = false,
                                     std::optional<ScalarType> dtype = std::nullopt);
 /// Matrix norm over the two dims: ord "fro", "nuc", 1, -1, 2, -2, inf, -inf.
 BRASA_API Tensor linalg_matrix_norm(const Tensor& A, const Scalar& ord, IntArrayRef dim = {-2, -1},
@@ -61,10 +60,10 @@ BRASA_API Tensor linalg_matrix_norm(const Tensor& A, std::string_view ord = "fro
 /// Vector norm (1-D, or dim of one entry) or matrix norm (2-D, or dim of two entries); without
 /// ord and dim the 2-norm of the flattened input.
 BRASA_API Tensor linalg_norm(const Tensor& A, const std::optional<Scalar>& ord = std::nullopt,
-                             std::optional<IntArrayRef> dim = std::nullopt, bool keepdim = false,
+                             OptionalIntArrayRef dim = std::nullopt, bool keepdim = false,
                              std::optional<ScalarType> dtype = std::nullopt);
 BRASA_API Tensor linalg_norm(const Tensor& A, std::string_view ord,
-                             std::optional<IntArrayRef> dim = std::nullopt, bool keepdim = false,
+                             OptionalIntArrayRef dim = std::nullopt, bool keepdim = false,
                              std::optional<ScalarType> dtype = std::nullopt);
 // A string literal ord is a matrix norm's name, not a Scalar.
 inline Tensor linalg_matrix_norm(const Tensor& A, const char* ord, IntArrayRef dim = {-2, -1},
@@ -72,9 +71,8 @@ inline Tensor linalg_matrix_norm(const Tensor& A, const char* ord, IntArrayRef d
                                  std::optional<ScalarType> dtype = std::nullopt) {
   return linalg_matrix_norm(A, std::string_view(ord), dim, keepdim, dtype);
 }
-inline Tensor linalg_norm(const Tensor& A, const char* ord,
-                          std::optional<IntArrayRef> dim = std::nullopt, bool keepdim = false,
-                          std::optional<ScalarType> dtype = std::nullopt) {
+inline Tensor linalg_norm(const Tensor& A, const char* ord, OptionalIntArrayRef dim = std::nullopt,
+                          bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) {
   return linalg_norm(A, std::string_view(ord), dim, keepdim, dtype);
 }
 
@@ -122,20 +120,20 @@ inline std::tuple<Tensor, Tensor, Tensor, Tensor> lstsq(
 inline Tensor pinv(const Tensor& A, double rcond = 1e-15, bool hermitian = false) {
   return linalg_pinv(A, rcond, hermitian);
 }
-inline Tensor norm(const Tensor& A, const std::optional<Scalar>& ord,
-                   std::optional<IntArrayRef> dim, bool keepdim, std::optional<ScalarType> dtype) {
-  return linalg_norm(A, ord, dim, keepdim, dtype);
-}
-inline Tensor norm(const Tensor& A, std::string_view ord, std::optional<IntArrayRef> dim,
+inline Tensor norm(const Tensor& A, const std::optional<Scalar>& ord, OptionalIntArrayRef dim,
                    bool keepdim, std::optional<ScalarType> dtype) {
   return linalg_norm(A, ord, dim, keepdim, dtype);
 }
-inline Tensor norm(const Tensor& A, const char* ord, std::optional<IntArrayRef> dim, bool keepdim,
+inline Tensor norm(const Tensor& A, std::string_view ord, OptionalIntArrayRef dim, bool keepdim,
+                   std::optional<ScalarType> dtype) {
+  return linalg_norm(A, ord, dim, keepdim, dtype);
+}
+inline Tensor norm(const Tensor& A, const char* ord, OptionalIntArrayRef dim, bool keepdim,
                    std::optional<ScalarType> dtype) {
   return linalg_norm(A, std::string_view(ord), dim, keepdim, dtype);
 }
-inline Tensor vector_norm(const Tensor& A, const Scalar& ord, std::optional<IntArrayRef> dim,
-                          bool keepdim, std::optional<ScalarType> dtype) {
+inline Tensor vector_norm(const Tensor& A, const Scalar& ord, OptionalIntArrayRef dim, bool keepdim,
+                          std::optional<ScalarType> dtype) {
   return linalg_vector_norm(A, ord, dim, keepdim, dtype);
 }
 inline Tensor matrix_norm(const Tensor& A, const Scalar& ord, IntArrayRef dim, bool keepdim,

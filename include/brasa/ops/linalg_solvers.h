@@ -31,7 +31,7 @@ BRASA_API Tensor cholesky_inverse(const Tensor& self, bool upper = false);
 BRASA_API Tensor linalg_tensorinv(const Tensor& self, int64_t ind = 2);
 /// X with tensordot(self, X, X.dim()) = other; dims of self first moved to the end.
 BRASA_API Tensor linalg_tensorsolve(const Tensor& self, const Tensor& other,
-                                    std::optional<IntArrayRef> dims = std::nullopt);
+                                    OptionalIntArrayRef dims = std::nullopt);
 /// int64 number of singular values (|eigenvalues| when hermitian) above
 /// max(atol, rtol * largest); rtol defaults to eps * max(m, n) unless atol > 0.
 BRASA_API Tensor linalg_matrix_rank(const Tensor& self, std::optional<double> atol,
@@ -67,8 +67,7 @@ inline Tensor solve_triangular(const Tensor& input, const Tensor& other, bool up
   return linalg_solve_triangular(input, other, upper, left, unitriangular);
 }
 inline Tensor tensorinv(const Tensor& self, int64_t ind) { return linalg_tensorinv(self, ind); }
-inline Tensor tensorsolve(const Tensor& self, const Tensor& other,
-                          std::optional<IntArrayRef> dims) {
+inline Tensor tensorsolve(const Tensor& self, const Tensor& other, OptionalIntArrayRef dims) {
   return linalg_tensorsolve(self, other, dims);
 }
 inline Tensor matrix_rank(const Tensor& input, double tol, bool hermitian) {

@@ -60,14 +60,14 @@ BRASA_API Tensor var(const Tensor& self, bool unbiased = true);
 inline Tensor var(const Tensor& self, int dim) { return self.var(dim); }
 BRASA_API Tensor var(const Tensor& self, IntArrayRef dim, bool unbiased = true,
                      bool keepdim = false);
-BRASA_API Tensor var(const Tensor& self, std::optional<IntArrayRef> dim,
-                     std::optional<int64_t> correction, bool keepdim = false);
+BRASA_API Tensor var(const Tensor& self, OptionalIntArrayRef dim, std::optional<int64_t> correction,
+                     bool keepdim = false);
 BRASA_API Tensor std(const Tensor& self, bool unbiased = true);
 inline Tensor std(const Tensor& self, int dim) { return self.std(dim); }
 BRASA_API Tensor std(const Tensor& self, IntArrayRef dim, bool unbiased = true,
                      bool keepdim = false);
-BRASA_API Tensor std(const Tensor& self, std::optional<IntArrayRef> dim,
-                     std::optional<int64_t> correction, bool keepdim = false);
+BRASA_API Tensor std(const Tensor& self, OptionalIntArrayRef dim, std::optional<int64_t> correction,
+                     bool keepdim = false);
 /// Vector p-norm (p = 0 counts non-zeros, +-inf is max/min of |x|); floating inputs only.
 BRASA_API Tensor norm(const Tensor& self, const Scalar& p = 2);
 BRASA_API Tensor norm(const Tensor& self, std::optional<Scalar> p, IntArrayRef dim,

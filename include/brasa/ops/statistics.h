@@ -57,9 +57,9 @@ BRASA_API Tensor nanquantile(const Tensor& self, double q,
 
 // ---- NaN-ignoring and paired reductions ----
 /// Sum / mean treating NaN as absent (nansum: as 0); no dims (or an empty list) reduce all.
-BRASA_API Tensor nansum(const Tensor& self, std::optional<IntArrayRef> dim = std::nullopt,
+BRASA_API Tensor nansum(const Tensor& self, OptionalIntArrayRef dim = std::nullopt,
                         bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt);
-BRASA_API Tensor nanmean(const Tensor& self, std::optional<IntArrayRef> dim = std::nullopt,
+BRASA_API Tensor nanmean(const Tensor& self, OptionalIntArrayRef dim = std::nullopt,
                          bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt);
 /// (amin, amax) over all elements or along dim.
 BRASA_API std::tuple<Tensor, Tensor> aminmax(const Tensor& self,
@@ -68,16 +68,16 @@ BRASA_API std::tuple<Tensor, Tensor> aminmax(const Tensor& self,
 /// (var, mean) and (std, mean), with var's overloads (Note [int dim of var and std]).
 BRASA_API std::tuple<Tensor, Tensor> var_mean(const Tensor& self, bool unbiased = true);
 inline std::tuple<Tensor, Tensor> var_mean(const Tensor& self, int dim);
-BRASA_API std::tuple<Tensor, Tensor> var_mean(const Tensor& self, std::optional<IntArrayRef> dim,
+BRASA_API std::tuple<Tensor, Tensor> var_mean(const Tensor& self, OptionalIntArrayRef dim,
                                               bool unbiased = true, bool keepdim = false);
-BRASA_API std::tuple<Tensor, Tensor> var_mean(const Tensor& self, std::optional<IntArrayRef> dim,
+BRASA_API std::tuple<Tensor, Tensor> var_mean(const Tensor& self, OptionalIntArrayRef dim,
                                               std::optional<int64_t> correction,
                                               bool keepdim = false);
 BRASA_API std::tuple<Tensor, Tensor> std_mean(const Tensor& self, bool unbiased = true);
 inline std::tuple<Tensor, Tensor> std_mean(const Tensor& self, int dim);
-BRASA_API std::tuple<Tensor, Tensor> std_mean(const Tensor& self, std::optional<IntArrayRef> dim,
+BRASA_API std::tuple<Tensor, Tensor> std_mean(const Tensor& self, OptionalIntArrayRef dim,
                                               bool unbiased = true, bool keepdim = false);
-BRASA_API std::tuple<Tensor, Tensor> std_mean(const Tensor& self, std::optional<IntArrayRef> dim,
+BRASA_API std::tuple<Tensor, Tensor> std_mean(const Tensor& self, OptionalIntArrayRef dim,
                                               std::optional<int64_t> correction,
                                               bool keepdim = false);
 inline std::tuple<Tensor, Tensor> var_mean(const Tensor& self, int dim) {
@@ -108,7 +108,7 @@ BRASA_API std::tuple<Tensor, Tensor> histogram(const Tensor& self, const Tensor&
                                                const std::optional<Tensor>& weight = {},
                                                bool density = false);
 BRASA_API std::tuple<Tensor, Tensor> histogram(const Tensor& self, int64_t bins = 100,
-                                               std::optional<ArrayRef<double>> range = std::nullopt,
+                                               OptionalArrayRef<double> range = std::nullopt,
                                                const std::optional<Tensor>& weight = {},
                                                bool density = false);
 /// Occurrences of each value of a 1-D non-negative integral tensor (weighted sums when weights

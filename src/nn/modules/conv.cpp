@@ -191,7 +191,7 @@ void ConvNdImpl<D, Derived>::check_input(const Tensor& input) const {
     reset();                                                                                     \
   }                                                                                              \
   Tensor ConvTranspose##D##dImpl::forward(const Tensor& input,                                   \
-                                          const std::optional<IntArrayRef>& output_size) {       \
+                                          const OptionalIntArrayRef& output_size) {              \
     check_input(input);                                                                          \
     const auto& pad = std::get<ExpandingArray<D>>(options.padding());                            \
     return conv_transpose##D##d(                                                                 \
@@ -204,7 +204,7 @@ namespace {
 template <size_t D>
 std::vector<int64_t> transposed_output_padding(const detail::ConvNdOptions<D>& o,
                                                const Tensor& input,
-                                               const std::optional<IntArrayRef>& output_size,
+                                               const OptionalIntArrayRef& output_size,
                                                const std::string& name) {
   std::vector<int64_t> out(o.output_padding()->begin(), o.output_padding()->end());
   if (!output_size) return out;

@@ -111,8 +111,8 @@ Tensor c2r_nd(const char* op, const Tensor& self, OptionalDims s, OptionalDims d
   return ops::fft_c2r_op().call(x, p.dims, normalization(op, norm, false), n);
 }
 
-std::optional<IntArrayRef> one(const std::optional<int64_t>& n, const int64_t& value) {
-  return n ? std::optional<IntArrayRef>(IntArrayRef(&value, 1)) : std::nullopt;
+OptionalIntArrayRef one(const std::optional<int64_t>& n, const int64_t& value) {
+  return n ? OptionalIntArrayRef(IntArrayRef(&value, 1)) : std::nullopt;
 }
 
 // A roll by size / 2 (fftshift) or (size + 1) / 2 (ifftshift) along each dim, as two slices

@@ -48,8 +48,8 @@ Tensor singular_value_norm(const Tensor& A, int64_t d0, int64_t d1, bool keepdim
 
 }  // namespace
 
-Tensor linalg_vector_norm(const Tensor& A, const Scalar& ord, std::optional<IntArrayRef> dim,
-                          bool keepdim, std::optional<ScalarType> dtype) {
+Tensor linalg_vector_norm(const Tensor& A, const Scalar& ord, OptionalIntArrayRef dim, bool keepdim,
+                          std::optional<ScalarType> dtype) {
   const Tensor x = with_dtype(A, dtype);
   DimVector dims;
   if (dim)
@@ -100,8 +100,8 @@ Tensor linalg_matrix_norm(const Tensor& A, std::string_view ord, IntArrayRef dim
   return singular_value_norm(x, d0, d1, keepdim, [](const Tensor& s) { return s.sum({-1}); });
 }
 
-Tensor linalg_norm(const Tensor& A, const std::optional<Scalar>& ord,
-                   std::optional<IntArrayRef> dim, bool keepdim, std::optional<ScalarType> dtype) {
+Tensor linalg_norm(const Tensor& A, const std::optional<Scalar>& ord, OptionalIntArrayRef dim,
+                   bool keepdim, std::optional<ScalarType> dtype) {
   const char* op = "linalg.norm";
   if (dim) {
     BRASA_CHECK(dim->size() == 1 || dim->size() == 2, op, ": dim must hold 1 or 2 dims, got ",
@@ -119,8 +119,8 @@ Tensor linalg_norm(const Tensor& A, const std::optional<Scalar>& ord,
   return linalg_vector_norm(A, 2, std::nullopt, keepdim, dtype);
 }
 
-Tensor linalg_norm(const Tensor& A, std::string_view ord, std::optional<IntArrayRef> dim,
-                   bool keepdim, std::optional<ScalarType> dtype) {
+Tensor linalg_norm(const Tensor& A, std::string_view ord, OptionalIntArrayRef dim, bool keepdim,
+                   std::optional<ScalarType> dtype) {
   const char* op = "linalg.norm";
   if (dim) return linalg_matrix_norm(A, ord, *dim, keepdim, dtype);
   BRASA_CHECK(A.dim() == 2, op, ": ord '", ord, "' without dim needs a 2-D A, got ", A.dim(), "-D");

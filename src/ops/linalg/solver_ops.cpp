@@ -109,8 +109,7 @@ Tensor linalg_tensorinv(const Tensor& self, int64_t ind) {
   return linalg_inv(self.reshape({rows, cols})).reshape(result);
 }
 
-Tensor linalg_tensorsolve(const Tensor& self, const Tensor& other,
-                          std::optional<IntArrayRef> dims) {
+Tensor linalg_tensorsolve(const Tensor& self, const Tensor& other, OptionalIntArrayRef dims) {
   Tensor A = self;
   if (dims) {
     std::vector<int64_t> destination;

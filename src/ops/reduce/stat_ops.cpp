@@ -72,7 +72,7 @@ Tensor var(const Tensor& self, bool unbiased) {
 Tensor var(const Tensor& self, IntArrayRef dim, bool unbiased, bool keepdim) {
   return ops::var_op().call(self, dim, unbiased, keepdim);
 }
-Tensor var(const Tensor& self, std::optional<IntArrayRef> dim, std::optional<int64_t> correction,
+Tensor var(const Tensor& self, OptionalIntArrayRef dim, std::optional<int64_t> correction,
            bool keepdim) {
   return ops::var_op().call(self, dim.value_or(IntArrayRef()), correction.value_or(1), keepdim);
 }
@@ -82,7 +82,7 @@ Tensor std(const Tensor& self, bool unbiased) {
 Tensor std(const Tensor& self, IntArrayRef dim, bool unbiased, bool keepdim) {
   return ops::std_op().call(self, dim, unbiased, keepdim);
 }
-Tensor std(const Tensor& self, std::optional<IntArrayRef> dim, std::optional<int64_t> correction,
+Tensor std(const Tensor& self, OptionalIntArrayRef dim, std::optional<int64_t> correction,
            bool keepdim) {
   return ops::std_op().call(self, dim.value_or(IntArrayRef()), correction.value_or(1), keepdim);
 }
@@ -98,16 +98,14 @@ Tensor Tensor::var(bool unbiased) const { return brasa::var(*this, unbiased); }
 Tensor Tensor::var(IntArrayRef dim, bool unbiased, bool keepdim) const {
   return brasa::var(*this, dim, unbiased, keepdim);
 }
-Tensor Tensor::var(std::optional<IntArrayRef> dim, std::optional<int64_t> correction,
-                   bool keepdim) const {
+Tensor Tensor::var(OptionalIntArrayRef dim, std::optional<int64_t> correction, bool keepdim) const {
   return brasa::var(*this, dim, correction, keepdim);
 }
 Tensor Tensor::std(bool unbiased) const { return brasa::std(*this, unbiased); }
 Tensor Tensor::std(IntArrayRef dim, bool unbiased, bool keepdim) const {
   return brasa::std(*this, dim, unbiased, keepdim);
 }
-Tensor Tensor::std(std::optional<IntArrayRef> dim, std::optional<int64_t> correction,
-                   bool keepdim) const {
+Tensor Tensor::std(OptionalIntArrayRef dim, std::optional<int64_t> correction, bool keepdim) const {
   return brasa::std(*this, dim, correction, keepdim);
 }
 Tensor Tensor::norm(const Scalar& p) const { return brasa::norm(*this, p); }

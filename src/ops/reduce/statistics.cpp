@@ -291,10 +291,10 @@ Tensor nanquantile(const Tensor& self, double q, std::optional<int64_t> dim, boo
 
 // ---- NaN-ignoring and paired reductions ----
 namespace {
-IntArrayRef dims_or_all(std::optional<IntArrayRef> dim) { return dim ? *dim : IntArrayRef(); }
+IntArrayRef dims_or_all(OptionalIntArrayRef dim) { return dim ? *dim : IntArrayRef(); }
 }  // namespace
 
-Tensor nansum(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim,
+Tensor nansum(const Tensor& self, OptionalIntArrayRef dim, bool keepdim,
               std::optional<ScalarType> dtype) {
   check_defined("nansum", self);
   BRASA_CHECK_TYPE(!self.is_complex(), "nansum: complex inputs are not supported, got ",
@@ -303,7 +303,7 @@ Tensor nansum(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim,
       is_floating_type(self.scalar_type()) ? where(isnan(self), zeros_like(self), self) : self;
   return sum(x, dims_or_all(dim), keepdim, dtype);
 }
-Tensor nanmean(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim,
+Tensor nanmean(const Tensor& self, OptionalIntArrayRef dim, bool keepdim,
                std::optional<ScalarType> dtype) {
   check_defined("nanmean", self);
   BRASA_CHECK_TYPE(is_floating_type(self.scalar_type()),
@@ -334,22 +334,22 @@ std::tuple<Tensor, Tensor> aminmax(const Tensor& self, std::optional<int64_t> di
 std::tuple<Tensor, Tensor> var_mean(const Tensor& self, bool unbiased) {
   return {var(self, unbiased), mean(self)};
 }
-std::tuple<Tensor, Tensor> var_mean(const Tensor& self, std::optional<IntArrayRef> dim,
-                                    bool unbiased, bool keepdim) {
+std::tuple<Tensor, Tensor> var_mean(const Tensor& self, OptionalIntArrayRef dim, bool unbiased,
+                                    bool keepdim) {
   return var_mean(self, dim, std::optional<int64_t>(unbiased ? 1 : 0), keepdim);
 }
-std::tuple<Tensor, Tensor> var_mean(const Tensor& self, std::optional<IntArrayRef> dim,
+std::tuple<Tensor, Tensor> var_mean(const Tensor& self, OptionalIntArrayRef dim,
                                     std::optional<int64_t> correction, bool keepdim) {
   return {var(self, dim, correction, keepdim), mean(self, dims_or_all(dim), keepdim)};
 }
 std::tuple<Tensor, Tensor> std_mean(const Tensor& self, bool unbiased) {
   return {std(self, unbiased), mean(self)};
 }
-std::tuple<Tensor, Tensor> std_mean(const Tensor& self, std::optional<IntArrayRef> dim,
-                                    bool unbiased, bool keepdim) {
+std::tuple<Tensor, Tensor> std_mean(const Tensor& self, OptionalIntArrayRef dim, bool unbiased,
+                                    bool keepdim) {
   return std_mean(self, dim, std::optional<int64_t>(unbiased ? 1 : 0), keepdim);
 }
-std::tuple<Tensor, Tensor> std_mean(const Tensor& self, std::optional<IntArrayRef> dim,
+std::tuple<Tensor, Tensor> std_mean(const Tensor& self, OptionalIntArrayRef dim,
                                     std::optional<int64_t> correction, bool keepdim) {
   return {std(self, dim, correction, keepdim), mean(self, dims_or_all(dim), keepdim)};
 }
@@ -430,7 +430,7 @@ std::tuple<Tensor, Tensor> histogram(const Tensor& self, const Tensor& bins,
   return {hist, bins.clone()};
 }
 std::tuple<Tensor, Tensor> histogram(const Tensor& self, int64_t bins,
-                                     std::optional<ArrayRef<double>> range,
+                                     OptionalArrayRef<double> range,
                                      const std::optional<Tensor>& weight, bool density) {
   check_histogram_input("histogram", self);
   BRASA_CHECK(bins > 0, "histogram: bins must be > 0, got ", bins);

@@ -127,8 +127,7 @@ class BRASA_API ConvNdImpl : public Cloneable<Derived> {
         : ConvTranspose##D                                                                         \
           ##dImpl(ConvTransposeOptions<D>(input_channels, output_channels, kernel_size)) {}        \
     explicit ConvTranspose##D##dImpl(ConvTransposeOptions<D> options_);                            \
-    Tensor forward(const Tensor& input,                                                            \
-                   const std::optional<IntArrayRef>& output_size = std::nullopt);                  \
+    Tensor forward(const Tensor& input, const OptionalIntArrayRef& output_size = std::nullopt);    \
   };                                                                                               \
   BRASA_MODULE(ConvTranspose##D##d)
 
