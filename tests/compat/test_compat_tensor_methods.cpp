@@ -73,7 +73,8 @@ const std::vector<OracleRow>& rows() {
     {"a.aminmax()", "a.aminmax()", [] { return all(a().aminmax()); }},
     {"a.tensor_split(3, 1)", "a.tensor_split(3, 1)", [] { return all(a().tensor_split(3, 1)); }},
     {"a.hsplit(2)", "a.hsplit(2)", [] { return all(a().hsplit(2)); }},
-    {"a.vsplit({1})", "a.vsplit([1])", [] { return all(a().vsplit({1})); }},
+    {"a.vsplit({1})", "a.vsplit(1)", [] { return all(a().vsplit({1})); }},  // int64_t sections, as in libtorch
+    {"a.vsplit(std::vector<int64_t>{1})", "a.vsplit([1])", [] { return all(a().vsplit(std::vector<int64_t>{1})); }},
     {"a.heaviside(b)", "a.heaviside(b)", [] { return Outputs{a().heaviside(b())}; }},
     {"a.float_power(2)", "a.float_power(2)", [] { return Outputs{a().float_power(2)}; }},
     {"a.fmax(b)", "a.fmax(b)", [] { return Outputs{a().fmax(b())}; }},
@@ -92,7 +93,7 @@ const std::vector<OracleRow>& rows() {
     {"b.diagflat(1)", "b.diagflat(1)", [] { return Outputs{b().diagflat(1)}; }},
     {"p.lgamma()", "p.lgamma()", [] { return Outputs{p().lgamma()}; }},
     {"p.polygamma(1)", "p.polygamma(1)", [] { return Outputs{p().polygamma(1)}; }},
-    {"p.mvlgamma(2)", "p.mvlgamma(2)", [] { return Outputs{(p() + 1).mvlgamma(2)}; }},
+    {"(p + 1).mvlgamma(2)", "(p + 1).mvlgamma(2)", [] { return Outputs{(p() + 1).mvlgamma(2)}; }},
     {"a.masked_scatter(a > 0, src)", "a.masked_scatter(a > 0, src)", [] { return Outputs{a().masked_scatter(a() > 0, src())}; }},
     {"a.index_put({idx}, src.narrow(0, 0, 2))", "a.index_put((idx,), src[:2])", [] { return Outputs{a().index_put({idx()}, src().narrow(0, 0, 2))}; }},
     {"a.unfold(1, 2, 1)", "a.unfold(1, 2, 1)", [] { return Outputs{a().unfold(1, 2, 1)}; }},
@@ -113,7 +114,7 @@ const std::vector<OracleRow>& rows() {
     {"a.xlogy_(p)", "a.clone().xlogy_(p)", [] { Tensor t = a(); t.xlogy_(p()); return Outputs{t}; }},
     {"m.addmm_(m, m, 0.5, 2)", "m.clone().addmm_(m, m, beta=0.5, alpha=2)", [] { Tensor t = m(); t.addmm_(m(), m(), 0.5, 2); return Outputs{t}; }},
     // In-place views.
-    {"a.t_()", "a.clone().t_()", [] { Tensor t = a(); t.t_(); return Outputs{t, t.contiguous()}; }},
+    {"a.t_()", "a.clone().t_()", [] { Tensor t = a(); t.t_(); return Outputs{t}; }},
     {"a.transpose_(0, 1)", "a.clone().transpose_(0, 1)", [] { Tensor t = a(); t.transpose_(0, 1); return Outputs{t}; }},
     {"a.unsqueeze_(1)", "a.clone().unsqueeze_(1)", [] { Tensor t = a(); t.unsqueeze_(1); return Outputs{t}; }},
     {"a.reshape({3, 1, 4}).squeeze_(1)", "a.reshape(3, 1, 4).squeeze_(1)", [] { Tensor t = a().reshape({3, 1, 4}); t.squeeze_(1); return Outputs{t}; }},
