@@ -15,8 +15,8 @@ std::optional<std::string> opt_str(const Args& a, const char* name) {
   return a.kw_str(name);
 }
 
-std::optional<IntArrayRef> opt_dims(const std::optional<std::vector<int64_t>>& d) {
-  return d ? std::optional<IntArrayRef>(IntArrayRef(*d)) : std::nullopt;
+OptionalIntArrayRef opt_dims(const std::optional<std::vector<int64_t>>& d) {
+  return d ? OptionalIntArrayRef(IntArrayRef(*d)) : std::nullopt;
 }
 
 // A batch of matrices times a batch of diagonals on the right: m @ diag(d).

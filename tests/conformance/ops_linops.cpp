@@ -156,7 +156,7 @@ const OpTable kLinOps(
          [](const Args& a) -> Value {
            const auto dims = a.kw_ints("dims");
            return linalg_tensorsolve(a.tensor(0), a.tensor(1),
-                                     dims ? std::optional<IntArrayRef>(*dims) : std::nullopt);
+                                     dims ? OptionalIntArrayRef(*dims) : std::nullopt);
          }},
         {"linalg_matrix_rank", matrix_rank_case},
         {"linalg_cond", cond_case},

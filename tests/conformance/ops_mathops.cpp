@@ -221,7 +221,7 @@ Value quantile_fn(const Args& a) {
              ? fn(a.tensor(0), a.tensor(1), a.kw_int("dim"), keepdim(a), interpolation)
              : scalar_fn(a.tensor(0), a.real(1), a.kw_int("dim"), keepdim(a), interpolation);
 }
-template <std::tuple<Tensor, Tensor> (*fn)(const Tensor&, std::optional<IntArrayRef>,
+template <std::tuple<Tensor, Tensor> (*fn)(const Tensor&, OptionalIntArrayRef,
                                            std::optional<int64_t>, bool),
           std::tuple<Tensor, Tensor> (*all_fn)(const Tensor&, bool)>
 Value moments(const Args& a) {
@@ -231,13 +231,13 @@ Value moments(const Args& a) {
     return pair(all_fn(a.tensor(0), unbiased));
   const std::optional<int64_t> correction =
       a.has("correction") ? a.kw_int("correction") : std::optional<int64_t>(unbiased ? 1 : 0);
-  return pair(fn(a.tensor(0), dims ? std::optional<IntArrayRef>(*dims) : std::nullopt, correction,
-                 keepdim(a)));
+  return pair(
+      fn(a.tensor(0), dims ? OptionalIntArrayRef(*dims) : std::nullopt, correction, keepdim(a)));
 }
-template <Tensor (*fn)(const Tensor&, std::optional<IntArrayRef>, bool, std::optional<ScalarType>)>
+template <Tensor (*fn)(const Tensor&, OptionalIntArrayRef, bool, std::optional<ScalarType>)>
 Value nan_reduction(const Args& a) {
   const auto dims = a.kw_ints("dim");
-  return fn(a.tensor(0), dims ? std::optional<IntArrayRef>(*dims) : std::nullopt, keepdim(a),
+  return fn(a.tensor(0), dims ? OptionalIntArrayRef(*dims) : std::nullopt, keepdim(a),
             a.kw_dtype("dtype"));
 }
 template <Tensor (*fn)(const Tensor&, const Tensor&, int64_t),
@@ -322,10 +322,10 @@ const OpTable kStatistics(
            std::vector<double> range;
            if (const Value* r = a.kwarg("range"))
              for (const Value& v : r->list) range.push_back(v.tag == Tag::Int ? double(v.i) : v.f);
-           return pair(
-               histogram(a.tensor(0), a.kw_int("bins").value_or(100),
-                         range.empty() ? std::nullopt : std::optional<ArrayRef<double>>(range),
-                         kw_optional_tensor(a, "weight"), a.kw_bool("density").value_or(false)));
+           return pair(histogram(a.tensor(0), a.kw_int("bins").value_or(100),
+                                 range.empty() ? std::nullopt : OptionalArrayRef<double>(range),
+                                 kw_optional_tensor(a, "weight"),
+                                 a.kw_bool("density").value_or(false)));
          }},
         {"histogram_edges",
          [](const Args& a) -> Value {

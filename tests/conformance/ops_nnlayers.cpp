@@ -163,28 +163,28 @@ const OpTable kNNLayers(
          [](const Args& a) -> Value {
            std::vector<int64_t> size = given(a, 1) ? a.ints(1) : std::vector<int64_t>{};
            std::vector<double> scales = given(a, 3) ? reals(a, 3) : std::vector<double>{};
-           return upsample_linear1d(
-               a.tensor(0), given(a, 1) ? std::optional<IntArrayRef>(size) : std::nullopt,
-               a.scalar(2).to<bool>(),
-               given(a, 3) ? std::optional<ArrayRef<double>>(scales) : std::nullopt);
+           return upsample_linear1d(a.tensor(0),
+                                    given(a, 1) ? OptionalIntArrayRef(size) : std::nullopt,
+                                    a.scalar(2).to<bool>(),
+                                    given(a, 3) ? OptionalArrayRef<double>(scales) : std::nullopt);
          }},
         {"upsample_bicubic2d.vec",
          [](const Args& a) -> Value {
            std::vector<int64_t> size = given(a, 1) ? a.ints(1) : std::vector<int64_t>{};
            std::vector<double> scales = given(a, 3) ? reals(a, 3) : std::vector<double>{};
-           return upsample_bicubic2d(
-               a.tensor(0), given(a, 1) ? std::optional<IntArrayRef>(size) : std::nullopt,
-               a.scalar(2).to<bool>(),
-               given(a, 3) ? std::optional<ArrayRef<double>>(scales) : std::nullopt);
+           return upsample_bicubic2d(a.tensor(0),
+                                     given(a, 1) ? OptionalIntArrayRef(size) : std::nullopt,
+                                     a.scalar(2).to<bool>(),
+                                     given(a, 3) ? OptionalArrayRef<double>(scales) : std::nullopt);
          }},
         {"upsample_trilinear3d.vec",
          [](const Args& a) -> Value {
            std::vector<int64_t> size = given(a, 1) ? a.ints(1) : std::vector<int64_t>{};
            std::vector<double> scales = given(a, 3) ? reals(a, 3) : std::vector<double>{};
            return upsample_trilinear3d(
-               a.tensor(0), given(a, 1) ? std::optional<IntArrayRef>(size) : std::nullopt,
+               a.tensor(0), given(a, 1) ? OptionalIntArrayRef(size) : std::nullopt,
                a.scalar(2).to<bool>(),
-               given(a, 3) ? std::optional<ArrayRef<double>>(scales) : std::nullopt);
+               given(a, 3) ? OptionalArrayRef<double>(scales) : std::nullopt);
          }},
         // ---- unpooling, affine grid ----
         {"max_unpool2d",

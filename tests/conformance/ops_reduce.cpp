@@ -62,8 +62,7 @@ const OpTable kReduce(
          [](const Args& a) -> Value {
            auto d = a.kw_ints("dim");
            if (auto c = a.kw_int("correction"))
-             return a.tensor(0).var(d ? std::optional<IntArrayRef>(*d) : std::nullopt, c,
-                                    keepdim(a));
+             return a.tensor(0).var(d ? OptionalIntArrayRef(*d) : std::nullopt, c, keepdim(a));
            bool unbiased = a.kw_bool("unbiased").value_or(true);
            return d ? a.tensor(0).var(*d, unbiased, keepdim(a)) : a.tensor(0).var(unbiased);
          }},

@@ -268,9 +268,9 @@ TEST(Reduce, VarStdCorrection) {
   Tensor t = make({1, 2, 3, 4}, {4});
   EXPECT_NEAR(scalar(t.var()), 1.6666667, 1e-6);
   EXPECT_NEAR(scalar(t.var(false)), 1.25, 1e-6);
-  EXPECT_NEAR(scalar(t.std(std::optional<IntArrayRef>(), 0)), std::sqrt(1.25), 1e-6);
-  EXPECT_NEAR(scalar(t.var(std::optional<IntArrayRef>(), 2)), 2.5, 1e-6);
-  EXPECT_TRUE(std::isinf(scalar(t.var(std::optional<IntArrayRef>(), 4))));
+  EXPECT_NEAR(scalar(t.std(OptionalIntArrayRef(), 0)), std::sqrt(1.25), 1e-6);
+  EXPECT_NEAR(scalar(t.var(OptionalIntArrayRef(), 2)), 2.5, 1e-6);
+  EXPECT_TRUE(std::isinf(scalar(t.var(OptionalIntArrayRef(), 4))));
   EXPECT_TRUE(std::isnan(scalar(make({1}, {1}).var())));
   EXPECT_EQ(make({1, 2}, {2}, kHalf).var().dtype(), kHalf);
   EXPECT_THROW(make({1, 2}, {2}, kInt).var(), TypeError);

@@ -30,7 +30,7 @@
 namespace c10 {
 using SymInt = int64_t;
 using SymIntArrayRef = ::brasa::IntArrayRef;
-using OptionalIntArrayRef = ::brasa::OptionalIntArrayRef;
+using OptionalIntArrayRef = std::optional<::brasa::IntArrayRef>;  // a kernel parameter type
 using OperatorHandle = ::brasa::OperatorHandle;
 }  // namespace c10
 namespace at {
