@@ -33,7 +33,11 @@ from ._factories import (arange, as_tensor, empty, empty_like, eye, from_numpy, 
                          full_like, linspace, logspace, ones, ones_like, rand, randn, randperm,
                          tensor, zeros, zeros_like)
 from . import autograd  # noqa: E402
-from .autograd import enable_grad, no_grad, set_grad_enabled  # noqa: E402
+from .autograd import (enable_grad, inference_mode, is_inference_mode_enabled, no_grad,  # noqa
+                       set_grad_enabled)
+from ._C import is_inference_mode_enabled as _is_inference  # noqa: E402,F401
+from ._hooks_dlpack import from_dlpack  # noqa: E402
+from . import nn, optim, utils  # noqa: E402
 
 __version__ = "0.1.0"
 del _name, _method

@@ -101,6 +101,7 @@ METHODS.update({
     "expand_as": lambda self, other: self.expand(other.shape),
     "reshape_as": lambda self, other: self.reshape(other.shape),
     "cpu": lambda self: self,
+    "zero_": lambda self: self.fill_(0),
     "__matmul__": lambda self, other: _ops.matmul(self, other),
     "__rmatmul__": lambda self, other: _ops.matmul(other, self),
 })

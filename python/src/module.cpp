@@ -5,9 +5,12 @@
 #include "brasa/core/generator.h"
 #include "brasa/core/parallel.h"
 #include "brasa/dispatch/grad_mode.h"
+#include "autograd_binding.h"
 #include "composites.h"
+#include "dlpack_interop.h"
 #include "convert.h"
 #include "errors.h"
+#include "nn_functions.h"
 #include "numpy_interop.h"
 #include "op_binding.h"
 #include "tensor_type.h"
@@ -19,6 +22,9 @@ NB_MODULE(_C, m) {
   bind_dtypes(m);
   nb::handle tensor_class = bind_tensor(m);  // owned by the module
   bind_numpy_interop(m);
+  bind_nn_functions(m);
+  bind_autograd(m);
+  bind_dlpack(m, tensor_class);
   m.def("_bind_ops", [tensor_class](nb::module_ ops, nb::dict defaults, nb::dict op_defaults) {
     bind_ops(ops, tensor_class, defaults, op_defaults);
     bind_composites(ops, tensor_class);
