@@ -18,6 +18,8 @@ class Parameter(_C.Tensor):
     def __repr__(self):
         return "Parameter containing:\n" + _C.Tensor.__repr__(self)
 
+    __str__ = __repr__
+
     def __deepcopy__(self, memo):
         if id(self) not in memo:
             memo[id(self)] = type(self)(self.data.clone(), self.requires_grad)

@@ -1,0 +1,172 @@
+"""brasa.nn layers and nn.functional against torch 1.13: the same weights (copied through
+state_dict), the same input; forward, input gradient and parameter gradients."""
+import numpy as np
+import pytest
+import torch
+
+import brasa
+import brasa.nn as nn
+import brasa.nn.functional as F
+from nn_support import assert_close, copy_state
+
+R = np.random.RandomState(0)
+X4 = R.randn(2, 3, 8, 8).astype(np.float32)
+X2 = R.randn(4, 6).astype(np.float32)
+X3 = R.randn(2, 3, 10).astype(np.float32)
+
+LAYERS = [
+    ("Linear(6, 4)", X2), ("Linear(6, 4, bias=False)", X2), ("Conv1d(3, 4, 3, padding=1)", X3),
+    ("Conv2d(3, 4, 3, padding=1)", X4), ("Conv2d(3, 4, (3, 2), stride=2, bias=False)", X4),
+    ("Conv2d(3, 6, 3, groups=3, dilation=2)", X4), ("Conv2d(3, 4, 3, padding='same')", X4),
+    ("ConvTranspose2d(3, 4, 3, stride=2, output_padding=1)", X4),
+    ("MaxPool2d(2)", X4), ("MaxPool2d(3, stride=2, padding=1, ceil_mode=True)", X4),
+    ("MaxPool1d(2)", X3), ("AvgPool2d(3, 2, 1)", X4), ("AvgPool1d(2)", X3),
+    ("AdaptiveAvgPool2d((1, 1))", X4), ("AdaptiveMaxPool2d(3)", X4),
+    ("BatchNorm2d(3)", X4), ("BatchNorm1d(6)", X2), ("BatchNorm1d(3, affine=False)", X3),
+    ("LayerNorm(8)", X4), ("LayerNorm([8, 8], elementwise_affine=False)", X4),
+    ("GroupNorm(1, 3)", X4), ("InstanceNorm2d(3)", X4),
+    ("ReLU()", X4), ("ReLU6()", X4), ("LeakyReLU(0.2)", X4), ("ELU()", X4), ("SELU()", X4),
+    ("CELU(0.5)", X4), ("GELU()", X4), ("GELU('tanh')", X4), ("SiLU()", X4), ("Mish()", X4),
+    ("Sigmoid()", X4), ("Tanh()", X4), ("Hardtanh(-0.5, 0.5)", X4), ("Hardswish()", X4),
+    ("Hardsigmoid()", X4), ("Softplus(2)", X4), ("Softshrink()", X4), ("Hardshrink()", X4),
+    ("LogSigmoid()", X4), ("Softsign()", X4), ("Tanhshrink()", X4), ("PReLU()", X4),
+    ("GLU()", X4), ("Softmax(1)", X4), ("LogSoftmax(-1)", X4), ("Flatten()", X4),
+    ("Unflatten(1, (2, 3))", X2), ("Identity()", X2), ("Dropout(0.3)", X4),
+    ("Sequential(Conv2d(3, 2, 3), ReLU(), Flatten(), Linear(72, 5))", X4),
+]
+
+
+def build(m, spec):
+    return eval(spec, {**{k: getattr(m, k) for k in dir(m) if k[0].isupper()}})
+
+
+@pytest.mark.parametrize("spec,x", LAYERS, ids=[s for s, _ in LAYERS])
+@pytest.mark.parametrize("training", [True, False])
+def test_layer_matches_torch(spec, x, training):
+    bm, tm = build(nn, spec), build(torch.nn, spec)
+    assert repr(bm) == repr(tm)
+    copy_state(bm, tm)
+    bm.train(training)
+    tm.train(training)
+    if "Dropout" in spec and training:
+        return  # random: tested below
+    xb = brasa.from_numpy(x.copy()).requires_grad_()
+    xt = torch.from_numpy(x.copy()).requires_grad_()
+    yb, yt = bm(xb), tm(xt)
+    assert_close(yb, yt)
+    wb = brasa.from_numpy(np.cos(np.arange(yt.numel(), dtype=np.float32)).reshape(yt.shape))
+    (yb * wb).sum().backward()
+    (yt * torch.from_numpy(wb.numpy())).sum().backward()
+    assert_close(xb.grad, xt.grad, rtol=1e-4, atol=1e-5)
+    for (name, pb), pt in zip(bm.named_parameters(), tm.parameters()):
+        assert_close(pb.grad, pt.grad, rtol=1e-4, atol=1e-4)
+    for (name, bb), bt in zip(bm.named_buffers(), tm.buffers()):
+        assert_close(bb, bt)  # running statistics updated alike
+
+
+def test_embedding_matches_torch():
+    bm, tm = nn.Embedding(10, 3, padding_idx=2), torch.nn.Embedding(10, 3, padding_idx=2)
+    copy_state(bm, tm)
+    idx = np.array([[1, 2], [2, 9]])
+    yb, yt = bm(brasa.from_numpy(idx)), tm(torch.from_numpy(idx))
+    assert_close(yb, yt)
+    yb.sum().backward()
+    yt.sum().backward()
+    assert_close(bm.weight.grad, tm.weight.grad)
+    assert bm.weight.grad[2].abs().sum().item() == 0
+
+
+def test_initialisation_matches_torch_for_a_seed():
+    for spec in ("Linear(5, 4)", "Conv2d(3, 4, 3)", "Embedding(6, 3)", "BatchNorm2d(3)"):
+        brasa.manual_seed(7)
+        torch.manual_seed(7)
+        bm, tm = build(nn, spec), build(torch.nn, spec)
+        for pb, pt in zip(bm.parameters(), tm.parameters()):
+            assert_close(pb, pt, rtol=0, atol=0)
+
+
+def test_dropout_training_scales_and_zeroes():
+    x = brasa.ones(1000)
+    y = nn.Dropout(0.25)(x)
+    kept = (y != 0).sum().item()
+    assert 650 < kept < 850
+    assert np.all((y.numpy() == 0) | np.isclose(y.numpy(), 1 / 0.75))
+    z = brasa.ones(10)
+    assert F.dropout(z, 0.5, training=True, inplace=True) is z
+    with pytest.raises(ValueError):
+        nn.Dropout(1.5)
+
+
+LOSSES = [
+    ("cross_entropy", {}, "logits", "classes"), ("cross_entropy", {"reduction": "sum"}, "logits",
+                                                  "classes"),
+    ("cross_entropy", {"label_smoothing": 0.1}, "logits", "classes"),
+    ("cross_entropy", {"ignore_index": 1}, "logits", "classes"),
+    ("cross_entropy", {"reduction": "none"}, "logits", "probs"),
+    ("nll_loss", {}, "logprobs", "classes"), ("mse_loss", {}, "logits", "same"),
+    ("l1_loss", {"reduction": "sum"}, "logits", "same"), ("smooth_l1_loss", {"beta": 0.5},
+                                                          "logits", "same"),
+    ("huber_loss", {"delta": 0.5}, "logits", "same"),
+    ("binary_cross_entropy", {}, "probs", "probs"),
+    ("binary_cross_entropy_with_logits", {}, "logits", "probs"),
+    ("kl_div", {"reduction": "batchmean"}, "logprobs", "probs"),
+]
+
+
+@pytest.mark.parametrize("name,kwargs,inp,target", LOSSES,
+                         ids=[f"{n}-{k}" for n, k, _, _ in LOSSES])
+def test_loss_matches_torch(name, kwargs, inp, target):
+    logits = R.randn(5, 4).astype(np.float32)
+    probs = np.exp(logits) / np.exp(logits).sum(1, keepdims=True)
+    data = {"logits": logits, "probs": probs.astype(np.float32),
+            "logprobs": np.log(probs).astype(np.float32),
+            "classes": np.array([0, 1, 3, 2, 1]), "same": R.randn(5, 4).astype(np.float32)}
+    x, y = data[inp], data[target]
+    xb = brasa.from_numpy(x.copy()).requires_grad_()
+    xt = torch.from_numpy(x.copy()).requires_grad_()
+    lb = getattr(F, name)(xb, brasa.from_numpy(y.copy()), **kwargs)
+    lt = getattr(torch.nn.functional, name)(xt, torch.from_numpy(y.copy()), **kwargs)
+    assert_close(lb, lt)
+    lb.sum().backward()
+    lt.sum().backward()
+    assert_close(xb.grad, xt.grad)
+
+
+def test_loss_modules():
+    x = R.randn(3, 4).astype(np.float32)
+    y = np.array([1, 0, 3])
+    for b, t in ((nn.CrossEntropyLoss(), torch.nn.CrossEntropyLoss()),
+                 (nn.NLLLoss(reduction="sum"), torch.nn.NLLLoss(reduction="sum"))):
+        assert_close(b(brasa.from_numpy(x), brasa.from_numpy(y)),
+                     t(torch.from_numpy(x), torch.from_numpy(y)))
+    assert_close(nn.MSELoss()(brasa.from_numpy(x), brasa.zeros(3, 4)),
+                 torch.nn.MSELoss()(torch.from_numpy(x), torch.zeros(3, 4)))
+
+
+def test_functional_misc_matches_torch():
+    x = R.randn(2, 3, 4, 4).astype(np.float32)
+    xb, xt = brasa.from_numpy(x), torch.from_numpy(x)
+    tf = torch.nn.functional
+    assert_close(F.pad(xb, (1, 2)), tf.pad(xt, (1, 2)))
+    assert_close(F.pad(xb, (1, 1, 2, 0), mode="reflect"), tf.pad(xt, (1, 1, 2, 0), mode="reflect"))
+    assert_close(F.normalize(xb, dim=1), tf.normalize(xt, dim=1))
+    assert_close(F.softmax(xb, dim=-1), tf.softmax(xt, dim=-1))
+    assert_close(F.one_hot(brasa.tensor([0, 2]), 3), tf.one_hot(torch.tensor([0, 2]), 3))
+    assert_close(F.cosine_similarity(xb, xb * 2), tf.cosine_similarity(xt, xt * 2))
+    v, i = F.max_pool2d(xb, 2, return_indices=True)
+    vt, it = tf.max_pool2d(xt, 2, return_indices=True)
+    assert_close(v, vt)
+    assert i.tolist() == it.tolist()
+    out = F.relu(xb.clone(), inplace=True)
+    assert out.min().item() >= 0
+    with pytest.raises(ValueError, match="reduction"):
+        F.mse_loss(xb, xb, reduction="avg")
+
+
+def test_errors_are_python_exceptions():
+    with pytest.raises(RuntimeError):
+        nn.Linear(3, 2)(brasa.ones(2, 5))  # wrong in_features
+    with pytest.raises(ValueError, match="expected 4D input"):
+        nn.BatchNorm2d(3)(brasa.ones(2, 3))
+    with pytest.raises(TypeError):
+        F.conv2d(brasa.ones(1, 1, 3, 3), "weight")
