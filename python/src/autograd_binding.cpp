@@ -48,6 +48,13 @@ class PyFunctionNode final : public autograd::CustomNodeBase {
       } else {
         add(r);
       }
+      // torch's rule: one gradient per forward argument; extras only as None.
+      while (out.size() > num_forward_args && !out.back().defined()) out.pop_back();
+      if (out.size() != num_forward_args)
+        throw brasa::RuntimeError("function " + node_name +
+                                  " returned an incorrect number of gradients (expected " +
+                                  std::to_string(num_forward_args) + ", got " +
+                                  std::to_string(out.size()) + ")");
       return out;
     } catch (nb::python_error& e) {
       rethrow_as_brasa_error(e);
