@@ -22,9 +22,10 @@ using autograd::variable_list;
 // Note [Python autograd functions]
 // `class F(brasa.autograd.Function)` with static forward(ctx, ...) and backward(ctx, ...):
 // F.apply(*args) calls _function_apply, which does what C++'s Function<T>::apply does (the same
-// CustomNodeBase, the same wrap_outputs), with a node whose backward calls F.backward under the GIL.
-// The Python ctx is a FunctionCtx object over the node's AutogradContext: the node owns the ctx
-// (PyRef), the ctx sees the node through a weak_ptr, so neither keeps the other alive in a cycle.
+// CustomNodeBase, the same wrap_outputs), with a node whose backward calls F.backward under the
+// GIL. The Python ctx is a FunctionCtx object over the node's AutogradContext: the node owns the
+// ctx (PyRef), the ctx sees the node through a weak_ptr, so neither keeps the other alive in a
+// cycle.
 class PyFunctionNode final : public autograd::CustomNodeBase {
  public:
   PyRefPtr cls, py_ctx;
@@ -40,9 +41,7 @@ class PyFunctionNode final : public autograd::CustomNodeBase {
       for (const Tensor& g : grads) args.append(g.defined() ? nb::cast(g) : nb::none());
       nb::object r = cls->get().attr("backward")(*nb::tuple(args));
       variable_list out;
-      auto add = [&](nb::handle h) {
-        out.push_back(h.is_none() ? Tensor() : nb::cast<Tensor>(h));
-      };
+      auto add = [&](nb::handle h) { out.push_back(h.is_none() ? Tensor() : nb::cast<Tensor>(h)); };
       if (nb::isinstance<nb::tuple>(r) || nb::isinstance<nb::list>(r)) {
         for (nb::handle h : r) add(h);
       } else {
@@ -51,10 +50,9 @@ class PyFunctionNode final : public autograd::CustomNodeBase {
       // torch's rule: one gradient per forward argument; extras only as None.
       while (out.size() > num_forward_args && !out.back().defined()) out.pop_back();
       if (out.size() != num_forward_args)
-        throw brasa::RuntimeError("function " + node_name +
-                                  " returned an incorrect number of gradients (expected " +
-                                  std::to_string(num_forward_args) + ", got " +
-                                  std::to_string(out.size()) + ")");
+        throw brasa::RuntimeError(
+            "function " + node_name + " returned an incorrect number of gradients (expected " +
+            std::to_string(num_forward_args) + ", got " + std::to_string(out.size()) + ")");
       return out;
     } catch (nb::python_error& e) {
       rethrow_as_brasa_error(e);
@@ -156,10 +154,8 @@ void bind_autograd(nb::module_& m) {
                      for (const Tensor& t : v) l.append(t.defined() ? nb::cast(t) : nb::none());
                      return nb::tuple(l);
                    })
-      .def("mark_dirty",
-           [](const FunctionCtx& c, nb::args tensors) {
-             c.lock()->ctx.mark_dirty(tensor_args(tensors));
-           })
+      .def("mark_dirty", [](const FunctionCtx& c,
+                            nb::args tensors) { c.lock()->ctx.mark_dirty(tensor_args(tensors)); })
       .def("mark_non_differentiable",
            [](const FunctionCtx& c, nb::args tensors) {
              c.lock()->ctx.mark_non_differentiable(tensor_args(tensors));

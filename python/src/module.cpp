@@ -2,13 +2,13 @@
 // package (python/brasa/) builds torch's API on top of it.
 #include <nanobind/nanobind.h>
 
+#include "autograd_binding.h"
 #include "brasa/core/generator.h"
 #include "brasa/core/parallel.h"
 #include "brasa/dispatch/grad_mode.h"
-#include "autograd_binding.h"
 #include "composites.h"
-#include "dlpack_interop.h"
 #include "convert.h"
+#include "dlpack_interop.h"
 #include "errors.h"
 #include "nn_functions.h"
 #include "numpy_interop.h"

@@ -55,36 +55,35 @@ void bind_layers(nb::module_& m) {
         },
         kNoGil);
   };
-#define BRASA_CONV(N)                                                                        \
-  conv(                                                                                      \
-      #N,                                                                                    \
-      [](const Tensor& x, const Tensor& w, const Tensor& b, IntArrayRef s, IntArrayRef p,    \
-         IntArrayRef d, int64_t g) { return brasa::N(x, w, b, s, p, d, g); },                \
+#define BRASA_CONV(N)                                                                          \
+  conv(                                                                                        \
+      #N,                                                                                      \
+      [](const Tensor& x, const Tensor& w, const Tensor& b, IntArrayRef s, IntArrayRef p,      \
+         IntArrayRef d, int64_t g) { return brasa::N(x, w, b, s, p, d, g); },                  \
       [](const Tensor& x, const Tensor& w, const Tensor& b, IntArrayRef s, std::string_view p, \
          IntArrayRef d, int64_t g) { return brasa::N(x, w, b, s, p, d, g); })
   BRASA_CONV(conv1d);
   BRASA_CONV(conv2d);
   BRASA_CONV(conv3d);
 #undef BRASA_CONV
-#define BRASA_CONV_T(N)                                                                      \
-  m.def(                                                                                     \
-      #N,                                                                                    \
-      [](const Tensor& x, const Tensor& w, const OptTensor& b, const Ints& stride,           \
-         const Ints& padding, const Ints& output_padding, int64_t groups,                   \
-         const Ints& dilation) {                                                             \
-        return brasa::N(x, w, or_undefined(b), stride, padding, output_padding, groups,      \
-                        dilation);                                                           \
-      },                                                                                     \
+#define BRASA_CONV_T(N)                                                                            \
+  m.def(                                                                                           \
+      #N,                                                                                          \
+      [](const Tensor& x, const Tensor& w, const OptTensor& b, const Ints& stride,                 \
+         const Ints& padding, const Ints& output_padding, int64_t groups, const Ints& dilation) {  \
+        return brasa::N(x, w, or_undefined(b), stride, padding, output_padding, groups, dilation); \
+      },                                                                                           \
       kNoGil)
   BRASA_CONV_T(conv_transpose1d);
   BRASA_CONV_T(conv_transpose2d);
   BRASA_CONV_T(conv_transpose3d);
 #undef BRASA_CONV_T
-#define BRASA_MAX_POOL(N)                                                                   \
-  m.def(                                                                                    \
-      #N,                                                                                   \
-      [](const Tensor& x, const Ints& k, const Ints& s, const Ints& p, const Ints& d,       \
-         bool ceil) { return brasa::N(x, k, s, p, d, ceil); },                              \
+#define BRASA_MAX_POOL(N)                                                                          \
+  m.def(                                                                                           \
+      #N,                                                                                          \
+      [](const Tensor& x, const Ints& k, const Ints& s, const Ints& p, const Ints& d, bool ceil) { \
+        return brasa::N(x, k, s, p, d, ceil);                                                      \
+      },                                                                                           \
       kNoGil)
   BRASA_MAX_POOL(max_pool1d);
   BRASA_MAX_POOL(max_pool2d);
@@ -109,24 +108,24 @@ void bind_layers(nb::module_& m) {
       [](const Tensor& x, const Ints& k, const Ints& s, const Ints& p, bool ceil, bool count,
          std::optional<int64_t> div) { return brasa::avg_pool3d(x, k, s, p, ceil, count, div); },
       nb::arg(), nb::arg(), nb::arg(), nb::arg(), nb::arg(), nb::arg(), nb::arg().none(), kNoGil);
-  m.def("adaptive_avg_pool1d", [](const Tensor& x, const Ints& o) {
-    return brasa::adaptive_avg_pool1d(x, o);
-  }, kNoGil);
-  m.def("adaptive_avg_pool2d", [](const Tensor& x, const Ints& o) {
-    return brasa::adaptive_avg_pool2d(x, o);
-  }, kNoGil);
-  m.def("adaptive_avg_pool3d", [](const Tensor& x, const Ints& o) {
-    return brasa::adaptive_avg_pool3d(x, o);
-  }, kNoGil);
-  m.def("adaptive_max_pool1d", [](const Tensor& x, const Ints& o) {
-    return brasa::adaptive_max_pool1d(x, o);
-  }, kNoGil);
-  m.def("adaptive_max_pool2d", [](const Tensor& x, const Ints& o) {
-    return brasa::adaptive_max_pool2d(x, o);
-  }, kNoGil);
-  m.def("adaptive_max_pool3d", [](const Tensor& x, const Ints& o) {
-    return brasa::adaptive_max_pool3d(x, o);
-  }, kNoGil);
+  m.def(
+      "adaptive_avg_pool1d",
+      [](const Tensor& x, const Ints& o) { return brasa::adaptive_avg_pool1d(x, o); }, kNoGil);
+  m.def(
+      "adaptive_avg_pool2d",
+      [](const Tensor& x, const Ints& o) { return brasa::adaptive_avg_pool2d(x, o); }, kNoGil);
+  m.def(
+      "adaptive_avg_pool3d",
+      [](const Tensor& x, const Ints& o) { return brasa::adaptive_avg_pool3d(x, o); }, kNoGil);
+  m.def(
+      "adaptive_max_pool1d",
+      [](const Tensor& x, const Ints& o) { return brasa::adaptive_max_pool1d(x, o); }, kNoGil);
+  m.def(
+      "adaptive_max_pool2d",
+      [](const Tensor& x, const Ints& o) { return brasa::adaptive_max_pool2d(x, o); }, kNoGil);
+  m.def(
+      "adaptive_max_pool3d",
+      [](const Tensor& x, const Ints& o) { return brasa::adaptive_max_pool3d(x, o); }, kNoGil);
   m.def("pixel_shuffle", &brasa::pixel_shuffle, kNoGil);
   m.def("pixel_unshuffle", &brasa::pixel_unshuffle, kNoGil);
   m.def(
@@ -144,16 +143,16 @@ void bind_normalization(nb::module_& m) {
          const OptTensor& b, bool training, double momentum, double eps) {
         return brasa::batch_norm(x, w, b, mean, var, training, momentum, eps, true);
       },
-      nb::arg(), nb::arg().none(), nb::arg().none(), nb::arg().none(), nb::arg().none(),
-      nb::arg(), nb::arg(), nb::arg(), kNoGil);
+      nb::arg(), nb::arg().none(), nb::arg().none(), nb::arg().none(), nb::arg().none(), nb::arg(),
+      nb::arg(), nb::arg(), kNoGil);
   m.def(
       "instance_norm",
       [](const Tensor& x, const OptTensor& mean, const OptTensor& var, const OptTensor& w,
          const OptTensor& b, bool use_input_stats, double momentum, double eps) {
         return brasa::instance_norm(x, w, b, mean, var, use_input_stats, momentum, eps, true);
       },
-      nb::arg(), nb::arg().none(), nb::arg().none(), nb::arg().none(), nb::arg().none(),
-      nb::arg(), nb::arg(), nb::arg(), kNoGil);
+      nb::arg(), nb::arg().none(), nb::arg().none(), nb::arg().none(), nb::arg().none(), nb::arg(),
+      nb::arg(), nb::arg(), kNoGil);
   m.def(
       "layer_norm",
       [](const Tensor& x, const Ints& shape, const OptTensor& w, const OptTensor& b, double eps) {
@@ -166,33 +165,43 @@ void bind_normalization(nb::module_& m) {
         return brasa::group_norm(x, groups, w, b, eps);
       },
       nb::arg(), nb::arg(), nb::arg().none(), nb::arg().none(), nb::arg(), kNoGil);
-  m.def("dropout", [](const Tensor& x, double p, bool t) { return brasa::dropout(x, p, t); },
-        kNoGil);
-  m.def("feature_dropout",
-        [](const Tensor& x, double p, bool t) { return brasa::feature_dropout(x, p, t); }, kNoGil);
-  m.def("alpha_dropout",
-        [](const Tensor& x, double p, bool t) { return brasa::alpha_dropout(x, p, t); }, kNoGil);
+  m.def(
+      "dropout", [](const Tensor& x, double p, bool t) { return brasa::dropout(x, p, t); }, kNoGil);
+  m.def(
+      "feature_dropout",
+      [](const Tensor& x, double p, bool t) { return brasa::feature_dropout(x, p, t); }, kNoGil);
+  m.def(
+      "alpha_dropout",
+      [](const Tensor& x, double p, bool t) { return brasa::alpha_dropout(x, p, t); }, kNoGil);
   // In place: the Python caller returns its own object.
-  m.def("dropout_", [](Tensor x, double p, bool t) { brasa::dropout_(x, p, t); }, kNoGil);
-  m.def("feature_dropout_",
-        [](Tensor x, double p, bool t) { brasa::feature_dropout_(x, p, t); }, kNoGil);
-  m.def("alpha_dropout_",
-        [](Tensor x, double p, bool t) { brasa::alpha_dropout_(x, p, t); }, kNoGil);
+  m.def(
+      "dropout_", [](Tensor x, double p, bool t) { brasa::dropout_(x, p, t); }, kNoGil);
+  m.def(
+      "feature_dropout_", [](Tensor x, double p, bool t) { brasa::feature_dropout_(x, p, t); },
+      kNoGil);
+  m.def(
+      "alpha_dropout_", [](Tensor x, double p, bool t) { brasa::alpha_dropout_(x, p, t); }, kNoGil);
 }
 
 void bind_losses(nb::module_& m) {
-#define BRASA_PAIR_LOSS(N)                                                                     \
-  m.def(#N, [](const Tensor& x, const Tensor& y, int64_t r) { return brasa::N(x, y, r); }, \
-        kNoGil)
+#define BRASA_PAIR_LOSS(N) \
+  m.def(                   \
+      #N, [](const Tensor& x, const Tensor& y, int64_t r) { return brasa::N(x, y, r); }, kNoGil)
   BRASA_PAIR_LOSS(mse_loss);
   BRASA_PAIR_LOSS(l1_loss);
 #undef BRASA_PAIR_LOSS
-  m.def("smooth_l1_loss", [](const Tensor& x, const Tensor& y, int64_t r, double beta) {
-    return brasa::smooth_l1_loss(x, y, r, beta);
-  }, kNoGil);
-  m.def("huber_loss", [](const Tensor& x, const Tensor& y, int64_t r, double delta) {
-    return brasa::huber_loss(x, y, r, delta);
-  }, kNoGil);
+  m.def(
+      "smooth_l1_loss",
+      [](const Tensor& x, const Tensor& y, int64_t r, double beta) {
+        return brasa::smooth_l1_loss(x, y, r, beta);
+      },
+      kNoGil);
+  m.def(
+      "huber_loss",
+      [](const Tensor& x, const Tensor& y, int64_t r, double delta) {
+        return brasa::huber_loss(x, y, r, delta);
+      },
+      kNoGil);
   m.def(
       "nll_loss",
       [](const Tensor& x, const Tensor& y, const OptTensor& w, int64_t r, int64_t ignore) {
@@ -216,30 +225,46 @@ void bind_losses(nb::module_& m) {
         return brasa::binary_cross_entropy_with_logits(x, y, w, pw, r);
       },
       nb::arg(), nb::arg(), nb::arg().none(), nb::arg().none(), nb::arg(), kNoGil);
-  m.def("kl_div", [](const Tensor& x, const Tensor& y, int64_t r, bool log_target) {
-    return brasa::kl_div(x, y, r, log_target);
-  }, kNoGil);
-  m.def("margin_ranking_loss",
-        [](const Tensor& a, const Tensor& b, const Tensor& y, double margin, int64_t r) {
-          return brasa::margin_ranking_loss(a, b, y, margin, r);
-        }, kNoGil);
-  m.def("cosine_embedding_loss",
-        [](const Tensor& a, const Tensor& b, const Tensor& y, double margin, int64_t r) {
-          return brasa::cosine_embedding_loss(a, b, y, margin, r);
-        }, kNoGil);
-  m.def("pairwise_distance", [](const Tensor& a, const Tensor& b, double p, double eps,
-                                bool keepdim) { return brasa::pairwise_distance(a, b, p, eps, keepdim); },
-        kNoGil);
-  m.def("cosine_similarity", [](const Tensor& a, const Tensor& b, int64_t dim, double eps) {
-    return brasa::cosine_similarity(a, b, dim, eps);
-  }, kNoGil);
-  m.def("pdist", [](const Tensor& x, double p) { return brasa::pdist(x, p); }, kNoGil);
+  m.def(
+      "kl_div",
+      [](const Tensor& x, const Tensor& y, int64_t r, bool log_target) {
+        return brasa::kl_div(x, y, r, log_target);
+      },
+      kNoGil);
+  m.def(
+      "margin_ranking_loss",
+      [](const Tensor& a, const Tensor& b, const Tensor& y, double margin, int64_t r) {
+        return brasa::margin_ranking_loss(a, b, y, margin, r);
+      },
+      kNoGil);
+  m.def(
+      "cosine_embedding_loss",
+      [](const Tensor& a, const Tensor& b, const Tensor& y, double margin, int64_t r) {
+        return brasa::cosine_embedding_loss(a, b, y, margin, r);
+      },
+      kNoGil);
+  m.def(
+      "pairwise_distance",
+      [](const Tensor& a, const Tensor& b, double p, double eps, bool keepdim) {
+        return brasa::pairwise_distance(a, b, p, eps, keepdim);
+      },
+      kNoGil);
+  m.def(
+      "cosine_similarity",
+      [](const Tensor& a, const Tensor& b, int64_t dim, double eps) {
+        return brasa::cosine_similarity(a, b, dim, eps);
+      },
+      kNoGil);
+  m.def(
+      "pdist", [](const Tensor& x, double p) { return brasa::pdist(x, p); }, kNoGil);
 }
 
 void bind_activations(nb::module_& m) {
-#define BRASA_UNARY(N)                                                    \
-  m.def(#N, [](const Tensor& x) { return brasa::N(x); }, kNoGil);         \
-  m.def(#N "_", [](Tensor x) { brasa::N##_(x); }, kNoGil)
+#define BRASA_UNARY(N)                                          \
+  m.def(                                                        \
+      #N, [](const Tensor& x) { return brasa::N(x); }, kNoGil); \
+  m.def(                                                        \
+      #N "_", [](Tensor x) { brasa::N##_(x); }, kNoGil)
   BRASA_UNARY(relu6);
   BRASA_UNARY(selu);
   BRASA_UNARY(silu);
@@ -247,37 +272,57 @@ void bind_activations(nb::module_& m) {
   BRASA_UNARY(hardsigmoid);
   BRASA_UNARY(hardswish);
 #undef BRASA_UNARY
-  m.def("log_sigmoid", [](const Tensor& x) { return brasa::log_sigmoid(x); }, kNoGil);
-  m.def("elu", [](const Tensor& x, double a) { return brasa::elu(x, a); }, kNoGil);
-  m.def("elu_", [](Tensor x, double a) { brasa::elu_(x, a); }, kNoGil);
-  m.def("celu", [](const Tensor& x, double a) { return brasa::celu(x, a); }, kNoGil);
-  m.def("celu_", [](Tensor x, double a) { brasa::celu_(x, a); }, kNoGil);
-  m.def("leaky_relu", [](const Tensor& x, double s) { return brasa::leaky_relu(x, s); }, kNoGil);
-  m.def("leaky_relu_", [](Tensor x, double s) { brasa::leaky_relu_(x, s); }, kNoGil);
-  m.def("hardtanh", [](const Tensor& x, double lo, double hi) {
-    return brasa::hardtanh(x, lo, hi);
-  }, kNoGil);
-  m.def("hardtanh_", [](Tensor x, double lo, double hi) { brasa::hardtanh_(x, lo, hi); }, kNoGil);
-  m.def("threshold", [](const Tensor& x, double t, double v) {
-    return brasa::threshold(x, t, v);
-  }, kNoGil);
-  m.def("threshold_", [](Tensor x, double t, double v) { brasa::threshold_(x, t, v); }, kNoGil);
-  m.def("hardshrink", [](const Tensor& x, double l) { return brasa::hardshrink(x, l); }, kNoGil);
-  m.def("softshrink", [](const Tensor& x, double l) { return brasa::softshrink(x, l); }, kNoGil);
-  m.def("softplus", [](const Tensor& x, double beta, double threshold) {
-    return brasa::softplus(x, beta, threshold);
-  }, kNoGil);
-  m.def("glu", [](const Tensor& x, int64_t dim) { return brasa::glu(x, dim); }, kNoGil);
-  m.def("prelu", [](const Tensor& x, const Tensor& w) { return brasa::prelu(x, w); }, kNoGil);
-  m.def("rrelu", [](const Tensor& x, double lower, double upper, bool training) {
-    return brasa::rrelu(x, lower, upper, training);
-  }, kNoGil);
+  m.def(
+      "log_sigmoid", [](const Tensor& x) { return brasa::log_sigmoid(x); }, kNoGil);
+  m.def(
+      "elu", [](const Tensor& x, double a) { return brasa::elu(x, a); }, kNoGil);
+  m.def(
+      "elu_", [](Tensor x, double a) { brasa::elu_(x, a); }, kNoGil);
+  m.def(
+      "celu", [](const Tensor& x, double a) { return brasa::celu(x, a); }, kNoGil);
+  m.def(
+      "celu_", [](Tensor x, double a) { brasa::celu_(x, a); }, kNoGil);
+  m.def(
+      "leaky_relu", [](const Tensor& x, double s) { return brasa::leaky_relu(x, s); }, kNoGil);
+  m.def(
+      "leaky_relu_", [](Tensor x, double s) { brasa::leaky_relu_(x, s); }, kNoGil);
+  m.def(
+      "hardtanh", [](const Tensor& x, double lo, double hi) { return brasa::hardtanh(x, lo, hi); },
+      kNoGil);
+  m.def(
+      "hardtanh_", [](Tensor x, double lo, double hi) { brasa::hardtanh_(x, lo, hi); }, kNoGil);
+  m.def(
+      "threshold", [](const Tensor& x, double t, double v) { return brasa::threshold(x, t, v); },
+      kNoGil);
+  m.def(
+      "threshold_", [](Tensor x, double t, double v) { brasa::threshold_(x, t, v); }, kNoGil);
+  m.def(
+      "hardshrink", [](const Tensor& x, double l) { return brasa::hardshrink(x, l); }, kNoGil);
+  m.def(
+      "softshrink", [](const Tensor& x, double l) { return brasa::softshrink(x, l); }, kNoGil);
+  m.def(
+      "softplus",
+      [](const Tensor& x, double beta, double threshold) {
+        return brasa::softplus(x, beta, threshold);
+      },
+      kNoGil);
+  m.def(
+      "glu", [](const Tensor& x, int64_t dim) { return brasa::glu(x, dim); }, kNoGil);
+  m.def(
+      "prelu", [](const Tensor& x, const Tensor& w) { return brasa::prelu(x, w); }, kNoGil);
+  m.def(
+      "rrelu",
+      [](const Tensor& x, double lower, double upper, bool training) {
+        return brasa::rrelu(x, lower, upper, training);
+      },
+      kNoGil);
 }
 
 }  // namespace
 
 void bind_nn_functions(nb::module_& m) {
-  nb::module_ nn = m.def_submodule("_nn", "brasa's C++ nn-level functions (Note [nn functions in Python])");
+  nb::module_ nn =
+      m.def_submodule("_nn", "brasa's C++ nn-level functions (Note [nn functions in Python])");
   bind_layers(nn);
   bind_normalization(nn);
   bind_losses(nn);

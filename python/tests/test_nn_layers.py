@@ -170,3 +170,23 @@ def test_errors_are_python_exceptions():
         nn.BatchNorm2d(3)(brasa.ones(2, 3))
     with pytest.raises(TypeError):
         F.conv2d(brasa.ones(1, 1, 3, 3), "weight")
+
+
+def test_nn_functions_release_the_gil():
+    import threading
+    import time
+    x, w = brasa.randn(8, 16, 64, 64), brasa.randn(32, 16, 3, 3)
+    done = []
+
+    def work():
+        for _ in range(3):
+            F.conv2d(x, w, padding=1)
+        done.append(1)
+    ticks = []
+    worker = threading.Thread(target=work)
+    worker.start()
+    while worker.is_alive():  # the main thread runs Python while the worker convolves
+        ticks.append(time.perf_counter())
+        time.sleep(0.001)
+    worker.join()
+    assert done == [1] and len(ticks) > 5

@@ -127,3 +127,24 @@ def test_scheduler_matches_torch(name, kw):
         lrs_t.append(st.get_last_lr()[0])
     assert lrs_b == pytest.approx(lrs_t, rel=1e-12)
     assert ob.param_groups[0]["initial_lr"] == 0.1
+
+
+def test_nn_training_loop_memory_is_flat():
+    import gc
+    import brasa.nn.functional as F
+    model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Dropout(0.1), nn.Linear(16, 3))
+    opt = brasa.optim.AdamW(model.parameters(), lr=1e-3)
+    x, y = brasa.randn(32, 8), brasa.tensor([0, 1, 2, 1] * 8)
+
+    def step():
+        opt.zero_grad()
+        F.cross_entropy(model(x), y).backward()
+        opt.step()
+    for _ in range(20):
+        step()
+    gc.collect()
+    before = len(gc.get_objects())
+    for _ in range(200):
+        step()
+    gc.collect()
+    assert len(gc.get_objects()) <= before + 5
