@@ -33,6 +33,12 @@ LAYERS = [
     ("GLU()", X4), ("Softmax(1)", X4), ("LogSoftmax(-1)", X4), ("Flatten()", X4),
     ("Unflatten(1, (2, 3))", X2), ("Identity()", X2), ("Dropout(0.3)", X4),
     ("Sequential(Conv2d(3, 2, 3), ReLU(), Flatten(), Linear(72, 5))", X4),
+    ("ZeroPad2d((1, 2, 0, 1))", X4), ("ConstantPad1d(2, 0.5)", X3), ("ReflectionPad2d(2)", X4),
+    ("ReplicationPad1d((1, 3))", X3), ("Upsample(scale_factor=2)", X4),
+    ("Upsample(size=(5, 11), mode='bilinear')", X4),
+    ("Upsample(scale_factor=1.5, mode='bilinear', align_corners=True)", X4),
+    ("Upsample(size=17)", X3), ("PixelUnshuffle(2)", X4),
+    ("Sequential(PixelUnshuffle(2), PixelShuffle(2))", X4),
 ]
 
 

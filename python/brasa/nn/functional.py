@@ -399,4 +399,36 @@ def pdist(input, p=2):
     return _nn.pdist(input, p)
 
 
-del math
+
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None, antialias=False):
+    """Resizes the spatial dims of [N, C, *] with the registry's upsample ops: mode "nearest"
+    (1-3 spatial dims) or "bilinear" (2)."""
+    n = input.dim() - 2
+    if n < 1:
+        raise ValueError(f"interpolate: expected an input with at least 3 dims, got {input.dim()}")
+    if (size is None) == (scale_factor is None):
+        raise ValueError("only one of size or scale_factor should be defined")
+    if mode in ("nearest", "area", "nearest-exact") and align_corners is not None:
+        raise ValueError("align_corners option can only be set with the interpolating modes: "
+                         "linear | bilinear | bicubic | trilinear")
+    spatial = input.shape[2:]
+    if size is not None:
+        out = _ntuple(size, n)
+        scales = [None] * n
+    else:
+        factors = [float(f) for f in _ntuple(scale_factor, n)]
+        out = [int(math.floor(s * f)) for s, f in zip(spatial, factors)]
+        scales = [None] * n if recompute_scale_factor else factors
+    if mode == "nearest":
+        return getattr(_ops, f"upsample_nearest{n}d")(input, out, *scales)
+    if mode == "bilinear" and n == 2:
+        return _ops.upsample_bilinear2d(input, out, bool(align_corners), *scales)
+    raise NotImplementedError(f"interpolate: brasa's Python package has mode 'nearest' (1-3 "
+                              f"spatial dims) and 'bilinear' (2), not {mode!r} for {n}")
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    return interpolate(input, size, scale_factor, mode, align_corners)

@@ -21,3 +21,6 @@ from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d,  
                       AdaptiveMaxPool1d, AdaptiveMaxPool2d, AdaptiveMaxPool3d, AvgPool1d,
                       AvgPool2d, AvgPool3d, MaxPool1d, MaxPool2d, MaxPool3d)
 from .sparse import Embedding  # noqa: F401
+from .rearrange import (ConstantPad1d, ConstantPad2d, ConstantPad3d, PixelShuffle,  # noqa: F401
+                        PixelUnshuffle, ReflectionPad1d, ReflectionPad2d, ReflectionPad3d,
+                        ReplicationPad1d, ReplicationPad2d, ReplicationPad3d, Upsample, ZeroPad2d)
