@@ -16,6 +16,7 @@
 #include "brasa/nn/loss_functions.h"
 #include "brasa/nn/normalization_functions.h"
 #include "brasa/nn/rearrange_functions.h"
+#include "brasa/nn/rnn_functions.h"
 #include "brasa/ops/conv.h"
 #include "brasa/ops/linalg.h"
 #include "brasa/ops/pool.h"
@@ -318,6 +319,48 @@ void bind_activations(nb::module_& m) {
       kNoGil);
 }
 
+void bind_recurrent(nb::module_& m) {
+  using Tensors = std::vector<Tensor>;
+  m.def(
+      "lstm",
+      [](const Tensor& x, const Tensors& hx, const Tensors& params, bool has_biases, int64_t layers,
+         double dropout, bool train, bool bidirectional, bool batch_first) {
+        return brasa::lstm(x, hx, params, has_biases, layers, dropout, train, bidirectional,
+                           batch_first);
+      },
+      kNoGil);
+#define BRASA_RNN(N)                                                                         \
+  m.def(                                                                                     \
+      #N,                                                                                    \
+      [](const Tensor& x, const Tensor& hx, const Tensors& params, bool has_biases,          \
+         int64_t layers, double dropout, bool train, bool bidirectional, bool batch_first) { \
+        return brasa::N(x, hx, params, has_biases, layers, dropout, train, bidirectional,    \
+                        batch_first);                                                        \
+      },                                                                                     \
+      kNoGil)
+  BRASA_RNN(gru);
+  BRASA_RNN(rnn_tanh);
+  BRASA_RNN(rnn_relu);
+#undef BRASA_RNN
+  m.def(
+      "lstm_cell",
+      [](const Tensor& x, const Tensors& hx, const Tensor& w_ih, const Tensor& w_hh,
+         const OptTensor& b_ih,
+         const OptTensor& b_hh) { return brasa::lstm_cell(x, hx, w_ih, w_hh, b_ih, b_hh); },
+      nb::arg(), nb::arg(), nb::arg(), nb::arg(), nb::arg().none(), nb::arg().none(), kNoGil);
+#define BRASA_CELL(N)                                                                \
+  m.def(                                                                             \
+      #N,                                                                            \
+      [](const Tensor& x, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,  \
+         const OptTensor& b_ih,                                                      \
+         const OptTensor& b_hh) { return brasa::N(x, hx, w_ih, w_hh, b_ih, b_hh); }, \
+      nb::arg(), nb::arg(), nb::arg(), nb::arg(), nb::arg().none(), nb::arg().none(), kNoGil)
+  BRASA_CELL(gru_cell);
+  BRASA_CELL(rnn_tanh_cell);
+  BRASA_CELL(rnn_relu_cell);
+#undef BRASA_CELL
+}
+
 }  // namespace
 
 void bind_nn_functions(nb::module_& m) {
@@ -327,6 +370,7 @@ void bind_nn_functions(nb::module_& m) {
   bind_normalization(nn);
   bind_losses(nn);
   bind_activations(nn);
+  bind_recurrent(nn);
 }
 
 }  // namespace brasa::python

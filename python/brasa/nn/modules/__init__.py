@@ -24,3 +24,4 @@ from .sparse import Embedding  # noqa: F401
 from .rearrange import (ConstantPad1d, ConstantPad2d, ConstantPad3d, PixelShuffle,  # noqa: F401
                         PixelUnshuffle, ReflectionPad1d, ReflectionPad2d, ReflectionPad3d,
                         ReplicationPad1d, ReplicationPad2d, ReplicationPad3d, Upsample, ZeroPad2d)
+from .rnn import GRU, GRUCell, LSTM, LSTMCell, RNN, RNNBase, RNNCell, RNNCellBase  # noqa: F401
