@@ -25,3 +25,6 @@ from .rearrange import (ConstantPad1d, ConstantPad2d, ConstantPad3d, PixelShuffl
                         PixelUnshuffle, ReflectionPad1d, ReflectionPad2d, ReflectionPad3d,
                         ReplicationPad1d, ReplicationPad2d, ReplicationPad3d, Upsample, ZeroPad2d)
 from .rnn import GRU, GRUCell, LSTM, LSTMCell, RNN, RNNBase, RNNCell, RNNCellBase  # noqa: F401
+from .activation_attention import MultiheadAttention  # noqa: F401
+from .transformer import (Transformer, TransformerDecoder, TransformerDecoderLayer,  # noqa: F401
+                          TransformerEncoder, TransformerEncoderLayer)
