@@ -107,14 +107,17 @@ SCHEDULERS = [
     ("ExponentialLR", dict(gamma=0.9)), ("CosineAnnealingLR", dict(T_max=4, eta_min=0.01)),
     ("LambdaLR", dict(lr_lambda=lambda e: 1 / (e + 1))), ("LinearLR", dict(total_iters=4)),
     ("MultiplicativeLR", dict(lr_lambda=lambda e: 0.95)),
+    ("OneCycleLR", dict(max_lr=1.0, total_steps=13)),
+    ("OneCycleLR", dict(max_lr=0.5, total_steps=13, anneal_strategy="linear", three_phase=True)),
 ]
 
 
-@pytest.mark.parametrize("name,kw", SCHEDULERS, ids=[n for n, _ in SCHEDULERS])
+@pytest.mark.parametrize("name,kw", SCHEDULERS, ids=[f"{n}{i}" for i, (n, _) in
+                                                     enumerate(SCHEDULERS)])
 def test_scheduler_matches_torch(name, kw):
     pb, pt = nn.Parameter(brasa.ones(1)), torch.nn.Parameter(torch.ones(1))
-    ob = brasa.optim.SGD([pb], lr=0.1)
-    ot = torch.optim.SGD([pt], lr=0.1)
+    ob = brasa.optim.SGD([pb], lr=0.1, momentum=0.9)
+    ot = torch.optim.SGD([pt], lr=0.1, momentum=0.9)
     sb = getattr(brasa.optim.lr_scheduler, name)(ob, **kw)
     st = getattr(torch.optim.lr_scheduler, name)(ot, **kw)
     lrs_b, lrs_t = [], []
@@ -126,7 +129,32 @@ def test_scheduler_matches_torch(name, kw):
         lrs_b.append(sb.get_last_lr()[0])
         lrs_t.append(st.get_last_lr()[0])
     assert lrs_b == pytest.approx(lrs_t, rel=1e-12)
-    assert ob.param_groups[0]["initial_lr"] == 0.1
+    assert ob.param_groups[0]["initial_lr"] == ot.param_groups[0]["initial_lr"]
+    assert ob.param_groups[0]["momentum"] == pytest.approx(ot.param_groups[0]["momentum"])
+
+
+def test_reduce_lr_on_plateau_and_sequential_match_torch():
+    pb, pt = nn.Parameter(brasa.ones(1)), torch.nn.Parameter(torch.ones(1))
+    ob, ot = brasa.optim.Adam([pb], lr=0.1), torch.optim.Adam([pt], lr=0.1)
+    sb = brasa.optim.lr_scheduler.ReduceLROnPlateau(ob, patience=1, cooldown=1, factor=0.5)
+    st = torch.optim.lr_scheduler.ReduceLROnPlateau(ot, patience=1, cooldown=1, factor=0.5)
+    for metric in [5, 4, 4, 4, 4, 3, 3, 3, 3, 3, 2.99999]:
+        sb.step(metric)
+        st.step(metric)
+        assert ob.param_groups[0]["lr"] == ot.param_groups[0]["lr"]
+    ob, ot = brasa.optim.SGD([pb], lr=0.1), torch.optim.SGD([pt], lr=0.1)
+    sched_b = brasa.optim.lr_scheduler
+    sched_t = torch.optim.lr_scheduler
+    sb = sched_b.SequentialLR(ob, [sched_b.LinearLR(ob, 0.1, total_iters=3),
+                                   sched_b.ExponentialLR(ob, 0.9)], milestones=[3])
+    st = sched_t.SequentialLR(ot, [sched_t.LinearLR(ot, 0.1, total_iters=3),
+                                   sched_t.ExponentialLR(ot, 0.9)], milestones=[3])
+    for _ in range(8):
+        ob.step()
+        ot.step()
+        sb.step()
+        st.step()
+        assert sb.get_last_lr()[0] == pytest.approx(st.get_last_lr()[0], rel=1e-12)
 
 
 def test_nn_training_loop_memory_is_flat():
