@@ -133,6 +133,7 @@ def test_scheduler_matches_torch(name, kw):
     assert ob.param_groups[0]["momentum"] == pytest.approx(ot.param_groups[0]["momentum"])
 
 
+@pytest.mark.filterwarnings("ignore:The epoch parameter")  # SequentialLR's step(0), as torch
 def test_reduce_lr_on_plateau_and_sequential_match_torch():
     pb, pt = nn.Parameter(brasa.ones(1)), torch.nn.Parameter(torch.ones(1))
     ob, ot = brasa.optim.Adam([pb], lr=0.1), torch.optim.Adam([pt], lr=0.1)
