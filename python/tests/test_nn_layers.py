@@ -39,6 +39,8 @@ LAYERS = [
     ("Upsample(scale_factor=1.5, mode='bilinear', align_corners=True)", X4),
     ("Upsample(size=17)", X3), ("PixelUnshuffle(2)", X4),
     ("Sequential(PixelUnshuffle(2), PixelShuffle(2))", X4),
+    ("Unfold(3, padding=1)", X4), ("Unfold((2, 3), dilation=2, stride=(1, 2))", X4),
+    ("Sequential(Unfold(2, stride=2), Fold((8, 8), 2, stride=2))", X4),
 ]
 
 
@@ -80,6 +82,23 @@ def test_embedding_matches_torch():
     yt.sum().backward()
     assert_close(bm.weight.grad, tm.weight.grad)
     assert bm.weight.grad[2].abs().sum().item() == 0
+
+
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+def test_embedding_bag_matches_torch(mode):
+    bm = nn.EmbeddingBag(10, 3, mode=mode)
+    tm = torch.nn.EmbeddingBag(10, 3, mode=mode)
+    assert repr(bm) == repr(tm)
+    copy_state(bm, tm)
+    idx, off = np.array([1, 2, 4, 5, 4, 3, 2, 9]), np.array([0, 3, 5])
+    yb = bm(brasa.from_numpy(idx), brasa.from_numpy(off))
+    yt = tm(torch.from_numpy(idx), torch.from_numpy(off))
+    assert_close(yb, yt)
+    yb.pow(2).sum().backward()
+    yt.pow(2).sum().backward()
+    assert_close(bm.weight.grad, tm.weight.grad)
+    two_d = np.array([[1, 2], [3, 3]])
+    assert_close(bm(brasa.from_numpy(two_d)), tm(torch.from_numpy(two_d)))
 
 
 def test_initialisation_matches_torch_for_a_seed():

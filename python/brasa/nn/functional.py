@@ -432,3 +432,27 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
     return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    """Sliding local blocks of [N, C, H, W] as columns [N, C * kH * kW, L] (im2col)."""
+    return _ops.im2col(input, _ntuple(kernel_size, 2), _ntuple(dilation, 2), _ntuple(padding, 2),
+                       _ntuple(stride, 2))
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """Sums columns [N, C * kH * kW, L] back into [N, C, *output_size] (col2im)."""
+    return _ops.col2im(input, _ntuple(output_size, 2), _ntuple(kernel_size, 2),
+                       _ntuple(dilation, 2), _ntuple(padding, 2), _ntuple(stride, 2))
+
+
+def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False,
+                  mode="mean", sparse=False, per_sample_weights=None, include_last_offset=False,
+                  padding_idx=None):
+    """Per-bag sums, means or maxima of embedding rows (2-D input: one bag per row)."""
+    if max_norm is not None:
+        from .. import no_grad
+        with no_grad():
+            _ops.embedding_renorm_(weight, input.contiguous(), max_norm, norm_type)
+    return _ops.embedding_bag(weight, input, offsets, mode, per_sample_weights,
+                              include_last_offset, padding_idx)

@@ -28,3 +28,5 @@ from .rnn import GRU, GRUCell, LSTM, LSTMCell, RNN, RNNBase, RNNCell, RNNCellBas
 from .activation_attention import MultiheadAttention  # noqa: F401
 from .transformer import (Transformer, TransformerDecoder, TransformerDecoderLayer,  # noqa: F401
                           TransformerEncoder, TransformerEncoderLayer)
+from .fold import Fold, Unfold  # noqa: F401
+from .sparse import EmbeddingBag  # noqa: F401
