@@ -16,6 +16,7 @@
 #include "brasa/nn/loss_functions.h"
 #include "brasa/nn/normalization_functions.h"
 #include "brasa/nn/rearrange_functions.h"
+#include "brasa/nn/resample_functions.h"
 #include "brasa/nn/rnn_functions.h"
 #include "brasa/ops/conv.h"
 #include "brasa/ops/linalg.h"
@@ -361,6 +362,58 @@ void bind_recurrent(nb::module_& m) {
 #undef BRASA_CELL
 }
 
+void bind_resampling(nb::module_& m) {
+  using OptD = std::optional<double>;
+  const auto opt = nb::arg().none();
+  m.def(
+      "upsample_linear1d",
+      [](const Tensor& x, const Ints& out, bool align, OptD s) {
+        return brasa::upsample_linear1d(x, out, align, s);
+      },
+      nb::arg(), nb::arg(), nb::arg(), opt, kNoGil);
+  m.def(
+      "upsample_bicubic2d",
+      [](const Tensor& x, const Ints& out, bool align, OptD sh, OptD sw) {
+        return brasa::upsample_bicubic2d(x, out, align, sh, sw);
+      },
+      nb::arg(), nb::arg(), nb::arg(), opt, opt, kNoGil);
+  m.def(
+      "upsample_trilinear3d",
+      [](const Tensor& x, const Ints& out, bool align, OptD sd, OptD sh, OptD sw) {
+        return brasa::upsample_trilinear3d(x, out, align, sd, sh, sw);
+      },
+      nb::arg(), nb::arg(), nb::arg(), opt, opt, opt, kNoGil);
+  m.def(
+      "max_unpool2d",
+      [](const Tensor& x, const Tensor& idx, const Ints& out) {
+        return brasa::max_unpool2d(x, idx, out);
+      },
+      kNoGil);
+  m.def(
+      "max_unpool3d",
+      [](const Tensor& x, const Tensor& idx, const Ints& out, const Ints& stride,
+         const Ints& padding) { return brasa::max_unpool3d(x, idx, out, stride, padding); },
+      kNoGil);
+  m.def(
+      "pad_sequence",
+      [](const std::vector<Tensor>& seqs, bool batch_first, double value) {
+        return brasa::pad_sequence(seqs, batch_first, value);
+      },
+      kNoGil);
+  m.def(
+      "grid_sampler",
+      [](const Tensor& x, const Tensor& grid, int64_t interp, int64_t pad, bool align) {
+        return brasa::grid_sampler(x, grid, interp, pad, align);
+      },
+      kNoGil);
+  m.def(
+      "affine_grid_generator",
+      [](const Tensor& theta, const Ints& size, bool align) {
+        return brasa::affine_grid_generator(theta, size, align);
+      },
+      kNoGil);
+}
+
 }  // namespace
 
 void bind_nn_functions(nb::module_& m) {
@@ -371,6 +424,7 @@ void bind_nn_functions(nb::module_& m) {
   bind_losses(nn);
   bind_activations(nn);
   bind_recurrent(nn);
+  bind_resampling(nn);
 }
 
 }  // namespace brasa::python

@@ -215,3 +215,44 @@ def test_nn_functions_release_the_gil():
         time.sleep(0.001)
     worker.join()
     assert done == [1] and len(ticks) > 5
+
+
+@pytest.mark.parametrize("mode,n,kw", [
+    ("linear", 1, {}), ("linear", 1, {"align_corners": True}), ("bicubic", 2, {}),
+    ("bicubic", 2, {"align_corners": True}), ("trilinear", 3, {}), ("nearest", 3, {})])
+def test_interpolate_modes_match_torch(mode, n, kw):
+    x = R.randn(*([1, 2] + [4] * n)).astype(np.float32)
+    xb = brasa.from_numpy(x.copy()).requires_grad_()
+    xt = torch.from_numpy(x.copy()).requires_grad_()
+    yb = F.interpolate(xb, scale_factor=2, mode=mode, **kw)
+    yt = torch.nn.functional.interpolate(xt, scale_factor=2, mode=mode, **kw)
+    assert_close(yb, yt)
+    yb.pow(2).sum().backward()
+    yt.pow(2).sum().backward()
+    assert_close(xb.grad, xt.grad, rtol=1e-4, atol=1e-4)
+
+
+def test_max_unpool_grid_sample_pad_sequence_match_torch():
+    x = R.randn(1, 2, 6, 6).astype(np.float32)
+    vb, ib = F.max_pool2d(brasa.from_numpy(x), 2, return_indices=True)
+    vt, it = torch.nn.functional.max_pool2d(torch.from_numpy(x), 2, return_indices=True)
+    assert_close(nn.MaxUnpool2d(2)(vb, ib), torch.nn.MaxUnpool2d(2)(vt, it))
+    x1 = R.randn(1, 2, 8).astype(np.float32)
+    vb, ib = F.max_pool1d(brasa.from_numpy(x1), 2, return_indices=True)
+    vt, it = torch.nn.functional.max_pool1d(torch.from_numpy(x1), 2, return_indices=True)
+    assert_close(F.max_unpool1d(vb, ib, 2), torch.nn.functional.max_unpool1d(vt, it, 2))
+    theta = np.array([[[0.9, 0.1, 0.05], [-0.1, 1.1, 0.0]]], dtype=np.float32)
+    gb = F.affine_grid(brasa.from_numpy(theta), (1, 2, 5, 5), align_corners=False)
+    gt = torch.nn.functional.affine_grid(torch.from_numpy(theta), (1, 2, 5, 5),
+                                         align_corners=False)
+    assert_close(gb, gt)
+    for mode in ("bilinear", "nearest", "bicubic"):
+        for pad in ("zeros", "border", "reflection"):
+            assert_close(F.grid_sample(brasa.from_numpy(x), gb, mode, pad, False),
+                         torch.nn.functional.grid_sample(torch.from_numpy(x), gt, mode, pad,
+                                                         False))
+    seqs = [R.randn(n, 3).astype(np.float32) for n in (4, 2, 5)]
+    for bf in (False, True):
+        assert_close(nn.utils.rnn.pad_sequence([brasa.from_numpy(s) for s in seqs], bf, -1.0),
+                     torch.nn.utils.rnn.pad_sequence([torch.from_numpy(s) for s in seqs], bf,
+                                                     -1.0))

@@ -404,8 +404,8 @@ def pdist(input, p=2):
 
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
                 recompute_scale_factor=None, antialias=False):
-    """Resizes the spatial dims of [N, C, *] with the registry's upsample ops: mode "nearest"
-    (1-3 spatial dims) or "bilinear" (2)."""
+    """Resizes the spatial dims of [N, C, *]: mode "nearest" (1-3 spatial dims), "linear" (1),
+    "bilinear" and "bicubic" (2), "trilinear" (3)."""
     n = input.dim() - 2
     if n < 1:
         raise ValueError(f"interpolate: expected an input with at least 3 dims, got {input.dim()}")
@@ -424,10 +424,14 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         scales = [None] * n if recompute_scale_factor else factors
     if mode == "nearest":
         return getattr(_ops, f"upsample_nearest{n}d")(input, out, *scales)
-    if mode == "bilinear" and n == 2:
-        return _ops.upsample_bilinear2d(input, out, bool(align_corners), *scales)
-    raise NotImplementedError(f"interpolate: brasa's Python package has mode 'nearest' (1-3 "
-                              f"spatial dims) and 'bilinear' (2), not {mode!r} for {n}")
+    linear = {(1, "linear"): _nn.upsample_linear1d, (2, "bilinear"): _ops.upsample_bilinear2d,
+              (2, "bicubic"): _nn.upsample_bicubic2d, (3, "trilinear"): _nn.upsample_trilinear3d}
+    fn = linear.get((n, mode))
+    if fn is None:
+        raise NotImplementedError(f"interpolate: mode {mode!r} is not available for {n} spatial "
+                                  "dims (brasa has nearest (1-3), linear (1), bilinear and bicubic "
+                                  "(2), trilinear (3))")
+    return fn(input, out, bool(align_corners), *scales)
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
@@ -456,3 +460,47 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
             _ops.embedding_renorm_(weight, input.contiguous(), max_norm, norm_type)
     return _ops.embedding_bag(weight, input, offsets, mode, per_sample_weights,
                               include_last_offset, padding_idx)
+
+
+def _unpool_size(input, n, kernel_size, stride, padding, output_size):
+    k = _ntuple(kernel_size, n)
+    st = k if stride is None else _ntuple(stride, n)
+    p = _ntuple(padding, n)
+    if output_size is not None:
+        return list(output_size)[-n:], st, p
+    spatial = input.shape[-n:]
+    return [(spatial[i] - 1) * st[i] - 2 * p[i] + k[i] for i in range(n)], st, p
+
+
+def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    size, _, _ = _unpool_size(input, 1, kernel_size, stride, padding, output_size)
+    return _nn.max_unpool2d(input.unsqueeze(-1), indices.unsqueeze(-1), size + [1]).squeeze(-1)
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    size, _, _ = _unpool_size(input, 2, kernel_size, stride, padding, output_size)
+    return _nn.max_unpool2d(input, indices, size)
+
+
+def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    size, st, p = _unpool_size(input, 3, kernel_size, stride, padding, output_size)
+    return _nn.max_unpool3d(input, indices, size, st, p)
+
+
+_GRID_MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
+_GRID_PADDING = {"zeros": 0, "border": 1, "reflection": 2}
+
+
+def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
+    if mode not in _GRID_MODES:
+        raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', "
+                         f"'nearest' or 'bicubic', but got: '{mode}'")
+    if padding_mode not in _GRID_PADDING:
+        raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
+                         f"'border', or 'reflection', but got: '{padding_mode}'")
+    return _nn.grid_sampler(input, grid, _GRID_MODES[mode], _GRID_PADDING[padding_mode],
+                            bool(align_corners))
+
+
+def affine_grid(theta, size, align_corners=None):
+    return _nn.affine_grid_generator(theta, list(size), bool(align_corners))

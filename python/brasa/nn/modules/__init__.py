@@ -30,3 +30,4 @@ from .transformer import (Transformer, TransformerDecoder, TransformerDecoderLay
                           TransformerEncoder, TransformerEncoderLayer)
 from .fold import Fold, Unfold  # noqa: F401
 from .sparse import EmbeddingBag  # noqa: F401
+from .pooling import MaxUnpool1d, MaxUnpool2d, MaxUnpool3d  # noqa: F401

@@ -106,3 +106,27 @@ AdaptiveAvgPool3d = _adaptive("AdaptiveAvgPool3d", F.adaptive_avg_pool3d, False)
 AdaptiveMaxPool1d = _adaptive("AdaptiveMaxPool1d", F.adaptive_max_pool1d, True)
 AdaptiveMaxPool2d = _adaptive("AdaptiveMaxPool2d", F.adaptive_max_pool2d, True)
 AdaptiveMaxPool3d = _adaptive("AdaptiveMaxPool3d", F.adaptive_max_pool3d, True)
+
+
+def _unpool(name, fn, n):
+    class MaxUnpool(Module):
+        def __init__(self, kernel_size, stride=None, padding=0):
+            super().__init__()
+            def tup(v):
+                return tuple(v) if isinstance(v, (list, tuple)) else (v,) * n
+            self.kernel_size = tup(kernel_size)
+            self.stride = tup(stride if stride is not None else kernel_size)
+            self.padding = tup(padding)
+
+        def forward(self, input, indices, output_size=None):
+            return fn(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+        def extra_repr(self):
+            return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+    MaxUnpool.__name__ = MaxUnpool.__qualname__ = name
+    return MaxUnpool
+
+
+MaxUnpool1d = _unpool("MaxUnpool1d", F.max_unpool1d, 1)
+MaxUnpool2d = _unpool("MaxUnpool2d", F.max_unpool2d, 2)
+MaxUnpool3d = _unpool("MaxUnpool3d", F.max_unpool3d, 3)
