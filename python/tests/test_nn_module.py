@@ -199,3 +199,25 @@ def test_parameter_is_a_detached_alias():
     assert not nn.Parameter(base, requires_grad=False).requires_grad
     q = p * 1
     assert type(q) is brasa.Tensor
+
+
+def test_full_backward_hook_matches_torch():
+    def run(m):
+        lin = m.nn.Linear(3, 2)
+        with m.no_grad():
+            lin.weight.copy_(m.tensor([[1.0, 2, 3], [4, 5, 6]]))
+            lin.bias.fill_(0)
+        seen = []
+
+        def hook(mod, gi, go):
+            assert mod is lin
+            seen.append(([None if g is None else g.tolist() for g in gi], [g.tolist() for g in go]))
+            return None if gi[0] is None else (gi[0] * 2,)
+        h = lin.register_full_backward_hook(hook)
+        x = m.tensor([[1.0, 1, 1]], requires_grad=True)
+        (lin(x) * m.tensor([[1.0, 10.0]])).sum().backward()
+        lin(m.ones(1, 3)).sum().backward()  # no input requires grad: grad_input (None,)
+        h.remove()
+        lin(x).sum().backward()
+        return seen, x.grad.tolist(), lin.weight.grad.tolist()
+    assert run(brasa) == run(torch)

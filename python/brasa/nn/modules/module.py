@@ -58,23 +58,31 @@ class Module:
         object.__setattr__(self, "_modules", collections.OrderedDict())
         object.__setattr__(self, "_forward_hooks", collections.OrderedDict())
         object.__setattr__(self, "_forward_pre_hooks", collections.OrderedDict())
+        object.__setattr__(self, "_backward_hooks", collections.OrderedDict())
 
     def forward(self, *input):
         raise NotImplementedError(
             f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args, **kwargs):
-        if not (self._forward_pre_hooks or self._forward_hooks):
+        if not (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks):
             return self.forward(*args, **kwargs)
         for hook in list(self._forward_pre_hooks.values()):
             r = hook(self, args)
             if r is not None:
                 args = r if isinstance(r, tuple) else (r,)
+        backward = None
+        if self._backward_hooks and _C.is_grad_enabled():
+            from ._backward_hooks import BackwardHook
+            backward = BackwardHook(self, list(self._backward_hooks.values()))
+            args = backward.setup_inputs(args)
         result = self.forward(*args, **kwargs)
         for hook in list(self._forward_hooks.values()):
             r = hook(self, args, result)
             if r is not None:
                 result = r
+        if backward is not None:
+            result = backward.setup_outputs(result)
         return result
 
     # ---- registration -------------------------------------------------------------------------
@@ -445,6 +453,13 @@ class Module:
     def register_forward_hook(self, hook):
         handle = RemovableHandle(self._forward_hooks)
         self._forward_hooks[handle.id] = hook
+        return handle
+
+    def register_full_backward_hook(self, hook):
+        """hook(module, grad_input, grad_output) -> new grad_input or None, called when the
+        gradients with respect to the module's tensor inputs are computed."""
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
         return handle
 
     def register_forward_pre_hook(self, hook):
