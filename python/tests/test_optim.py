@@ -15,6 +15,9 @@ CONFIGS = [
     ("Adam", dict(lr=0.01)), ("Adam", dict(lr=0.01, weight_decay=0.1, amsgrad=True)),
     ("Adam", dict(lr=0.01, betas=(0.8, 0.9), maximize=True)),
     ("AdamW", dict(lr=0.01)), ("AdamW", dict(lr=0.01, weight_decay=0.5, amsgrad=True)),
+    ("RMSprop", dict()), ("RMSprop", dict(momentum=0.9, centered=True, weight_decay=0.1)),
+    ("Adagrad", dict()), ("Adagrad", dict(lr_decay=0.1, initial_accumulator_value=0.5,
+                                          weight_decay=0.1, maximize=True)),
 ]
 
 
@@ -177,3 +180,18 @@ def test_nn_training_loop_memory_is_flat():
         step()
     gc.collect()
     assert len(gc.get_objects()) <= before + 5
+
+
+def test_step_with_closure_returns_the_loss_and_runs_with_grad():
+    b, _ = models()
+    opt = brasa.optim.SGD(b.parameters(), lr=0.1)
+
+    def closure():
+        opt.zero_grad()
+        loss = b(brasa.ones(2, 5)).sum()
+        loss.backward()
+        return loss
+    with brasa.no_grad():
+        loss = opt.step(closure)
+    assert loss.requires_grad and b[0].weight.grad is not None
+    assert brasa.is_grad_enabled()

@@ -28,24 +28,6 @@ class Adam(Optimizer):
                         differentiable=differentiable, fused=fused)
         super().__init__(params, defaults)
 
-    def step(self, closure=None):
-        loss = None
-        if closure is not None:
-            prev = _C.is_grad_enabled()
-            _C._set_grad_enabled(True)
-            try:
-                loss = closure()
-            finally:
-                _C._set_grad_enabled(prev)
-        prev = _C.is_grad_enabled()
-        _C._set_grad_enabled(False)
-        try:
-            for g in self.param_groups:
-                self._step_group(g)
-        finally:
-            _C._set_grad_enabled(prev)
-        return loss
-
     def _step_group(self, group):
         lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
         wd, amsgrad, maximize = group["weight_decay"], group["amsgrad"], group["maximize"]

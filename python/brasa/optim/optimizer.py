@@ -76,6 +76,25 @@ class Optimizer:
                     g.zero_()
 
     def step(self, closure=None):
+        """Evaluates closure (with grad) when given, then steps each group without recording."""
+        loss = None
+        if closure is not None:
+            prev = _C.is_grad_enabled()
+            _C._set_grad_enabled(True)
+            try:
+                loss = closure()
+            finally:
+                _C._set_grad_enabled(prev)
+        prev = _C.is_grad_enabled()
+        _C._set_grad_enabled(False)
+        try:
+            for g in self.param_groups:
+                self._step_group(g)
+        finally:
+            _C._set_grad_enabled(prev)
+        return loss
+
+    def _step_group(self, group):
         raise NotImplementedError
 
     def _params_with_grad(self, group):

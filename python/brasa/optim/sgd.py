@@ -24,24 +24,6 @@ class SGD(Optimizer):
                                       maximize=maximize, foreach=foreach,
                                       differentiable=differentiable))
 
-    def step(self, closure=None):
-        loss = None
-        if closure is not None:
-            prev = _C.is_grad_enabled()
-            _C._set_grad_enabled(True)
-            try:
-                loss = closure()
-            finally:
-                _C._set_grad_enabled(prev)
-        prev = _C.is_grad_enabled()
-        _C._set_grad_enabled(False)
-        try:
-            for g in self.param_groups:
-                self._step_group(g)
-        finally:
-            _C._set_grad_enabled(prev)
-        return loss
-
     def _step_group(self, group):
         lr, momentum, dampening = group["lr"], group["momentum"], group["dampening"]
         wd, nesterov, maximize = group["weight_decay"], group["nesterov"], group["maximize"]
