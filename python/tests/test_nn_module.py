@@ -221,3 +221,17 @@ def test_full_backward_hook_matches_torch():
         lin(x).sum().backward()
         return seen, x.grad.tolist(), lin.weight.grad.tolist()
     assert run(brasa) == run(torch)
+
+
+def test_module_deepcopy_and_pickle():
+    import copy
+    import pickle
+    m = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
+    for clone in (copy.deepcopy(m), pickle.loads(pickle.dumps(m))):
+        assert [n for n, _ in clone.named_parameters()] == [n for n, _ in m.named_parameters()]
+        assert isinstance(clone[0].weight, nn.Parameter) and clone[0].weight.requires_grad
+        assert clone[0].weight.tolist() == m[0].weight.tolist()
+        assert not clone[0].weight._is_same(m[0].weight)
+        assert clone[1].running_var.tolist() == [1.0, 1.0, 1.0]
+    x = brasa.ones(4, 2)
+    assert copy.deepcopy(m)(x).tolist() == m(x).tolist()
