@@ -126,7 +126,11 @@ nb::object function_apply(nb::handle cls, nb::args args) {
     where.push_back(i);
   }
   autograd::detail::wrap_outputs(*node, node, inputs, outs, needs_grad);
-  for (size_t k = 0; k < outs.size(); ++k) items[where[k]] = nb::cast(outs[k]);
+  // An output that is still the forward's tensor (a dirty input, modified in place) keeps its
+  // Python object, as torch returns the same object; any other becomes a new one.
+  for (size_t k = 0; k < outs.size(); ++k)
+    if (!nb::cast<const Tensor&>(items[where[k]]).is_same(outs[k]))
+      items[where[k]] = nb::cast(outs[k]);
   if (single) return items[0];
   nb::list l;
   for (auto& o : items) l.append(o);

@@ -177,3 +177,39 @@ def test_function_graph_is_freed():
     gc.collect()
     assert len(gc.get_objects()) <= before + 5
     assert math.isclose(x.grad[0].item(), 250 * math.e, rel_tol=1e-5)
+
+
+def test_function_mark_dirty_and_unused_outputs_match_torch():
+    def run(m):
+        class Dbl(m.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                x.mul_(2)
+                ctx.mark_dirty(x)
+                return x
+
+            @staticmethod
+            def backward(ctx, g):
+                return g * 2
+        a = m.tensor([1.0, 2.0], requires_grad=True)
+        b = a * 1
+        c = Dbl.apply(b)
+        out = [c is b, c.tolist(), b.grad_fn.name()]
+        (c * c).sum().backward()
+
+        class Pair(m.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, y):
+                ctx.save_for_backward(x, y)
+                return x * y, x + y
+
+            @staticmethod
+            def backward(ctx, g1, g2):  # g2 arrives as zeros (materialized)
+                x, y = ctx.saved_tensors
+                return g1 * y + g2, g1 * x + g2
+        x = m.tensor([1.0, 2.0], requires_grad=True)
+        y = m.tensor([3.0, 4.0], requires_grad=True)
+        p, _ = Pair.apply(x, y)
+        p.sum().backward()
+        return out + [a.grad.tolist(), x.grad.tolist(), y.grad.tolist()]
+    assert run(brasa) == run(torch)
