@@ -30,8 +30,8 @@ for _name, _method in _METHODS.items():
     setattr(Tensor, _name, _method)
 
 from ._factories import (arange, as_tensor, empty, empty_like, eye, from_numpy, full,  # noqa
-                         full_like, linspace, logspace, ones, ones_like, rand, randn, randperm,
-                         tensor, zeros, zeros_like)
+                         full_like, linspace, logspace, ones, ones_like, rand, randint, randn,
+                         randperm, tensor, zeros, zeros_like)
 from . import autograd  # noqa: E402
 from .autograd import (enable_grad, inference_mode, is_inference_mode_enabled, no_grad,  # noqa
                        set_grad_enabled)

@@ -114,3 +114,16 @@ def test_tensors_deepcopy_and_pickle():
     c = copy.deepcopy(t)
     assert c.tolist() == t.tolist() and c.requires_grad and not c._is_same(t)
     assert pickle.loads(pickle.dumps(t)).tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
+def test_randint_split_chunk_match_torch():
+    brasa.manual_seed(4)
+    torch.manual_seed(4)
+    assert brasa.randint(3, 9, (5, 2)).tolist() == torch.randint(3, 9, (5, 2)).tolist()
+    assert brasa.randint(7, size=(4,)).tolist() == torch.randint(7, size=(4,)).tolist()
+    assert brasa.randint(0, 5, (3,)).dtype == brasa.int64
+    x, t = brasa.arange(10).view(5, 2), torch.arange(10).view(5, 2)
+    for args in ((2,), (3,), ([1, 4],), (1, 1)):
+        assert [p.tolist() for p in x.split(*args)] == [p.tolist() for p in t.split(*args)]
+    for n in (1, 2, 3, 5, 7):
+        assert [p.tolist() for p in brasa.chunk(x, n)] == [p.tolist() for p in torch.chunk(t, n)]
