@@ -127,3 +127,25 @@ def test_randint_split_chunk_match_torch():
         assert [p.tolist() for p in x.split(*args)] == [p.tolist() for p in t.split(*args)]
     for n in (1, 2, 3, 5, 7):
         assert [p.tolist() for p in brasa.chunk(x, n)] == [p.tolist() for p in torch.chunk(t, n)]
+
+
+def test_generators_follow_torch():
+    gb, gt = brasa.Generator().manual_seed(9), torch.Generator().manual_seed(9)
+    assert gb.initial_seed() == gt.initial_seed() == 9
+    assert brasa.randperm(10, generator=gb).tolist() == torch.randperm(10, generator=gt).tolist()
+    state = brasa.get_rng_state()
+    a = brasa.rand(3).tolist()
+    brasa.set_rng_state(state)
+    assert brasa.rand(3).tolist() == a
+    torch.set_rng_state(torch.from_numpy(state.numpy()))
+    assert torch.rand(3).tolist() == pytest.approx(a)
+    brasa.manual_seed(5)
+    assert brasa.initial_seed() == 5
+    ds = TensorDataset(brasa.arange(20))
+    order = lambda seed: [i for (b,) in DataLoader(  # noqa: E731
+        ds, batch_size=5, shuffle=True, generator=brasa.Generator().manual_seed(seed))
+        for i in b.tolist()]
+    assert order(1) == order(1) and order(1) != order(2)
+    a, _ = random_split(ds, [10, 10], generator=brasa.Generator().manual_seed(3))
+    b, _ = random_split(ds, [10, 10], generator=brasa.Generator().manual_seed(3))
+    assert a.indices == b.indices

@@ -155,6 +155,12 @@ def main(out_path):
               "class inference_mode(no_grad):", "    def __init__(self, mode: bool = ...) -> None: ...",
               "def is_inference_mode_enabled() -> bool: ...",
               "def from_dlpack(ext_tensor: Any) -> Tensor: ...",
+              "class Generator:", "    def __init__(self, device: Any = ...) -> None: ...",
+              "    def manual_seed(self, seed: int) -> Generator: ...",
+              "    def initial_seed(self) -> int: ...", "    def get_state(self) -> Tensor: ...",
+              "    def set_state(self, state: Tensor) -> Generator: ...",
+              "default_generator: Generator", "def initial_seed() -> int: ...",
+              "def get_rng_state() -> Tensor: ...", "def set_rng_state(state: Tensor) -> None: ...",
               "from . import autograd as autograd", "from . import nn as nn", "from . import optim as optim",
               "from . import utils as utils", ""]
     Path(out_path).write_text("\n".join(lines))
