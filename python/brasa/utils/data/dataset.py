@@ -2,7 +2,6 @@
 import bisect
 import math
 
-from ... import _C
 
 
 class Dataset:
@@ -94,4 +93,3 @@ def random_split(dataset, lengths, generator=None):
     return out
 
 
-del _C
