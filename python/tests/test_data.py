@@ -87,9 +87,23 @@ def test_threaded_workers_keep_order():
         def __getitem__(self, i):
             seen.add(threading.get_ident())
             return ds[i]
-    batches = [b.tolist() for (b,) in DataLoader(Spy(), batch_size=10, num_workers=3)]
+    inits = []
+    batches = [b.tolist() for (b,) in DataLoader(Spy(), batch_size=10, num_workers=3,
+                                                 worker_init_fn=inits.append)]
     assert batches == [list(map(float, range(i, i + 10))) for i in range(0, 100, 10)]
     assert threading.get_ident() not in seen
+    assert sorted(inits) == list(range(len(inits))) and 1 <= len(inits) <= 3
+    from brasa.utils.data import get_worker_info
+    assert get_worker_info() is None
+
+    class Who(Dataset):
+        def __len__(self):
+            return 6
+
+        def __getitem__(self, i):
+            info = get_worker_info()
+            return info.id * 0 + info.num_workers
+    assert [b.tolist() for b in DataLoader(Who(), batch_size=3, num_workers=2)] == [[2] * 3] * 2
 
 
 def test_iterable_dataset_subset_concat_split():

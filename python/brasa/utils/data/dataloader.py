@@ -3,10 +3,29 @@ default_collate. num_workers > 0 loads batches on that many Python threads, in o
 kernels release the GIL, so collation and tensor work overlap with training)."""
 import concurrent.futures
 import itertools
+import threading
 
 from .collate import default_collate, default_convert
 from .dataset import IterableDataset
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
+
+_worker = threading.local()
+
+
+class WorkerInfo:
+    """What get_worker_info() returns inside a loader thread: id, num_workers, seed, dataset."""
+
+    def __init__(self, id, num_workers, seed, dataset):
+        self.id, self.num_workers, self.seed, self.dataset = id, num_workers, seed, dataset
+
+    def __repr__(self):
+        return (f"WorkerInfo(id={self.id}, num_workers={self.num_workers}, seed={self.seed}, "
+                f"dataset={self.dataset!r})")
+
+
+def get_worker_info():
+    """The calling loader thread's WorkerInfo; None in the main thread."""
+    return getattr(_worker, "info", None)
 
 
 class DataLoader:
@@ -82,9 +101,18 @@ class DataLoader:
             for indices in self._index_batches():
                 yield self._fetch(indices)
             return
-        with concurrent.futures.ThreadPoolExecutor(self.num_workers) as pool:
+        ids, lock = itertools.count(), threading.Lock()
+        from ... import randint
+        base_seed = int(randint(0, 2 ** 62, (1,), generator=self.generator).item())
+
+        def start_worker():
+            with lock:
+                wid = next(ids)
+            _worker.info = WorkerInfo(wid, self.num_workers, base_seed + wid, self.dataset)
             if self.worker_init_fn is not None:
-                list(pool.map(self.worker_init_fn, range(self.num_workers)))
+                self.worker_init_fn(wid)
+        with concurrent.futures.ThreadPoolExecutor(self.num_workers,
+                                                   initializer=start_worker) as pool:
             pending = []
             batches = self._index_batches()
             for indices in itertools.islice(batches, self.num_workers * self.prefetch_factor):
