@@ -11,9 +11,11 @@
 #include <vector>
 
 #include "brasa/nn/activation_functions.h"
+#include "brasa/nn/ctc_loss_functions.h"
 #include "brasa/nn/distance_functions.h"
 #include "brasa/nn/dropout_functions.h"
 #include "brasa/nn/loss_functions.h"
+#include "brasa/nn/margin_loss_functions.h"
 #include "brasa/nn/normalization_functions.h"
 #include "brasa/nn/rearrange_functions.h"
 #include "brasa/nn/resample_functions.h"
@@ -261,6 +263,57 @@ void bind_losses(nb::module_& m) {
       "pdist", [](const Tensor& x, double p) { return brasa::pdist(x, p); }, kNoGil);
 }
 
+void bind_margin_losses(nb::module_& m) {
+  m.def(
+      "hinge_embedding_loss",
+      [](const Tensor& x, const Tensor& y, double margin, int64_t r) {
+        return brasa::hinge_embedding_loss(x, y, margin, r);
+      },
+      kNoGil);
+  m.def(
+      "soft_margin_loss",
+      [](const Tensor& x, const Tensor& y, int64_t r) { return brasa::soft_margin_loss(x, y, r); },
+      kNoGil);
+  m.def(
+      "multi_margin_loss",
+      [](const Tensor& x, const Tensor& y, double p, double margin, const OptTensor& w, int64_t r) {
+        return brasa::multi_margin_loss(x, y, p, margin, w, r);
+      },
+      nb::arg(), nb::arg(), nb::arg(), nb::arg(), nb::arg().none(), nb::arg(), kNoGil);
+  m.def(
+      "multilabel_margin_loss",
+      [](const Tensor& x, const Tensor& y, int64_t r) {
+        return brasa::multilabel_margin_loss(x, y, r);
+      },
+      kNoGil);
+  m.def(
+      "triplet_margin_loss",
+      [](const Tensor& a, const Tensor& p, const Tensor& n, double margin, double norm, double eps,
+         bool swap,
+         int64_t r) { return brasa::triplet_margin_loss(a, p, n, margin, norm, eps, swap, r); },
+      kNoGil);
+  m.def(
+      "poisson_nll_loss",
+      [](const Tensor& x, const Tensor& y, bool log_input, bool full, double eps, int64_t r) {
+        return brasa::poisson_nll_loss(x, y, log_input, full, eps, r);
+      },
+      kNoGil);
+  m.def(
+      "ctc_loss",
+      [](const Tensor& lp, const Tensor& targets, const Tensor& in_len, const Tensor& tgt_len,
+         int64_t blank, int64_t r, bool zero_inf) {
+        return brasa::ctc_loss(lp, targets, in_len, tgt_len, blank, r, zero_inf);
+      },
+      kNoGil);
+  m.def(
+      "ctc_loss",
+      [](const Tensor& lp, const Tensor& targets, const Ints& in_len, const Ints& tgt_len,
+         int64_t blank, int64_t r, bool zero_inf) {
+        return brasa::ctc_loss(lp, targets, in_len, tgt_len, blank, r, zero_inf);
+      },
+      kNoGil);
+}
+
 void bind_activations(nb::module_& m) {
 #define BRASA_UNARY(N)                                          \
   m.def(                                                        \
@@ -422,6 +475,7 @@ void bind_nn_functions(nb::module_& m) {
   bind_layers(nn);
   bind_normalization(nn);
   bind_losses(nn);
+  bind_margin_losses(nn);
   bind_activations(nn);
   bind_recurrent(nn);
   bind_resampling(nn);

@@ -135,6 +135,14 @@ LOSSES = [
     ("binary_cross_entropy", {}, "probs", "probs"),
     ("binary_cross_entropy_with_logits", {}, "logits", "probs"),
     ("kl_div", {"reduction": "batchmean"}, "logprobs", "probs"),
+    ("hinge_embedding_loss", {"margin": 0.5}, "logits", "pm1"),
+    ("soft_margin_loss", {}, "logits", "pm1"),
+    ("multi_margin_loss", {}, "logits", "classes"),
+    ("multi_margin_loss", {"p": 2, "margin": 0.7, "reduction": "sum"}, "logits", "classes"),
+    ("multilabel_margin_loss", {}, "logits", "multilabel"),
+    ("multilabel_soft_margin_loss", {}, "logits", "binary"),
+    ("poisson_nll_loss", {}, "logits", "counts"),
+    ("poisson_nll_loss", {"log_input": False, "full": True}, "probs", "counts"),
 ]
 
 
@@ -145,7 +153,12 @@ def test_loss_matches_torch(name, kwargs, inp, target):
     probs = np.exp(logits) / np.exp(logits).sum(1, keepdims=True)
     data = {"logits": logits, "probs": probs.astype(np.float32),
             "logprobs": np.log(probs).astype(np.float32),
-            "classes": np.array([0, 1, 3, 2, 1]), "same": R.randn(5, 4).astype(np.float32)}
+            "classes": np.array([0, 1, 3, 2, 1]), "same": R.randn(5, 4).astype(np.float32),
+            "pm1": np.sign(R.randn(5, 4)).astype(np.float32),
+            "binary": (R.rand(5, 4) > 0.5).astype(np.float32),
+            "counts": R.poisson(2.0, (5, 4)).astype(np.float32),
+            "multilabel": np.array([[3, 0, -1, 1], [1, -1, 0, 0], [0, 1, 2, 3], [2, -1, 3, 3],
+                                    [-1, 0, 0, 0]])}
     x, y = data[inp], data[target]
     xb = brasa.from_numpy(x.copy()).requires_grad_()
     xt = torch.from_numpy(x.copy()).requires_grad_()
@@ -256,3 +269,34 @@ def test_max_unpool_grid_sample_pad_sequence_match_torch():
         assert_close(nn.utils.rnn.pad_sequence([brasa.from_numpy(s) for s in seqs], bf, -1.0),
                      torch.nn.utils.rnn.pad_sequence([torch.from_numpy(s) for s in seqs], bf,
                                                      -1.0))
+
+
+def test_triplet_and_ctc_losses_match_torch():
+    a, p, n = (R.randn(4, 6).astype(np.float32) for _ in range(3))
+    for kw in ({}, {"margin": 0.5, "p": 1, "swap": True, "reduction": "sum"}):
+        ins_b = [brasa.from_numpy(x.copy()).requires_grad_() for x in (a, p, n)]
+        ins_t = [torch.from_numpy(x.copy()).requires_grad_() for x in (a, p, n)]
+        lb, lt = nn.TripletMarginLoss(**kw)(*ins_b), torch.nn.TripletMarginLoss(**kw)(*ins_t)
+        assert_close(lb, lt)
+        lb.backward()
+        lt.backward()
+        for xb, xt in zip(ins_b, ins_t):
+            assert_close(xb.grad, xt.grad)
+    T, N, C = 12, 2, 5
+    logits = R.randn(T, N, C).astype(np.float32)
+    lp_t = torch.from_numpy(logits).log_softmax(2).detach().requires_grad_()
+    lp_b = brasa.from_numpy(lp_t.detach().numpy().copy()).requires_grad_()
+    targets = np.array([[1, 2, 2, 3], [4, 1, 0, 0]])
+    for lengths in (([12, 10], [4, 2]), "tensors"):
+        il, tl = ([12, 10], [4, 2]) if lengths != "tensors" else (None, None)
+        if lengths == "tensors":
+            ib, tb = brasa.tensor([12, 10]), brasa.tensor([4, 2])
+            it, tt = torch.tensor([12, 10]), torch.tensor([4, 2])
+        else:
+            ib, tb, it, tt = il, tl, il, tl
+        lb = nn.CTCLoss()(lp_b, brasa.from_numpy(targets), ib, tb)
+        lt = torch.nn.CTCLoss()(lp_t, torch.from_numpy(targets), it, tt)
+        assert_close(lb, lt)
+    lb.backward()
+    lt.backward()
+    assert_close(lp_b.grad, lp_t.grad)

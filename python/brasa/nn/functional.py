@@ -504,3 +504,54 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
 
 def affine_grid(theta, size, align_corners=None):
     return _nn.affine_grid_generator(theta, list(size), bool(align_corners))
+
+
+def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
+                         reduction="mean"):
+    return _nn.hinge_embedding_loss(input, target, margin,
+                                    _reduction(reduction, size_average, reduce))
+
+
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    return _nn.soft_margin_loss(input, target, _reduction(reduction, size_average, reduce))
+
+
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
+                      reduce=None, reduction="mean"):
+    return _nn.multi_margin_loss(input, target, p, margin, weight,
+                                 _reduction(reduction, size_average, reduce))
+
+
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    return _nn.multilabel_margin_loss(input, target, _reduction(reduction, size_average, reduce))
+
+
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
+                                reduction="mean"):
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    loss = loss.sum(dim=input.dim() - 1) / input.shape[-1]
+    r = _reduction(reduction, size_average, reduce)
+    return loss if r == 0 else (loss.mean() if r == 1 else loss.sum())
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
+                        size_average=None, reduce=None, reduction="mean"):
+    return _nn.triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap,
+                                   _reduction(reduction, size_average, reduce))
+
+
+def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8,
+                     reduce=None, reduction="mean"):
+    return _nn.poisson_nll_loss(input, target, log_input, full, eps,
+                                _reduction(reduction, size_average, reduce))
+
+
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean",
+             zero_infinity=False):
+    lengths = (input_lengths, target_lengths)
+    if not all(isinstance(t, Tensor) for t in lengths):
+        lengths = tuple(list(t.tolist() if isinstance(t, Tensor) else t) for t in lengths)
+    return _nn.ctc_loss(log_probs, targets, *lengths, blank, _reduction(reduction),
+                        zero_infinity)
