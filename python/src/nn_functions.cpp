@@ -20,6 +20,7 @@
 #include "brasa/nn/rearrange_functions.h"
 #include "brasa/nn/resample_functions.h"
 #include "brasa/nn/rnn_functions.h"
+#include "brasa/ops/attention.h"
 #include "brasa/ops/conv.h"
 #include "brasa/ops/linalg.h"
 #include "brasa/ops/pool.h"
@@ -130,6 +131,15 @@ void bind_layers(nb::module_& m) {
   m.def(
       "adaptive_max_pool3d",
       [](const Tensor& x, const Ints& o) { return brasa::adaptive_max_pool3d(x, o); }, kNoGil);
+  m.def(
+      "bilinear",
+      [](const Tensor& a, const Tensor& b, const Tensor& w, const OptTensor& bias) {
+        return brasa::bilinear(a, b, w, or_undefined(bias));
+      },
+      nb::arg(), nb::arg(), nb::arg(), nb::arg().none(), kNoGil);
+  m.def(
+      "channel_shuffle", [](const Tensor& x, int64_t g) { return brasa::channel_shuffle(x, g); },
+      kNoGil);
   m.def("pixel_shuffle", &brasa::pixel_shuffle, kNoGil);
   m.def("pixel_unshuffle", &brasa::pixel_unshuffle, kNoGil);
   m.def(

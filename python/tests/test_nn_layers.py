@@ -41,6 +41,10 @@ LAYERS = [
     ("Sequential(PixelUnshuffle(2), PixelShuffle(2))", X4),
     ("Unfold(3, padding=1)", X4), ("Unfold((2, 3), dilation=2, stride=(1, 2))", X4),
     ("Sequential(Unfold(2, stride=2), Fold((8, 8), 2, stride=2))", X4),
+    ("LocalResponseNorm(3)", X4), ("LocalResponseNorm(2, alpha=0.1, k=2.0)", X3),
+    ("LPPool2d(2, 2)", X4), ("LPPool1d(2, 3, stride=2)", X3), ("Softmax2d()", X4),
+    ("UpsamplingNearest2d(scale_factor=2)", X4),
+    ("UpsamplingBilinear2d(size=(5, 7))", X4), ("RReLU()", X4),
 ]
 
 
@@ -56,7 +60,7 @@ def test_layer_matches_torch(spec, x, training):
     copy_state(bm, tm)
     bm.train(training)
     tm.train(training)
-    if "Dropout" in spec and training:
+    if ("Dropout" in spec or "RReLU" in spec) and training:
         return  # random: tested below
     xb = brasa.from_numpy(x.copy()).requires_grad_()
     xt = torch.from_numpy(x.copy()).requires_grad_()
@@ -300,3 +304,34 @@ def test_triplet_and_ctc_losses_match_torch():
     lb.backward()
     lt.backward()
     assert_close(lp_b.grad, lp_t.grad)
+
+
+def test_two_input_modules_match_torch():
+    a, b = R.randn(3, 4).astype(np.float32), R.randn(3, 5).astype(np.float32)
+    bm, tm = nn.Bilinear(4, 5, 2), torch.nn.Bilinear(4, 5, 2)
+    assert repr(bm) == repr(tm)
+    copy_state(bm, tm)
+    ab, bb = brasa.from_numpy(a).requires_grad_(), brasa.from_numpy(b).requires_grad_()
+    at, bt = torch.from_numpy(a).requires_grad_(), torch.from_numpy(b).requires_grad_()
+    yb, yt = bm(ab, bb), tm(at, bt)
+    assert_close(yb, yt)
+    yb.sum().backward()
+    yt.sum().backward()
+    assert_close(ab.grad, at.grad)
+    assert_close(bm.weight.grad, tm.weight.grad)
+    c = R.randn(3, 4).astype(np.float32)
+    for bmod, tmod in ((nn.CosineSimilarity(), torch.nn.CosineSimilarity()),
+                       (nn.PairwiseDistance(p=1.5, keepdim=True),
+                        torch.nn.PairwiseDistance(p=1.5, keepdim=True))):
+        assert_close(bmod(brasa.from_numpy(a), brasa.from_numpy(c)),
+                     tmod(torch.from_numpy(a), torch.from_numpy(c)))
+    x = R.randn(2, 6, 3, 3).astype(np.float32)  # torch 1.13 has no channel_shuffle derivative
+    assert_close(nn.ChannelShuffle(3)(brasa.from_numpy(x)),
+                 torch.nn.ChannelShuffle(3)(torch.from_numpy(x)))
+    assert repr(nn.ChannelShuffle(3)) == repr(torch.nn.ChannelShuffle(3))
+    var = np.abs(R.randn(3, 4)).astype(np.float32)
+    for kw in ({}, {"full": True, "reduction": "sum"}):
+        assert_close(nn.GaussianNLLLoss(**kw)(brasa.from_numpy(a), brasa.from_numpy(c),
+                                              brasa.from_numpy(var)),
+                     torch.nn.GaussianNLLLoss(**kw)(torch.from_numpy(a), torch.from_numpy(c),
+                                                    torch.from_numpy(var)))

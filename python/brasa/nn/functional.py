@@ -555,3 +555,66 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
         lengths = tuple(list(t.tolist() if isinstance(t, Tensor) else t) for t in lengths)
     return _nn.ctc_loss(log_probs, targets, *lengths, blank, _reduction(reduction),
                         zero_infinity)
+
+
+def bilinear(input1, input2, weight, bias=None):
+    return _nn.bilinear(input1, input2, weight, bias)
+
+
+def channel_shuffle(input, groups):
+    return _nn.channel_shuffle(input, groups)
+
+
+def _lp_pool(n):
+    avg = avg_pool1d if n == 1 else avg_pool2d
+
+    def lp_pool(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+        k = _ntuple(kernel_size, n)
+        out = avg(input.pow(norm_type), k, stride, 0, ceil_mode)
+        area = 1
+        for s in k:
+            area *= s
+        return (out.sign() * relu(out.abs())).mul(area).pow(1.0 / norm_type)
+    lp_pool.__name__ = f"lp_pool{n}d"
+    return lp_pool
+
+
+lp_pool1d, lp_pool2d = _lp_pool(1), _lp_pool(2)
+
+
+def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    """x / (k + alpha / size * sum of x^2 over `size` neighbouring channels)^beta."""
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality input (got {dim} dimensions)")
+    if input.numel() == 0:
+        return input
+    div = (input * input).unsqueeze(1)
+    if dim == 3:
+        div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = list(input.shape)
+        div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)
+        div = pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool3d(div, (size, 1, 1), stride=1).squeeze(1)
+        div = div.view(*sizes)
+    div = div.mul(alpha).add(k).pow(beta)
+    return input / div
+
+
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
+    """0.5 * (log(max(var, eps)) + (input - target)^2 / max(var, eps)) (+ 0.5 log(2 pi) if full)."""
+    if var.dim() == input.dim() - 1 and var.shape == input.shape[:-1]:
+        var = var.unsqueeze(-1)
+    if (var < 0).any().item():
+        raise ValueError("var has negative entry/entries")
+    from .. import no_grad
+    var = var.clone()
+    with no_grad():
+        var.clamp_(min=eps)
+    loss = 0.5 * (var.log() + (input - target) ** 2 / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    r = _reduction(reduction)
+    return loss if r == 0 else (loss.mean() if r == 1 else loss.sum())

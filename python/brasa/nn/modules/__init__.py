@@ -33,3 +33,7 @@ from .transformer import (Transformer, TransformerDecoder, TransformerDecoderLay
 from .fold import Fold, Unfold  # noqa: F401
 from .sparse import EmbeddingBag  # noqa: F401
 from .pooling import MaxUnpool1d, MaxUnpool2d, MaxUnpool3d  # noqa: F401
+from .distance import (ChannelShuffle, CosineSimilarity, GaussianNLLLoss,  # noqa: F401
+                       LocalResponseNorm, LPPool1d, LPPool2d, PairwiseDistance, RReLU, Softmax2d,
+                       UpsamplingBilinear2d, UpsamplingNearest2d)
+from .linear import Bilinear  # noqa: F401
