@@ -14,6 +14,8 @@
 #include "brasa/nn/ctc_loss_functions.h"
 #include "brasa/nn/distance_functions.h"
 #include "brasa/nn/dropout_functions.h"
+#include "brasa/nn/functional/normalization.h"
+#include "brasa/nn/functional/pooling.h"
 #include "brasa/nn/loss_functions.h"
 #include "brasa/nn/margin_loss_functions.h"
 #include "brasa/nn/normalization_functions.h"
@@ -131,6 +133,26 @@ void bind_layers(nb::module_& m) {
   m.def(
       "adaptive_max_pool3d",
       [](const Tensor& x, const Ints& o) { return brasa::adaptive_max_pool3d(x, o); }, kNoGil);
+  namespace NF = brasa::nn::functional;
+  m.def(
+      "lp_pool1d",
+      [](const Tensor& x, double p, const Ints& k, const Ints& s, bool ceil) {
+        return NF::lp_pool1d(x, NF::LPPool1dFuncOptions(p, k).stride(s).ceil_mode(ceil));
+      },
+      kNoGil);
+  m.def(
+      "lp_pool2d",
+      [](const Tensor& x, double p, const Ints& k, const Ints& s, bool ceil) {
+        return NF::lp_pool2d(x, NF::LPPool2dFuncOptions(p, k).stride(s).ceil_mode(ceil));
+      },
+      kNoGil);
+  m.def(
+      "local_response_norm",
+      [](const Tensor& x, int64_t size, double alpha, double beta, double k) {
+        return NF::local_response_norm(
+            x, NF::LocalResponseNormFuncOptions(size).alpha(alpha).beta(beta).k(k));
+      },
+      kNoGil);
   m.def(
       "bilinear",
       [](const Tensor& a, const Tensor& b, const Tensor& w, const OptTensor& bias) {

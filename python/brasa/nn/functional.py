@@ -566,15 +566,12 @@ def channel_shuffle(input, groups):
 
 
 def _lp_pool(n):
-    avg = avg_pool1d if n == 1 else avg_pool2d
+    fn = getattr(_nn, f"lp_pool{n}d")
 
     def lp_pool(input, norm_type, kernel_size, stride=None, ceil_mode=False):
         k = _ntuple(kernel_size, n)
-        out = avg(input.pow(norm_type), k, stride, 0, ceil_mode)
-        area = 1
-        for s in k:
-            area *= s
-        return (out.sign() * relu(out.abs())).mul(area).pow(1.0 / norm_type)
+        return fn(input, float(norm_type), k, k if stride is None else _ntuple(stride, n),
+                  ceil_mode)
     lp_pool.__name__ = f"lp_pool{n}d"
     return lp_pool
 
@@ -584,23 +581,7 @@ lp_pool1d, lp_pool2d = _lp_pool(1), _lp_pool(2)
 
 def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
     """x / (k + alpha / size * sum of x^2 over `size` neighbouring channels)^beta."""
-    dim = input.dim()
-    if dim < 3:
-        raise ValueError(f"Expected 3D or higher dimensionality input (got {dim} dimensions)")
-    if input.numel() == 0:
-        return input
-    div = (input * input).unsqueeze(1)
-    if dim == 3:
-        div = pad(div, (0, 0, size // 2, (size - 1) // 2))
-        div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
-    else:
-        sizes = list(input.shape)
-        div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)
-        div = pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
-        div = avg_pool3d(div, (size, 1, 1), stride=1).squeeze(1)
-        div = div.view(*sizes)
-    div = div.mul(alpha).add(k).pow(beta)
-    return input / div
+    return _nn.local_response_norm(input, size, alpha, beta, k)
 
 
 def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
