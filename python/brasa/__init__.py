@@ -7,10 +7,11 @@ import types as _types
 
 from . import _C
 from . import _errors  # noqa: F401  (installs the exception translation)
-from ._C import (Tensor, bfloat16, bool, cdouble, cfloat, complex64, complex128, double,  # noqa
-                 dtype, float, float16, float32, float64, get_default_dtype, get_num_threads,
-                 half, int, int8, int16, int32, int64, is_grad_enabled, long, manual_seed,
-                 set_default_dtype, set_num_threads, short, uint8)
+from ._C import (Generator, Tensor, bfloat16, bool, cdouble, cfloat, complex64,  # noqa
+                 complex128, double, dtype, float, float16, float32, float64, get_default_dtype,
+                 get_num_threads, get_rng_state, half, initial_seed, int, int8, int16, int32,
+                 int64, is_grad_enabled, long, manual_seed, set_default_dtype, set_num_threads,
+                 set_rng_state, short, uint8)
 from ._signatures import DEFAULTS as _DEFAULTS, OP_DEFAULTS as _OP_DEFAULTS
 
 _ops = _types.ModuleType("brasa._ops", "Every op of the registry, bound from its schema.")
@@ -30,10 +31,15 @@ for _name, _method in _METHODS.items():
     setattr(Tensor, _name, _method)
 
 from ._factories import (arange, as_tensor, empty, empty_like, eye, from_numpy, full,  # noqa
-                         full_like, linspace, logspace, ones, ones_like, rand, randn, randperm,
-                         tensor, zeros, zeros_like)
+                         full_like, linspace, logspace, ones, ones_like, rand, randint, randn,
+                         randperm, tensor, zeros, zeros_like)
 from . import autograd  # noqa: E402
-from .autograd import enable_grad, no_grad, set_grad_enabled  # noqa: E402
+from .autograd import (enable_grad, inference_mode, is_inference_mode_enabled, no_grad,  # noqa
+                       set_grad_enabled)
+from ._C import is_inference_mode_enabled as _is_inference  # noqa: E402,F401
+from ._hooks_dlpack import from_dlpack  # noqa: E402
+from . import nn, optim, utils  # noqa: E402
 
+default_generator = _C.default_generator()
 __version__ = "0.1.0"
 del _name, _method

@@ -96,6 +96,18 @@ def randperm(n, *, generator=None, dtype=None, device="cpu", requires_grad=False
     return _finish(t, requires_grad)
 
 
+def randint(*args, size=None, generator=None, dtype=None, device="cpu", requires_grad=False):
+    """randint(high, size) or randint(low, high, size): integers uniform in [low, high), the same
+    numbers as torch for a seed (the registry's random_)."""
+    if size is None:
+        *bounds, size = args
+    else:
+        bounds = list(args)
+    low, high = (0, bounds[0]) if len(bounds) == 1 else bounds
+    t = _ops.empty(_size((size,)), _dtype(dtype or _C.int64), device)
+    return _finish(t.random_(low, high, generator), requires_grad)
+
+
 def rand(*size, dtype=None, device="cpu", requires_grad=False):
     return _finish(_ops._rand(_size(size), dtype), requires_grad)
 

@@ -1,5 +1,6 @@
 """torch functions and Tensor methods whose Python signature is not one op's schema: several ops
 behind one name (max/min), varargs shapes (reshape), dtype conversions (to, float(), ...)."""
+import builtins
 import collections
 
 from . import _C, _ops
@@ -89,9 +90,31 @@ def to(self, *args, dtype=None, device=None, copy=False, non_blocking=False):
     return self._to_dtype(dtype, copy)
 
 
+def split(tensor, split_size_or_sections, dim=0):
+    """Views of `tensor` along dim: pieces of split_size (the last one shorter), or of the listed
+    sizes."""
+    n = tensor.shape[dim]
+    if isinstance(split_size_or_sections, int):
+        size = split_size_or_sections
+        if size <= 0 and n > 0:
+            raise RuntimeError(f"split expects split_size be non-negative, but got split_size={size}")
+        sizes = [size] * (n // size) + ([n % size] if n % size else []) if size > 0 else [0]
+    else:
+        sizes = list(split_size_or_sections)
+    return tuple(_ops.split_with_sizes(tensor, sizes, dim))
+
+
+def chunk(input, chunks, dim=0):
+    """At most `chunks` views along dim, each of ceil(size / chunks) (the last one smaller)."""
+    if chunks <= 0:
+        raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
+    n = input.shape[dim]
+    return split(input, builtins.max(1, -(-n // chunks)), dim) if n else (input,) * chunks
+
+
 FUNCTIONS = {"max": max, "min": min, "sort": sort, "topk": topk, "cummax": cummax,
              "cummin": cummin, "reshape": reshape, "flatten": flatten, "div": div, "var": var,
-             "std": std}
+             "std": std, "split": split, "chunk": chunk}
 
 METHODS = dict(FUNCTIONS)
 METHODS.update({
@@ -101,6 +124,7 @@ METHODS.update({
     "expand_as": lambda self, other: self.expand(other.shape),
     "reshape_as": lambda self, other: self.reshape(other.shape),
     "cpu": lambda self: self,
+    "zero_": lambda self: self.fill_(0),
     "__matmul__": lambda self, other: _ops.matmul(self, other),
     "__rmatmul__": lambda self, other: _ops.matmul(other, self),
 })

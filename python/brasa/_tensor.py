@@ -167,3 +167,33 @@ Tensor.is_cpu = property(lambda self: self._device_str == "cpu")
 Tensor.T = property(lambda self: self.permute(*reversed(range(self.dim()))))
 Tensor.__array_priority__ = 1000
 Tensor.shape = property(lambda self: Size(self._sizes()))
+
+
+def _deepcopy(self, memo):
+    """copy.deepcopy: a leaf with its own copy of the data (and of .grad), like torch."""
+    if id(self) in memo:
+        return memo[id(self)]
+    if not self.is_leaf:
+        raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support "
+                           "the deepcopy protocol at the moment")
+    data = self.detach().clone()
+    new = type(self)._make_subclass(type(self), data, self.requires_grad) \
+        if type(self) is not Tensor else data.requires_grad_(self.requires_grad)
+    if self.grad is not None:
+        new.grad = self.grad.clone()
+    memo[id(self)] = new
+    return new
+
+
+def _rebuild_tensor(array, requires_grad):
+    from . import from_numpy
+    return from_numpy(array).requires_grad_(requires_grad)
+
+
+def _reduce_ex(self, protocol):
+    """Pickling (copy, multiprocessing): the data as a NumPy array, and requires_grad."""
+    return (_rebuild_tensor, (self.detach().numpy().copy(), self.requires_grad))
+
+
+Tensor.__deepcopy__ = _deepcopy
+Tensor.__reduce_ex__ = _reduce_ex

@@ -142,6 +142,8 @@ std::optional<Value> convert(const Param& p, nb::handle h, bool numbers_as_tenso
       if (nb::hasattr(h, "type")) return Value(Device(nb::cast<std::string>(nb::str(h))));
       return std::nullopt;
     case Kind::Generator:
+      if (nb::isinstance<Generator>(h)) return Value(nb::cast<Generator>(h));
+      return std::nullopt;
     case Kind::Unknown: return std::nullopt;
   }
   return std::nullopt;

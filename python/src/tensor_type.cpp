@@ -10,6 +10,7 @@
 #include "brasa/autograd/node.h"
 #include "brasa/core/indexing.h"
 #include "brasa/ops/factory.h"
+#include "brasa/ops/indexing_ops.h"
 #include "convert.h"
 #include "op_binding.h"
 
@@ -126,6 +127,25 @@ nb::object bind_tensor(nb::module_& m) {
                      if (!t.grad_fn()) return nb::none();
                      return nb::str(t.grad_fn()->name().c_str());
                    })
+      .def_prop_rw(
+          "data", [](const Tensor& t) { return t.detach(); },
+          [](const Tensor& t, const Tensor& d) { t.set_data(d); })
+      // Parameter and other Python subclasses: an instance of `type` over a detached alias of
+      // `data` (torch.Tensor._make_subclass).
+      .def_static(
+          "_make_subclass",
+          [](nb::handle type, const Tensor& data, bool requires_grad) {
+            if (!PyType_Check(type.ptr()) ||
+                !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(type.ptr()),
+                                  reinterpret_cast<PyTypeObject*>(nb::type<Tensor>().ptr())))
+              throw nb::type_error("_make_subclass: cls must be a subclass of brasa.Tensor");
+            nb::object o = nb::inst_alloc(type);
+            new (nb::inst_ptr<Tensor>(o)) Tensor(data.detach());
+            nb::inst_mark_ready(o);
+            nb::inst_ptr<Tensor>(o)->set_requires_grad(requires_grad);
+            return o;
+          },
+          nb::arg("cls"), nb::arg("data"), nb::arg("requires_grad") = false)
       .def("retain_grad", &Tensor::retain_grad)
       .def_prop_ro("retains_grad", &Tensor::retains_grad)
       .def("detach", &Tensor::detach)
@@ -156,6 +176,20 @@ nb::object bind_tensor(nb::module_& m) {
            })
       .def("__getitem__",
            [](const Tensor& t, nb::handle key) {
+             // x[i] with i a 1-D Long tensor (a batch of rows: `xtr[perm[i:i + 64]]`) is
+             // index_select along dim 0, which costs ~100x less than the general advanced
+             // indexing; an index it rejects (a negative one) takes the general path.
+             if (nb::isinstance<Tensor>(key) && t.dim() >= 1) {
+               const Tensor& i = nb::cast<const Tensor&>(key);
+               if (i.dim() == 1 && i.scalar_type() == kLong) {
+                 nb::gil_scoped_release release;
+                 try {
+                   return index_select(t, 0, i);
+                 } catch (const brasa::IndexError&) {
+                 }
+                 return t.index({TensorIndex(i)});
+               }
+             }
              std::vector<TensorIndex> idx = to_indices(key);
              nb::gil_scoped_release release;
              return t.index(idx);

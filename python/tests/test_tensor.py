@@ -146,3 +146,17 @@ def test_dtype_objects():
     assert brasa.tensor([1.0]).dtype is brasa.float32
     assert brasa.ones(2).to(brasa.int32).dtype is brasa.int32
     assert brasa.ones(2).long().dtype is brasa.int64
+
+
+def test_row_gather_by_integer_tensor_matches_torch():
+    """x[idx] with a 1-D Long tensor (index_select's fast path, negative indices included)."""
+    data = np.arange(24, dtype=np.float32).reshape(6, 2, 2)
+    xb, xt = brasa.from_numpy(data.copy()), torch.from_numpy(data.copy())
+    for idx in ([3, 0, 3], [-1, 2], [5, -6], []):
+        got, want = xb[brasa.tensor(idx, dtype=brasa.int64)], xt[torch.tensor(idx, dtype=torch.int64)]
+        assert got.tolist() == want.tolist() and got.shape == want.shape
+    yb = brasa.ones(5, requires_grad=True)
+    yb[brasa.tensor([0, 0, 3])].sum().backward()
+    assert yb.grad.tolist() == [2.0, 0.0, 0.0, 1.0, 0.0]
+    with pytest.raises(IndexError):
+        xb[brasa.tensor([6])]

@@ -117,7 +117,12 @@ def main(out_path):
               " create_graph: bool = ..., inputs: Any = ...) -> None: ...",
               "    def detach(self) -> Tensor: ...", "    def requires_grad_(self, requires_grad: bool = ...) -> Tensor: ...",
               "    def dim(self) -> int: ...", "    def numel(self) -> int: ...",
-              "    def contiguous(self) -> Tensor: ...", "    def __len__(self) -> int: ..."]
+              "    def contiguous(self) -> Tensor: ...", "    def __len__(self) -> int: ...",
+              "    data: Tensor",
+              "    def register_hook(self, hook: Any) -> Any: ...",
+              "    def __dlpack__(self, stream: Any = ..., max_version: Optional[Tuple[int, int]] = ...,"
+              " dl_device: Any = ..., copy: Optional[bool] = ...) -> Any: ...",
+              "    def __dlpack_device__(self) -> Tuple[int, int]: ..."]
     for op in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and", "or", "xor"):
         for form in ("", "r", "i"):
             lines.append(f"    def __{form}{op}__(self, other: Any) -> Tensor: ...")
@@ -146,7 +151,18 @@ def main(out_path):
               "class no_grad:", "    def __enter__(self) -> None: ...", "    def __exit__(self, *args: Any) -> bool: ...",
               "    def __call__(self, fn: Any) -> Any: ...",
               "class enable_grad(no_grad): ...", "class set_grad_enabled(no_grad):",
-              "    def __init__(self, mode: bool) -> None: ...", "from . import autograd as autograd", ""]
+              "    def __init__(self, mode: bool) -> None: ...",
+              "class inference_mode(no_grad):", "    def __init__(self, mode: bool = ...) -> None: ...",
+              "def is_inference_mode_enabled() -> bool: ...",
+              "def from_dlpack(ext_tensor: Any) -> Tensor: ...",
+              "class Generator:", "    def __init__(self, device: Any = ...) -> None: ...",
+              "    def manual_seed(self, seed: int) -> Generator: ...",
+              "    def initial_seed(self) -> int: ...", "    def get_state(self) -> Tensor: ...",
+              "    def set_state(self, state: Tensor) -> Generator: ...",
+              "default_generator: Generator", "def initial_seed() -> int: ...",
+              "def get_rng_state() -> Tensor: ...", "def set_rng_state(state: Tensor) -> None: ...",
+              "from . import autograd as autograd", "from . import nn as nn", "from . import optim as optim",
+              "from . import utils as utils", ""]
     Path(out_path).write_text("\n".join(lines))
 
 

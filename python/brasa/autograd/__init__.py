@@ -1,8 +1,11 @@
 """brasa.autograd: torch.autograd's functions over brasa's engine."""
 from .. import _C
-from .grad_mode import enable_grad, no_grad, set_grad_enabled
+from .function import Function, FunctionCtx, once_differentiable  # noqa: F401
+from .grad_mode import (enable_grad, inference_mode, is_inference_mode_enabled, no_grad,
+                        set_grad_enabled)
 
-__all__ = ["backward", "enable_grad", "grad", "no_grad", "set_grad_enabled"]
+__all__ = ["Function", "backward", "enable_grad", "grad", "inference_mode", "no_grad",
+           "set_grad_enabled"]
 
 
 def _as_tuple(x):

@@ -65,3 +65,37 @@ class set_grad_enabled(_GradModeContext):
             with set_grad_enabled(mode):
                 return fn(*args, **kwargs)
         return wrapper
+
+
+class inference_mode:
+    """Like no_grad, and tensors made inside are inference tensors (brasa::InferenceMode); a
+    context manager and a decorator (@inference_mode, @inference_mode(), inference_mode(False))."""
+
+    def __new__(cls, mode=True):
+        if callable(mode) and not isinstance(mode, bool):
+            return cls()(mode)  # bare @inference_mode
+        return super().__new__(cls)
+
+    def __init__(self, mode=True):
+        self.mode = bool(mode)
+
+    def __enter__(self):
+        self._scope = _C._InferenceMode(self.mode)
+        self._scope.__enter__()
+
+    def __exit__(self, *exc):
+        self._scope.__exit__(*exc)
+        return False
+
+    def __call__(self, fn):
+        mode = self.mode
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with inference_mode(mode):
+                return fn(*args, **kwargs)
+        return wrapper
+
+
+def is_inference_mode_enabled():
+    return _C.is_inference_mode_enabled()

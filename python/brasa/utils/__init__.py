@@ -1,0 +1,2 @@
+"""brasa.utils: data loading (brasa.utils.data)."""
+from . import data  # noqa: F401
