@@ -147,6 +147,18 @@ void check_layouts(Gpt& model, int64_t tp) {
   require(b && b->placement.is_replicate() && attn->proj->bias.size(0) == 16,
           "attn.proj.bias is not Replicate()");
   require(!dist::tensor_parallel_layout(model->wte->weight), "wte was parallelized");
+  // The DTensor view of a (non-fused) TP parameter: its whole value is the all-gathered one.
+  const auto d = dist::tensor_parallel_dtensor(attn->proj->weight);
+  require(d.placements()[0].is_shard(1) && d.shape() == std::vector<int64_t>{16, 16} &&
+              d.full_tensor().equal(dist::tensor_parallel_full_tensor(attn->proj->weight)),
+          "tensor_parallel_dtensor(attn.proj.weight) is not its Shard(1) DTensor");
+  bool refused = false;
+  try {
+    dist::tensor_parallel_dtensor(attn->qkv->weight);
+  } catch (const ValueError& e) {
+    refused = std::string(e.what()).find("3 fused blocks") != std::string::npos;
+  }
+  require(refused, "tensor_parallel_dtensor(qkv.weight) did not refuse the fused layout");
 }
 
 int reference(int64_t steps, const std::string& out, ScalarType dtype) {

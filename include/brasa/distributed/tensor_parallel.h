@@ -118,6 +118,11 @@ struct TensorParallelLayout {
 
 /// The layout of `param` if parallelize_module sharded or replicated it, else nullopt.
 BRASA_API std::optional<TensorParallelLayout> tensor_parallel_layout(const Tensor& param);
+/// `param` as the DTensor its layout describes (its local piece is the parameter's own data,
+/// shared): Shard(0), Shard(1) or Replicate() on the TP mesh. ValueError for a parameter
+/// parallelize_module did not take, and for a fused one (its blocks are sharded one by one, which
+/// one placement cannot say: use tensor_parallel_full_tensor).
+BRASA_API DTensor tensor_parallel_dtensor(const Tensor& param);
 /// The whole value of `param` from `local`, this rank's piece of it (default: the parameter's own
 /// data; under fully_shard pass the piece it gathered): an all-gather over the TP mesh for
 /// sharded parameters (every rank of it must call), `local` itself for the others.

@@ -358,6 +358,18 @@ std::optional<TensorParallelLayout> tensor_parallel_layout(const Tensor& param) 
   return std::nullopt;
 }
 
+DTensor tensor_parallel_dtensor(const Tensor& param) {
+  const auto l = tensor_parallel_layout(param);
+  BRASA_CHECK(l.has_value(), "tensor_parallel_dtensor: the tensor of shape ",
+              param.defined() ? param.sizes() : IntArrayRef(),
+              " is not a parameter of a module parallelize_module took");
+  BRASA_CHECK(l->fused == 1, "tensor_parallel_dtensor: the parameter of shape ",
+              IntArrayRef(l->shape), " is sharded in ", l->fused,
+              " fused blocks, which one placement cannot describe; use "
+              "tensor_parallel_full_tensor for its whole value");
+  return DTensor::from_local(param, l->mesh, {l->placement}, l->shape);
+}
+
 Tensor tensor_parallel_full_tensor(const Tensor& param, const Tensor& local) {
   const Tensor value = local.defined() ? local : param;
   const auto l = tensor_parallel_layout(param);
