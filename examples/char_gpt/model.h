@@ -1,7 +1,9 @@
 #pragma once
 // The GPT of char_gpt: token + position embeddings, pre-LayerNorm blocks of causal self-attention
 // (through scaled_dot_product_attention) and a GELU MLP, a final LayerNorm and an output layer
-// tied to the token embedding. GPT-2's initialisation: N(0, 0.02) weights, zero biases, and the
+// tied to the token embedding. Submodules are called through brasa::nn::utils::call, where tensor
+// parallel and fully_shard install their forwards (tests/distributed/tp_worker.cpp); without them
+// it is the module's own forward. GPT-2's initialisation: N(0, 0.02) weights, zero biases, and the
 // projections into the residual stream N(0, 0.02 / sqrt(2 * layers)). train_torch.py builds the
 // same model with the same parameter names.
 
@@ -11,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "brasa/nn/utils/forward_override.h"
 #include "brasa/utils/checkpoint.h"
 
 struct GptConfig {
@@ -29,12 +32,14 @@ struct CausalSelfAttentionImpl : torch::nn::Module {
         qkv(register_module("qkv", torch::nn::Linear(c.dim, 3 * c.dim))),
         proj(register_module("proj", torch::nn::Linear(c.dim, c.dim))),
         resid_drop(register_module("resid_drop", torch::nn::Dropout(c.dropout))) {}
+  // The heads come from qkv's output (-1): under tensor parallel each rank holds some of them.
   torch::Tensor forward(const torch::Tensor& x) {
-    const int64_t B = x.size(0), T = x.size(1), C = x.size(2);
-    auto parts = qkv(x).view({B, T, 3, heads, C / heads}).permute({2, 0, 3, 1, 4});
+    auto h = brasa::nn::utils::call(qkv, x);
+    const int64_t B = h.size(0), T = h.size(1), head_dim = x.size(-1) / heads;
+    auto parts = h.view({B, T, 3, -1, head_dim}).permute({2, 0, 3, 1, 4});
     auto y = torch::scaled_dot_product_attention(parts[0], parts[1], parts[2], {},
                                                  is_training() ? dropout : 0.0, /*is_causal=*/true);
-    return resid_drop(proj(y.transpose(1, 2).reshape({B, T, C})));
+    return resid_drop(brasa::nn::utils::call(proj, y.transpose(1, 2).reshape({B, T, -1})));
   }
   int64_t heads;
   double dropout;
@@ -49,7 +54,8 @@ struct MlpImpl : torch::nn::Module {
         proj(register_module("proj", torch::nn::Linear(4 * c.dim, c.dim))),
         drop(register_module("drop", torch::nn::Dropout(c.dropout))) {}
   torch::Tensor forward(const torch::Tensor& x) {
-    return drop(proj(torch::nn::functional::gelu(fc(x))));
+    return drop(
+        brasa::nn::utils::call(proj, torch::nn::functional::gelu(brasa::nn::utils::call(fc, x))));
   }
   torch::nn::Linear fc, proj;
   torch::nn::Dropout drop;
@@ -105,8 +111,8 @@ struct GptImpl : torch::nn::Module {
       auto block = module->as<BlockImpl>();
       x = checkpoint_activations && is_training()
               ? brasa::utils::checkpoint(
-                    [block](const torch::Tensor& h) { return block->forward(h); }, x)
-              : block->forward(x);
+                    [block](const torch::Tensor& h) { return brasa::nn::utils::call(block, h); }, x)
+              : brasa::nn::utils::call(block, x);
     }
     return torch::nn::functional::linear(ln_f(x), wte->weight);  // tied to the embedding
   }

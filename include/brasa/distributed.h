@@ -15,3 +15,4 @@
 #include "brasa/distributed/process_group_mpi.h"
 #include "brasa/distributed/store.h"
 #include "brasa/distributed/tcp_store.h"
+#include "brasa/distributed/tensor_parallel.h"

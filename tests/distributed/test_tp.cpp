@@ -1,0 +1,87 @@
+// Tensor parallel across processes started by brasarun (loopback): examples/char_gpt's model
+// with its blocks parallelized over 2 ranks, and under fully_shard on a 2 x 2 mesh, equals
+// single-process training (losses and parameters); a toy model with every other style and
+// layout (Embedding both ways, SequenceParallel, Shard(1) activations) likewise; bad plans get
+// typed errors. tp_worker checks the collectives of every step itself.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+
+#include "brasa/brasa.h"
+#include "support/brasarun_launch.h"
+
+namespace {
+namespace fs = std::filesystem;
+
+std::string work_dir() { return brasa::testing::scratch_dir("brasa_tp_"); }
+
+int run(const std::string& cmd) { return brasa::testing::run_bounded(cmd); }
+
+std::string launch(int ranks, const std::string& args) {
+  return brasa::testing::brasarun_command(BRASA_BRASARUN, ranks, BRASA_TP_WORKER, args);
+}
+
+std::string single(const std::string& args) { return std::string(BRASA_TP_WORKER) + " " + args; }
+
+// The largest difference of the losses (entry 0) and of the parameters (the rest).
+std::pair<double, double> differences(const std::string& a, const std::string& b) {
+  std::vector<brasa::Tensor> x, y;
+  brasa::load(x, a);
+  brasa::load(y, b);
+  EXPECT_EQ(x.size(), y.size());
+  double losses = 1e300, params = 0;
+  for (size_t i = 0; i < x.size() && i < y.size(); ++i) {
+    EXPECT_EQ(x[i].sizes(), y[i].sizes()) << "entry " << i;
+    if (x[i].sizes() != y[i].sizes()) return {1e300, 1e300};
+    const double d = (x[i] - y[i]).abs().max().item<double>();
+    if (i == 0) {
+      losses = d;
+    } else {
+      params = std::max(params, d);
+    }
+  }
+  return {losses, params};
+}
+
+void expect_equal_training(const std::string& ref_args, int ranks, const std::string& args,
+                           double tolerance) {
+  const std::string dir = work_dir(), ref = dir + "/ref.pt", out = dir + "/tp.pt";
+  ASSERT_EQ(run(single(ref_args + " " + ref)), 0);
+  ASSERT_EQ(run(launch(ranks, args + " " + out)), 0);
+  const auto [losses, params] = differences(out, ref);
+  EXPECT_LE(losses, tolerance);
+  EXPECT_LE(params, tolerance);
+  fs::remove_all(dir);
+}
+
+TEST(TensorParallel, CharGptBlocksOnTwoRanksEqualSingleProcessTrainingDouble) {
+  expect_equal_training("gpt-reference 6", 2, "gpt 6", 1e-12);
+}
+
+// SGD: in float32 AdamW turns rounding noise into lr-sized steps (tp_worker's make_optimizer).
+TEST(TensorParallel, CharGptBlocksOnTwoRanksEqualSingleProcessTrainingFloatSgd) {
+  const std::string dir = work_dir(), ref = dir + "/ref.pt", out = dir + "/tp.pt";
+  ASSERT_EQ(run(single("gpt-reference 6 " + ref + " --float --sgd")), 0);
+  ASSERT_EQ(run(launch(2, "gpt 6 " + out + " --float --sgd")), 0);
+  const auto [losses, params] = differences(out, ref);
+  EXPECT_LE(losses, 1e-6);
+  EXPECT_LE(params, 1e-6);
+  fs::remove_all(dir);
+}
+
+TEST(TensorParallel, FsdpTimesTpOnA2x2MeshEqualsSingleProcessTraining) {
+  expect_equal_training("gpt-reference 5", 4, "gpt2d 5", 1e-12);
+}
+
+TEST(TensorParallel, EmbeddingsSequenceParallelAndShardedActivationsEqualSingleProcess) {
+  expect_equal_training("toy-reference 5", 2, "toy 5", 1e-12);
+}
+
+TEST(TensorParallel, BadPlansGetTypedErrorsAndChangeNothing) {
+  EXPECT_EQ(run(launch(2, "errors")), 0);
+}
+
+}  // namespace

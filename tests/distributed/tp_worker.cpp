@@ -1,0 +1,296 @@
+// One rank of the tensor-parallel tests (tests/distributed/test_tp.cpp), started by brasarun:
+//   tp_worker gpt STEPS OUT [--float] [--sgd]
+//     examples/char_gpt's model (tiny) with its blocks tensor parallel over all ranks: qkv
+//     ColwiseParallel (fused q/k/v: heads split across ranks), attention's proj RowwiseParallel,
+//     the MLP Colwise then Rowwise; AdamW; every rank checks the collectives of each step (one
+//     all-reduce forward and one backward per attention and per MLP, nothing else); rank 0 saves
+//     the losses and the whole parameters.
+//   tp_worker gpt2d STEPS OUT
+//     the same on a 2 x 2 mesh ("dp", "tp"): TP over "tp", then fully_shard over "dp" (each block
+//     a unit, then the root); the global batch split over "dp".
+//   tp_worker gpt-reference STEPS OUT [--float] [--sgd]
+//     the same training in one process. --float: float32 (else float64); --sgd: SGD with
+//     momentum instead of AdamW (see make_optimizer).
+//   tp_worker toy STEPS OUT | toy-reference STEPS OUT | errors     (tp_worker_toy.cpp)
+// Output: a tensor list, [losses, parameters in named_parameters order].
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "brasa/distributed/fsdp.h"
+#include "brasa/distributed/init.h"
+#include "brasa/distributed/tensor_parallel.h"
+#include "char_gpt/model.h"
+
+namespace {
+using namespace brasa;
+namespace dist = brasa::distributed;
+
+constexpr int64_t kVocab = 13, kT = 8, kGlobalBatch = 4, kLayers = 2;
+
+GptConfig config() {
+  GptConfig c;
+  c.vocab_size = kVocab;
+  c.block_size = kT;
+  c.layers = kLayers;
+  c.heads = 4;
+  c.dim = 16;
+  c.dropout = 0.0;
+  return c;
+}
+
+Gpt make_model(ScalarType dtype) {
+  manual_seed(11);  // the same initial parameters on every rank (nothing is broadcast)
+  Gpt model(config());
+  model->to(dtype);
+  return model;
+}
+
+// Rows [first, first + count) of step `step`'s global batch: token ids and next-token targets.
+void batch(int64_t step, int64_t first, int64_t count, Tensor& idx, Tensor& target) {
+  Tensor all = empty({count, kT + 1}, kLong);
+  int64_t* data = all.data_ptr<int64_t>();
+  for (int64_t b = 0; b < count; ++b) {
+    for (int64_t t = 0; t <= kT; ++t) {
+      const double k = static_cast<double>((step * 31 + first + b) * (kT + 1) + t);
+      data[b * (kT + 1) + t] = static_cast<int64_t>(std::abs(std::sin(k * 0.731)) * 1000) % kVocab;
+    }
+  }
+  idx = all.narrow(1, 0, kT).contiguous();
+  target = all.narrow(1, 1, kT).contiguous();
+}
+
+Tensor loss_of(const Tensor& logits, const Tensor& target) {
+  return torch::nn::functional::cross_entropy(logits.reshape({-1, kVocab}), target.reshape({-1}));
+}
+
+// AdamW, or with --sgd SGD with momentum: the float32 comparison uses SGD, since AdamW scales
+// each gradient to a step of about lr, rounding noise included -- and the key projection's bias
+// has an exactly zero gradient (softmax ignores a constant added to every score of a row), so
+// in float32 its AdamW steps are noise of size lr, in one process as much as over two.
+bool use_sgd = false;
+
+std::unique_ptr<optim::Optimizer> make_optimizer(Gpt& model) {
+  if (use_sgd) {
+    return std::make_unique<optim::SGD>(model->parameters(), optim::SGDOptions(0.1).momentum(0.9));
+  }
+  return std::make_unique<optim::AdamW>(model->parameters(),
+                                        optim::AdamWOptions(1e-2).weight_decay(0.1));
+}
+
+void save_run(const std::vector<double>& losses, const std::vector<Tensor>& params,
+              const std::string& path) {
+  std::vector<Tensor> out{tensor(losses, kDouble)};
+  for (const auto& p : params) out.push_back(p.to(kDouble));
+  brasa::save(out, path);
+}
+
+void require(bool ok, const std::string& what) {
+  if (!ok) throw std::runtime_error(what);
+}
+
+int64_t parameter_bytes(Gpt& model) {
+  int64_t n = 0;
+  for (const auto& p : model->parameters()) n += p.numel() * static_cast<int64_t>(p.element_size());
+  return n;
+}
+
+dist::ParallelizePlan block_plan() {
+  return {{"attn.qkv", dist::ColwiseParallel().fused(3)},
+          {"attn.proj", dist::RowwiseParallel()},
+          {"mlp.fc", dist::ColwiseParallel()},
+          {"mlp.proj", dist::RowwiseParallel()}};
+}
+
+void parallelize_blocks(Gpt& model, const dist::DeviceMesh& tp) {
+  for (const auto& m : *model->blocks) dist::parallelize_module(m, tp, block_plan());
+}
+
+// Exactly the collectives of Megatron-style TP in the last step: one all-reduce forward and one
+// backward per attention and per MLP.
+void check_step_collectives(int64_t step, int rank) {
+  const auto s = dist::tensor_parallel_stats();
+  const int64_t expected = 2 * kLayers;
+  const bool ok = s.forward.all_reduce == expected && s.backward.all_reduce == expected &&
+                  s.forward.all_gather == 0 && s.backward.all_gather == 0 &&
+                  s.forward.reduce_scatter == 0 && s.backward.reduce_scatter == 0;
+  if (rank == 0 && step == 0) {
+    std::printf("tp collectives per step: forward %ld all-reduce, backward %ld all-reduce\n",
+                static_cast<long>(s.forward.all_reduce), static_cast<long>(s.backward.all_reduce));
+  }
+  require(ok,
+          "step " + std::to_string(step) + ": TP ran forward " +
+              std::to_string(s.forward.all_reduce) + "/" + std::to_string(s.forward.all_gather) +
+              "/" + std::to_string(s.forward.reduce_scatter) + " and backward " +
+              std::to_string(s.backward.all_reduce) + "/" + std::to_string(s.backward.all_gather) +
+              "/" + std::to_string(s.backward.reduce_scatter) +
+              " all-reduce/all-gather/reduce-scatter, expected " + std::to_string(expected) +
+              " all-reduces each way and nothing else");
+}
+
+// The shards TP made: q, k and v each split by heads, proj by its input features.
+void check_layouts(Gpt& model, int64_t tp) {
+  auto attn = model->blocks->ptr<BlockImpl>(0)->attn;
+  const auto l = dist::tensor_parallel_layout(attn->qkv->weight);
+  require(l && l->placement.is_shard(0) && l->fused == 3 &&
+              attn->qkv->weight.sizes() == IntArrayRef({48 / tp, 16}),
+          "qkv.weight is not a fused Shard(0) of 48/tp rows");
+  const auto p = dist::tensor_parallel_layout(attn->proj->weight);
+  require(p && p->placement.is_shard(1) && attn->proj->weight.size(1) == 16 / tp,
+          "attn.proj.weight is not Shard(1)");
+  const auto b = dist::tensor_parallel_layout(attn->proj->bias);
+  require(b && b->placement.is_replicate() && attn->proj->bias.size(0) == 16,
+          "attn.proj.bias is not Replicate()");
+  require(!dist::tensor_parallel_layout(model->wte->weight), "wte was parallelized");
+  // The DTensor view of a (non-fused) TP parameter: its whole value is the all-gathered one.
+  const auto d = dist::tensor_parallel_dtensor(attn->proj->weight);
+  require(d.placements()[0].is_shard(1) && d.shape() == std::vector<int64_t>{16, 16} &&
+              d.full_tensor().equal(dist::tensor_parallel_full_tensor(attn->proj->weight)),
+          "tensor_parallel_dtensor(attn.proj.weight) is not its Shard(1) DTensor");
+  bool refused = false;
+  try {
+    dist::tensor_parallel_dtensor(attn->qkv->weight);
+  } catch (const ValueError& e) {
+    refused = std::string(e.what()).find("3 fused blocks") != std::string::npos;
+  }
+  require(refused, "tensor_parallel_dtensor(qkv.weight) did not refuse the fused layout");
+}
+
+int reference(int64_t steps, const std::string& out, ScalarType dtype) {
+  Gpt model = make_model(dtype);
+  auto opt = make_optimizer(model);
+  std::vector<double> losses;
+  for (int64_t step = 0; step < steps; ++step) {
+    Tensor idx, target;
+    batch(step, 0, kGlobalBatch, idx, target);
+    opt->zero_grad();
+    Tensor loss = loss_of(model(idx), target);
+    loss.backward();
+    opt->step();
+    losses.push_back(loss.item<double>());
+  }
+  save_run(losses, model->parameters(), out);
+  return 0;
+}
+
+int train_tp(int64_t steps, const std::string& out, ScalarType dtype) {
+  auto pg = dist::init_process_group("gloo");
+  const int rank = pg->getRank(), size = pg->getSize();
+  auto mesh = dist::init_device_mesh("cpu", {size}, {"tp"});
+  Gpt model = make_model(dtype);
+  const int64_t whole = parameter_bytes(model);
+  parallelize_blocks(model, mesh);
+  check_layouts(model, size);
+  if (rank == 0) {
+    std::printf("parameter bytes per rank: %ld of %ld (AdamW state: twice that)\n",
+                static_cast<long>(parameter_bytes(model)), static_cast<long>(whole));
+  }
+  auto opt = make_optimizer(model);
+  std::vector<double> losses;
+  for (int64_t step = 0; step < steps; ++step) {
+    Tensor idx, target;
+    batch(step, 0, kGlobalBatch, idx, target);
+    opt->zero_grad();
+    dist::reset_tensor_parallel_stats();
+    Tensor loss = loss_of(model(idx), target);
+    loss.backward();
+    check_step_collectives(step, rank);
+    opt->step();
+    losses.push_back(loss.item<double>());
+  }
+  std::vector<Tensor> full;
+  for (const auto& p : model->parameters()) full.push_back(dist::tensor_parallel_full_tensor(p));
+  if (rank == 0) save_run(losses, full, out);
+  dist::destroy_process_group();
+  return 0;
+}
+
+int train_2d(int64_t steps, const std::string& out) {
+  auto pg = dist::init_process_group("gloo");
+  const int rank = pg->getRank();
+  require(pg->getSize() == 4, "gpt2d runs on 4 ranks");
+  auto mesh = dist::init_device_mesh("cpu", {2, 2}, {"dp", "tp"});
+  const auto tp = mesh["tp"], dp = mesh["dp"];
+  Gpt model = make_model(kDouble);
+  const int64_t whole = parameter_bytes(model);
+  parallelize_blocks(model, tp);
+  check_layouts(model, 2);
+  // fully_shard over "dp" on top: each block a unit (called through nn::utils::call), then root.
+  std::deque<dist::FSDPModule<std::shared_ptr<BlockImpl>>> units;
+  for (const auto& m : *model->blocks) {
+    auto block = std::dynamic_pointer_cast<BlockImpl>(m);
+    units.push_back(dist::fully_shard(block, dp));
+    auto* unit = &units.back();
+    nn::utils::set_forward_override(*block, [unit](const Tensor& x) { return (*unit)(x); });
+  }
+  auto root = dist::fully_shard(model, dp);
+  if (rank == 0) {
+    std::printf("parameter bytes per rank on 2 x 2: %ld of %ld (AdamW state: twice that)\n",
+                static_cast<long>(parameter_bytes(model)), static_cast<long>(whole));
+  }
+  auto opt = make_optimizer(model);
+  const int64_t local = kGlobalBatch / 2, first = dp.get_local_rank() * local;
+  std::vector<double> losses;
+  for (int64_t step = 0; step < steps; ++step) {
+    Tensor idx, target;
+    batch(step, first, local, idx, target);
+    opt->zero_grad();
+    dist::reset_tensor_parallel_stats();
+    Tensor loss = loss_of(root(idx), target);
+    loss.backward();
+    check_step_collectives(step, rank);
+    opt->step();
+    std::vector<Tensor> l{loss.detach().clone()};
+    dist::AllreduceOptions avg;
+    avg.reduceOp = dist::ReduceOp::AVG;
+    dp.get_group()->allreduce(l, avg)->wait();
+    losses.push_back(l[0].item<double>());
+  }
+  auto state = dist::get_full_state_dict(*model, dp);
+  std::vector<Tensor> full;
+  for (const auto& item : model->named_parameters()) {
+    for (const auto& e : state) {
+      if (e.first == item.key())
+        full.push_back(dist::tensor_parallel_full_tensor(item.value(), e.second));
+    }
+  }
+  if (rank == 0) save_run(losses, full, out);
+  dist::destroy_process_group();
+  return 0;
+}
+
+}  // namespace
+
+int toy_reference(int64_t steps, const std::string& out);  // tp_worker_toy.cpp
+int toy_train(int64_t steps, const std::string& out);
+int error_checks();
+
+int main(int argc, char** argv) {
+  try {
+    const std::string mode = argc > 1 ? argv[1] : "";
+    bool single = false;
+    for (int i = 4; i < argc; ++i) {
+      single = single || std::strcmp(argv[i], "--float") == 0;
+      use_sgd = use_sgd || std::strcmp(argv[i], "--sgd") == 0;
+    }
+    const ScalarType dtype = single ? kFloat : kDouble;
+    if (mode == "gpt" && argc >= 4) return train_tp(std::stoll(argv[2]), argv[3], dtype);
+    if (mode == "gpt2d" && argc >= 4) return train_2d(std::stoll(argv[2]), argv[3]);
+    if (mode == "gpt-reference" && argc >= 4) return reference(std::stoll(argv[2]), argv[3], dtype);
+    if (mode == "toy" && argc >= 4) return toy_train(std::stoll(argv[2]), argv[3]);
+    if (mode == "toy-reference" && argc >= 4) return toy_reference(std::stoll(argv[2]), argv[3]);
+    if (mode == "errors") return error_checks();
+    std::fprintf(stderr,
+                 "usage: tp_worker gpt|gpt2d|gpt-reference|toy|toy-reference STEPS OUT "
+                 "[--float] | errors\n");
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tp_worker: %s\n", e.what());
+    return 1;
+  }
+}
