@@ -9,9 +9,18 @@
 //                                      unless every entry is bit-identical
 //   dcp_worker corrupt-load DIR        2 ranks: rank 1's shard file corrupted, the load fails on
 //                                      both ranks and changes nothing
+//   dcp_worker elastic DIR STEPS EVERY FAIL_AT OUT
+//                                      resume from DIR when it holds a checkpoint, train to STEPS
+//                                      saving every EVERY steps; in the first attempt
+//                                      (BRASA_RESTART_COUNT 0) rank 1 SIGKILLs itself after step
+//                                      FAIL_AT (0: never); rank 0 writes the final parameters to
+//                                      OUT
 //   dcp_worker bench DIR MODE          a 1M-parameter float32 MLP sharded on every rank; MODE save
 //                                      or load (prints bytes written / read per rank)
 // Every rank prints "rank R: ..." lines with what it wrote and read.
+
+#include <signal.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cmath>
@@ -195,6 +204,30 @@ int corrupt_load(const std::string& dir) {
   return 0;
 }
 
+int elastic(const std::string& dir, int64_t steps, int64_t every, int64_t fail_at,
+            const std::string& out) {
+  Run run;
+  const char* restart = std::getenv("BRASA_RESTART_COUNT");
+  const bool first_attempt = restart == nullptr || std::string(restart) == "0";
+  if (std::filesystem::exists(dir + "/.metadata")) {
+    run.load(dir);
+    std::printf("rank %d: resumed from the committed step %lld\n", run.rank,
+                static_cast<long long>(run.step));
+  }
+  while (run.step < steps) {
+    run.train(1);
+    if (first_attempt && run.rank == 1 && run.step == fail_at) ::kill(::getpid(), SIGKILL);
+    if (run.step % every == 0) run.save(dir);
+  }
+  const auto full = dist::get_full_state_dict(*run.net, *run.mesh);
+  if (run.rank == 0) {
+    std::vector<Tensor> params;
+    for (const auto& e : full) params.push_back(e.second);
+    brasa::save(params, out);
+  }
+  return 0;
+}
+
 struct MlpImpl : nn::Module {
   MlpImpl() {
     for (int i = 0; i < 4; ++i)
@@ -259,6 +292,10 @@ int main(int argc, char** argv) {
     if (mode == "final" && argc == 4) return final_params(argv[2], argv[3]);
     if (mode == "compare" && argc == 4) return compare(argv[2], argv[3]);
     if (mode == "corrupt-load" && argc == 3) return corrupt_load(argv[2]);
+    if (mode == "elastic" && argc == 7) {
+      return elastic(argv[2], std::stoll(argv[3]), std::stoll(argv[4]), std::stoll(argv[5]),
+                     argv[6]);
+    }
     if (mode == "bench" && argc == 4) return bench(argv[2], argv[3]);
     std::fprintf(stderr, "usage: dcp_worker save|resume|final|compare|corrupt-load|bench ...\n");
     return 2;

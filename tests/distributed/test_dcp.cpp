@@ -58,6 +58,29 @@ TEST(DistributedCheckpoint, ResumeOnAnotherWorldSizeEqualsTheUninterruptedRun) {
   fs::remove_all(d);
 }
 
+// Note: brasarun restarts the whole group after rank 1's SIGKILL; every rank resumes from the
+// last committed checkpoint (step 4) and the run ends bit-identical to the uninterrupted one.
+TEST(DistributedCheckpoint, AKilledRankRestartedByBrasarunResumesBitIdentical) {
+  const std::string d = work_dir();
+  ASSERT_EQ(run(ranks(4, "elastic " + d + "/straight 8 2 0 " + d + "/straight.pt")), 0);
+  const std::string log = d + "/restarted.log";
+  ASSERT_EQ(
+      run(BRASA_BRASARUN + std::string(" --nproc-per-node 4 --master-port 0 --max-restarts 1 ") +
+          BRASA_DCP_WORKER + " elastic " + d + "/restarted 8 2 5 " + d + "/restarted.pt > " + log +
+          " 2>&1"),
+      0);
+  std::ifstream in(log);
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_NE(text.find("resumed from the committed step 4"), std::string::npos) << text;
+  EXPECT_NE(text.find("restarting"), std::string::npos) << text;
+  std::vector<Tensor> x, y;
+  brasa::load(x, d + "/straight.pt");
+  brasa::load(y, d + "/restarted.pt");
+  ASSERT_EQ(x.size(), y.size());
+  for (size_t i = 0; i < x.size(); ++i) EXPECT_TRUE(equal(x[i], y[i])) << "entry " << i;
+  fs::remove_all(d);
+}
+
 TEST(DistributedCheckpoint, ACorruptShardFailsTheLoadOnEveryRankAndChangesNothing) {
   const std::string d = work_dir();
   EXPECT_EQ(run(ranks(2, "corrupt-load " + d + "/c")), 0);
