@@ -4,6 +4,7 @@
 //                                      rank; plain alone), save model + optimizer to DIR
 //   dcp_worker resume SRC DST STEPS    load SRC into this run's layout, train STEPS more steps,
 //                                      save to DST (STEPS 0: a pure reshard)
+//   (save and resume take a last argument --hsdp: fully_shard over a 2 x (world / 2) mesh, HSDP)
 //   dcp_worker final DIR OUT           load DIR alone and write the parameters to OUT (brasa::save)
 //   dcp_worker compare A B             alone: load both into plain models and optimizers; exit 1
 //                                      unless every entry is bit-identical
@@ -45,6 +46,7 @@ using fsdp_test::kIn;
 using fsdp_test::Net;
 
 constexpr int64_t kGlobalBatch = 24;
+bool g_hsdp = false;  // --hsdp: a 2 x (world / 2) mesh, replicas over dim 0, shards over dim 1
 
 void require(bool ok, const std::string& what) {
   if (!ok) throw std::runtime_error(what);
@@ -80,7 +82,8 @@ struct Run {
     net = Net();
     net->to(kDouble);
     if (size > 1 || std::getenv("WORLD_SIZE")) {
-      mesh = dist::init_device_mesh("cpu", {size});
+      mesh = g_hsdp ? dist::init_device_mesh("cpu", {2, size / 2}, {"replicate", "shard"})
+                    : dist::init_device_mesh("cpu", {size});
       for (size_t i = 0; i < net->blocks.size(); ++i) {
         units.push_back(dist::fully_shard(net->blocks[i], *mesh));
         net->calls[i] = [u = units.back()](const Tensor& x) mutable { return u(x); };
@@ -274,6 +277,10 @@ int bench(const std::string& dir, const std::string& mode) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[argc - 1]) == "--hsdp") {
+    g_hsdp = true;
+    --argc;
+  }
   try {
     const std::string mode = argc > 1 ? argv[1] : "";
     if (mode == "save" && argc == 4) {

@@ -130,6 +130,13 @@ int train(const std::string& kind, int64_t steps, int64_t mb, const std::string&
       }
     }
     opt.step();
+    // GPipe holds every micro-batch's activations; 1F1B at most num_stages - stage.
+    const int64_t peak = pstage.last_peak_live_microbatches();
+    const int64_t bound = kind == "gpipe" ? mb : std::min(mb, stages - stage);
+    if (peak != bound) {
+      throw std::runtime_error("stage " + std::to_string(stage) + " held " + std::to_string(peak) +
+                               " micro-batches' activations, expected " + std::to_string(bound));
+    }
     if (pstage.is_last() && s + 1 == steps) {
       double total = 0;
       for (const auto& l : losses) total += l.item<double>();

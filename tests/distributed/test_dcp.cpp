@@ -29,15 +29,22 @@ std::string alone(const std::string& args) { return std::string(BRASA_DCP_WORKER
 TEST(DistributedCheckpoint, Reshard4To2To1To4IsBitIdentical) {
   const std::string d = work_dir();
   ASSERT_EQ(run(ranks(4, "save " + d + "/a 3")), 0);
-  ASSERT_EQ(run(ranks(2, "resume " + d + "/a " + d + "/b 0")), 0);  // 4 -> 2
-  ASSERT_EQ(run(alone("resume " + d + "/b " + d + "/c 0")), 0);     // 2 -> 1 (plain model)
-  ASSERT_EQ(run(ranks(4, "resume " + d + "/c " + d + "/e 0")), 0);  // 1 -> 4
-  ASSERT_EQ(run(ranks(1, "resume " + d + "/a " + d + "/f 0")), 0);  // 4 -> 1 (one rank)
-  for (const char* other : {"b", "c", "e", "f"}) {
+  ASSERT_EQ(run(ranks(2, "resume " + d + "/a " + d + "/b 0")), 0);         // 4 -> 2
+  ASSERT_EQ(run(alone("resume " + d + "/b " + d + "/c 0")), 0);            // 2 -> 1 (plain model)
+  ASSERT_EQ(run(ranks(4, "resume " + d + "/c " + d + "/e 0")), 0);         // 1 -> 4
+  ASSERT_EQ(run(ranks(1, "resume " + d + "/a " + d + "/f 0")), 0);         // 4 -> 1 (one rank)
+  ASSERT_EQ(run(ranks(4, "resume " + d + "/a " + d + "/g 0 --hsdp")), 0);  // 4 -> 2 x 2 HSDP
+  ASSERT_EQ(run(ranks(2, "resume " + d + "/g " + d + "/h 0")), 0);         // 2 x 2 HSDP -> 2
+  for (const char* other : {"b", "c", "e", "f", "g", "h"}) {
     EXPECT_EQ(run(alone("compare " + d + "/a " + d + "/" + other)), 0) << other;
   }
   EXPECT_EQ(dcp::read_metadata(d + "/a").world_size, 4);
   EXPECT_EQ(dcp::read_metadata(d + "/c").world_size, 1);
+  // HSDP stores one replica: the same bytes as the 4-rank FSDP save.
+  int64_t a_bytes = 0, g_bytes = 0;
+  for (const auto& f : dcp::read_metadata(d + "/a").files) a_bytes += f.size;
+  for (const auto& f : dcp::read_metadata(d + "/g").files) g_bytes += f.size;
+  EXPECT_EQ(a_bytes, g_bytes);
   fs::remove_all(d);
 }
 

@@ -80,6 +80,10 @@ class BRASA_API PipelineStage {
   /// Seconds this stage spent waiting in recv during the last step, and computing.
   double last_wait_seconds() const { return wait_seconds_; }
   double last_compute_seconds() const { return compute_seconds_; }
+  /// The most micro-batches whose activations this stage held at once during the last step
+  /// (forward done, backward not yet): n_microbatches for GPipe, at most num_stages - stage for
+  /// 1F1B.
+  int64_t last_peak_live_microbatches() const { return peak_live_; }
 
   ~PipelineStage();
   PipelineStage(const PipelineStage&) = delete;
@@ -101,6 +105,7 @@ class BRASA_API PipelineStage {
   std::vector<IntrusivePtr<Work>> sends_;
   std::vector<Tensor> sent_;  // kept alive until their sends complete
   double wait_seconds_ = 0, compute_seconds_ = 0;
+  int64_t live_ = 0, peak_live_ = 0;
 };
 
 using LossFn = std::function<Tensor(const Tensor& output, const Tensor& target)>;

@@ -77,6 +77,7 @@ void PipelineStage::begin_step(int64_t n_microbatches) {
   mbs_.clear();
   for (int64_t i = 0; i < n_microbatches; ++i) mbs_.push_back(std::make_unique<MicroBatch>());
   wait_seconds_ = compute_seconds_ = 0;
+  live_ = peak_live_ = 0;
 }
 
 void PipelineStage::agree_shapes(const Tensor& first_input) {
@@ -170,6 +171,7 @@ void PipelineStage::forward_one(int64_t mb, const Tensor& input, const Tensor& t
                                 const std::function<Tensor(const Tensor&, const Tensor&)>& loss_fn,
                                 int64_t n_microbatches) {
   MicroBatch& m = *mbs_.at(static_cast<size_t>(mb));
+  peak_live_ = std::max(peak_live_, ++live_);
   Tensor x = input;
   if (!is_first()) {
     x = recv(in_shape_, dtype_, static_cast<int>(stage_ - 1), forward_tag(mb));
@@ -214,6 +216,7 @@ void PipelineStage::backward_one(int64_t mb) {
     if (!g.defined()) g = zeros(in_shape_, dtype_);
     send(g, static_cast<int>(stage_ - 1), backward_tag(mb));
   }
+  --live_;
   Tensor loss = m.loss;
   *mbs_[static_cast<size_t>(mb)] = MicroBatch{};
   mbs_[static_cast<size_t>(mb)]->loss = loss;
