@@ -4,9 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "brasa/serialize/dcp_metadata.h"
+#include "support/source_tree.h"
 
 namespace {
 using namespace brasa;
@@ -114,6 +117,24 @@ TEST(DcpMetadata, MalformedTextNamesTheLineAndTheProblem) {
   EXPECT_NE(error_of(good + "x\n").find("after the 'end'"), std::string::npos);
   EXPECT_NE(error_of("").find("missing line"), std::string::npos);
   EXPECT_NE(error_of(std::string("brasa-dcp 1\0\n", 13)).find("not a decimal"), std::string::npos);
+}
+
+// tests/serialize/malformed/dcp_metadata: checksummed texts with structural faults (path traversal,
+// overlapping or missing chunks, bytes past a file's end, overflowing dims, ...), a bad checksum,
+// truncated, NUL bytes, empty. scripts/fuzz.sh --smoke replays them through fuzz_dcp_metadata too.
+TEST(DcpMetadata, EveryCommittedMalformedFileIsRejected) {
+  const auto dir = brasa::testing::source_dir("tests/serialize/malformed/dcp_metadata") /
+                   "tests/serialize/malformed/dcp_metadata";
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    std::ifstream in(e.path(), std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), {});
+    const std::string msg = error_of(text, /*verify=*/true);
+    EXPECT_NE(msg, "no error") << e.path();
+    EXPECT_NE(msg.find("m.meta"), std::string::npos) << e.path() << ": " << msg;
+    ++files;
+  }
+  EXPECT_GE(files, 15);
 }
 
 }  // namespace
