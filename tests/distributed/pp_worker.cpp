@@ -1,0 +1,247 @@
+// One rank of the pipeline-parallel tests (tests/distributed/test_pipelining.cpp), started by
+// brasarun:
+//   pp_worker train gpipe|1f1b STEPS MB OUT [--dp]
+//     a Sequential of 8 modules split into one stage per rank (with --dp on 4 ranks: a 2 x 2 mesh,
+//     pipelines of 2 stages over "pp", gradients averaged over "dp"); STEPS AdamW steps on a global
+//     batch of 16 in MB micro-batches (per data-parallel rank); stage s writes its parameters to
+//     OUT.stage<s>.pt.
+//   pp_worker reference STEPS MB OUT
+//     one process: the whole model, the same batches, gradients accumulated over MB micro-batches.
+//   pp_worker mismatch
+//     stage 1's first Linear takes 9 features where stage 0 gives 10: PipeliningShapeError on
+//     every rank (exit 0 when so).
+//   pp_worker bench gpipe|1f1b MB
+//     one stage per rank of two 512-wide Linear layers, 64 rows per micro-batch: step time,
+//     per-stage compute and wait (bubble) fractions.
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "brasa/brasa.h"
+#include "brasa/distributed/device_mesh.h"
+#include "brasa/distributed/init.h"
+#include "brasa/distributed/pipelining.h"
+
+namespace {
+using namespace brasa;
+namespace dist = brasa::distributed;
+namespace pp = brasa::distributed::pipelining;
+
+constexpr int64_t kIn = 6, kWidth = 10, kGlobalBatch = 16;
+constexpr int64_t kBenchWidth = 512, kBenchRows = 64;  // bench: per stage 2 Linear layers
+
+nn::Sequential make_model(int64_t first_in_of_stage1 = kWidth) {
+  manual_seed(11);
+  return nn::Sequential(nn::Linear(kIn, kWidth), nn::Tanh(), nn::Linear(first_in_of_stage1, kWidth),
+                        nn::Tanh(), nn::Linear(kWidth, kWidth), nn::Tanh(),
+                        nn::Linear(kWidth, kWidth), nn::Linear(kWidth, kIn));
+}
+
+void batch(int64_t step, Tensor& x, Tensor& y) {
+  x = empty({kGlobalBatch, kIn}, kDouble);
+  y = empty({kGlobalBatch, kIn}, kDouble);
+  for (int64_t i = 0; i < kGlobalBatch * kIn; ++i) {
+    const double k = static_cast<double>(step * 1000 + i);
+    x.data_ptr<double>()[i] = std::sin(k * 0.37);
+    y.data_ptr<double>()[i] = std::cos(k * 0.23) * 0.5;
+  }
+}
+
+pp::LossFn mse() {
+  return
+      [](const Tensor& out, const Tensor& target) { return nn::functional::mse_loss(out, target); };
+}
+
+std::unique_ptr<pp::PipelineSchedule> make_schedule(const std::string& kind, pp::PipelineStage& s,
+                                                    int64_t mb) {
+  if (kind == "gpipe") return std::make_unique<pp::ScheduleGPipe>(s, mb, mse());
+  if (kind == "1f1b") return std::make_unique<pp::Schedule1F1B>(s, mb, mse());
+  throw std::runtime_error("unknown schedule " + kind);
+}
+
+optim::AdamW make_optimizer(const std::vector<Tensor>& params) {
+  return optim::AdamW(params, optim::AdamWOptions(0.01).weight_decay(0.05));
+}
+
+int reference(int64_t steps, int64_t mb, const std::string& out) {
+  auto model = make_model();
+  auto model_ptr = model.ptr();
+  model->to(kDouble);
+  auto opt = make_optimizer(model->parameters());
+  for (int64_t s = 0; s < steps; ++s) {
+    opt.zero_grad();
+    Tensor x, y;
+    batch(s, x, y);
+    auto xs = x.chunk(mb, 0), ys = y.chunk(mb, 0);
+    for (int64_t i = 0; i < mb; ++i) {
+      (nn::functional::mse_loss(model->forward(xs[static_cast<size_t>(i)]),
+                                ys[static_cast<size_t>(i)]) /
+       static_cast<double>(mb))
+          .backward();
+    }
+    opt.step();
+  }
+  brasa::save(model->parameters(), out);
+  return 0;
+}
+
+int train(const std::string& kind, int64_t steps, int64_t mb, const std::string& out, bool dp) {
+  auto world = dist::init_process_group("gloo");
+  std::optional<dist::DeviceMesh> mesh;
+  IntrusivePtr<dist::ProcessGroup> pp_group = world, dp_group;
+  int64_t dp_rank = 0, dp_size = 1;
+  if (dp) {
+    mesh = dist::init_device_mesh("cpu", {2, world->getSize() / 2}, {"dp", "pp"});
+    pp_group = mesh->get_group("pp");
+    dp_group = mesh->get_group("dp");
+    dp_rank = mesh->get_local_rank("dp");
+    dp_size = mesh->size(0);
+  }
+  const int64_t stages = pp_group->getSize(), stage = pp_group->getRank();
+  auto model = make_model();
+  model->to(kDouble);
+  auto part = pp::pipeline_split(model, stage, stages);
+  pp::PipelineStage pstage(part, stage, stages, pp_group);
+  auto schedule = make_schedule(kind, pstage, mb);
+  auto opt = make_optimizer(part->parameters());
+  const int64_t local = kGlobalBatch / dp_size;
+  for (int64_t s = 0; s < steps; ++s) {
+    opt.zero_grad();
+    Tensor x, y;
+    batch(s, x, y);
+    x = x.narrow(0, dp_rank * local, local);
+    y = y.narrow(0, dp_rank * local, local);
+    std::vector<Tensor> losses;
+    if (pstage.is_first()) {
+      schedule->step(x);
+    } else if (pstage.is_last()) {
+      losses = schedule->step({}, y);
+    } else {
+      schedule->step();
+    }
+    if (dp_group) {  // DDP over the data-parallel dim: average the stage's gradients
+      for (auto& p : part->parameters()) {
+        std::vector<Tensor> g{p.grad()};
+        dp_group->allreduce(g)->wait();
+        p.grad().div_(static_cast<double>(dp_size));
+      }
+    }
+    opt.step();
+    // GPipe holds every micro-batch's activations; 1F1B at most num_stages - stage.
+    const int64_t peak = pstage.last_peak_live_microbatches();
+    const int64_t bound = kind == "gpipe" ? mb : std::min(mb, stages - stage);
+    if (peak != bound) {
+      throw std::runtime_error("stage " + std::to_string(stage) + " held " + std::to_string(peak) +
+                               " micro-batches' activations, expected " + std::to_string(bound));
+    }
+    if (pstage.is_last() && s + 1 == steps) {
+      double total = 0;
+      for (const auto& l : losses) total += l.item<double>();
+      std::printf("stage %lld: last step mean micro-batch loss %.6f\n",
+                  static_cast<long long>(stage), total / static_cast<double>(losses.size()));
+    }
+  }
+  if (dp_rank == 0) brasa::save(part->parameters(), out + ".stage" + std::to_string(stage) + ".pt");
+  dist::destroy_process_group();
+  return 0;
+}
+
+int mismatch() {
+  auto world = dist::init_process_group("gloo");
+  const int64_t stages = world->getSize(), stage = world->getRank();
+  auto model = make_model(/*first_in_of_stage1=*/9);
+  model->to(kDouble);
+  pp::PipelineStage pstage(pp::pipeline_split(model, stage, stages), stage, stages);
+  pp::ScheduleGPipe schedule(pstage, 4, mse());
+  Tensor x, y;
+  batch(0, x, y);
+  try {
+    if (pstage.is_first()) {
+      schedule.step(x);
+    } else if (pstage.is_last()) {
+      schedule.step({}, y);
+    } else {
+      schedule.step();
+    }
+  } catch (const pp::PipeliningShapeError& e) {
+    const std::string msg = e.what();
+    std::printf("stage %lld: %s\n", static_cast<long long>(stage), msg.c_str());
+    const bool named = stage == 1 ? msg.find("[4, 10]") != std::string::npos &&
+                                        msg.find("stage 0 sends") != std::string::npos
+                                  : msg.find("stage 1 rejected") != std::string::npos;
+    dist::destroy_process_group();
+    return named ? 0 : 1;
+  }
+  std::fprintf(stderr, "stage %lld: no PipeliningShapeError\n", static_cast<long long>(stage));
+  return 1;
+}
+
+int bench(const std::string& kind, int64_t mb) {
+  auto world = dist::init_process_group("gloo");
+  const int64_t stages = world->getSize(), stage = world->getRank();
+  manual_seed(5);
+  nn::Sequential model;
+  for (int64_t i = 0; i < 2 * stages; ++i) {
+    model->push_back(nn::Linear(kBenchWidth, kBenchWidth));
+    model->push_back(nn::Tanh());
+  }
+  auto part = pp::pipeline_split(model, stage, stages);
+  pp::PipelineStage pstage(part, stage, stages);
+  auto schedule = make_schedule(kind, pstage, mb);
+  Tensor x = randn({mb * kBenchRows, kBenchWidth}), y = randn({mb * kBenchRows, kBenchWidth});
+  double wall = 0, compute = 0, wait = 0;
+  const int steps = 6;
+  for (int s = 0; s < steps; ++s) {
+    for (auto& p : part->parameters()) {
+      if (p.grad().defined()) p.grad().zero_();
+    }
+    world->barrier()->wait();
+    const auto t0 = std::chrono::steady_clock::now();
+    if (pstage.is_first()) {
+      schedule->step(x);
+    } else if (pstage.is_last()) {
+      schedule->step({}, y);
+    } else {
+      schedule->step();
+    }
+    const double w = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (s > 0) {  // the first step agrees on shapes
+      wall += w;
+      compute += pstage.last_compute_seconds();
+      wait += pstage.last_wait_seconds();
+    }
+  }
+  const double theory = static_cast<double>(stages - 1) / static_cast<double>(mb + stages - 1);
+  std::printf(
+      "%s stage %lld of %lld, %lld micro-batches: step %.4f s, compute %.1f%%, idle "
+      "(bubble) %.1f%%, waiting in recv %.1f%%; theory (p-1)/(m+p-1) = %.1f%%\n",
+      kind.c_str(), static_cast<long long>(stage), static_cast<long long>(stages),
+      static_cast<long long>(mb), wall / (steps - 1), 100 * compute / wall,
+      100 * (1 - compute / wall), 100 * wait / wall, 100 * theory);
+  dist::destroy_process_group();
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const std::string mode = argc > 1 ? argv[1] : "";
+    if (mode == "train" && argc >= 6) {
+      const bool dp = argc > 6 && std::strcmp(argv[6], "--dp") == 0;
+      return train(argv[2], std::stoll(argv[3]), std::stoll(argv[4]), argv[5], dp);
+    }
+    if (mode == "reference" && argc == 5)
+      return reference(std::stoll(argv[2]), std::stoll(argv[3]), argv[4]);
+    if (mode == "mismatch") return mismatch();
+    if (mode == "bench" && argc == 4) return bench(argv[2], std::stoll(argv[3]));
+    std::fprintf(stderr, "usage: pp_worker train|reference|mismatch|bench ...\n");
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "pp_worker: %s\n", e.what());
+    return 1;
+  }
+}
