@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "compile/graph.h"
+#include "compile/matmul_epilogue.h"
 
 namespace brasa::compiler {
 
@@ -37,17 +38,22 @@ struct Kernel {
 
 struct Step {
   int32_t node = -1;    ///< a node of the graph, or
-  int32_t kernel = -1;  ///< a kernel of the plan
+  int32_t kernel = -1;  ///< a kernel of the plan, or
+  int32_t matmul = -1;  ///< a matmul with its epilogue (Note [Matmul epilogues])
+
+  bool operator==(const Step&) const = default;
 };
 
 struct Plan {
   std::vector<Step> steps;
   std::vector<Kernel> kernels;
+  std::vector<MatmulEpilogue> matmuls;
   std::string source;  ///< one translation unit with every kernel ("" when none)
 };
 
 /// Groups runs of fusible pointwise nodes, and the reductions over the last dim they feed or
-/// follow, into kernels (only when `fuse`) and generates their source; every other node stays a
+/// follow, into kernels (only when `fuse`) and generates their source; Float mm/addmm nodes with
+/// pointwise epilogues become oneDNN matmul steps (only when `fuse`); every other node stays a
 /// step of its own.
 Plan plan(const Graph& g, bool fuse);
 

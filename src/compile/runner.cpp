@@ -87,6 +87,10 @@ void run_steps(const Graph& g, const Plan& plan, std::vector<Tensor>& env) {
       run_kernel(plan.kernels[s.kernel], g, env);
       continue;
     }
+    if (s.matmul >= 0) {
+      run_matmul_epilogue(g, plan.matmuls[s.matmul], env);
+      continue;
+    }
     const Node& n = g.nodes[s.node];
     Stack stack = bind_arguments(n, env);
     n.op->call_boxed(stack);
