@@ -73,6 +73,17 @@ TEST_F(MatmulEpilogues, StridedOperandsAndTwiceReadProducts) {
   expect_close(got[1], want[1], matmul(x.abs(), w.relu()) * 2);
 }
 
+TEST_F(MatmulEpilogues, BiasAloneKeepsEagersProductBitwise) {
+  auto fn = [](const Tensor& x, const Tensor& w, const Tensor& b) {
+    return linear(x, w, b).sigmoid();
+  };
+  auto f = brasa::compile(fn);
+  const Tensor x = randn({31, 200}), w = randn({45, 200}), b = randn({45});
+  f(x, w, b);
+  EXPECT_TRUE(bitwise_equal(f(x, w, b), fn(x, w, b)));
+  EXPECT_EQ(compile_stats().matmul_epilogues, 0);
+}
+
 TEST_F(MatmulEpilogues, BackwardOfLinearReluGivesEagersGradients) {
   auto loss_fn = [](const Tensor& x, const Tensor& w1, const Tensor& b1, const Tensor& w2,
                     const Tensor& b2) {
