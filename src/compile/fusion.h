@@ -28,8 +28,9 @@ struct Kernel {
   /// Per output: its dims from innermost to outermost as eager laid it out (a transposed input
   /// gives a transposed result); empty for row-major.
   std::vector<std::vector<int>> output_orders;
-  /// Row kernels (row_fusion.h) only: per output, 0 when shaped like the iteration, 1 for one
-  /// value per row with the last dim kept (size 1), 2 with it dropped.
+  /// Row kernels (row_fusion.h) and column reductions: per output, 0 when shaped like the
+  /// iteration, 1 for one value per row with the last dim kept (size 1), 2 with it dropped; 3 for
+  /// one value per column (all but the last dim reduced) with the dims kept, 4 with them dropped.
   std::vector<uint8_t> output_stat;
   bool rows = false;             ///< a row kernel: inputs in `scalar_inputs` are read once per row
   std::vector<std::string> ops;  ///< the fused ops, for logs

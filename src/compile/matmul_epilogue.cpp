@@ -1,6 +1,7 @@
 #include "compile/matmul_epilogue.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -399,6 +400,12 @@ bool run_fused(const Graph& g, const MatmulEpilogue& e, std::vector<Tensor>& env
 
 std::vector<MatmulEpilogue> find_matmul_epilogues(const Graph& g) {
   std::vector<MatmulEpilogue> found;
+  // BRASA_COMPILE_EPILOGUES=0: none (the comparison of docs/benchmarks.md).
+  static const bool off = [] {
+    const char* v = std::getenv("BRASA_COMPILE_EPILOGUES");
+    return v != nullptr && std::string(v) == "0";
+  }();
+  if (off) return found;
   Finder f(g);
   for (int32_t i = 0; i < static_cast<int32_t>(g.nodes.size()); ++i) {
     MatmulEpilogue e;
