@@ -68,6 +68,8 @@ bool column_reduction(const Graph& g, const Node& n, const std::vector<int64_t>&
   if (rank < 2 || in.sizes != shape || !in.cpu || in.dtype != out.dtype ||
       (in.dtype != ScalarType::Float && in.dtype != ScalarType::Double))
     return false;
+  for (int64_t d : shape)  // an empty sum is eager's (sizes 0 are guarded: never dynamic)
+    if (d == 0) return false;
   const Stack& a = n.args;
   if (!a[1].is<std::vector<int64_t>>() || !a[2].is<bool>()) return false;
   for (size_t i : {size_t{3}, size_t{4}})

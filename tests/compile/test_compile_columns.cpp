@@ -47,6 +47,18 @@ TEST_F(ColumnReductions, TwoDimSumOverDimZeroAndNewSizes) {
   EXPECT_GE(compile_stats().column_kernels, 1);
 }
 
+TEST_F(ColumnReductions, EmptyLeadingDimsGiveEagersZerosAndNaNs) {
+  auto fn = [](const Tensor& x) {
+    return std::vector<Tensor>{(x * 2.0).sum(0), (x + 1.0).mean(0, true)};
+  };
+  auto f = brasa::compile(fn);
+  const Tensor x = randn({0, 5});
+  f(x);
+  const std::vector<Tensor> got = f(x), want = fn(x);
+  EXPECT_TRUE(bitwise_equal(got[0], want[0]));
+  EXPECT_TRUE(bitwise_equal(got[1], want[1]));
+}
+
 TEST_F(ColumnReductions, BiasGradientOfACompiledBackward) {
   auto loss_fn = [](const Tensor& x, const Tensor& w, const Tensor& b) {
     return ((x.matmul(w) + b) * 0.5).tanh().sum();
