@@ -63,6 +63,12 @@ Plan build_plan(Graph& g, const CompileOptions& options, bool fuse, const char* 
   run_passes(g, options, autograd);
   log("graph", options.name + what + ":\n" + g.dump());
   Plan p = plan(g, fuse && options.mode == CompileMode::Default);
+  for (const MatmulEpilogue& m : p.matmuls) {
+    bump(&CompileStats::matmul_epilogues);
+    std::string ops;
+    for (const std::string& op : m.names) ops += (ops.empty() ? "" : " ") + op;
+    log("fusion", options.name + what + ": a oneDNN matmul with its epilogue (" + ops + ")");
+  }
   if (p.kernels.empty()) return p;
   std::string path;
   void* lib = load_kernels(p.source, &path);
@@ -72,6 +78,8 @@ Plan build_plan(Graph& g, const CompileOptions& options, bool fuse, const char* 
     BRASA_INTERNAL_ASSERT(k.fn != nullptr, "compile: ", k.symbol, " missing from ", path);
     bump(&CompileStats::fused_kernels);
     if (k.rows) bump(&CompileStats::row_kernels);
+    for (uint8_t stat : k.output_stat)
+      if (stat >= 3) bump(&CompileStats::column_kernels);
     std::string ops;
     for (const std::string& op : k.ops) ops += (ops.empty() ? "" : " ") + op;
     log("fusion", options.name + what + ": " + k.symbol + " fuses " + std::to_string(k.ops.size()) +
@@ -120,7 +128,10 @@ bool same_plan(const Plan& a, const Plan& b) {
       a.kernels.size() != b.kernels.size())
     return false;
   for (size_t i = 0; i < a.steps.size(); ++i)
-    if (a.steps[i].node != b.steps[i].node || a.steps[i].kernel != b.steps[i].kernel) return false;
+    if (!(a.steps[i] == b.steps[i])) return false;
+  if (a.matmuls.size() != b.matmuls.size()) return false;
+  for (size_t i = 0; i < a.matmuls.size(); ++i)
+    if (a.matmuls[i].nodes != b.matmuls[i].nodes) return false;
   for (size_t i = 0; i < a.kernels.size(); ++i) {
     const Kernel &x = a.kernels[i], &y = b.kernels[i];
     if (x.inputs != y.inputs || x.outputs != y.outputs || x.scalar_inputs != y.scalar_inputs ||

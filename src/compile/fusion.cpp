@@ -1,6 +1,7 @@
 #include "compile/fusion.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <sstream>
 #include <unordered_set>
 
@@ -20,12 +21,22 @@ namespace brasa::compiler {
 // with -ffp-contract=off, so exact ops match eager bit for bit, and transcendentals call the SLEEF
 // functions eager calls (Note [Generated math]). A run of one node stays eager.
 
+// Note [Column reductions]
+// A sum or mean over every dim but the last (a bias gradient: `grad.sum({0, 1})` of a [B, T, C]
+// gradient) of a value of a pointwise group's shape ends that group: the kernel computes the
+// group's values row by row as usual and adds the reduced value into a partial row of the running
+// thread; the partial rows are then added in thread order (so the result depends on the thread
+// count only, not on timing). The summation order is not eager's: within 1e-5 of the sum of
+// absolute values. The group's other outputs are stored as before, so a gradient that the
+// backward needs both summed (the bias) and whole (the matmul) is read from memory once.
+
 namespace {
 
 struct Group {
   std::vector<int32_t> nodes;
   std::vector<int64_t> shape;
   bool rows = false;                    ///< holds a reduction over the last dim
+  int32_t column = -1;                  ///< a sum/mean over every dim but the last: ends the group
   std::unordered_set<int32_t> values;   ///< results of the group's nodes
   std::unordered_set<int32_t> stats;    ///< per-row results (last dim 1)
   std::unordered_set<int32_t> dropped;  ///< per-row results without the last dim
@@ -44,6 +55,36 @@ std::vector<int64_t> stat_shape(std::vector<int64_t> shape) {
   return shape;
 }
 
+/// Whether `n` is a sum or mean of a float/double value shaped `shape` (rank 2 or more) over every
+/// dim but the last, with no dtype or out= argument (Note [Column reductions]).
+bool column_reduction(const Graph& g, const Node& n, const std::vector<int64_t>& shape) {
+  const std::string& name = n.op->name();
+  if ((name != "sum" && name != "mean") || n.mutates || n.refs.size() != 1 ||
+      n.results.size() != 1 || n.refs[0].slot != 0 || n.refs[0].element >= 0 || n.args.size() != 5)
+    return false;
+  const ValueInfo& in = g.values[n.refs[0].value];
+  const ValueInfo& out = g.values[n.results[0].value];
+  const auto rank = static_cast<int64_t>(shape.size());
+  if (rank < 2 || in.sizes != shape || !in.cpu || in.dtype != out.dtype ||
+      (in.dtype != ScalarType::Float && in.dtype != ScalarType::Double))
+    return false;
+  for (int64_t d : shape)  // an empty sum is eager's (sizes 0 are guarded: never dynamic)
+    if (d == 0) return false;
+  const Stack& a = n.args;
+  if (!a[1].is<std::vector<int64_t>>() || !a[2].is<bool>()) return false;
+  for (size_t i : {size_t{3}, size_t{4}})
+    if (!(a[i].is_none() || (a[i].is_tensor() && !a[i].tensor().defined()))) return false;
+  std::vector<bool> seen(rank, false);
+  for (int64_t d : a[1].get<std::vector<int64_t>>()) {
+    const int64_t k = d < 0 ? d + rank : d;
+    if (k < 0 || k >= rank - 1 || seen[k]) return false;
+    seen[k] = true;
+  }
+  for (int64_t k = 0; k + 1 < rank; ++k)
+    if (!seen[k]) return false;
+  return true;
+}
+
 struct Builder {
   const Graph& g;
   std::vector<int> uses_after;  // per value: last node index reading it
@@ -54,6 +95,12 @@ struct Builder {
   /// Whether node i joins `group` (updating it).
   bool join(Group& group, int32_t i) {
     const Node& n = g.nodes[i];
+    if (group.column >= 0) return false;
+    if (!group.rows && column_reduction(g, n, group.shape)) {
+      group.column = i;
+      group.add(g, i, false, false);
+      return true;
+    }
     for (const ArgRef& r : n.refs)
       if (group.dropped.count(r.value)) return false;
     if (fusible_pointwise(g, n)) {
@@ -113,14 +160,14 @@ struct Builder {
       generate_row_kernel(
           g, group.nodes, group.shape, [&](int32_t v) { return needed(v, last); }, k, src);
     } else {
-      pointwise_kernel(k, group.nodes);
+      pointwise_kernel(k, group.nodes, group.shape, group.column);
     }
     plan.steps.push_back({-1, static_cast<int32_t>(plan.kernels.size())});
     plan.kernels.push_back(std::move(k));
   }
 
-  void pointwise_kernel(Kernel& k, const std::vector<int32_t>& run) {
-    const auto& shape = g.values[g.nodes[run.back()].results[0].value].sizes;
+  void pointwise_kernel(Kernel& k, const std::vector<int32_t>& run,
+                        const std::vector<int64_t>& shape, int32_t column) {
     k.rank = std::max<int>(1, static_cast<int>(shape.size()));
     std::unordered_set<int32_t> inside;
     for (int32_t i : run) inside.insert(g.nodes[i].results[0].value);
@@ -135,9 +182,15 @@ struct Builder {
       k.scalar_inputs.push_back(numel == 1);
       return "x" + std::to_string(k.inputs.size() - 1);
     };
+    std::string summed;  // the column reduction's operand
     for (int32_t i : run) {
       const Node& n = g.nodes[i];
       const int32_t v = n.results[0].value;
+      if (i == column) {
+        summed = operand(n.refs[0].value);
+        k.ops.push_back(n.op->name());
+        continue;
+      }
       const std::string a = operand(n.refs[0].value);
       const std::string b = n.refs.size() > 1 ? operand(n.refs[1].value) : "";
       body << "      " << pointwise_statement(g, n, "v" + std::to_string(v), a, b) << "\n";
@@ -148,7 +201,48 @@ struct Builder {
         k.output_orders.push_back(layout_order(g.values[v]));
       }
     }
-    generate(k, run, body.str());
+    if (column < 0) {
+      generate(k, run, body.str());
+      return;
+    }
+    // The reduction's result is the last output: one value per column (Note [Column reductions]).
+    const Node& r = g.nodes[column];
+    const int32_t v = r.results[0].value;
+    k.output_stat.assign(k.outputs.size(), 0);
+    k.outputs.push_back(v);
+    k.output_dtypes.push_back(g.values[v].dtype);
+    k.output_orders.emplace_back();
+    k.output_stat.push_back(g.values[v].sizes.size() == shape.size() ? 3 : 4);
+    generate_columns(k, run, body.str(), summed, r.op->name() == "mean");
+  }
+
+  /// A pointwise kernel whose last output sums `summed` over every dim but the last: rows split
+  /// over the threads, each adding into its own partial row, then the partial rows added in thread
+  /// order (Note [Column reductions]).
+  void generate_columns(const Kernel& k, const std::vector<int32_t>& run, const std::string& body,
+                        const std::string& summed, bool mean) {
+    const char* T = c_type(k.output_dtypes.back());
+    const size_t no = k.outputs.size() - 1;
+    src << "extern \"C\" int omp_get_max_threads(void);\nextern \"C\" int "
+           "omp_get_thread_num(void);\n";
+    emit_kernel_header(g, k, src);
+    src << "  const int nt = n >= 65536 ? omp_get_max_threads() : 1;\n"
+        << "  " << T << "* part = (" << T << "*)malloc(sizeof(" << T << ") * sizes[R - 1] * nt);\n"
+        << "  for (i64 j = 0; j < sizes[R - 1] * nt; ++j) part[j] = 0;\n";
+    row_loop(k);
+    src << "    " << T << "* __restrict acc = part + (i64)omp_get_thread_num() * inner;\n"
+        << "    if (" << unit_test(k, no) << ") {\n";
+    for (Mode mode : {kUnit, kStrided}) {
+      src << simd(mode) << "    for (i64 j = 0; j < inner; ++j) {\n"
+          << decls(k, run, mode) << body << stores(k, mode, no) << "      acc[j] += " << summed
+          << ";\n    }\n"
+          << (mode == kUnit ? "    } else {\n" : "    }\n");
+    }
+    src << "  }\n  for (i64 j = 0; j < sizes[R - 1]; ++j) {\n    " << T << " s = 0;\n"
+        << "    for (int t = 0; t < nt; ++t) s += part[t * sizes[R - 1] + j];\n"
+        << "    q" << no
+        << "[j] = " << (mean ? "s / (" + std::string(T) + ")(n / sizes[R - 1])" : "s")
+        << ";\n  }\n  free(part);\n}\n\n";
   }
 
   void generate(const Kernel& k, const std::vector<int32_t>& run, const std::string& body) {
@@ -204,9 +298,9 @@ struct Builder {
   static const char* simd(Mode mode) { return mode == kStrided ? "" : "#pragma omp simd\n"; }
 
   /// The run-time test for kUnit: unit inner strides (0 for single-element inputs).
-  static std::string unit_test(const Kernel& k) {
+  static std::string unit_test(const Kernel& k, size_t outputs = SIZE_MAX) {
     std::string t = "true";
-    for (size_t b = 0; b < k.inputs.size() + k.outputs.size(); ++b)
+    for (size_t b = 0; b < k.inputs.size() + std::min(outputs, k.outputs.size()); ++b)
       t += " && s" + std::to_string(b) +
            (b < k.inputs.size() && k.scalar_inputs[b] ? " == 0" : " == 1");
     return t;
@@ -224,10 +318,10 @@ struct Builder {
     return os.str();
   }
 
-  std::string stores(const Kernel& k, Mode mode) {
+  std::string stores(const Kernel& k, Mode mode, size_t outputs = SIZE_MAX) {
     std::ostringstream os;
     const size_t ni = k.inputs.size();
-    for (size_t j = 0; j < k.outputs.size(); ++j)
+    for (size_t j = 0; j < std::min(outputs, k.outputs.size()); ++j)
       os << "      q" << j << "[" << index(k, ni + j, mode) << "] = v" << k.outputs[j] << ";\n";
     return os.str();
   }
@@ -237,13 +331,29 @@ struct Builder {
 
 Plan plan(const Graph& g, bool fuse) {
   Builder b{g, std::vector<int>(g.values.size(), -1), {g.outputs.begin(), g.outputs.end()}, {}, {}};
-  for (size_t i = 0; i < g.nodes.size(); ++i)
-    for (const ArgRef& r : g.nodes[i].refs) b.uses_after[r.value] = static_cast<int>(i);
+  // Nodes a matmul step stands for run where its last node ran (Note [Matmul epilogues]).
+  if (fuse) b.plan.matmuls = find_matmul_epilogues(g);
+  std::vector<int32_t> absorbed(g.nodes.size(), -1);
+  for (size_t q = 0; q < b.plan.matmuls.size(); ++q)
+    for (int32_t i : b.plan.matmuls[q].nodes) absorbed[i] = static_cast<int32_t>(q);
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const int at = absorbed[i] < 0 ? static_cast<int>(i) : b.plan.matmuls[absorbed[i]].last_node;
+    for (const ArgRef& r : g.nodes[i].refs)
+      b.uses_after[r.value] = std::max(b.uses_after[r.value], at);
+  }
   b.src << "// Generated by brasa's compile step (docs/compile.md); one kernel per fused run.\n"
         << generated_preamble();
   Group group;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const auto n = static_cast<int32_t>(i);
+    if (absorbed[i] >= 0) {
+      if (b.plan.matmuls[absorbed[i]].last_node == n) {
+        b.emit(group);
+        group.clear();
+        b.plan.steps.push_back({-1, -1, absorbed[i]});
+      }
+      continue;
+    }
     if (fuse && !group.nodes.empty() && b.join(group, n)) continue;
     b.emit(group);
     group.clear();

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "compile/graph.h"
+#include "compile/matmul_epilogue.h"
 
 namespace brasa::compiler {
 
@@ -27,8 +28,9 @@ struct Kernel {
   /// Per output: its dims from innermost to outermost as eager laid it out (a transposed input
   /// gives a transposed result); empty for row-major.
   std::vector<std::vector<int>> output_orders;
-  /// Row kernels (row_fusion.h) only: per output, 0 when shaped like the iteration, 1 for one
-  /// value per row with the last dim kept (size 1), 2 with it dropped.
+  /// Row kernels (row_fusion.h) and column reductions: per output, 0 when shaped like the
+  /// iteration, 1 for one value per row with the last dim kept (size 1), 2 with it dropped; 3 for
+  /// one value per column (all but the last dim reduced) with the dims kept, 4 with them dropped.
   std::vector<uint8_t> output_stat;
   bool rows = false;             ///< a row kernel: inputs in `scalar_inputs` are read once per row
   std::vector<std::string> ops;  ///< the fused ops, for logs
@@ -37,17 +39,22 @@ struct Kernel {
 
 struct Step {
   int32_t node = -1;    ///< a node of the graph, or
-  int32_t kernel = -1;  ///< a kernel of the plan
+  int32_t kernel = -1;  ///< a kernel of the plan, or
+  int32_t matmul = -1;  ///< a matmul with its epilogue (Note [Matmul epilogues])
+
+  bool operator==(const Step&) const = default;
 };
 
 struct Plan {
   std::vector<Step> steps;
   std::vector<Kernel> kernels;
+  std::vector<MatmulEpilogue> matmuls;
   std::string source;  ///< one translation unit with every kernel ("" when none)
 };
 
 /// Groups runs of fusible pointwise nodes, and the reductions over the last dim they feed or
-/// follow, into kernels (only when `fuse`) and generates their source; every other node stays a
+/// follow, into kernels (only when `fuse`) and generates their source; Float mm/addmm nodes with
+/// pointwise epilogues become oneDNN matmul steps (only when `fuse`); every other node stays a
 /// step of its own.
 Plan plan(const Graph& g, bool fuse);
 

@@ -43,10 +43,14 @@ void run_kernel(const Kernel& k, const Graph& g, std::vector<Tensor>& env) {
   }
   for (size_t j = 0; j < no; ++j) {
     // Eager's layout: row-major, or the trace's dim order (Kernel::output_orders).
-    if (!k.output_stat.empty() && k.output_stat[j] != 0) {  // one value per row
-      const size_t rank = k.output_stat[j] == 1 ? R : R - 1;
+    if (!k.output_stat.empty() && k.output_stat[j] != 0) {  // one value per row or column
+      const uint8_t stat = k.output_stat[j];
+      const size_t rank = stat == 1 || stat == 3 ? R : stat == 4 ? 1 : R - 1;
       int64_t sizes[16];
-      for (size_t i = 0; i < rank; ++i) sizes[i] = i + 1 < static_cast<size_t>(R) ? shape[i] : 1;
+      for (size_t i = 0; i < rank; ++i) {
+        const bool last = i + 1 == rank;
+        sizes[i] = stat >= 3 ? (last ? shape[R - 1] : 1) : (last && stat == 1 ? 1 : shape[i]);
+      }
       Tensor t = detail::empty_generic(IntArrayRef(sizes, rank), k.output_dtypes[j], Device(kCPU));
       out[j] = static_cast<char*>(t.data_ptr());
       env[k.outputs[j]] = std::move(t);
@@ -85,6 +89,10 @@ void run_steps(const Graph& g, const Plan& plan, std::vector<Tensor>& env) {
   for (const Step& s : plan.steps) {
     if (s.kernel >= 0) {
       run_kernel(plan.kernels[s.kernel], g, env);
+      continue;
+    }
+    if (s.matmul >= 0) {
+      run_matmul_epilogue(g, plan.matmuls[s.matmul], env);
       continue;
     }
     const Node& n = g.nodes[s.node];

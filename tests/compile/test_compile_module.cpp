@@ -1,5 +1,9 @@
 // compile(module): parameters are graph inputs (optimizer steps and replaced tensors are seen),
-// gradients equal eager's, and inference under no_grad runs the fused kernels.
+// gradients equal eager's, and inference under no_grad runs the fused kernels. Float linear layers
+// run as oneDNN matmuls with their epilogues (Note [Matmul epilogues]), whose products may round
+// differently from eager's: Float results agree within 1e-5 of their magnitude, Double bit for bit.
+#include <algorithm>
+
 #include "brasa/compile/module.h"
 #include "brasa/optim.h"
 #include "compile/compile_test_util.h"
@@ -8,6 +12,13 @@ namespace brasa::compile_test {
 namespace {
 
 using CompileModule = CompileTest;
+
+/// Within 1e-5 of the larger of 1 and b's largest magnitude (a matmul's summation order).
+bool close(const Tensor& a, const Tensor& b) {
+  if (a.sizes() != b.sizes() || a.dtype() != b.dtype()) return false;
+  const double scale = std::max(1.0, b.abs().max().item<double>());
+  return (a - b).abs().max().item<double>() <= 1e-5 * scale;
+}
 
 struct MlpImpl : nn::Module {
   MlpImpl() {
@@ -40,10 +51,10 @@ TEST_F(CompileModule, TrainingStepsEqualEager) {
     Tensor lc = (compiled(x) - target).pow(2).mean();
     le.backward();
     lc.backward();
-    EXPECT_TRUE(bitwise_equal(lc, le)) << "step " << step;
+    EXPECT_TRUE(close(lc, le)) << "step " << step;
     auto pe = eager_model->parameters(), pc = compiled_model->parameters();
     for (size_t i = 0; i < pe.size(); ++i)
-      EXPECT_TRUE(bitwise_equal(pc[i].grad(), pe[i].grad())) << "step " << step << " param " << i;
+      EXPECT_TRUE(close(pc[i].grad(), pe[i].grad())) << "step " << step << " param " << i;
     opt_eager.step();
     opt_compiled.step();
   }
@@ -57,9 +68,10 @@ TEST_F(CompileModule, InferenceFusesAndSeesReplacedParameters) {
   NoGradGuard no_grad;
   Tensor x = randn({5, 6});
   compiled(x);
-  EXPECT_TRUE(bitwise_equal(compiled(x), model->forward(x)));
+  EXPECT_TRUE(close(compiled(x), model->forward(x)));
   model->fc1->weight.mul_(2);  // in place: the same graph reads it
-  EXPECT_TRUE(bitwise_equal(compiled(x), model->forward(x)));
+  EXPECT_TRUE(close(compiled(x), model->forward(x)));
+  EXPECT_GE(compile_stats().matmul_epilogues, 1);
   EXPECT_GE(compile_stats().compiled_calls, 2);
   model->to(kDouble);  // new parameter tensors: the guards see their dtype, a new graph is traced
   Tensor xd = x.to(kDouble);
