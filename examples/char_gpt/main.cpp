@@ -169,8 +169,8 @@ int run(const Config& c) {
     auto compiled = brasa::compile(model);
     forward = [compiled](const torch::Tensor& x) { return compiled(x); };
   }
-  torch::optim::AdamW optimizer(model->param_groups(c.weight_decay),
-                                torch::optim::AdamWOptions(c.lr).betas({0.9, 0.95}));
+  const auto adamw = torch::optim::AdamWOptions(c.lr).betas({0.9, 0.95});
+  torch::optim::AdamW optimizer(model->param_groups(adamw, c.weight_decay), adamw);
   int64_t params = 0;
   for (const auto& p : model->parameters()) params += p.numel();
   std::printf(
