@@ -169,8 +169,8 @@ int run(const Config& c) {
     auto compiled = brasa::compile(model);
     forward = [compiled](const torch::Tensor& x) { return compiled(x); };
   }
-  torch::optim::AdamW optimizer(model->param_groups(c.weight_decay),
-                                torch::optim::AdamWOptions(c.lr).betas({0.9, 0.95}));
+  const auto adamw = torch::optim::AdamWOptions(c.lr).betas({0.9, 0.95});
+  torch::optim::AdamW optimizer(model->param_groups(adamw, c.weight_decay), adamw);
   int64_t params = 0;
   for (const auto& p : model->parameters()) params += p.numel();
   std::printf(
@@ -244,10 +244,11 @@ int run(const Config& c) {
   if (last > first) {
     checkpoints.save(last);
     std::printf(
-        "step time %.1f ms (mean of %lld steps after %d of warm-up), %.0f tokens/s; peak "
-        "memory of a step %.1f MiB above its start\n",
+        "step time %.1f ms (mean of %lld steps after %d of warm-up; CPU %.1f ms), %.0f "
+        "tokens/s; peak memory of a step %.1f MiB above its start\n",
         timer.mean_ms(), static_cast<long long>(timer.count()), StepTimer::kWarmup,
-        c.batch_size * c.block_size / (timer.mean_ms() / 1e3), peak_bytes / 1048576.0);
+        timer.mean_cpu_ms(), c.batch_size * c.block_size / (timer.mean_ms() / 1e3),
+        peak_bytes / 1048576.0);
   }
   const double val = evaluate(model, forward, val_windows, c);
   if (c.compile) {

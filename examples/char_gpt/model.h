@@ -116,16 +116,22 @@ struct GptImpl : torch::nn::Module {
     }
     return torch::nn::functional::linear(ln_f(x), wte->weight);  // tied to the embedding
   }
-  /// AdamW's two groups: matrices (linear and embedding weights) decay, biases and LayerNorm
-  /// weights do not.
-  std::vector<torch::optim::OptimizerParamGroup> param_groups(double weight_decay) {
+  /// AdamW's two groups, each a copy of `options` with its own weight decay: matrices (linear
+  /// and embedding weights) decay by `weight_decay`, biases and LayerNorm weights not at all. A
+  /// libtorch group's options replace the optimizer's defaults whole (Python's param_groups only
+  /// override the keys they name), so betas and eps must be in `options`, not only in the
+  /// defaults.
+  std::vector<torch::optim::OptimizerParamGroup> param_groups(
+      const torch::optim::AdamWOptions& options, double weight_decay) {
     std::vector<torch::Tensor> decay, no_decay;
     for (auto& p : parameters()) (p.dim() >= 2 ? decay : no_decay).push_back(p);
     std::vector<torch::optim::OptimizerParamGroup> groups;
-    groups.emplace_back(decay, std::make_unique<torch::optim::AdamWOptions>(
-                                   torch::optim::AdamWOptions().weight_decay(weight_decay)));
-    groups.emplace_back(no_decay, std::make_unique<torch::optim::AdamWOptions>(
-                                      torch::optim::AdamWOptions().weight_decay(0.0)));
+    for (auto [params, decay_of_group] :
+         {std::pair{decay, weight_decay}, std::pair{no_decay, 0.0}}) {
+      auto group_options = std::make_unique<torch::optim::AdamWOptions>(options);
+      group_options->weight_decay(decay_of_group);
+      groups.emplace_back(params, std::move(group_options));
+    }
     return groups;
   }
 

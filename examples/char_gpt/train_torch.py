@@ -178,9 +178,9 @@ def main():
     print(f"train_torch: {train.numel()} train / {val.numel()} val characters, vocabulary {len(vocab)}; "
           f"{params / 1e6:.2f}M parameters; {torch.get_num_threads()} threads, autocast {c.autocast}")
     model.train()
-    times = []
+    times, cpu = [], []
     for step in range(c.steps):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         lr = lr_at(step, c)
         for g in opt.param_groups:
             g["lr"] = lr
@@ -197,6 +197,7 @@ def main():
         value = loss.item()
         if step >= 3:
             times.append(time.perf_counter() - t0)
+            cpu.append(time.process_time() - c0)
         if (step + 1) % c.log_every == 0:
             print(f"step {step + 1}/{c.steps} loss {value:.4f} grad norm {float(norm):.3f} lr {lr:.2e}",
                   flush=True)
@@ -204,8 +205,8 @@ def main():
             print(f"step {step + 1}: val loss {evaluate(model, windows, c):.4f}", flush=True)
     if times:
         ms = 1e3 * sum(times) / len(times)
-        print(f"step time {ms:.1f} ms (mean of {len(times)} steps after 3 of warm-up), "
-              f"{c.batch_size * c.block_size / (ms / 1e3):.0f} tokens/s")
+        print(f"step time {ms:.1f} ms (mean of {len(times)} steps after 3 of warm-up; "
+              f"CPU {1e3 * sum(cpu) / len(cpu):.1f} ms), {c.batch_size * c.block_size / (ms / 1e3):.0f} tokens/s")
     print(f"step {c.steps}: val loss {evaluate(model, windows, c):.4f}")
 
 

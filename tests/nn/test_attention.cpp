@@ -170,3 +170,31 @@ TEST(Attention, Errors) {
   EXPECT_THROW(scaled_dot_product_attention(q, k, v, {}, 1.5), ValueError);
   EXPECT_THROW(scaled_dot_product_attention(q.to(kInt), k.to(kInt), v.to(kInt)), TypeError);
 }
+
+TEST(Attention, DropoutKeepsByPhiloxOfTheElementIndex) {
+  // Uniform probabilities (q = k = 0) times an identity v give out[n][i][j] = keep(n, i, j) /
+  // (1 - p) / S: the mask itself. Element (n, i, j) keeps when word (n L + i) S + j of the philox
+  // range is below (1 - p) 2^32 (Note [Blockwise attention]); Float, Double and BFloat16 kernels.
+  const int64_t N = 2, L = 5, S = 70;
+  const double p = 0.3;
+  for (ScalarType dt : {kFloat, kDouble, kBFloat16}) {
+    SCOPED_TRACE(to_string(dt));
+    Tensor q = zeros({N, L, 4}, dt), k = zeros({N, S, 4}, dt);
+    Tensor v = eye(S, dt).expand({N, S, S});
+    auto [out, lse, philox] = _scaled_dot_product_attention_forward(
+        q, k, v, {}, p, false, std::nullopt, make_generator(7));
+    const uint64_t seed = uint64_t(philox[0].item<int64_t>()),
+                   offset = uint64_t(philox[1].item<int64_t>());
+    Tensor o = out.to(kDouble).contiguous();
+    int64_t mismatches = 0, kept = 0;
+    for (int64_t e = 0; e < N * L * S; ++e) {
+      const Philox4x32 block(seed, offset + uint64_t(e) / 4);
+      const bool keep = double(block.out[e % 4]) * (1.0 / 4294967296.0) < 1 - p;
+      const double value = o.data_ptr<double>()[e];
+      kept += keep;
+      mismatches += keep ? std::abs(value * S * (1 - p) - 1) > 1e-2 : value != 0;
+    }
+    EXPECT_EQ(mismatches, 0);
+    EXPECT_GT(kept, N * L * S / 2);
+  }
+}

@@ -19,6 +19,19 @@ namespace brasa::ops {
 
 BRASA_DEFINE_STUB(attention_forward_stub, AttentionForwardKernel);
 BRASA_DEFINE_STUB(attention_backward_stub, AttentionBackwardKernel);
+BRASA_DEFINE_STUB(attention_bf16_forward_stub, AttentionForwardKernel);
+BRASA_DEFINE_STUB(attention_bf16_backward_stub, AttentionBackwardKernel);
+
+bool attention_bf16_native() {
+  static const bool native = [] {
+    constexpr int kAvx512 = static_cast<int>(cpu::CpuCapability::AVX512);
+    return cpu::cpu_capability() == cpu::CpuCapability::AVX512 &&
+           __builtin_cpu_supports("avx512bf16") &&
+           attention_bf16_forward_stub.impl[kAvx512] != nullptr &&
+           attention_bf16_backward_stub.impl[kAvx512] != nullptr;
+  }();
+  return native;
+}
 
 using Triple = std::tuple<Tensor, Tensor, Tensor>;
 
@@ -44,7 +57,8 @@ std::vector<int64_t> broadcast_batch(std::vector<int64_t> a, IntArrayRef b, cons
 IntArrayRef batch_of(const Tensor& t) { return t.sizes().slice(0, size_t(t.dim() - 2)); }
 
 struct Prepared {
-  ScalarType compute;
+  ScalarType compute;  // of the scores, softmax and mask
+  bool native_bf16;    // q, k, v (and out, the gradients) stay BFloat16: Note [BFloat16 attention]
   std::vector<int64_t> batch;
   int64_t N, L, S, E, Ev;
   Tensor q, k, v, mask;  // expanded to batch + [rows, cols], unit last stride, compute dtype
@@ -96,6 +110,7 @@ Prepared prepare(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor
               ": explicit attn_mask should not be set when is_causal=True");
   Prepared p;
   p.compute = q.scalar_type() == kDouble ? kDouble : kFloat;
+  p.native_bf16 = q.scalar_type() == kBFloat16 && attention_bf16_native();
   p.L = q.size(-2), p.S = k.size(-2), p.E = q.size(-1), p.Ev = v.size(-1);
   p.batch =
       broadcast_batch(broadcast_batch(std::vector<int64_t>(batch_of(q).begin(), batch_of(q).end()),
@@ -123,9 +138,10 @@ Prepared prepare(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor
   p.N = 1;
   for (int64_t b : p.batch) p.N *= b;
   p.scale = scale ? *scale : 1.0 / std::sqrt(double(p.E));
-  p.q = to_compute(q, p.compute, p.batch);
-  p.k = to_compute(k, p.compute, p.batch);
-  p.v = to_compute(v, p.compute, p.batch);
+  const ScalarType operands = p.native_bf16 ? kBFloat16 : p.compute;
+  p.q = to_compute(q, operands, p.batch);
+  p.k = to_compute(k, operands, p.batch);
+  p.v = to_compute(v, operands, p.batch);
   return p;
 }
 
@@ -157,8 +173,8 @@ const void* base(const Tensor& t) {
   return t.defined() ? t.unsafeGetTensorImpl()->storage()->data() : nullptr;
 }
 
-// The forward's shape rule: the checked inputs and the empty results (out and lse in the compute
-// dtype).
+// The forward's shape rule: the checked inputs and the empty results (out in the compute dtype or
+// BFloat16 when native, lse in the compute dtype).
 struct Forward {
   Prepared p;
   Tensor out, lse, philox;
@@ -166,7 +182,8 @@ struct Forward {
 Forward forward_rule(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask,
                      double dropout_p, bool is_causal, std::optional<double> scale) {
   Prepared p = prepare(q, k, v, mask, dropout_p, is_causal, scale);
-  Tensor out = detail::empty_generic(with(p.batch, {p.L, p.Ev}), p.compute, q.device());
+  Tensor out = detail::empty_generic(with(p.batch, {p.L, p.Ev}),
+                                     p.native_bf16 ? kBFloat16 : p.compute, q.device());
   Tensor lse = detail::empty_generic(with(p.batch, {p.L}), p.compute, q.device());
   return {std::move(p), out, lse, detail::empty_generic({2}, kLong, q.device())};
 }
@@ -194,8 +211,9 @@ Triple forward_kernel(const Tensor& q, const Tensor& k, const Tensor& v, const T
     lse.fill_(-std::numeric_limits<double>::infinity());
   } else if (out.numel() > 0 || lse.numel() > 0) {
     AttentionGeometry g = geometry(p, is_causal, dropout_p, rng);
-    attention_forward_stub(p.compute, g, base(p.q), base(p.k), base(p.v), base(p.mask),
-                           out.data_ptr(), lse.data_ptr());
+    auto& stub = p.native_bf16 ? attention_bf16_forward_stub : attention_forward_stub;
+    stub(p.native_bf16 ? kBFloat16 : p.compute, g, base(p.q), base(p.k), base(p.v), base(p.mask),
+         out.data_ptr(), lse.data_ptr());
   }
   return {in_dtype(out, q.scalar_type()), lse, philox};
 }
@@ -211,8 +229,8 @@ Tensor reduce_to(const Tensor& g, const Tensor& like) {
   return r.scalar_type() == like.scalar_type() ? r : r.to(like.scalar_type());
 }
 
-// The backward's shape rule: the checked inputs and the empty gradients (compute dtype, broadcast
-// batch).
+// The backward's shape rule: the checked inputs and the empty gradients (compute dtype or
+// BFloat16 when native, broadcast batch).
 struct Backward {
   Prepared p;
   Tensor gq, gk, gv;
@@ -225,9 +243,10 @@ Backward backward_rule(const Tensor& grad_out, const Tensor& q, const Tensor& k,
   BRASA_CHECK(grad_out.sizes() == IntArrayRef(out_shape) && out.sizes() == grad_out.sizes(),
               "scaled_dot_product_attention_backward: expected grad_out and out of shape ",
               IntArrayRef(out_shape), ", got ", grad_out.sizes(), " and ", out.sizes());
-  Tensor gq = detail::empty_generic(with(p.batch, {p.L, p.E}), p.compute, q.device());
-  Tensor gk = detail::empty_generic(with(p.batch, {p.S, p.E}), p.compute, q.device());
-  Tensor gv = detail::empty_generic(with(p.batch, {p.S, p.Ev}), p.compute, q.device());
+  const ScalarType dt = p.native_bf16 ? kBFloat16 : p.compute;
+  Tensor gq = detail::empty_generic(with(p.batch, {p.L, p.E}), dt, q.device());
+  Tensor gk = detail::empty_generic(with(p.batch, {p.S, p.E}), dt, q.device());
+  Tensor gv = detail::empty_generic(with(p.batch, {p.S, p.Ev}), dt, q.device());
   return {std::move(p), gq, gk, gv};
 }
 
@@ -245,14 +264,15 @@ Triple backward_kernel(const Tensor& grad_out, const Tensor& q, const Tensor& k,
   auto [p, gq, gk, gv] = backward_rule(grad_out, q, k, v, mask, out, dropout_p, is_causal, scale);
   gq.zero_(), gk.zero_(), gv.zero_();
   if (p.N * p.L * p.S > 0) {
-    Tensor go = grad_out.to(p.compute).contiguous(), o = out.to(p.compute).contiguous();
+    const ScalarType dt = p.native_bf16 ? kBFloat16 : p.compute;
+    Tensor go = grad_out.to(dt).contiguous(), o = out.to(dt).contiguous();
     Tensor l = lse.to(p.compute).contiguous();
     Tensor ph = philox.contiguous();
     PhiloxRange rng{uint64_t(ph.data_ptr<int64_t>()[0]), uint64_t(ph.data_ptr<int64_t>()[1])};
     AttentionGeometry g = geometry(p, is_causal, dropout_p, rng);
-    attention_backward_stub(p.compute, g, base(p.q), base(p.k), base(p.v), base(p.mask),
-                            o.data_ptr(), go.data_ptr(), l.data_ptr(), gq.data_ptr(), gk.data_ptr(),
-                            gv.data_ptr());
+    auto& stub = p.native_bf16 ? attention_bf16_backward_stub : attention_backward_stub;
+    stub(dt, g, base(p.q), base(p.k), base(p.v), base(p.mask), o.data_ptr(), go.data_ptr(),
+         l.data_ptr(), gq.data_ptr(), gk.data_ptr(), gv.data_ptr());
   }
   return {reduce_to(gq, q), reduce_to(gk, k), reduce_to(gv, v)};
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "backends/cpu/fast_exp.h"
+#include "backends/cpu/kernels/attention_dropout.h"
 #include "brasa/core/parallel.h"
 
 namespace brasa::cpu {
@@ -164,25 +165,6 @@ struct ScoreTile {
   // Last key (exclusive) that query rows [i0, i0 + iq) may see.
   int64_t key_end(int64_t i0, int64_t iq) const { return g.causal ? std::min(g.S, i0 + iq) : g.S; }
 };
-
-// Multiplies p[r][j] by keep / (1 - p) for the dropout draws of element (n, i0 + r, j0 + j).
-template <typename T>
-void apply_dropout(T* p, int64_t ld, const AttentionGeometry& g, int64_t n, int64_t i0, int64_t iq,
-                   int64_t j0, int64_t jk) {
-  const double keep = 1.0 - g.dropout_p;
-  const T inv = keep > 0 ? T(1.0 / keep) : T(0);
-  for (int64_t r = 0; r < iq; ++r) {
-    const uint64_t base = uint64_t(((n * g.L + i0 + r) * g.S) + j0);
-    for (int64_t j = 0; j < jk;) {
-      const uint64_t e = base + uint64_t(j);
-      Philox4x32 block(g.rng.seed, g.rng.offset + e / 4);
-      for (uint64_t lane = e % 4; lane < 4 && j < jk; ++lane, ++j) {
-        const double u = double(block.out[lane]) * (1.0 / 4294967296.0);
-        p[r * ld + j] = u < keep ? p[r * ld + j] * inv : T(0);
-      }
-    }
-  }
-}
 
 template <typename T>
 void forward_impl(const AttentionGeometry& g, const T* q, const T* k, const T* v, const T* mask,

@@ -54,4 +54,22 @@ using AttentionBackwardKernel = void (*)(ScalarType dt, const AttentionGeometry&
 BRASA_DECLARE_STUB(attention_forward_stub, AttentionForwardKernel);
 BRASA_DECLARE_STUB(attention_backward_stub, AttentionBackwardKernel);
 
+// Note [BFloat16 attention]
+// On CPUs with AVX-512 BF16, BFloat16 query, key and value stay BFloat16: the tile products run
+// on vdpbf16ps (bf16 pairs multiplied, float accumulation), and the scores, the online softmax,
+// logsumexp, dropout and the score gradient are float, as are the accumulators of out, grad_q,
+// grad_k and grad_v, which are rounded to BFloat16 once at the end. The operands are repacked per
+// tile into the instruction's pair layout (attention_bf16_kernels.cpp). Products of a float tile
+// (probabilities, score gradients) round it to BFloat16 first, as a BFloat16 matmul of the
+// composite formula does. Elsewhere BFloat16 is converted to float and runs the float kernel.
+// The backward is the one-pass form, parallel over batch elements.
+/// Same layouts as above with q, k, v, out (forward: written), grad_out and the gradients
+/// BFloat16; mask (additive) and lse Float. Registered only by the AVX-512 build: call them only
+/// when attention_bf16_native().
+BRASA_DECLARE_STUB(attention_bf16_forward_stub, AttentionForwardKernel);
+BRASA_DECLARE_STUB(attention_bf16_backward_stub, AttentionBackwardKernel);
+/// Whether this process runs BFloat16 attention natively (the AVX-512 capability is in use, the
+/// CPU has AVX-512 BF16 and the kernels are registered).
+bool attention_bf16_native();
+
 }  // namespace brasa::ops
