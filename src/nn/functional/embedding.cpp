@@ -89,7 +89,11 @@ Tensor embedding_bag(const Tensor& input, const Tensor& weight,
               mode == "max" ? "Max" : "Mean");
   const int64_t padding_idx = checked_padding_idx(options.padding_idx(), weight, op);
   renorm(weight, input, options.max_norm(), options.norm_type());
-  return brasa::embedding_bag(weight, input, offsets, mode, per_sample_weights,
+  // A 2-d input is a bag per row; its per-sample weights go with the flattened rows.
+  const Tensor weights_flat = per_sample_weights.defined() && input.dim() == 2
+                                  ? per_sample_weights.reshape({-1})
+                                  : per_sample_weights;
+  return brasa::embedding_bag(weight, input, offsets, mode, weights_flat,
                               options.include_last_offset(),
                               padding_idx < 0 ? std::nullopt : std::optional<int64_t>(padding_idx));
 }
