@@ -53,8 +53,9 @@ Coord<T> reflect(Coord<T> c, T twice_low, T twice_high) {
     sign = -1;
   }
   const T extra = std::fmod(d, span);
-  const auto flips = static_cast<int64_t>(std::floor(d / span));
-  if (flips % 2 == 0) return {extra + low, c.dx * sign};
+  // The parity of the number of mirrors, in floating point: d may exceed every integer type.
+  const bool even = std::fmod(std::floor(d / span), T(2)) == 0;
+  if (even) return {extra + low, c.dx * sign};
   return {span - extra + low, -c.dx * sign};
 }
 
