@@ -1,11 +1,12 @@
 // at:: distance functions: pairwise_distance and cosine_similarity are nn::functional's (one
-// computation for both spellings); pdist and dist are norms of differences.
+// computation for both spellings); pdist (also F::pdist) and dist are norms of differences.
 
 #include "brasa/nn/distance_functions.h"
 
 #include <vector>
 
 #include "brasa/core/error.h"
+#include "brasa/nn/functional/distance.h"
 #include "brasa/nn/functional/normalization.h"
 #include "brasa/ops/pointwise.h"
 #include "brasa/ops/reduce.h"
@@ -54,3 +55,9 @@ Tensor dist(const Tensor& self, const Tensor& other, const Scalar& p) {
 }
 
 }  // namespace brasa
+
+namespace brasa::nn::functional {
+
+Tensor pdist(const Tensor& input, double p) { return brasa::pdist(input, p); }
+
+}  // namespace brasa::nn::functional

@@ -1,7 +1,8 @@
 #pragma once
 // The nn-level functions of libtorch's at:: / torch:: namespace that brasa adds for issue 15, in
 // one include (Note [nn-level at:: functions] in docs/contributing.md). compat's
-// <ATen/Functions.h> includes it.
+// <ATen/Functions.h> includes it, and with it libtorch's older norms and tensor-list helpers
+// (brasa/ops/legacy_norms.h, brasa/ops/dense_tensor_lists.h).
 
 #include "brasa/nn/activation_functions.h"
 #include "brasa/nn/ctc_loss_functions.h"
@@ -14,4 +15,6 @@
 #include "brasa/nn/resample_functions.h"
 #include "brasa/nn/rnn_functions.h"
 #include "brasa/ops/conv_variants.h"
+#include "brasa/ops/dense_tensor_lists.h"
+#include "brasa/ops/legacy_norms.h"
 #include "brasa/ops/window.h"

@@ -1,6 +1,7 @@
 #pragma once
 // Mode tags of padding and interpolation in libtorch's spelling (`torch::kReflect`,
-// `torch::kBilinear`), used as std::variant alternatives in the option structs.
+// `torch::kBilinear`, grid_sample's `torch::kBorder`), used as std::variant alternatives in the
+// option structs.
 
 namespace brasa {
 namespace enumtype {
@@ -15,6 +16,9 @@ struct kBilinear {};
 struct kBicubic {};
 struct kTrilinear {};
 struct kArea {};
+struct kZeros {};
+struct kBorder {};
+struct kReflection {};
 }  // namespace enumtype
 inline constexpr enumtype::kConstant kConstant{};
 inline constexpr enumtype::kReflect kReflect{};
@@ -27,4 +31,7 @@ inline constexpr enumtype::kBilinear kBilinear{};
 inline constexpr enumtype::kBicubic kBicubic{};
 inline constexpr enumtype::kTrilinear kTrilinear{};
 inline constexpr enumtype::kArea kArea{};
+inline constexpr enumtype::kZeros kZeros{};
+inline constexpr enumtype::kBorder kBorder{};
+inline constexpr enumtype::kReflection kReflection{};
 }  // namespace brasa

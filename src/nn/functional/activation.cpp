@@ -1,4 +1,4 @@
-// Activation functionals, composed from pointwise ops.
+// Activation functionals, composed from pointwise ops; gumbel_softmax draws as libtorch's does.
 
 #include "brasa/nn/functional/activation.h"
 
@@ -250,6 +250,19 @@ Tensor rrelu(const Tensor& input, const RReLUFuncOptions& options) {
     return brasa::rrelu(input, options.lower(), options.upper(), options.training());
   Tensor self = input;
   return brasa::rrelu_(self, options.lower(), options.upper(), options.training());
+}
+
+Tensor gumbel_softmax(const Tensor& logits, const GumbelSoftmaxFuncOptions& options) {
+  BRASA_CHECK(logits.defined(), "gumbel_softmax: logits must be defined");
+  check_floating(logits, "gumbel_softmax");
+  // The draws of libtorch's detail::gumbel_softmax, in its order: Exponential(1) over the whole
+  // tensor, then -log of it.
+  Tensor gumbels = empty_like(logits).exponential_().log().neg();
+  Tensor y_soft = logits.add(gumbels).div(options.tau()).softmax(options.dim());
+  if (!options.hard()) return y_soft;
+  Tensor index = std::get<1>(y_soft.max(options.dim(), /*keepdim=*/true));
+  Tensor y_hard = zeros_like(logits).scatter_(options.dim(), index, 1.0);
+  return y_hard - y_soft.detach() + y_soft;
 }
 
 }  // namespace brasa::nn::functional

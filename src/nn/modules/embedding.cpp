@@ -1,4 +1,4 @@
-// Embedding and EmbeddingBag over brasa::embedding / embedding_bag.
+// Embedding and EmbeddingBag: parameters and options; forward is F::embedding / F::embedding_bag.
 
 #include "brasa/nn/modules/embedding.h"
 
@@ -6,7 +6,6 @@
 #include "brasa/core/error.h"
 #include "brasa/nn/init.h"
 #include "brasa/ops/factory.h"
-#include "brasa/ops/indexing_ops.h"
 
 namespace brasa::nn {
 namespace {
@@ -59,12 +58,13 @@ void EmbeddingImpl::pretty_print(std::ostream& s) const {
 }
 
 Tensor EmbeddingImpl::forward(const Tensor& indices) {
-  if (options.max_norm()) {
-    NoGradGuard no_grad;
-    embedding_renorm_(weight, indices, *options.max_norm(), options.norm_type());
-  }
-  return embedding(weight, indices, options.padding_idx().value_or(-1),
-                   options.scale_grad_by_freq(), options.sparse());
+  return functional::embedding(indices, weight,
+                               functional::EmbeddingFuncOptions()
+                                   .padding_idx(options.padding_idx())
+                                   .max_norm(options.max_norm())
+                                   .norm_type(options.norm_type())
+                                   .scale_grad_by_freq(options.scale_grad_by_freq())
+                                   .sparse(options.sparse()));
 }
 
 Embedding Embedding::from_pretrained(const Tensor& embeddings,
@@ -103,14 +103,6 @@ void EmbeddingBagImpl::reset_parameters() {
   }
 }
 
-namespace {
-const char* mode_name(const EmbeddingBagMode& mode) {
-  if (std::holds_alternative<enumtype::kSum>(mode)) return "sum";
-  if (std::holds_alternative<enumtype::kMax>(mode)) return "max";
-  return "mean";
-}
-}  // namespace
-
 void EmbeddingBagImpl::pretty_print(std::ostream& s) const {
   s << "torch::nn::EmbeddingBag(num_embeddings=" << options.num_embeddings()
     << ", embedding_dim=" << options.embedding_dim();
@@ -127,12 +119,34 @@ void EmbeddingBagImpl::pretty_print(std::ostream& s) const {
 
 Tensor EmbeddingBagImpl::forward(const Tensor& input, const Tensor& offsets,
                                  const Tensor& per_sample_weights) {
-  if (options.max_norm()) {
-    NoGradGuard no_grad;
-    embedding_renorm_(weight, input, *options.max_norm(), options.norm_type());
-  }
-  return embedding_bag(weight, input, offsets, mode_name(options.mode()), per_sample_weights,
-                       options.include_last_offset(), options.padding_idx());
+  return functional::embedding_bag(input, weight,
+                                   functional::EmbeddingBagFuncOptions()
+                                       .offsets(offsets)
+                                       .max_norm(options.max_norm())
+                                       .norm_type(options.norm_type())
+                                       .scale_grad_by_freq(options.scale_grad_by_freq())
+                                       .mode(options.mode())
+                                       .sparse(options.sparse())
+                                       .per_sample_weights(per_sample_weights)
+                                       .include_last_offset(options.include_last_offset())
+                                       .padding_idx(options.padding_idx()));
+}
+
+EmbeddingBag EmbeddingBag::from_pretrained(const Tensor& embeddings,
+                                           const EmbeddingBagFromPretrainedOptions& options) {
+  BRASA_CHECK(embeddings.dim() == 2, "EmbeddingBag::from_pretrained: embeddings must be 2-d, got ",
+              embeddings.dim(), " dims");
+  EmbeddingBag module(EmbeddingBagOptions(embeddings.size(0), embeddings.size(1))
+                          ._weight(embeddings)
+                          .max_norm(options.max_norm())
+                          .norm_type(options.norm_type())
+                          .scale_grad_by_freq(options.scale_grad_by_freq())
+                          .mode(options.mode())
+                          .sparse(options.sparse())
+                          .include_last_offset(options.include_last_offset())
+                          .padding_idx(options.padding_idx()));
+  module->weight.set_requires_grad(!options.freeze());
+  return module;
 }
 
 }  // namespace brasa::nn

@@ -110,6 +110,13 @@ struct BRASA_API RReLUFuncOptions {
   BRASA_ARG(bool, inplace) = false;
 };
 
+struct BRASA_API GumbelSoftmaxFuncOptions {
+  BRASA_ARG(double, tau) = 1.0;
+  /// One-hot results (the argmax of the soft sample) with the soft sample's gradient.
+  BRASA_ARG(bool, hard) = false;
+  BRASA_ARG(int, dim) = -1;
+};
+
 struct BRASA_API SoftmaxFuncOptions {
   SoftmaxFuncOptions(int64_t dim) : dim_(dim) {}  // NOLINT(google-explicit-constructor)
   BRASA_ARG(int64_t, dim);
@@ -180,6 +187,11 @@ BRASA_API Tensor prelu(const Tensor& input, const Tensor& weight);
 /// leaky_relu with slope (lower + upper) / 2 when not training; in training a slope drawn from
 /// U(lower, upper) for each negative element. ValueError when lower > upper.
 BRASA_API Tensor rrelu(const Tensor& input, const RReLUFuncOptions& options = {});
+/// softmax((logits + g) / tau) along dim with g ~ Gumbel(0, 1) drawn as -log(Exponential(1)) from
+/// the default generator (libtorch's draws, in libtorch's order); hard: the one-hot of its argmax
+/// plus (soft - soft.detach()). tau is not checked (libtorch divides by it); TypeError for
+/// non-floating logits.
+BRASA_API Tensor gumbel_softmax(const Tensor& logits, const GumbelSoftmaxFuncOptions& options = {});
 
 }  // namespace functional
 }  // namespace brasa::nn

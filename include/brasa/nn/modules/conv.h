@@ -17,11 +17,6 @@
 #include "brasa/nn/pimpl.h"
 
 namespace brasa {
-namespace enumtype {
-struct kZeros {};
-}  // namespace enumtype
-inline constexpr enumtype::kZeros kZeros{};
-
 namespace nn {
 namespace detail {
 using conv_padding_mode_t =

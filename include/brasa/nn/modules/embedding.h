@@ -1,6 +1,7 @@
 #pragma once
 // Embedding and EmbeddingBag: lookup tables of num_embeddings rows of embedding_dim values,
 // weight ~ N(0, 1) (the padding_idx row zeroed), with libtorch's options and from_pretrained.
+// forward runs F::embedding / F::embedding_bag (nn/functional/embedding.h) with the options.
 
 #include <cstdint>
 #include <optional>
@@ -9,6 +10,7 @@
 #include "brasa/core/options_arg.h"
 #include "brasa/core/tensor.h"
 #include "brasa/nn/cloneable.h"
+#include "brasa/nn/functional/embedding.h"
 #include "brasa/nn/init_modes.h"
 #include "brasa/nn/pimpl.h"
 #include "brasa/nn/reduction.h"
@@ -62,8 +64,6 @@ class BRASA_API Embedding : public ModuleHolder<EmbeddingImpl> {
                                    const EmbeddingFromPretrainedOptions& options = {});
 };
 
-using EmbeddingBagMode = std::variant<enumtype::kSum, enumtype::kMean, enumtype::kMax>;
-
 struct BRASA_API EmbeddingBagOptions {
   EmbeddingBagOptions(int64_t num_embeddings, int64_t embedding_dim)
       : num_embeddings_(num_embeddings), embedding_dim_(embedding_dim) {}
@@ -79,7 +79,18 @@ struct BRASA_API EmbeddingBagOptions {
   BRASA_ARG(std::optional<int64_t>, padding_idx) = std::nullopt;
 };
 
-/// Sums/means/maxes bags of embedding rows: see brasa::embedding_bag for indices/offsets.
+struct BRASA_API EmbeddingBagFromPretrainedOptions {
+  BRASA_ARG(bool, freeze) = true;
+  BRASA_ARG(std::optional<double>, max_norm) = std::nullopt;
+  BRASA_ARG(double, norm_type) = 2.;
+  BRASA_ARG(bool, scale_grad_by_freq) = false;
+  BRASA_ARG(EmbeddingBagMode, mode) = enumtype::kMean();
+  BRASA_ARG(bool, sparse) = false;
+  BRASA_ARG(bool, include_last_offset) = false;
+  BRASA_ARG(std::optional<int64_t>, padding_idx) = std::nullopt;
+};
+
+/// Sums/means/maxes bags of embedding rows: see F::embedding_bag for input/offsets.
 class BRASA_API EmbeddingBagImpl : public Cloneable<EmbeddingBagImpl> {
  public:
   EmbeddingBagImpl(int64_t num_embeddings, int64_t embedding_dim)
@@ -94,6 +105,14 @@ class BRASA_API EmbeddingBagImpl : public Cloneable<EmbeddingBagImpl> {
   EmbeddingBagOptions options;
   Tensor weight;
 };
-BRASA_MODULE(EmbeddingBag);
+
+class BRASA_API EmbeddingBag : public ModuleHolder<EmbeddingBagImpl> {
+ public:
+  using ModuleHolder<EmbeddingBagImpl>::ModuleHolder;
+  using Impl = EmbeddingBagImpl;
+  /// An EmbeddingBag whose weight is `embeddings` (2-d, ValueError otherwise); frozen by default.
+  static EmbeddingBag from_pretrained(const Tensor& embeddings,
+                                      const EmbeddingBagFromPretrainedOptions& options = {});
+};
 
 }  // namespace brasa::nn
