@@ -215,23 +215,31 @@ def test_errors_are_python_exceptions():
 
 
 def test_nn_functions_release_the_gil():
+    # The main thread must run Python *during* one convolution: with the GIL held for the whole
+    # call, no tick could fall between the call's start and end. The input grows until one call
+    # takes 30 ms, so the test does not depend on how fast the machine is.
     import threading
     import time
-    x, w = brasa.randn(8, 16, 64, 64), brasa.randn(32, 16, 3, 3)
-    done = []
+    w = brasa.randn(32, 16, 3, 3)
+    for batch in (8, 32, 128, 512):
+        x = brasa.randn(batch, 16, 64, 64)
+        span = []
 
-    def work():
-        for _ in range(3):
+        def work():
+            start = time.perf_counter()
             F.conv2d(x, w, padding=1)
-        done.append(1)
-    ticks = []
-    worker = threading.Thread(target=work)
-    worker.start()
-    while worker.is_alive():  # the main thread runs Python while the worker convolves
-        ticks.append(time.perf_counter())
-        time.sleep(0.001)
-    worker.join()
-    assert done == [1] and len(ticks) > 5
+            span.extend([start, time.perf_counter()])
+        ticks = []
+        worker = threading.Thread(target=work)
+        worker.start()
+        while worker.is_alive():
+            ticks.append(time.perf_counter())
+            time.sleep(0.001)
+        worker.join()
+        if span[1] - span[0] >= 0.03:
+            break
+    inside = [t for t in ticks if span[0] < t < span[1]]
+    assert len(inside) >= 3, (span[1] - span[0], len(inside))
 
 
 @pytest.mark.parametrize("mode,n,kw", [
