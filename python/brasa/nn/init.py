@@ -171,3 +171,18 @@ def orthogonal_(tensor, gain=1):
 uniform, normal, constant = uniform_, normal_, constant_
 xavier_uniform, xavier_normal = xavier_uniform_, xavier_normal_
 kaiming_uniform, kaiming_normal = kaiming_uniform_, kaiming_normal_
+
+
+def _reset_affine_(weight, bias, bias_without_fan_in):
+    """torch's default for Linear and the convolutions: weight kaiming_uniform_(a=sqrt(5)), bias
+    U(-1/sqrt(fan_in), 1/sqrt(fan_in)). With fan_in 0, Linear zeroes the bias
+    (bias_without_fan_in=True) and the convolutions leave it as it is, as torch 1.13 does."""
+    kaiming_uniform_(weight, a=math.sqrt(5))
+    if bias is None:
+        return
+    fan_in, _ = _calculate_fan_in_and_fan_out(weight)
+    if fan_in > 0:
+        bound = 1 / math.sqrt(fan_in)
+        uniform_(bias, -bound, bound)
+    elif bias_without_fan_in:
+        uniform_(bias, 0, 0)

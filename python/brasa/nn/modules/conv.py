@@ -1,5 +1,4 @@
 """Conv1d/2d/3d and ConvTranspose1d/2d/3d (torch's parameters, initialisation and repr)."""
-import math
 
 from ... import empty
 from .. import functional as F, init
@@ -53,12 +52,7 @@ class _ConvNd(Module):
         self.reset_parameters()
 
     def reset_parameters(self):
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
-            if fan_in != 0:
-                bound = 1 / math.sqrt(fan_in)
-                init.uniform_(self.bias, -bound, bound)
+        init._reset_affine_(self.weight, self.bias, bias_without_fan_in=False)
 
     def extra_repr(self):
         n = self._n
