@@ -1,5 +1,8 @@
 #include "brasa/archive/ivalue.h"
 
+#include <new>
+#include <variant>
+
 #include "brasa/core/error.h"
 
 namespace brasa {
@@ -88,13 +91,65 @@ const IValue& GenericDict::at(const IValue& key) const {
   return it->value();
 }
 
-IValue::IValue(std::shared_ptr<ivalue::Tuple> v)
-    : v_(std::in_place_type<std::shared_ptr<ivalue::Tuple>>, std::move(v)) {
-  BRASA_CHECK(std::get<std::shared_ptr<ivalue::Tuple>>(v_) != nullptr, "IValue: null tuple");
+// Note [IValue's storage is out of line]
+// IValue is part of the public headers (optimizer state, archives, c10d futures), so a
+// std::variant member there was instantiated, with its copy/move/visit machinery, by every
+// program that includes <torch/torch.h> (~0.25 s of a hello world's compile in clang's
+// -ftime-trace). The variant is defined here instead and placement-constructed in IValue's
+// byte buffer; every constructor, special member and accessor is out of line.
+struct IValue::Storage {
+  std::variant<std::monostate, bool, int64_t, double, std::string, Tensor, GenericList,
+               std::shared_ptr<ivalue::Tuple>, std::shared_ptr<void>>
+      v;
+};
+IValue::Storage& IValue::storage() {
+  static_assert(sizeof(Storage) <= kStorageBytes && alignof(Storage) <= 8,
+                "IValue::kStorageBytes must hold the variant"); return *std::launder(reinterpret_cast<Storage*>(buf_)); }
+const IValue::Storage& IValue::storage() const {
+  return *std::launder(reinterpret_cast<const Storage*>(buf_));
 }
-IValue::IValue(GenericDict v)
-    : v_(std::in_place_type<std::shared_ptr<void>>,
-         std::static_pointer_cast<void>(std::move(v.impl_))) {}
+
+IValue::IValue() { new (buf_) Storage{}; }
+IValue::IValue(const IValue& other) { new (buf_) Storage(other.storage()); }
+IValue::IValue(IValue&& other) noexcept { new (buf_) Storage(std::move(other.storage())); }
+IValue& IValue::operator=(const IValue& other) {
+  if (this != &other) storage() = other.storage();
+  return *this;
+}
+IValue& IValue::operator=(IValue&& other) noexcept {
+  if (this != &other) storage() = std::move(other.storage());
+  return *this;
+}
+IValue::~IValue() { storage().~Storage(); }
+IValue::IValue(bool v) { new (buf_) Storage{decltype(Storage::v)(std::in_place_type<bool>, v)}; }
+IValue::IValue(int v) : IValue(static_cast<int64_t>(v)) {}
+IValue::IValue(int64_t v) {
+  new (buf_) Storage{decltype(Storage::v)(std::in_place_type<int64_t>, v)};
+}
+IValue::IValue(double v) {
+  new (buf_) Storage{decltype(Storage::v)(std::in_place_type<double>, v)};
+}
+IValue::IValue(const char* v) : IValue(std::string(v)) {}
+IValue::IValue(std::string v) {
+  new (buf_) Storage{decltype(Storage::v)(std::in_place_type<std::string>, std::move(v))};
+}
+IValue::IValue(Tensor v) {
+  new (buf_) Storage{decltype(Storage::v)(std::in_place_type<Tensor>, std::move(v))};
+}
+IValue::IValue(GenericList v) {
+  new (buf_) Storage{decltype(Storage::v)(std::in_place_type<GenericList>, std::move(v))};
+}
+IValue::IValue(std::vector<IValue> v) : IValue(GenericList(std::move(v))) {}
+IValue::IValue(std::shared_ptr<ivalue::Tuple> v) {
+  BRASA_CHECK(v != nullptr, "IValue: null tuple");
+  new (buf_) Storage{
+      decltype(Storage::v)(std::in_place_type<std::shared_ptr<ivalue::Tuple>>, std::move(v))};
+}
+IValue::IValue(GenericDict v) {
+  new (buf_) Storage{decltype(Storage::v)(std::in_place_type<std::shared_ptr<void>>,
+                                          std::static_pointer_cast<void>(std::move(v.impl_)))};
+}
+IValue::Tag IValue::tag() const { return static_cast<Tag>(storage().v.index()); }
 IValue IValue::tuple(std::vector<IValue> elements) {
   return IValue(ivalue::Tuple::create(std::move(elements)));
 }
@@ -102,7 +157,7 @@ IValue IValue::tuple(std::vector<IValue> elements) {
 std::string IValue::tagKind() const {
   static const char* const names[] = {"None",   "Bool",        "Int",   "Double",     "String",
                                       "Tensor", "GenericList", "Tuple", "GenericDict"};
-  return names[v_.index()];
+  return names[storage().v.index()];
 }
 
 void IValue::type_error(const char* expected) const {
@@ -111,50 +166,50 @@ void IValue::type_error(const char* expected) const {
 
 bool IValue::toBool() const {
   if (!isBool()) type_error("Bool");
-  return std::get<bool>(v_);
+  return std::get<bool>(storage().v);
 }
 int64_t IValue::toInt() const {
   if (!isInt()) type_error("Int");
-  return std::get<int64_t>(v_);
+  return std::get<int64_t>(storage().v);
 }
 double IValue::toDouble() const {
   if (!isDouble()) type_error("Double");
-  return std::get<double>(v_);
+  return std::get<double>(storage().v);
 }
 const std::string& IValue::toStringRef() const {
   if (!isString()) type_error("String");
-  return std::get<std::string>(v_);
+  return std::get<std::string>(storage().v);
 }
 const Tensor& IValue::toTensor() const {
   if (!isTensor()) type_error("Tensor");
-  return std::get<Tensor>(v_);
+  return std::get<Tensor>(storage().v);
 }
 GenericList IValue::toList() const {
   if (!isList()) type_error("GenericList");
-  return std::get<GenericList>(v_);
+  return std::get<GenericList>(storage().v);
 }
 const std::vector<IValue>& IValue::toListRef() const {
   if (!isList()) type_error("GenericList");
-  return std::get<GenericList>(v_).vec();
+  return std::get<GenericList>(storage().v).vec();
 }
 std::shared_ptr<ivalue::Tuple> IValue::toTuple() const {
   if (!isTuple()) type_error("Tuple");
-  return std::get<std::shared_ptr<ivalue::Tuple>>(v_);
+  return std::get<std::shared_ptr<ivalue::Tuple>>(storage().v);
 }
 const ivalue::Tuple& IValue::toTupleRef() const {
   if (!isTuple()) type_error("Tuple");
-  return *std::get<std::shared_ptr<ivalue::Tuple>>(v_);
+  return *std::get<std::shared_ptr<ivalue::Tuple>>(storage().v);
 }
 GenericDict IValue::toGenericDict() const {
   if (!isGenericDict()) type_error("GenericDict");
   return GenericDict(
-      std::static_pointer_cast<GenericDict::Impl>(std::get<std::shared_ptr<void>>(v_)));
+      std::static_pointer_cast<GenericDict::Impl>(std::get<std::shared_ptr<void>>(storage().v)));
 }
 const void* IValue::internalToPointer() const {
   switch (tag()) {
-    case Tag::GenericList: return &std::get<GenericList>(v_).vec();
-    case Tag::Tuple: return std::get<std::shared_ptr<ivalue::Tuple>>(v_).get();
-    case Tag::GenericDict: return std::get<std::shared_ptr<void>>(v_).get();
+    case Tag::GenericList: return &std::get<GenericList>(storage().v).vec();
+    case Tag::Tuple: return std::get<std::shared_ptr<ivalue::Tuple>>(storage().v).get();
+    case Tag::GenericDict: return std::get<std::shared_ptr<void>>(storage().v).get();
     default: return nullptr;
   }
 }

@@ -8,7 +8,6 @@
 #include <string>
 #include <unordered_map>
 #include <utility>
-#include <variant>
 #include <vector>
 
 #include "brasa/core/tensor.h"
@@ -65,22 +64,27 @@ class BRASA_API IValue {
     GenericDict
   };
 
-  IValue() = default;
-  IValue(bool v) : v_(std::in_place_type<bool>, v) {}        // NOLINT(google-explicit-constructor)
-  IValue(int v) : v_(std::in_place_type<int64_t>, v) {}      // NOLINT
-  IValue(int64_t v) : v_(std::in_place_type<int64_t>, v) {}  // NOLINT
-  IValue(double v) : v_(std::in_place_type<double>, v) {}    // NOLINT
-  IValue(const char* v) : v_(std::string(v)) {}              // NOLINT
-  IValue(std::string v) : v_(std::move(v)) {}                // NOLINT
-  IValue(Tensor v) : v_(std::move(v)) {}                     // NOLINT
-  IValue(GenericList v) : v_(std::move(v)) {}                // NOLINT
-  IValue(std::vector<IValue> v) : v_(GenericList(std::move(v))) {}  // NOLINT
-  IValue(std::shared_ptr<ivalue::Tuple> v);                         // NOLINT
-  IValue(GenericDict v);                                            // NOLINT
+  IValue();
+  IValue(const IValue& other);
+  IValue(IValue&& other) noexcept;
+  IValue& operator=(const IValue& other);
+  IValue& operator=(IValue&& other) noexcept;
+  ~IValue();
+  IValue(bool v);                        // NOLINT(google-explicit-constructor)
+  IValue(int v);                         // NOLINT
+  IValue(int64_t v);                     // NOLINT
+  IValue(double v);                      // NOLINT
+  IValue(const char* v);                 // NOLINT
+  IValue(std::string v);                 // NOLINT
+  IValue(Tensor v);                      // NOLINT
+  IValue(GenericList v);                 // NOLINT
+  IValue(std::vector<IValue> v);         // NOLINT
+  IValue(std::shared_ptr<ivalue::Tuple> v);  // NOLINT
+  IValue(GenericDict v);                     // NOLINT
   /// A tuple of `elements`.
   static IValue tuple(std::vector<IValue> elements);
 
-  Tag tag() const { return static_cast<Tag>(v_.index()); }
+  Tag tag() const;
   /// The kind's name for messages: "None", "Bool", "Int", "Double", "String", "Tensor",
   /// "GenericList", "Tuple", "GenericDict".
   std::string tagKind() const;
@@ -116,9 +120,14 @@ class BRASA_API IValue {
 
  private:
   [[noreturn]] void type_error(const char* expected) const;
-  std::variant<std::monostate, bool, int64_t, double, std::string, Tensor, GenericList,
-               std::shared_ptr<ivalue::Tuple>, std::shared_ptr<void>>
-      v_;
+  // The value lives in a std::variant defined in ivalue.cpp, constructed in buf_: keeping the
+  // variant out of this header saves every includer of <torch/torch.h> its instantiation
+  // (Note [IValue's storage is out of line]).
+  struct Storage;
+  Storage& storage();
+  const Storage& storage() const;
+  static constexpr size_t kStorageBytes = 40;
+  alignas(8) unsigned char buf_[kStorageBytes];
 };
 
 /// An insertion-ordered dict with str or int keys, shared on copy (c10::Dict<IValue, IValue>).
