@@ -6,7 +6,9 @@ namespace brasa {
 Error::~Error() = default;  // the key function: one vtable and type_info, in libbrasa
 
 namespace detail {
-void write_c_string(std::ostream& os, const void* value) { os << static_cast<const char*>(value); }
+void write_c_string(std::ostream& os, const void* value) {
+  os << (value != nullptr ? static_cast<const char*>(value) : "(null)");
+}
 
 std::string join_message(const MessagePart* parts, std::size_t count) {
   std::ostringstream ss;

