@@ -128,3 +128,34 @@ TEST(Index, StreamsIndicesLikeLibtorch) {
      << TensorIndex(3) << " " << TensorIndex(true);
   EXPECT_EQ(ss.str(), "1:9223372036854775807:1 None ... 3 true");
 }
+
+// Note [One integer index]: one in-range int64 index is an index_select; negative and bad
+// positions still take the general path (wrap, IndexError naming the position).
+TEST(Index, OneIntegerIndexLikePyTorch) {
+  Tensor x = arange_f(24).view({2, 3, 4});
+  Tensor i = tensor({2, 0, 2}, TensorOptions(kLong)).view({3, 1});
+  Tensor r = x.index({Slice(), i});  // x[:, i]: [2, 3, 1, 4]
+  EXPECT_EQ(r.sizes(), IntArrayRef({2, 3, 1, 4}));
+  EXPECT_EQ(values(r.index({1, 0, 0})), (std::vector<float>{20, 21, 22, 23}));
+  EXPECT_EQ(values(r.index({0, 1, 0})), (std::vector<float>{0, 1, 2, 3}));
+  // a non-contiguous view, and a negative position (general path): x.transpose(0, 2)[[-1, 1]]
+  Tensor t = x.transpose(0, 2);
+  Tensor neg = t.index({tensor({-1, 1}, TensorOptions(kLong))});
+  Tensor pos = t.index({tensor({3, 1}, TensorOptions(kLong))});
+  EXPECT_EQ(values(neg), values(pos));
+  EXPECT_EQ(values(pos.index({0, 2})), (std::vector<float>{11, 23}));
+  // empty index, and out of range (the general path's message)
+  EXPECT_EQ(x.index({empty({0}, kLong)}).sizes(), IntArrayRef({0, 3, 4}));
+  try {
+    x.index({Slice(), tensor({1, 3}, TensorOptions(kLong))});
+    ADD_FAILURE() << "no IndexError";
+  } catch (const IndexError& e) {
+    EXPECT_NE(std::string(e.what()).find("index 3 is out of bounds for dimension 1 with size 3"),
+              std::string::npos)
+        << e.what();
+  }
+  // gradient: repeated positions add up
+  Tensor w = arange_f(6).view({3, 2}).requires_grad_(true);
+  w.index({tensor({2, 0, 2}, TensorOptions(kLong))}).sum().backward();
+  EXPECT_EQ(values(w.grad()), (std::vector<float>{1, 1, 0, 0, 2, 2}));
+}
