@@ -11,7 +11,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     const brasa::serialize::SafeTensors st =
-        brasa::serialize::load_safetensors_from_bytes(std::span<const uint8_t>(data, size));
+        brasa::serialize::load_safetensors_from_bytes(brasa::ArrayRef<uint8_t>(data, size));
     size_t total = 0;
     for (const auto& item : st.tensors) total += item.value().nbytes();
     (void)total;

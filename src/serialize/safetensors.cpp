@@ -138,7 +138,7 @@ SafeTensors load_safetensors(const std::string& path) {
   return build(h, map->data(), map);
 }
 
-SafeTensors load_safetensors_from_bytes(std::span<const uint8_t> bytes) {
+SafeTensors load_safetensors_from_bytes(ArrayRef<uint8_t> bytes) {
   const safetensors::Header h = safetensors::parse_header(bytes.data(), bytes.size(), "<bytes>");
   return build(h, bytes.data(), nullptr);
 }

@@ -52,7 +52,8 @@ class DispatchKeySet {
   constexpr uint32_t raw() const { return bits_; }
   /// The highest-priority key in the set; the set must not be empty.
   DispatchKey highest() const { return static_cast<DispatchKey>(31 - __builtin_clz(bits_)); }
-  constexpr bool operator==(const DispatchKeySet&) const = default;
+  constexpr bool operator==(DispatchKeySet o) const { return bits_ == o.bits_; }
+  constexpr bool operator!=(DispatchKeySet o) const { return bits_ != o.bits_; }
 
  private:
   uint32_t bits_ = 0;

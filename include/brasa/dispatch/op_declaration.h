@@ -104,9 +104,14 @@ constexpr bool schema_names_op(std::string_view schema, std::string_view name) {
 }
 
 /// The BRASA_ATEN statement of a declaration, "" when it has none.
+template <typename Decl, typename = void>
+inline constexpr bool has_aten_statement_v = false;
+template <typename Decl>
+inline constexpr bool has_aten_statement_v<
+    Decl, std::void_t<decltype(brasa_aten_statement(static_cast<Decl*>(nullptr)))>> = true;
 template <typename Decl>
 constexpr const char* aten_statement_of() {
-  if constexpr (requires(Decl * d) { brasa_aten_statement(d); })
+  if constexpr (has_aten_statement_v<Decl>)
     return brasa_aten_statement(static_cast<Decl*>(nullptr));
   else
     return "";

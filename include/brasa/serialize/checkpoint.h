@@ -8,7 +8,8 @@
 //   int64_t step = ckpt.restore().value_or(0);   // continue where the last run stopped
 //   ... every N steps: ckpt.save(step);
 
-#include <concepts>
+#include <type_traits>
+#include <utility>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -29,11 +30,12 @@ class ReduceLROnPlateauScheduler;
 namespace brasa::serialize {
 
 /// Anything with save(OutputArchive&) const and load(InputArchive&): data loaders, samplers.
+template <typename T, typename = void>
+inline constexpr bool is_archive_serializable_v = false;
 template <typename T>
-concept ArchiveSerializable = requires(T& t, const T& c, OutputArchive& out, InputArchive& in) {
-  c.save(out);
-  t.load(in);
-};
+inline constexpr bool is_archive_serializable_v<
+    T, std::void_t<decltype(std::declval<const T&>().save(std::declval<OutputArchive&>())),
+                   decltype(std::declval<T&>().load(std::declval<InputArchive&>()))>> = true;
 
 class BRASA_API Checkpointer {
  public:
@@ -48,7 +50,7 @@ class BRASA_API Checkpointer {
   Checkpointer& track(const std::string& name, optim::Optimizer& optimizer);
   Checkpointer& track(const std::string& name, optim::LRScheduler& scheduler);
   Checkpointer& track(const std::string& name, optim::ReduceLROnPlateauScheduler& scheduler);
-  template <ArchiveSerializable T>
+  template <typename T, typename = std::enable_if_t<is_archive_serializable_v<T>>>
   Checkpointer& track(const std::string& name, T& object) {
     return track(
         name, [&object](OutputArchive& a) { object.save(a); },

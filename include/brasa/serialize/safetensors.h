@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <initializer_list>
 #include <map>
-#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,7 +42,7 @@ struct NamedTensors {
 /// (U16, U32, U64, F8_*, F4, F6_*, C64).
 BRASA_API SafeTensors load_safetensors(const std::string& path);
 /// Parses a safetensors image held in memory; tensors are copies. Same errors, naming "<bytes>".
-BRASA_API SafeTensors load_safetensors_from_bytes(std::span<const uint8_t> bytes);
+BRASA_API SafeTensors load_safetensors_from_bytes(ArrayRef<uint8_t> bytes);
 
 /// Writes the reference layout (tensors sorted by descending dtype rank then name, compact JSON
 /// header padded with spaces to a multiple of 8), atomically (temporary file + rename).

@@ -25,8 +25,9 @@ class EventFile;
 class BRASA_API HParamValue {
  public:
   enum class Kind { Number, String, Bool };
-  template <class T>
-  requires(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) HParamValue(T v)
+  template <class T,
+            typename = std::enable_if_t<std::is_arithmetic_v<T> && !std::is_same_v<T, bool>>>
+  HParamValue(T v)
       : kind_(Kind::Number), number_(static_cast<double>(v)) {}               // NOLINT
   HParamValue(bool v) : kind_(Kind::Bool), bool_(v) {}                        // NOLINT
   HParamValue(const char* v) : kind_(Kind::String), string_(v) {}             // NOLINT
