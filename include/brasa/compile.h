@@ -1,6 +1,7 @@
 #pragma once
 #if __cplusplus < 202002L
-#error "<brasa/compile.h> needs C++20 (brasa::compile takes std::source_location): set CMAKE_CXX_STANDARD 20 or pass -std=c++20"
+#error \
+    "<brasa/compile.h> needs C++20 (brasa::compile takes std::source_location): set CMAKE_CXX_STANDARD 20 or pass -std=c++20"
 #endif
 // brasa::compile: the optional, additive compile step (docs/compile.md). `compile(fn)` returns a
 // callable that computes what `fn` computes: the first call runs `fn` under the Trace dispatch key

@@ -104,7 +104,9 @@ struct IValue::Storage {
 };
 IValue::Storage& IValue::storage() {
   static_assert(sizeof(Storage) <= kStorageBytes && alignof(Storage) <= 8,
-                "IValue::kStorageBytes must hold the variant"); return *std::launder(reinterpret_cast<Storage*>(buf_)); }
+                "IValue::kStorageBytes must hold the variant");
+  return *std::launder(reinterpret_cast<Storage*>(buf_));
+}
 const IValue::Storage& IValue::storage() const {
   return *std::launder(reinterpret_cast<const Storage*>(buf_));
 }

@@ -70,15 +70,15 @@ class BRASA_API IValue {
   IValue& operator=(const IValue& other);
   IValue& operator=(IValue&& other) noexcept;
   ~IValue();
-  IValue(bool v);                        // NOLINT(google-explicit-constructor)
-  IValue(int v);                         // NOLINT
-  IValue(int64_t v);                     // NOLINT
-  IValue(double v);                      // NOLINT
-  IValue(const char* v);                 // NOLINT
-  IValue(std::string v);                 // NOLINT
-  IValue(Tensor v);                      // NOLINT
-  IValue(GenericList v);                 // NOLINT
-  IValue(std::vector<IValue> v);         // NOLINT
+  IValue(bool v);                            // NOLINT(google-explicit-constructor)
+  IValue(int v);                             // NOLINT
+  IValue(int64_t v);                         // NOLINT
+  IValue(double v);                          // NOLINT
+  IValue(const char* v);                     // NOLINT
+  IValue(std::string v);                     // NOLINT
+  IValue(Tensor v);                          // NOLINT
+  IValue(GenericList v);                     // NOLINT
+  IValue(std::vector<IValue> v);             // NOLINT
   IValue(std::shared_ptr<ivalue::Tuple> v);  // NOLINT
   IValue(GenericDict v);                     // NOLINT
   /// A tuple of `elements`.

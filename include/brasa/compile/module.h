@@ -1,6 +1,7 @@
 #pragma once
 #if __cplusplus < 202002L
-#error "<brasa/compile/module.h> needs C++20 (brasa::compile takes std::source_location): set CMAKE_CXX_STANDARD 20 or pass -std=c++20"
+#error \
+    "<brasa/compile/module.h> needs C++20 (brasa::compile takes std::source_location): set CMAKE_CXX_STANDARD 20 or pass -std=c++20"
 #endif
 // compile(module): a module whose forward is compiled with its parameters and buffers passed as
 // graph inputs, so optimizer updates (in place) and replaced tensors (load_state_dict, to())

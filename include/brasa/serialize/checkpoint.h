@@ -8,12 +8,12 @@
 //   int64_t step = ckpt.restore().value_or(0);   // continue where the last run stopped
 //   ... every N steps: ckpt.save(step);
 
-#include <type_traits>
-#include <utility>
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "brasa/archive/archive.h"

@@ -27,8 +27,7 @@ class BRASA_API HParamValue {
   enum class Kind { Number, String, Bool };
   template <class T,
             typename = std::enable_if_t<std::is_arithmetic_v<T> && !std::is_same_v<T, bool>>>
-  HParamValue(T v)
-      : kind_(Kind::Number), number_(static_cast<double>(v)) {}               // NOLINT
+  HParamValue(T v) : kind_(Kind::Number), number_(static_cast<double>(v)) {}  // NOLINT
   HParamValue(bool v) : kind_(Kind::Bool), bool_(v) {}                        // NOLINT
   HParamValue(const char* v) : kind_(Kind::String), string_(v) {}             // NOLINT
   HParamValue(std::string v) : kind_(Kind::String), string_(std::move(v)) {}  // NOLINT
