@@ -159,6 +159,11 @@ class BRASA_API Tensor {
   Tensor to(ScalarType dtype, bool non_blocking = false, bool copy = false) const;
   Tensor to(Device device, ScalarType dtype, bool non_blocking = false, bool copy = false) const;
   Tensor to(Device device, bool non_blocking = false, bool copy = false) const;
+  /// `t.to(kCPU)`: without this, a DeviceType converts equally well to Device and to
+  /// TensorOptions (libtorch resolves it through its TensorOptions overload; same result).
+  Tensor to(DeviceType device, bool non_blocking = false, bool copy = false) const {
+    return to(Device(device), non_blocking, copy);
+  }
   Tensor to(const TensorOptions& options, bool non_blocking = false, bool copy = false) const;
   Tensor to(const Tensor& other, bool non_blocking = false, bool copy = false) const;
   Tensor cpu() const { return to(Device(kCPU)); }
