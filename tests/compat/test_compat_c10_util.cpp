@@ -37,6 +37,15 @@ TEST(CompatC10Util, StrJoinToString) {
   EXPECT_EQ(c10::str(loc), "f at x.cpp:7");
 }
 
+// libtorch reaches c10's names through at:: and torch:: too; pytorch/examples' cpp/dcgan names its
+// sample files with torch::str("dcgan-sample-", n, ".pt").
+TEST(CompatC10Util, StrAndJoinUnderTorchAndAt) {
+  EXPECT_EQ(torch::str("dcgan-sample-", 3, ".pt"), "dcgan-sample-3.pt");
+  EXPECT_EQ(at::str(1, 'x'), "1x");
+  EXPECT_EQ(torch::Join("/", std::vector<int>{4, 5}), "4/5");
+  EXPECT_EQ(at::Join("", std::vector<std::string>{"a", "b"}), "ab");
+}
+
 TEST(CompatC10Util, ErrorAccessors) {
   try {
     TORCH_CHECK(false, "bad value ", 3);

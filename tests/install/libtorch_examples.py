@@ -9,7 +9,17 @@ BRASA_LIBTORCH_EXAMPLES_DIR (passed as --examples), and is skipped (exit 77) wit
 
 mnist trains for its fixed 10 epochs on the first 2,000 training and 1,000 test images of
 Fashion-MNIST (Debian's dataset-fashion-mnist, read with the MNIST reader, whose files have the
-same format); it is skipped when the data set is not installed."""
+same format); it is skipped when the data set is not installed. cpp/dcgan (which includes
+p-ranav's <argparse/argparse.hpp>, not packaged in Debian: argparse_shim/ stands in for the part it
+uses) trains one epoch of 10 batches on the first 640 training images.
+
+autograd's unseeded draws come from the default generator, whose seed brasa fixes at libtorch's
+default_rng_seed_val (libtorch 1.13 itself seeds it from /dev/urandom, so its output changes from
+run to run): when /usr/bin/python3 has torch, every tensor autograd prints is checked against the
+same computation in PyTorch after torch.manual_seed(67280421310721).
+
+The programs run with OMP_NUM_THREADS=1 (unless set): on an oversubscribed machine, OpenMP's
+two-thread barriers inside every convolution stall for whole scheduler slices."""
 
 import argparse
 import gzip
@@ -35,10 +45,12 @@ def find_examples(given):
     return None
 
 
-def run(cmd, cwd=None, timeout=900):
+def run(cmd, cwd=None, timeout=1700):
     print("+", " ".join(cmd), flush=True)
+    env = dict(os.environ)
+    env.setdefault("OMP_NUM_THREADS", "1")
     p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                       timeout=timeout)
+                       timeout=timeout, env=env)
     if p.returncode != 0:
         print(p.stdout)
         sys.exit(f"libtorch_examples: {cmd[0]} failed with exit status {p.returncode}")
@@ -116,6 +128,112 @@ def run_distributed(args, cpp, prefix, run_dir):
         sys.exit(f"libtorch_examples: distributed test accuracy {accuracy}, expected one above 60")
 
 
+def printed_tensors(text):
+    """The values of each tensor in a program's output, in order (a block of numbers ended by its
+    `[ CPUFloatType{...} ]` line; a `1.0e+03 *` line scales the rows after it)."""
+    tensors, values, scale = [], [], 1.0
+    for line in text.splitlines():
+        if re.match(r"\s*\[ \w+Type\{", line):
+            tensors.append(values)
+            values, scale = [], 1.0
+            continue
+        m = re.match(r"\s*([-+0-9.e]+) \*\s*$", line)
+        if m:
+            scale = float(m.group(1))
+            continue
+        tokens = line.split()
+        if tokens and all(re.fullmatch(r"[-+]?[0-9.]+(e[-+]?\d+)?", t) for t in tokens):
+            values += [float(t) * scale for t in tokens]
+        else:
+            values = []
+    return tensors
+
+
+def autograd_reference():
+    """The tensors cpp/autograd prints, computed by PyTorch from libtorch's default seed; None
+    without torch."""
+    try:
+        import torch
+    except ImportError:
+        return None
+    torch.manual_seed(67280421310721)
+    out = []
+    x = torch.ones(2, 2, requires_grad=True)
+    y = x + 2
+    z = y * y * 3
+    o = z.mean()
+    out += [x, y, z, o]
+    a = torch.randn(2, 2)
+    o.backward()
+    out.append(x.grad)
+    x = torch.randn(3, requires_grad=True)
+    y = x * 2
+    while y.norm().item() < 1000:
+        y = y * 2
+    y.backward(torch.tensor([0.1, 1.0, 0.0001]))
+    out += [y, x.grad]
+    del a
+    model = torch.nn.Linear(4, 3)
+    inp = torch.randn(3, 4).requires_grad_(True)
+    output = model(inp)
+    target = torch.randn(3, 3)
+    loss = torch.nn.MSELoss()(output, target)
+    g = torch.autograd.grad([output], [inp], [torch.ones_like(output)], create_graph=True)[0]
+    (loss + ((g.norm(2, 1) - 1) ** 2).mean()).backward()
+    out.append(inp.grad)
+    x = torch.randn(2, 3).requires_grad_()
+    w = torch.randn(4, 3).requires_grad_()
+    x.mm(w.t()).sum().backward()
+    out += [x.grad, w.grad]
+    x = torch.randn(2).requires_grad_()
+    (x * 5.5).sum().backward()
+    out.append(x.grad)
+    return [t.detach().flatten().tolist() for t in out]
+
+
+def check_autograd(text):
+    expected = autograd_reference()
+    if expected is None:
+        print("autograd: values not compared (no torch in /usr/bin/python3)")
+        return
+    got = printed_tensors(text)
+    if len(got) != len(expected):
+        sys.exit(f"libtorch_examples: autograd printed {len(got)} tensors, expected {len(expected)}")
+    worst = 0.0
+    for i, (g, e) in enumerate(zip(got, expected)):
+        if len(g) != len(e):
+            sys.exit(f"libtorch_examples: autograd tensor {i} has {len(g)} values, expected {len(e)}")
+        for gv, ev in zip(g, e):
+            err = abs(gv - ev) / max(1.0, abs(ev))
+            worst = max(worst, err)
+            if err > 1e-4:  # it prints 4 decimals
+                sys.exit(f"libtorch_examples: autograd tensor {i} printed {g}, PyTorch gives {e}")
+    print(f"autograd: {len(got)} tensors match PyTorch (largest relative difference {worst:.1e})")
+
+
+def run_dcgan(args, cpp, prefix):
+    """Builds cpp/dcgan (argparse_shim/ on its include path) and trains one epoch of 10 batches."""
+    src = os.path.join(cpp, "dcgan")
+    if not os.path.isdir(src):
+        print("dcgan: not run (no cpp/dcgan in the checkout)")
+        return
+    build = os.path.join(args.work, "dcgan")
+    shim = os.path.join(os.path.dirname(os.path.abspath(__file__)), "argparse_shim")
+    run(["cmake", "-S", src, "-B", build, "-G", args.generator, f"-DCMAKE_CXX_COMPILER={args.cxx}",
+         f"-DCMAKE_PREFIX_PATH={prefix}", "-DDOWNLOAD_MNIST=OFF", f"-DCMAKE_CXX_FLAGS=-isystem {shim}"])
+    run(["cmake", "--build", build])
+    cwd = os.path.join(args.work, "dcgan_run")
+    os.makedirs(os.path.join(cwd, "data"), exist_ok=True)
+    for kind in ("images-idx3-ubyte", "labels-idx1-ubyte"):
+        name = f"train-{kind}"
+        path = next(os.path.join(args.data, name + ext) for ext in ("", ".gz")
+                    if os.path.exists(os.path.join(args.data, name + ext)))
+        truncated_idx(path, os.path.join(cwd, "data", name), 640)
+    out = run([os.path.join(build, "dcgan"), "--epochs", "1"], cwd=cwd)
+    print(out)
+    check("dcgan", out, r"\[ 1/ 1\]\[ 10/ 10\] D_loss: \d+\.\d+ \| G_loss: \d+\.\d+.*Training complete!")
+
+
 def check(name, text, pattern):
     if not re.search(pattern, text, re.S):
         print(text)
@@ -152,6 +270,7 @@ def main():
     out = run([os.path.join(args.work, "autograd", "autograd")])
     print(out)
     check("autograd", out, r"Backward.* 4\.5000  4\.5000.*Using custom autograd function")
+    check_autograd(out)
     out = run([os.path.join(args.work, "regression", "regression")])
     print(out)
     check("regression", out, r"Loss: 0\.000\d+ after \d+ batches")
@@ -167,6 +286,7 @@ def main():
         print(out)
         sys.exit(f"libtorch_examples: mnist accuracies {accuracy}, expected 10 ending above 0.6")
     run_distributed(args, cpp, prefix, run_dir)
+    run_dcgan(args, cpp, prefix)
     return 0
 
 

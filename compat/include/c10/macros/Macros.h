@@ -1,6 +1,10 @@
 #pragma once
 // <c10/macros/Macros.h>: libtorch's attribute and helper macros, spelled over the compiler's
-// attributes (GCC/Clang; brasa builds CPU code only, so the CUDA ones are empty).
+// attributes (GCC/Clang; brasa builds CPU code only, so the CUDA ones are empty). Like libtorch's,
+// it brings <cassert>: programs written against <torch/torch.h> call assert() without including it
+// (pytorch/examples' cpp/custom-dataset).
+
+#include <cassert>
 
 #include "c10/macros/Export.h"
 

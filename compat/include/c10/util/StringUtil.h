@@ -1,7 +1,9 @@
 #pragma once
 // <c10/util/StringUtil.h>: c10::str (its arguments streamed into one string), c10::Join
 // (a container's elements with a delimiter between them) and c10::SourceLocation (where a warning
-// or error was raised: function, file, line).
+// or error was raised: function, file, line). As in libtorch, where at:: nominates c10:: and
+// torch:: nominates at::, c10::str and c10::Join are also at::str/Join and torch::str/Join
+// (pytorch/examples' cpp/dcgan names its sample files with torch::str).
 
 #include <cstdint>
 #include <ostream>
@@ -44,3 +46,12 @@ inline std::ostream& operator<<(std::ostream& out, const SourceLocation& loc) {
 }
 
 }  // namespace c10
+
+namespace at {
+using ::c10::Join;
+using ::c10::str;
+}  // namespace at
+namespace torch {
+using ::c10::Join;
+using ::c10::str;
+}  // namespace torch
