@@ -13,6 +13,7 @@
 #include "nn_functions.h"
 #include "numpy_interop.h"
 #include "op_binding.h"
+#include "serialize_binding.h"
 #include "tensor_type.h"
 
 namespace nb = nanobind;
@@ -25,6 +26,7 @@ NB_MODULE(_C, m) {
   bind_nn_functions(m);
   bind_autograd(m);
   bind_dlpack(m, tensor_class);
+  bind_serialize(m);
   m.def("_bind_ops", [tensor_class](nb::module_ ops, nb::dict defaults, nb::dict op_defaults) {
     bind_ops(ops, tensor_class, defaults, op_defaults);
     bind_composites(ops, tensor_class);
