@@ -117,8 +117,7 @@ void bind_collectives(nb::module_& m) {
       nb::arg("tensor_list"), nb::arg("tensor"), nb::arg("group").none(), nb::arg("async_op"));
   m.def(
       "reduce_scatter",
-      [](const Tensor& out, const Tensors& ins, dist::ReduceOp::RedOpType op, G g,
-         bool async_op) {
+      [](const Tensor& out, const Tensors& ins, dist::ReduceOp::RedOpType op, G g, bool async_op) {
         dist::ProcessGroup& pg = group_of(g);
         return run(async_op, [&] {
           Tensors o{out};

@@ -68,18 +68,12 @@ IValue to_ivalue(nb::handle h, int depth) {
 
 nb::object to_python(const IValue& v, nb::handle ordered_dict) {
   switch (v.tag()) {
-    case IValue::Tag::None:
-      return nb::none();
-    case IValue::Tag::Bool:
-      return nb::bool_(v.toBool());
-    case IValue::Tag::Int:
-      return nb::int_(v.toInt());
-    case IValue::Tag::Double:
-      return nb::float_(v.toDouble());
-    case IValue::Tag::String:
-      return nb::str(v.toStringRef().c_str(), v.toStringRef().size());
-    case IValue::Tag::Tensor:
-      return nb::cast(v.toTensor());
+    case IValue::Tag::None: return nb::none();
+    case IValue::Tag::Bool: return nb::bool_(v.toBool());
+    case IValue::Tag::Int: return nb::int_(v.toInt());
+    case IValue::Tag::Double: return nb::float_(v.toDouble());
+    case IValue::Tag::String: return nb::str(v.toStringRef().c_str(), v.toStringRef().size());
+    case IValue::Tag::Tensor: return nb::cast(v.toTensor());
     case IValue::Tag::GenericList: {
       nb::list out;
       for (const IValue& item : v.toListRef()) out.append(to_python(item, ordered_dict));
