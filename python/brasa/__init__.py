@@ -44,3 +44,11 @@ from .serialization import load, save  # noqa: E402
 default_generator = _C.default_generator()
 __version__ = "0.1.0"
 del _name, _method
+
+
+def __getattr__(name):
+    """brasa.distributed is imported on first use: it loads libbrasa_distributed (Gloo, MPI)."""
+    if name == "distributed":
+        import importlib
+        return importlib.import_module(".distributed", __name__)
+    raise AttributeError(f"module 'brasa' has no attribute '{name}'")
