@@ -39,7 +39,16 @@ from .autograd import (enable_grad, inference_mode, is_inference_mode_enabled, n
 from ._C import is_inference_mode_enabled as _is_inference  # noqa: E402,F401
 from ._hooks_dlpack import from_dlpack  # noqa: E402
 from . import nn, optim, utils  # noqa: E402
+from .serialization import load, save  # noqa: E402
 
 default_generator = _C.default_generator()
 __version__ = "0.1.0"
 del _name, _method
+
+
+def __getattr__(name):
+    """brasa.distributed is imported on first use: it loads libbrasa_distributed (Gloo, MPI)."""
+    if name == "distributed":
+        import importlib
+        return importlib.import_module(".distributed", __name__)
+    raise AttributeError(f"module 'brasa' has no attribute '{name}'")

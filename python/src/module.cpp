@@ -13,6 +13,8 @@
 #include "nn_functions.h"
 #include "numpy_interop.h"
 #include "op_binding.h"
+#include "packed_sequence_binding.h"
+#include "serialize_binding.h"
 #include "tensor_type.h"
 
 namespace nb = nanobind;
@@ -23,8 +25,13 @@ NB_MODULE(_C, m) {
   nb::handle tensor_class = bind_tensor(m);  // owned by the module
   bind_numpy_interop(m);
   bind_nn_functions(m);
+  {
+    nb::module_ nn = nb::borrow<nb::module_>(m.attr("_nn"));
+    bind_packed_sequence(nn);
+  }
   bind_autograd(m);
   bind_dlpack(m, tensor_class);
+  bind_serialize(m);
   m.def("_bind_ops", [tensor_class](nb::module_ ops, nb::dict defaults, nb::dict op_defaults) {
     bind_ops(ops, tensor_class, defaults, op_defaults);
     bind_composites(ops, tensor_class);

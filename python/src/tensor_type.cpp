@@ -97,7 +97,12 @@ nb::object bind_tensor(nb::module_& m) {
       .def("numel", &Tensor::numel)
       .def("nelement", &Tensor::numel)
       .def("element_size", [](const Tensor& t) { return t.element_size(); })
-      .def("stride", [](const Tensor& t) { return t.strides().vec(); })
+      .def("stride",
+           [](const Tensor& t) {  // a tuple, as torch returns
+             nb::list out;
+             for (int64_t s : t.strides()) out.append(s);
+             return nb::tuple(out);
+           })
       .def("stride", [](const Tensor& t, int64_t d) { return t.stride(d); })
       .def("storage_offset", &Tensor::storage_offset)
       .def("is_contiguous", [](const Tensor& t) { return t.is_contiguous(); })

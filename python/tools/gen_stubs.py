@@ -145,6 +145,8 @@ def main(out_path):
             if mod is brasa._functions and name not in brasa._functions.FUNCTIONS:
                 continue
             lines.append(python_stub(name, fn, ""))
+    for name in brasa.serialization.__all__:
+        lines.append(python_stub(name, getattr(brasa.serialization, name), ""))
     lines += ["def manual_seed(seed: int) -> None: ...", "def is_grad_enabled() -> bool: ...",
               "def get_default_dtype() -> dtype: ...", "def set_default_dtype(d: dtype) -> None: ...",
               "def set_num_threads(n: int) -> None: ...", "def get_num_threads() -> int: ...",
@@ -162,7 +164,7 @@ def main(out_path):
               "default_generator: Generator", "def initial_seed() -> int: ...",
               "def get_rng_state() -> Tensor: ...", "def set_rng_state(state: Tensor) -> None: ...",
               "from . import autograd as autograd", "from . import nn as nn", "from . import optim as optim",
-              "from . import utils as utils", ""]
+              "from . import utils as utils", "from . import distributed as distributed", ""]
     Path(out_path).write_text("\n".join(lines))
 
 

@@ -4,4 +4,4 @@ from . import functional, init  # noqa: F401
 from .modules import *  # noqa: F401,F403
 from .modules import Module  # noqa: F401
 from .parameter import Parameter  # noqa: F401
-from . import utils  # noqa: F401
+from . import parallel, utils  # noqa: F401

@@ -1,2 +1,3 @@
-"""brasa.utils: data loading (brasa.utils.data)."""
-from . import data  # noqa: F401
+"""brasa.utils: data loading (brasa.utils.data) and the safetensors format
+(brasa.utils.safetensors)."""
+from . import data, safetensors  # noqa: F401

@@ -12,6 +12,11 @@ _nn = _C._nn
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 
 
+def _is_packed(input):
+    from ..utils.rnn import PackedSequence
+    return isinstance(input, PackedSequence)
+
+
 class RNNBase(Module):
     def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True, batch_first=False,
                  dropout=0.0, bidirectional=False, proj_size=0, device=None, dtype=None):
@@ -94,6 +99,50 @@ class RNNBase(Module):
         return fn(input, hx, self._flat_weights, self.bias, self.num_layers, self.dropout,
                   self.training, self.bidirectional, self.batch_first)
 
+    def _run_packed(self, fn, packed, states, n_states):
+        """The layer over a PackedSequence: the sequences of each length run together (exactly,
+        with no padding inside a run), their outputs and final states are put back in batch
+        order, and the output is packed like the input. `states` (or None) are in the batch's
+        original order, as torch takes them."""
+        from ... import cat, int64, tensor
+        from ..utils.rnn import PackedSequence, pad_packed_sequence
+        padded, lengths = pad_packed_sequence(packed)
+        steps, batch = padded.shape[0], padded.shape[1]
+        if packed.data.dim() != 2 or packed.data.shape[1] != self.input_size:
+            raise ValueError(f"{type(self).__name__}: expected packed data [sum(lengths), "
+                             f"{self.input_size}], got {list(packed.data.shape)}")
+        if states is None:
+            h = zeros(self.num_layers * (2 if self.bidirectional else 1), batch,
+                      self.hidden_size, dtype=padded.dtype)
+            states = [h] * n_states
+        groups = {}
+        for i, n in enumerate(lengths.tolist()):
+            groups.setdefault(n, []).append(i)
+        outs, finals, order = [], [[] for _ in range(n_states)], []
+        for n, members in groups.items():
+            index = tensor(members, dtype=int64)
+            x = padded[:n].index_select(1, index)
+            hx = [s.index_select(1, index) for s in states]
+            result = fn(x, hx if n_states == 2 else hx[0], self._flat_weights, self.bias,
+                        self.num_layers, self.dropout, self.training, self.bidirectional, False)
+            out = result[0]
+            if n < steps:
+                out = cat([out, zeros(steps - n, out.shape[1], out.shape[2], dtype=out.dtype)])
+            outs.append(out)
+            for k in range(n_states):
+                finals[k].append(result[1 + k])
+            order += members
+        back = _nn._invert_permutation(tensor(order, dtype=int64))
+        out = cat(outs, 1).index_select(1, back)
+        states = [cat(f, 1).index_select(1, back) for f in finals]
+        sorted_idx = (packed.sorted_indices.tolist() if packed.sorted_indices is not None
+                      else list(range(batch)))
+        rows = [t * batch + sorted_idx[j]
+                for t, size in enumerate(packed.batch_sizes.tolist()) for j in range(size)]
+        data = out.reshape(steps * batch, out.shape[2]).index_select(0, tensor(rows, dtype=int64))
+        return PackedSequence(data, packed.batch_sizes, packed.sorted_indices,
+                              packed.unsorted_indices), states
+
 
 class RNN(RNNBase):
     def __init__(self, *args, nonlinearity="tanh", **kwargs):
@@ -104,8 +153,11 @@ class RNN(RNNBase):
         self.nonlinearity = nonlinearity
 
     def forward(self, input, hx=None):
-        input, hx, batched = self._prepare(input, hx, False)
         fn = _nn.rnn_tanh if self.nonlinearity == "tanh" else _nn.rnn_relu
+        if _is_packed(input):
+            out, states = self._run_packed(fn, input, None if hx is None else [hx], 1)
+            return out, states[0]
+        input, hx, batched = self._prepare(input, hx, False)
         out, h = self._run(fn, input, hx)
         if not batched:
             out, h = out.squeeze(0 if self.batch_first else 1), h.squeeze(1)
@@ -118,6 +170,9 @@ class LSTM(RNNBase):
         super().__init__("LSTM", *args, **kwargs)
 
     def forward(self, input, hx=None):
+        if _is_packed(input):
+            out, (h, c) = self._run_packed(_nn.lstm, input, None if hx is None else list(hx), 2)
+            return out, (h, c)
         input, hx, batched = self._prepare(input, hx, True)
         out, h, c = self._run(_nn.lstm, input, list(hx))
         if not batched:
@@ -130,6 +185,9 @@ class GRU(RNNBase):
         super().__init__("GRU", *args, **kwargs)
 
     def forward(self, input, hx=None):
+        if _is_packed(input):
+            out, states = self._run_packed(_nn.gru, input, None if hx is None else [hx], 1)
+            return out, states[0]
         input, hx, batched = self._prepare(input, hx, False)
         out, h = self._run(_nn.gru, input, hx)
         if not batched:
