@@ -82,16 +82,22 @@ cpu::TensorIterator make_bessel(const char* name, const Tensor& self, const Tens
                    " (float32 and float64 only)");
   return it;
 }
+// One body for the nine ops (each registered kernel is a call to it: Note [Library size]).
+[[gnu::noinline]] Tensor bessel_run(const char* name, cpu::DispatchStub<SpecialKernel>* stub,
+                                    const Tensor& self, const Tensor& out) {
+  cpu::TensorIterator it = make_bessel(name, self, out);
+  if (stub == nullptr) return iterator_meta(std::move(it));
+  (*stub)(it);
+  it.finish();
+  return it.output();
+}
 template <const char* name>
 Tensor bessel_meta(const Tensor& self, const Tensor& out) {
-  return iterator_meta(make_bessel(name, self, out));
+  return bessel_run(name, nullptr, self, out);
 }
 template <const char* name, cpu::DispatchStub<SpecialKernel>& stub>
 Tensor bessel_kernel(const Tensor& self, const Tensor& out) {
-  cpu::TensorIterator it = make_bessel(name, self, out);
-  stub(it);
-  it.finish();
-  return it.output();
+  return bessel_run(name, &stub, self, out);
 }
 
 }  // namespace

@@ -38,46 +38,39 @@ Tensor part(const Tensor& f, int64_t d, int64_t start, int64_t length) {
   return f.narrow(d, start, length);
 }
 
-Tensor along_dim(const Tensor& f, int64_t d, int64_t edge_order, double step) {
+// Along dim d with dx [n - 1] the spacings between consecutive samples (viewed along d).
+Tensor along_dim(const Tensor& f, int64_t d, int64_t edge_order, const Tensor& dx) {
   const int64_t n = f.size(d);
-  Tensor interior = (part(f, d, 2, n - 2) - part(f, d, 0, n - 2)) * (0.5 / step);
-  Tensor first, last;
-  if (edge_order == 1) {
-    first = (part(f, d, 1, 1) - part(f, d, 0, 1)) / step;
-    last = (part(f, d, n - 1, 1) - part(f, d, n - 2, 1)) / step;
-  } else {
-    first = (part(f, d, 0, 1) * -1.5 + part(f, d, 1, 1) * 2 - part(f, d, 2, 1) * 0.5) / step;
-    last =
-        (part(f, d, n - 3, 1) * 0.5 - part(f, d, n - 2, 1) * 2 + part(f, d, n - 1, 1) * 1.5) / step;
-  }
-  return cat({first, interior, last}, d);
-}
-
-Tensor along_dim(const Tensor& f, int64_t d, int64_t edge_order, const Tensor& x) {
-  const int64_t n = f.size(d);
-  BRASA_CHECK(x.size(0) == n, "gradient: the coordinates of dim ", d, " must have ", n,
-              " elements (the size of the input along that dim), got ", x.size(0));
-  std::vector<int64_t> shape(size_t(f.dim()), 1);
-  shape[size_t(d)] = n - 1;
-  Tensor dx = diff(x).view(shape);  // dx[i] = x[i + 1] - x[i]
   Tensor hl = part(dx, d, 0, n - 2), hr = part(dx, d, 1, n - 2);
-  Tensor fm = part(f, d, 0, n - 2), f0 = part(f, d, 1, n - 2), fp = part(f, d, 2, n - 2);
-  Tensor interior =
-      (hl * hl * fp - hr * hr * fm + (hr * hr - hl * hl) * f0) / (hl * hr * (hl + hr));
+  Tensor interior = (hl * hl * part(f, d, 2, n - 2) - hr * hr * part(f, d, 0, n - 2) +
+                     (hr * hr - hl * hl) * part(f, d, 1, n - 2)) /
+                    (hl * hr * (hl + hr));
   Tensor first, last;
   if (edge_order == 1) {
     first = (part(f, d, 1, 1) - part(f, d, 0, 1)) / part(dx, d, 0, 1);
     last = (part(f, d, n - 1, 1) - part(f, d, n - 2, 1)) / part(dx, d, n - 2, 1);
   } else {
-    Tensor a = part(dx, d, 0, 1), b = part(dx, d, 1, 1);  // the first two spacings
-    first = part(f, d, 0, 1) * (-(a * 2 + b) / (a * (a + b))) +
-            part(f, d, 1, 1) * ((a + b) / (a * b)) - part(f, d, 2, 1) * (a / (b * (a + b)));
-    a = part(dx, d, n - 3, 1);  // the last two
-    b = part(dx, d, n - 2, 1);
-    last = part(f, d, n - 3, 1) * (b / (a * (a + b))) - part(f, d, n - 2, 1) * ((a + b) / (a * b)) +
-           part(f, d, n - 1, 1) * ((b * 2 + a) / (b * (a + b)));
+    // Second-order one-sided: the quadratic through the first (last) three samples.
+    auto edge = [&](int64_t s0, int64_t s1, int64_t s2, const Tensor& a, const Tensor& b) {
+      return part(f, d, s0, 1) * (-(a * 2 + b) / (a * (a + b))) +
+             part(f, d, s1, 1) * ((a + b) / (a * b)) - part(f, d, s2, 1) * (a / (b * (a + b)));
+    };
+    first = edge(0, 1, 2, part(dx, d, 0, 1), part(dx, d, 1, 1));
+    // The last three mirrored: spacings negated, so the same formula applies.
+    last = edge(n - 1, n - 2, n - 3, -part(dx, d, n - 2, 1), -part(dx, d, n - 3, 1));
   }
   return cat({first, interior, last}, d);
+}
+
+// The spacings along d: a constant step, or the differences of 1-D coordinates.
+Tensor spacings(const Tensor& f, int64_t d, const Spacing& s) {
+  const int64_t n = f.size(d);
+  std::vector<int64_t> shape(size_t(f.dim()), 1);
+  shape[size_t(d)] = n - 1;
+  if (s.step) return full(shape, *s.step, f.options());
+  BRASA_CHECK(s.coordinates.size(0) == n, "gradient: the coordinates of dim ", d, " must have ", n,
+              " elements (the size of the input along that dim), got ", s.coordinates.size(0));
+  return diff(s.coordinates).view(shape);
 }
 
 // `spacing`: one entry for every dim (a list), or one for all (a scalar).
@@ -112,8 +105,7 @@ std::vector<Tensor> gradient_impl(const Tensor& self, const std::vector<Spacing>
   std::vector<Tensor> out;
   for (size_t i = 0; i < ds.size(); ++i) {
     const Spacing& s = spacing[list ? i : 0];
-    out.push_back(s.step ? along_dim(f, ds[i], edge_order, s.step->to<double>())
-                         : along_dim(f, ds[i], edge_order, s.coordinates));
+    out.push_back(along_dim(f, ds[i], edge_order, spacings(f, ds[i], s)));
   }
   return out;
 }
