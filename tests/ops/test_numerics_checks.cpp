@@ -33,7 +33,7 @@ TEST(NumericsChecks, HistogramddBinCountsPerDim) {
   EXPECT_EQ(hist.sizes(), IntArrayRef({2, 3}));
   EXPECT_EQ(hist.sum().item<float>(), 10.0f);
   ASSERT_EQ(edges.size(), 2u);
-  EXPECT_FALSE(torch::histogramdd(pts.requires_grad_(), 2).first.requires_grad());
+  EXPECT_FALSE(std::get<0>(torch::histogramdd(pts.requires_grad_(), 2)).requires_grad());
 }
 
 TEST(NumericsChecks, SegmentReduceUnsafeStaysInBounds) {
