@@ -21,14 +21,15 @@ set(BRASA_FLAGS_AVX512 -O3 -mavx512f -mavx512bw -mavx512vl -mavx512dq -mavx2 -mf
 # cost model in its DEFAULT build instead of BRASA_FLAGS_DEFAULT's -O2 and cheap model: scalar
 # loops over windows (pooling, the direct convolution) that ran 1.1-2x slower at -O2 than at -O3,
 # where they were compiled before they became kernels (docs/benchmarks.md). The wider builds are
-# -O3 already.
+# -O3 already. A file with `#define BRASA_KERNEL_DEFAULT_OS` (cold code: the Bessel functions) is
+# compiled with -Os instead (Note [Library size] in src/CMakeLists.txt).
 function(brasa_add_kernel_objects target)
   set(objs)
   set(default_only)
   set(up_to_avx2)
   foreach(src IN LISTS ARGN)
     file(STRINGS ${src} marker LIMIT_COUNT 20
-         REGEX "^#define BRASA_KERNEL_(DEFAULT_ONLY|UP_TO_AVX2|DEFAULT_O3)$")
+         REGEX "^#define BRASA_KERNEL_(DEFAULT_ONLY|UP_TO_AVX2|DEFAULT_O3|DEFAULT_OS)$")
     if(marker MATCHES "DEFAULT_ONLY")
       list(APPEND default_only ${src})
     elseif(marker MATCHES "UP_TO_AVX2")
@@ -36,6 +37,9 @@ function(brasa_add_kernel_objects target)
     endif()
     if(marker MATCHES "DEFAULT_O3")
       set_property(SOURCE ${src} APPEND PROPERTY COMPILE_OPTIONS -O3 -fvect-cost-model=dynamic)
+    endif()
+    if(marker MATCHES "DEFAULT_OS")
+      set_property(SOURCE ${src} APPEND PROPERTY COMPILE_OPTIONS -Os)
     endif()
   endforeach()
   foreach(cap IN LISTS BRASA_CPU_CAPABILITIES)

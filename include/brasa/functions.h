@@ -44,5 +44,6 @@
 #include "brasa/ops/special.h"
 #include "brasa/ops/statistics.h"
 #include "brasa/ops/stft.h"
+#include "brasa/ops/storage.h"
 #include "brasa/ops/unfold.h"
 #include "brasa/ops/view.h"

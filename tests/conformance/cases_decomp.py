@@ -65,6 +65,15 @@ def _eigh(a, UPLO="L"):
     return [w, v.abs(), v @ torch.diag_embed(w) @ v.mT]
 
 
+def _eig(a):
+    w, v = torch.linalg.eig(a)
+    return [w, v.abs()]
+
+
+def _ldl(a, hermitian=False):
+    return list(torch.linalg.ldl_factor(a, hermitian=hermitian))
+
+
 def _lstsq(a, b, driver=None):
     return list(torch.linalg.lstsq(a, b, driver=driver))
 
@@ -160,8 +169,60 @@ def cases():
     out.append(make_case("linalg_cholesky", "error not positive-definite", L.cholesky, [-torch.eye(3).expand(2, 3, 3)]))
     out.append(make_case("linalg_qr", "error mode", _qr, [_well((3, 3), f)], {"mode": "full"}))
     out.append(make_case("linalg_eigh", "error uplo", _eigh, [_sym((3, 3), f)], {"UPLO": "X"}))
+    out += eig_ldl_cases()
     out.append(make_case("linalg_lstsq", "error dims", _lstsq, [_well((5, 3), f), _rand((2, 5, 2), f)]))
     out.append(make_case("linalg_lstsq", "error rows", _lstsq, [_well((5, 3), f), _rand((4, 2), f)]))
     out.append(make_case("linalg_svdvals", "error non-finite", L.svdvals, [torch.full((2, 3, 3), float("nan"))]))
     out.append(make_case("linalg_matrix_norm", "error ord", L.matrix_norm, [_rand((3, 3), f)], {"ord": 3}))
+    return out
+
+
+def eig_ldl_cases():
+    """linalg.eig / eigvals (complex results in geev's order and normalisation; gradients through
+    the values and |vectors|, which do not depend on the vectors' phases) and the LDL functions."""
+    L = torch.linalg
+    out = []
+    for d in (torch.float32, torch.float64):
+        s = "f32" if d == torch.float32 else "f64"
+        for lay in ("contiguous", "transposed", "strided"):
+            out.append(make_case("linalg_eig", f"{s} {lay}", _eig, [_layout(_rand((2, 4, 4), d), lay)], k=K))
+        out.append(make_case("linalg_eig", f"{s} real spectrum", _eig, [_sym((3, 3), d)], k=K))
+        out.append(make_case("linalg_eig", f"{s} empty batch", _eig, [_rand((0, 3, 3), d)], k=K))
+        out.append(make_case("linalg_eig", f"{s} 1x1", _eig, [_rand((1, 1), d)], k=K))
+        out.append(make_case("linalg_eig_raw", f"{s} values and vectors", L.eig, [_rand((2, 5, 5), d)], k=K,
+                             grad=False))
+        out.append(make_case("linalg_eigvals", f"{s} batched", L.eigvals, [_rand((3, 4, 4), d, )], k=K))
+        out.append(make_case("linalg_eigvals", f"{s} rotation", L.eigvals,
+                             [torch.tensor([[0.0, -1.0], [1.0, 0.0]], dtype=d)], k=K))
+        for lay in ("contiguous", "transposed"):
+            out.append(make_case("linalg_ldl_factor", f"{s} {lay}", _ldl, [_layout(_sym((2, 4, 4), d), lay)], k=K,
+                                 grad=False))
+        out.append(make_case("linalg_ldl_factor", f"{s} hermitian", _ldl, [_sym((3, 3), d)], {"hermitian": True},
+                             k=K, grad=False))
+        out.append(make_case("linalg_ldl_factor", f"{s} empty batch", _ldl, [_sym((0, 3, 3), d)], k=K, grad=False))
+        out.append(make_case("linalg_ldl_factor_ex", f"{s} singular", L.ldl_factor_ex, [torch.zeros(2, 3, 3, dtype=d)],
+                             k=K, grad=False))
+        out.append(make_case("linalg_ldl_factor_ex", f"{s} indefinite", L.ldl_factor_ex,
+                             [torch.tensor([[0.0, 1.0, 2.0], [1.0, 0.0, 3.0], [2.0, 3.0, 0.0]], dtype=d)], k=K, grad=False))
+        a = _sym((2, 4, 4), d)
+        ld, piv = L.ldl_factor(a)
+        out.append(make_case("linalg_ldl_solve", f"{s} batched", L.ldl_solve, [ld, piv, _rand((2, 4, 3), d)], k=K,
+                             grad=False))
+        out.append(make_case("linalg_ldl_solve", f"{s} broadcast B", L.ldl_solve, [ld[0], piv[0], _rand((3, 4, 2), d)],
+                             k=K, grad=False))
+        out.append(make_case("linalg_ldl_solve", f"{s} int64 pivots", L.ldl_solve, [ld, piv.long(), _rand((2, 4, 1), d)],
+                             k=K, grad=False))
+    f = torch.float32
+    out.append(make_case("linalg_eig", "error not square", _eig, [_rand((3, 4), f)]))
+    out.append(make_case("linalg_eig", "error i64", _eig, [torch.ones(3, 3, dtype=torch.int64)]))
+    out.append(make_case("linalg_eig", "error 1-d", _eig, [_rand((3,), f)]))
+    out.append(make_case("linalg_ldl_factor", "error not square", _ldl, [_rand((3, 4), f)], grad=False))
+    out.append(make_case("linalg_ldl_factor", "error i64", _ldl, [torch.ones(3, 3, dtype=torch.int64)], grad=False))
+    out.append(make_case("linalg_ldl_factor", "error singular", _ldl, [torch.zeros(3, 3)], grad=False))
+    ld, piv = L.ldl_factor(_sym((4, 4), torch.float64))
+    out.append(make_case("linalg_ldl_solve", "error sizes", L.ldl_solve, [ld, piv, _rand((3, 2), torch.float64)],
+                         grad=False))
+    out.append(make_case("linalg_ldl_solve", "error dtype", L.ldl_solve, [ld, piv, _rand((4, 2), f)], grad=False))
+    out.append(make_case("linalg_ldl_solve", "error pivots shape", L.ldl_solve, [ld.expand(2, 4, 4), piv, _rand((4, 2), torch.float64)],
+                         grad=False))
     return out

@@ -3,6 +3,7 @@
 
 #include "brasa/ops/linalg.h"
 #include "brasa/ops/linalg_decomp.h"
+#include "brasa/ops/linalg_lu.h"
 #include "brasa/ops/pointwise.h"
 #include "registry.h"
 
@@ -88,6 +89,31 @@ const OpTable kDecomp(
         {"linalg_svd", svd},
         {"linalg_svdvals", [](const Args& a) -> Value { return linalg::svdvals(a.tensor(0)); }},
         {"linalg_eigh", eigh},
+        {"linalg_eig",
+         [](const Args& a) -> Value {
+           auto [w, v] = linalg::eig(a.tensor(0));
+           return Value::of_tensors({w, abs(v)});
+         }},
+        {"linalg_eig_raw",
+         [](const Args& a) -> Value {
+           auto [w, v] = linalg_eig(a.tensor(0));
+           return Value::of_tensors({w, v});
+         }},
+        {"linalg_eigvals", [](const Args& a) -> Value { return linalg::eigvals(a.tensor(0)); }},
+        {"linalg_ldl_factor",
+         [](const Args& a) -> Value {
+           auto [ld, piv] = linalg::ldl_factor(a.tensor(0), a.kw_bool("hermitian").value_or(false));
+           return Value::of_tensors({ld, piv});
+         }},
+        {"linalg_ldl_factor_ex",
+         [](const Args& a) -> Value {
+           auto [ld, piv, info] = linalg_ldl_factor_ex(a.tensor(0));
+           return Value::of_tensors({ld, piv, info});
+         }},
+        {"linalg_ldl_solve",
+         [](const Args& a) -> Value {
+           return linalg::ldl_solve(a.tensor(0), a.tensor(1), a.tensor(2));
+         }},
         {"linalg_eigvalsh", [](const Args& a) -> Value { return linalg::eigvalsh(a.tensor(0)); }},
         {"linalg_lstsq", lstsq},
         {"linalg_lstsq_solution",

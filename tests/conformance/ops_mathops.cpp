@@ -204,6 +204,15 @@ const OpTable kIntegralAndPolynomials(
         {"special_modified_bessel_i0", unary<special_modified_bessel_i0>},
         {"special_modified_bessel_i1", unary<special_modified_bessel_i1>},
         {"special_spherical_bessel_j0", unary<special_spherical_bessel_j0>},
+        BRASA_UNARY_ENTRIES(special_bessel_j0),
+        BRASA_UNARY_ENTRIES(special_bessel_j1),
+        BRASA_UNARY_ENTRIES(special_bessel_y0),
+        BRASA_UNARY_ENTRIES(special_bessel_y1),
+        BRASA_UNARY_ENTRIES(special_modified_bessel_k0),
+        BRASA_UNARY_ENTRIES(special_modified_bessel_k1),
+        BRASA_UNARY_ENTRIES(special_scaled_modified_bessel_k0),
+        BRASA_UNARY_ENTRIES(special_scaled_modified_bessel_k1),
+        BRASA_UNARY_ENTRIES(special_airy_ai),
     });
 
 #undef BRASA_POLYNOMIAL_ENTRIES
@@ -260,6 +269,69 @@ Tensor cumulative_x(const Tensor& y, const Tensor& x, int64_t dim) {
 }
 Tensor cumulative_dx(const Tensor& y, const Scalar& dx, int64_t dim) {
   return cumulative_trapezoid(y, dx, dim);
+}
+
+// gradient's spacing keyword: a number, a list of numbers or a list of tensors; dim: int or list.
+Value gradient_fn(const Args& a) {
+  const int64_t edge = a.kw_int("edge_order").value_or(1);
+  const Value* sp = a.kwarg("spacing");
+  const Value* dv = a.kwarg("dim");
+  std::optional<std::vector<int64_t>> dims;
+  std::optional<int64_t> dim;
+  if (dv && dv->tag == Tag::List) {
+    dims.emplace();
+    for (const Value& v : dv->list) dims->push_back(v.i);
+  } else if (dv && dv->tag == Tag::Int) {
+    dim = dv->i;
+  }
+  auto number = [](const Value& v) { return v.tag == Tag::Int ? Scalar(v.i) : Scalar(v.f); };
+  if (!sp || sp->tag != Tag::List) {
+    std::optional<Scalar> step;
+    if (sp && sp->tag != Tag::None) step = number(*sp);
+    if (dims) return Value::of_tensors(gradient(a.tensor(0), step.value_or(1), *dims, edge));
+    return Value::of_tensors(gradient(a.tensor(0), step, dim, edge));
+  }
+  if (!sp->list.empty() && sp->list[0].tag == Tag::Tensor) {
+    std::vector<Tensor> coords;
+    for (const Value& v : sp->list) coords.push_back(v.tensor);
+    if (dims) return Value::of_tensors(gradient(a.tensor(0), TensorList(coords), *dims, edge));
+    return Value::of_tensors(gradient(a.tensor(0), TensorList(coords), dim, edge));
+  }
+  std::vector<Scalar> steps;
+  for (const Value& v : sp->list) steps.push_back(number(v));
+  if (dims) return Value::of_tensors(gradient(a.tensor(0), ArrayRef<Scalar>(steps), *dims, edge));
+  return Value::of_tensors(gradient(a.tensor(0), ArrayRef<Scalar>(steps), dim, edge));
+}
+
+Value histogramdd_fn(const Args& a) {
+  std::vector<double> range;
+  if (const Value* r = a.kwarg("range"))
+    for (const Value& v : r->list) range.push_back(v.tag == Tag::Int ? double(v.i) : v.f);
+  const OptionalArrayRef<double> rng =
+      range.empty() ? std::nullopt : OptionalArrayRef<double>(range);
+  const std::optional<Tensor> w = kw_optional_tensor(a, "weight");
+  const bool density = a.kw_bool("density").value_or(false);
+  const Value* b = a.kwarg("bins");
+  std::tuple<Tensor, std::vector<Tensor>> r;
+  if (b && b->tag == Tag::List && !b->list.empty() && b->list[0].tag == Tag::Tensor) {
+    std::vector<Tensor> edges;
+    for (const Value& v : b->list) edges.push_back(v.tensor);
+    r = histogramdd(a.tensor(0), TensorList(edges), rng, w, density);
+  } else if (b && b->tag == Tag::List) {
+    std::vector<int64_t> bins;
+    for (const Value& v : b->list) bins.push_back(v.i);
+    r = histogramdd(a.tensor(0), IntArrayRef(bins), rng, w, density);
+  } else {
+    r = histogramdd(a.tensor(0), b ? b->i : 10, rng, w, density);
+  }
+  return Value::of_list({Value(std::get<0>(r)), Value::of_tensors(std::get<1>(r))});
+}
+
+Value segment_reduce_fn(const Args& a) {
+  const std::optional<Scalar> initial = a.kw_scalar("initial");
+  return segment_reduce(a.tensor(0), a.at(1).s, kw_optional_tensor(a, "lengths"),
+                        kw_optional_tensor(a, "indices"), kw_optional_tensor(a, "offsets"),
+                        a.kw_int("axis").value_or(0), a.kw_bool("unsafe").value_or(false), initial);
 }
 
 const OpTable kStatistics(
@@ -332,6 +404,9 @@ const OpTable kStatistics(
            return pair(histogram(a.tensor(0), a.tensor(1), kw_optional_tensor(a, "weight"),
                                  a.kw_bool("density").value_or(false)));
          }},
+        {"gradient", gradient_fn},
+        {"histogramdd", histogramdd_fn},
+        {"segment_reduce", segment_reduce_fn},
         {"bincount",
          [](const Args& a) -> Value {
            return bincount(a.tensor(0), kw_optional_tensor(a, "weights"),

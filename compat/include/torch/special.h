@@ -39,6 +39,15 @@ BRASA_TORCH_SPECIAL_UNARY(i1e, special_i1e)
 BRASA_TORCH_SPECIAL_UNARY(modified_bessel_i0, special_modified_bessel_i0)
 BRASA_TORCH_SPECIAL_UNARY(modified_bessel_i1, special_modified_bessel_i1)
 BRASA_TORCH_SPECIAL_UNARY(spherical_bessel_j0, special_spherical_bessel_j0)
+BRASA_TORCH_SPECIAL_UNARY(bessel_j0, special_bessel_j0)
+BRASA_TORCH_SPECIAL_UNARY(bessel_j1, special_bessel_j1)
+BRASA_TORCH_SPECIAL_UNARY(bessel_y0, special_bessel_y0)
+BRASA_TORCH_SPECIAL_UNARY(bessel_y1, special_bessel_y1)
+BRASA_TORCH_SPECIAL_UNARY(modified_bessel_k0, special_modified_bessel_k0)
+BRASA_TORCH_SPECIAL_UNARY(modified_bessel_k1, special_modified_bessel_k1)
+BRASA_TORCH_SPECIAL_UNARY(scaled_modified_bessel_k0, special_scaled_modified_bessel_k0)
+BRASA_TORCH_SPECIAL_UNARY(scaled_modified_bessel_k1, special_scaled_modified_bessel_k1)
+BRASA_TORCH_SPECIAL_UNARY(airy_ai, special_airy_ai)
 #undef BRASA_TORCH_SPECIAL_UNARY
 
 #define BRASA_TORCH_SPECIAL_BINARY(name, target)                                       \

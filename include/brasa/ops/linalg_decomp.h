@@ -36,6 +36,12 @@ BRASA_API Tensor linalg_svdvals(const Tensor& A);
 /// in A's uplo ("L" or "U") triangle.
 BRASA_API std::tuple<Tensor, Tensor> linalg_eigh(const Tensor& A, std::string_view uplo = "L");
 BRASA_API Tensor linalg_eigvalsh(const Tensor& A, std::string_view uplo = "L");
+/// (eigenvalues [..., n], eigenvectors as columns [..., n, n]) of a general square matrix, complex
+/// (ComplexFloat for float, ComplexDouble for double and complex inputs), in LAPACK geev's order,
+/// each eigenvector of unit norm. Differentiable (the derivative assumes distinct eigenvalues and
+/// is invariant only to the eigenvectors' phases, as in libtorch).
+BRASA_API std::tuple<Tensor, Tensor> linalg_eig(const Tensor& A);
+BRASA_API Tensor linalg_eigvals(const Tensor& A);
 /// (solution, residuals, rank, singular_values) of min ||A X - B||; driver gelsy (default),
 /// gels, gelsd or gelss; rcond defaults to eps * max(m, n).
 BRASA_API std::tuple<Tensor, Tensor, Tensor, Tensor> linalg_lstsq(
@@ -106,6 +112,8 @@ inline Tensor svdvals(const Tensor& A,
                       std::optional<std::string_view> /*driver: CUDA only*/ = std::nullopt) {
   return linalg_svdvals(A);
 }
+inline std::tuple<Tensor, Tensor> eig(const Tensor& A) { return linalg_eig(A); }
+inline Tensor eigvals(const Tensor& A) { return linalg_eigvals(A); }
 inline std::tuple<Tensor, Tensor> eigh(const Tensor& A, std::string_view uplo = "L") {
   return linalg_eigh(A, uplo);
 }

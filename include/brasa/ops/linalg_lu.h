@@ -41,9 +41,32 @@ BRASA_API std::tuple<Tensor, Tensor> linalg_solve_ex(const Tensor& A, const Tens
 /// definite) gives a NaN factor, or RuntimeError when check_errors.
 BRASA_API std::tuple<Tensor, Tensor> linalg_cholesky_ex(const Tensor& A, bool upper = false,
                                                         bool check_errors = false);
+/// (LD, pivots, info): the Bunch-Kaufman factorization A = L D L^T (L D L^H when hermitian) of the
+/// symmetric matrices in A's lower triangle (LAPACK sytrf / hetrf), in LAPACK's compact form and
+/// 1-based pivots (negative for 2x2 blocks). info > 0 marks a singular D (RuntimeError when
+/// check_errors). Not differentiable (as in libtorch).
+BRASA_API std::tuple<Tensor, Tensor, Tensor> linalg_ldl_factor_ex(const Tensor& A,
+                                                                  bool hermitian = false,
+                                                                  bool check_errors = false);
+/// (LD, pivots) of linalg_ldl_factor_ex; RuntimeError for a singular D.
+BRASA_API std::tuple<Tensor, Tensor> linalg_ldl_factor(const Tensor& A, bool hermitian = false);
+/// X with A X = B from ldl_factor's (LD, pivots) (LAPACK sytrs / hetrs); batch dims broadcast.
+BRASA_API Tensor linalg_ldl_solve(const Tensor& LD, const Tensor& pivots, const Tensor& B,
+                                  bool hermitian = false);
 
 /// torch::linalg:: spellings (libtorch's torch/linalg.h).
 namespace linalg {
+inline std::tuple<Tensor, Tensor, Tensor> ldl_factor_ex(const Tensor& A, bool hermitian = false,
+                                                        bool check_errors = false) {
+  return linalg_ldl_factor_ex(A, hermitian, check_errors);
+}
+inline std::tuple<Tensor, Tensor> ldl_factor(const Tensor& A, bool hermitian = false) {
+  return linalg_ldl_factor(A, hermitian);
+}
+inline Tensor ldl_solve(const Tensor& LD, const Tensor& pivots, const Tensor& B,
+                        bool hermitian = false) {
+  return linalg_ldl_solve(LD, pivots, B, hermitian);
+}
 inline std::tuple<Tensor, Tensor> lu_factor(const Tensor& input, bool pivot = true) {
   return linalg_lu_factor(input, pivot);
 }

@@ -27,4 +27,19 @@ BRASA_API Tensor bernoulli(const Tensor& p, std::optional<Generator> generator =
 BRASA_API const Tensor& bernoulli_(const Tensor& self, const Tensor& p,
                                    std::optional<Generator> generator = std::nullopt);
 
+/// Poisson draws with per-element rates (floating, non-negative and finite: ValueError otherwise;
+/// TypeError for integral rates); the result has self's shape and dtype. Its gradient is zero (as
+/// in libtorch). The draws follow Note [Rejection samplers], not libtorch's stream.
+BRASA_API Tensor poisson(const Tensor& self, std::optional<Generator> generator = std::nullopt);
+/// Binomial draws B(count, prob), count and prob broadcast together (floating, one dtype: TypeError
+/// otherwise). Where libtorch returns meaningless values, brasa raises ValueError: a count that is
+/// negative, not an integer or not finite, a prob outside [0, 1]. Not differentiable: backward
+/// raises NotImplementedError, as in libtorch.
+BRASA_API Tensor binomial(const Tensor& count, const Tensor& prob,
+                          std::optional<Generator> generator = std::nullopt);
+/// A new tensor like self (its shape, dtype and strides) of normal(mean, std) draws: the
+/// functional form of self.normal_(mean, std). Backward raises NotImplementedError, as in libtorch.
+BRASA_API Tensor normal_functional(const Tensor& self, double mean = 0, double std = 1,
+                                   std::optional<Generator> generator = std::nullopt);
+
 }  // namespace brasa

@@ -110,6 +110,19 @@ BRASA_API Tensor special_logsumexp(const Tensor& self, IntArrayRef dim, bool kee
 BRASA_SPECIAL_UNARY(special_modified_bessel_i0)
 BRASA_SPECIAL_UNARY(special_modified_bessel_i1)
 BRASA_SPECIAL_UNARY(special_spherical_bessel_j0)
+/// Bessel functions of the first and second kind J0, J1, Y0, Y1 (Y: -inf at 0, NaN below), the
+/// modified Bessel functions of the second kind K0, K1 and their scaled forms e^x K0(x), e^x K1(x)
+/// (inf at 0, NaN below), and the Airy function Ai. Float and double (integral inputs promote to
+/// the default float; Half/BFloat16 raise TypeError, as in libtorch 1.13). Not differentiable.
+BRASA_SPECIAL_UNARY(special_bessel_j0)
+BRASA_SPECIAL_UNARY(special_bessel_j1)
+BRASA_SPECIAL_UNARY(special_bessel_y0)
+BRASA_SPECIAL_UNARY(special_bessel_y1)
+BRASA_SPECIAL_UNARY(special_modified_bessel_k0)
+BRASA_SPECIAL_UNARY(special_modified_bessel_k1)
+BRASA_SPECIAL_UNARY(special_scaled_modified_bessel_k0)
+BRASA_SPECIAL_UNARY(special_scaled_modified_bessel_k1)
+BRASA_SPECIAL_UNARY(special_airy_ai)
 /// The orthogonal polynomials p_n(x) (Chebyshev of the four kinds and their shifted forms on
 /// [0, 1], Hermite (physicists' H and probabilists' He), Laguerre, Legendre): n is truncated to an
 /// integer, negative n gives 0. Not differentiable (as in PyTorch).

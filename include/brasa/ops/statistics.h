@@ -8,6 +8,7 @@
 #include <optional>
 #include <string_view>
 #include <tuple>
+#include <vector>
 
 #include "brasa/core/tensor.h"
 
@@ -111,6 +112,37 @@ BRASA_API std::tuple<Tensor, Tensor> histogram(const Tensor& self, int64_t bins 
                                                OptionalArrayRef<double> range = std::nullopt,
                                                const std::optional<Tensor>& weight = {},
                                                bool density = false);
+/// (hist, bin_edges) of the N-dimensional points in self's last dim ([..., N]): bins per dim as a
+/// count (one for all dims or one per dim, over `range` = [lo_0, hi_0, lo_1, hi_1, ...] or the
+/// data's range) or as N 1-D increasing edge tensors; optional weights of self's leading shape;
+/// density divides by the total and the bin volumes. Floating inputs; not differentiable (as
+/// libtorch).
+BRASA_API std::tuple<Tensor, std::vector<Tensor>> histogramdd(
+    const Tensor& self, IntArrayRef bins, OptionalArrayRef<double> range = std::nullopt,
+    const std::optional<Tensor>& weight = {}, bool density = false);
+BRASA_API std::tuple<Tensor, std::vector<Tensor>> histogramdd(
+    const Tensor& self, int64_t bins, OptionalArrayRef<double> range = std::nullopt,
+    const std::optional<Tensor>& weight = {}, bool density = false);
+BRASA_API std::tuple<Tensor, std::vector<Tensor>> histogramdd(
+    const Tensor& self, TensorList bins, OptionalArrayRef<double> range = std::nullopt,
+    const std::optional<Tensor>& weight = {}, bool density = false);
+/// Reduces consecutive segments of data along axis 0 ("sum", "mean", "max", "min" or "prod"),
+/// the segments given by their lengths or by offsets (their boundaries, one more than segments),
+/// over data's leading dims; empty segments give `initial` (or sum 0, prod 1, mean NaN, max -inf,
+/// min +inf). unsafe skips the checks that lengths sum to data's size. Differentiable in data.
+/// (`indices` is not supported, as in libtorch 1.13.)
+BRASA_API Tensor segment_reduce(const Tensor& data, std::string_view reduce,
+                                const std::optional<Tensor>& lengths = {},
+                                const std::optional<Tensor>& indices = {},
+                                const std::optional<Tensor>& offsets = {}, int64_t axis = 0,
+                                bool unsafe = false,
+                                const std::optional<Scalar>& initial = std::nullopt);
+BRASA_API Tensor& segment_reduce_out(Tensor& out, const Tensor& data, std::string_view reduce,
+                                     const std::optional<Tensor>& lengths = {},
+                                     const std::optional<Tensor>& indices = {},
+                                     const std::optional<Tensor>& offsets = {}, int64_t axis = 0,
+                                     bool unsafe = false,
+                                     const std::optional<Scalar>& initial = std::nullopt);
 /// Occurrences of each value of a 1-D non-negative integral tensor (weighted sums when weights
 /// are given), of length max(max + 1, minlength).
 BRASA_API Tensor bincount(const Tensor& self, const std::optional<Tensor>& weights = {},
@@ -130,6 +162,29 @@ BRASA_API Tensor trapz(const Tensor& y, const Tensor& x, int64_t dim = -1);
 BRASA_API Tensor trapz(const Tensor& y, double dx = 1, int64_t dim = -1);
 BRASA_API Tensor cumulative_trapezoid(const Tensor& y, const Tensor& x, int64_t dim = -1);
 BRASA_API Tensor cumulative_trapezoid(const Tensor& y, const Scalar& dx = 1, int64_t dim = -1);
+/// The derivative of the function sampled by self, by finite differences along each of `dim` (all
+/// dims by default): one tensor per dim, of self's shape (integral inputs give the default float
+/// dtype). Spacing: unit, one step for every dim, one step per dim, or per-dim 1-D coordinates of
+/// the samples (of the dim's size; gradients flow to them). Central differences inside, one-sided
+/// ones of order edge_order (1 or 2) at the two ends; every dim needs edge_order + 1 samples.
+/// ValueError for a bad dim, spacing list length, coordinates or edge_order.
+BRASA_API std::vector<Tensor> gradient(const Tensor& self,
+                                       const std::optional<Scalar>& spacing = std::nullopt,
+                                       std::optional<int64_t> dim = std::nullopt,
+                                       int64_t edge_order = 1);
+BRASA_API std::vector<Tensor> gradient(const Tensor& self, const Scalar& spacing, IntArrayRef dim,
+                                       int64_t edge_order = 1);
+BRASA_API std::vector<Tensor> gradient(const Tensor& self, IntArrayRef dim, int64_t edge_order = 1);
+BRASA_API std::vector<Tensor> gradient(const Tensor& self, ArrayRef<Scalar> spacing,
+                                       std::optional<int64_t> dim = std::nullopt,
+                                       int64_t edge_order = 1);
+BRASA_API std::vector<Tensor> gradient(const Tensor& self, ArrayRef<Scalar> spacing,
+                                       IntArrayRef dim, int64_t edge_order = 1);
+BRASA_API std::vector<Tensor> gradient(const Tensor& self, TensorList spacing,
+                                       std::optional<int64_t> dim = std::nullopt,
+                                       int64_t edge_order = 1);
+BRASA_API std::vector<Tensor> gradient(const Tensor& self, TensorList spacing, IntArrayRef dim,
+                                       int64_t edge_order = 1);
 /// Covariance of the rows (variables) of a 1-D or 2-D tensor whose columns are observations, with
 /// optional integral frequency and floating observation weights; corrcoef: the correlation
 /// coefficients.

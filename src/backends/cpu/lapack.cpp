@@ -70,6 +70,16 @@ void sgelss_(const int*, const int*, const int*, float*, const int*, float*, con
              const float*, int*, float*, const int*, int*);
 void dgelss_(const int*, const int*, const int*, double*, const int*, double*, const int*, double*,
              const double*, int*, double*, const int*, int*);
+void sgeev_(const char*, const char*, const int*, float*, const int*, float*, float*, float*,
+            const int*, float*, const int*, float*, const int*, int*, size_t, size_t);
+void dgeev_(const char*, const char*, const int*, double*, const int*, double*, double*, double*,
+            const int*, double*, const int*, double*, const int*, int*, size_t, size_t);
+void ssytrf_(const char*, const int*, float*, const int*, int*, float*, const int*, int*, size_t);
+void dsytrf_(const char*, const int*, double*, const int*, int*, double*, const int*, int*, size_t);
+void ssytrs_(const char*, const int*, const int*, const float*, const int*, const int*, float*,
+             const int*, int*, size_t);
+void dsytrs_(const char*, const int*, const int*, const double*, const int*, const int*, double*,
+             const int*, int*, size_t);
 // NOLINTEND
 }
 
@@ -102,6 +112,12 @@ struct Routines {
   decltype(&dgelsd_) dgelsd;
   decltype(&sgelss_) sgelss;
   decltype(&dgelss_) dgelss;
+  decltype(&sgeev_) sgeev;
+  decltype(&dgeev_) dgeev;
+  decltype(&ssytrf_) ssytrf;
+  decltype(&dsytrf_) dsytrf;
+  decltype(&ssytrs_) ssytrs;
+  decltype(&dsytrs_) dsytrs;
 };
 
 const Routines& routines() {
@@ -139,6 +155,12 @@ const Routines& routines() {
     need(l.dgelsd, "dgelsd_");
     need(l.sgelss, "sgelss_");
     need(l.dgelss, "dgelss_");
+    need(l.sgeev, "sgeev_");
+    need(l.dgeev, "dgeev_");
+    need(l.ssytrf, "ssytrf_");
+    need(l.dsytrf, "dsytrf_");
+    need(l.ssytrs, "ssytrs_");
+    need(l.dsytrs, "dsytrs_");
     using SetThreads = void (*)(int);
     if (auto set = reinterpret_cast<SetThreads>(dlsym(lib, "openblas_set_num_threads"))) set(1);
     return l;
@@ -298,6 +320,38 @@ int gelss(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T* s, T rcond, i
   return info;
 }
 
+template <class T>
+int geev(char jobvr, int n, T* a, int lda, T* wr, T* wi, T* vr, int ldvr) {
+  const char jobvl = 'N';
+  int info = 0, lwork = -1, ldvl = 1;
+  T query = 0, vl = 0;
+  BRASA_LAPACK(T, geev, &jobvl, &jobvr, &n, a, &lda, wr, wi, &vl, &ldvl, vr, &ldvr, &query, &lwork,
+               &info, 1, 1);
+  lwork = work_size(query);
+  std::vector<T> work(lwork);
+  BRASA_LAPACK(T, geev, &jobvl, &jobvr, &n, a, &lda, wr, wi, &vl, &ldvl, vr, &ldvr, work.data(),
+               &lwork, &info, 1, 1);
+  return info;
+}
+
+template <class T>
+int sytrf(char uplo, int n, T* a, int lda, int* ipiv) {
+  int info = 0, lwork = -1;
+  T query = 0;
+  BRASA_LAPACK(T, sytrf, &uplo, &n, a, &lda, ipiv, &query, &lwork, &info, 1);
+  lwork = work_size(query);
+  std::vector<T> work(lwork);
+  BRASA_LAPACK(T, sytrf, &uplo, &n, a, &lda, ipiv, work.data(), &lwork, &info, 1);
+  return info;
+}
+
+template <class T>
+int sytrs(char uplo, int n, int nrhs, const T* a, int lda, const int* ipiv, T* b, int ldb) {
+  int info = 0;
+  BRASA_LAPACK(T, sytrs, &uplo, &n, &nrhs, a, &lda, ipiv, b, &ldb, &info, 1);
+  return info;
+}
+
 #define BRASA_LAPACK_INSTANTIATE(T)                                          \
   template int getrf<T>(int, int, T*, int, int*);                            \
   template int getri<T>(int, T*, int, const int*);                           \
@@ -310,7 +364,10 @@ int gelss(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T* s, T rcond, i
   template int gels<T>(int, int, int, T*, int, T*, int);                     \
   template int gelsy<T>(int, int, int, T*, int, T*, int, T, int*);           \
   template int gelsd<T>(int, int, int, T*, int, T*, int, T*, T, int*);       \
-  template int gelss<T>(int, int, int, T*, int, T*, int, T*, T, int*);
+  template int gelss<T>(int, int, int, T*, int, T*, int, T*, T, int*);       \
+  template int geev<T>(char, int, T*, int, T*, T*, T*, int);                 \
+  template int sytrf<T>(char, int, T*, int, int*);                           \
+  template int sytrs<T>(char, int, int, const T*, int, const int*, T*, int);
 BRASA_LAPACK_INSTANTIATE(float)
 BRASA_LAPACK_INSTANTIATE(double)
 

@@ -35,6 +35,19 @@ int gesdd(char jobz, int m, int n, T* a, int lda, T* s, T* u, int ldu, T* vt, in
 template <class T>
 int syevd(char jobz, char uplo, int n, T* a, int lda, T* w);
 
+/// General eigendecomposition of the n x n `a` (destroyed): eigenvalues wr + i wi (a complex pair
+/// consecutive, positive imaginary part first); with jobvr 'V' the right eigenvectors in vr
+/// (columns; a pair's vectors are vr[:, j] +- i vr[:, j + 1]), each of Euclidean norm 1 with its
+/// largest component real.
+template <class T>
+int geev(char jobvr, int n, T* a, int lda, T* wr, T* wi, T* vr, int ldvr);
+/// Bunch-Kaufman factorisation A = L D L^T of the symmetric a (uplo triangle); ipiv[n] 1-based,
+/// negative for 2 x 2 blocks of D.
+template <class T>
+int sytrf(char uplo, int n, T* a, int lda, int* ipiv);
+/// Solves A X = B with sytrf's factors; X overwrites b.
+template <class T>
+int sytrs(char uplo, int n, int nrhs, const T* a, int lda, const int* ipiv, T* b, int ldb);
 /// Least squares min ||A X - B|| for an m x n A and m x nrhs B (ldb >= max(m, n)); the solution
 /// overwrites the first n rows of b. gels assumes full rank; gelsy (complete orthogonal
 /// factorisation), gelsd (SVD, divide and conquer) and gelss (SVD) return the effective rank

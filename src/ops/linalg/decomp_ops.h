@@ -45,6 +45,22 @@ BRASA_DECLARE_OP(linalg_eigh_op, "_linalg_eigh",
                  "eigenvectors)",
                  std::tuple<Tensor, Tensor>(const Tensor&, std::string, bool));
 
+// spectral_eig.cpp: general eigendecomposition (geev), complex results.
+BRASA_DECLARE_OP(linalg_eig_op, "linalg_eig",
+                 "linalg_eig(Tensor self) -> (Tensor eigenvalues, Tensor eigenvectors)",
+                 std::tuple<Tensor, Tensor>(const Tensor&));
+BRASA_DECLARE_OP(linalg_eigvals_op, "linalg_eigvals", "linalg_eigvals(Tensor self) -> Tensor",
+                 Tensor(const Tensor&));
+
+// factor_ldl.cpp: Bunch-Kaufman (sytrf / sytrs); not differentiable, as in PyTorch.
+BRASA_DECLARE_OP(linalg_ldl_factor_ex_op, "linalg_ldl_factor_ex",
+                 "linalg_ldl_factor_ex(Tensor self, bool hermitian, bool check_errors) -> (Tensor "
+                 "LD, Tensor pivots, Tensor info)",
+                 std::tuple<Tensor, Tensor, Tensor>(const Tensor&, bool, bool));
+BRASA_DECLARE_OP(linalg_ldl_solve_op, "linalg_ldl_solve",
+                 "linalg_ldl_solve(Tensor LD, Tensor pivots, Tensor B, bool hermitian) -> Tensor",
+                 Tensor(const Tensor&, const Tensor&, const Tensor&, bool));
+
 // pinv_ops.cpp
 BRASA_DECLARE_OP(
     linalg_pinv_op, "linalg_pinv",

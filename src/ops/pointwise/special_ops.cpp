@@ -74,6 +74,32 @@ Tensor special_binary_kernel(const Tensor& a, const Tensor& b, const Tensor& out
   return it.output();
 }
 
+// The Bessel functions have float and double loops only (PyTorch 1.13 has no Half/BFloat16 kernel).
+cpu::TensorIterator make_bessel(const char* name, const Tensor& self, const Tensor& out) {
+  cpu::TensorIterator it = make_iterator(name, UnaryKind::Float, self, out);
+  const ScalarType dt = it.common_dtype();
+  BRASA_CHECK_TYPE(dt == kFloat || dt == kDouble, name, ": not implemented for ", dt,
+                   " (float32 and float64 only)");
+  return it;
+}
+// One body for the nine ops (each registered kernel is a call to it: Note [Library size]).
+[[gnu::noinline]] Tensor bessel_run(const char* name, cpu::DispatchStub<SpecialKernel>* stub,
+                                    const Tensor& self, const Tensor& out) {
+  cpu::TensorIterator it = make_bessel(name, self, out);
+  if (stub == nullptr) return iterator_meta(std::move(it));
+  (*stub)(it);
+  it.finish();
+  return it.output();
+}
+template <const char* name>
+Tensor bessel_meta(const Tensor& self, const Tensor& out) {
+  return bessel_run(name, nullptr, self, out);
+}
+template <const char* name, cpu::DispatchStub<SpecialKernel>& stub>
+Tensor bessel_kernel(const Tensor& self, const Tensor& out) {
+  return bessel_run(name, &stub, self, out);
+}
+
 }  // namespace
 
 #define BRASA_DEFINE_SPECIAL(var, kind, stub)                                                \
@@ -95,6 +121,23 @@ BRASA_DEFINE_SPECIAL(special_ndtri_op, Float, ndtri_stub)
 BRASA_DEFINE_SPECIAL(special_erfcx_op, Float, erfcx_stub)
 BRASA_DEFINE_SPECIAL(signbit_op, Predicate, signbit_stub)
 #undef BRASA_DEFINE_SPECIAL
+
+#define BRASA_DEFINE_BESSEL(fn)                                                        \
+  BRASA_DEFINE_STUB(fn##_stub, SpecialKernel);                                         \
+  BRASA_DEFINE_OP(special_##fn##_op)                                                   \
+  BRASA_REGISTER_KERNEL(special_##fn##_op,                                             \
+                        (bessel_kernel<special_##fn##_op_decl::name, fn##_stub>), CPU) \
+  BRASA_REGISTER_KERNEL(special_##fn##_op, (bessel_meta<special_##fn##_op_decl::name>), Meta)
+BRASA_DEFINE_BESSEL(bessel_j0)
+BRASA_DEFINE_BESSEL(bessel_j1)
+BRASA_DEFINE_BESSEL(bessel_y0)
+BRASA_DEFINE_BESSEL(bessel_y1)
+BRASA_DEFINE_BESSEL(modified_bessel_k0)
+BRASA_DEFINE_BESSEL(modified_bessel_k1)
+BRASA_DEFINE_BESSEL(scaled_modified_bessel_k0)
+BRASA_DEFINE_BESSEL(scaled_modified_bessel_k1)
+BRASA_DEFINE_BESSEL(airy_ai)
+#undef BRASA_DEFINE_BESSEL
 
 #define BRASA_DEFINE_SPECIAL_BINARY(var, kind, stub)                                            \
   BRASA_DEFINE_STUB(stub, SpecialKernel);                                                       \
@@ -193,6 +236,15 @@ BRASA_SPECIAL_API(special_i1e, special_i1e_op)
 BRASA_SPECIAL_API(special_ndtri, special_ndtri_op)
 BRASA_SPECIAL_API(special_erfcx, special_erfcx_op)
 BRASA_SPECIAL_API(signbit, signbit_op)
+BRASA_SPECIAL_API(special_bessel_j0, special_bessel_j0_op)
+BRASA_SPECIAL_API(special_bessel_j1, special_bessel_j1_op)
+BRASA_SPECIAL_API(special_bessel_y0, special_bessel_y0_op)
+BRASA_SPECIAL_API(special_bessel_y1, special_bessel_y1_op)
+BRASA_SPECIAL_API(special_modified_bessel_k0, special_modified_bessel_k0_op)
+BRASA_SPECIAL_API(special_modified_bessel_k1, special_modified_bessel_k1_op)
+BRASA_SPECIAL_API(special_scaled_modified_bessel_k0, special_scaled_modified_bessel_k0_op)
+BRASA_SPECIAL_API(special_scaled_modified_bessel_k1, special_scaled_modified_bessel_k1_op)
+BRASA_SPECIAL_API(special_airy_ai, special_airy_ai_op)
 #undef BRASA_SPECIAL_API
 
 #define BRASA_SPECIAL_BINARY_API(name, op)                                   \

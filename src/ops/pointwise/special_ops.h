@@ -56,6 +56,28 @@ BRASA_DECLARE_OP(frexp_op, "frexp",
                  "frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent)",
                  std::tuple<Tensor, Tensor>(const Tensor&));
 
+// The Bessel functions J0, J1, Y0, Y1, K0, K1, e^x K0, e^x K1 and Airy's Ai: float and double
+// (integral inputs promote to the default float; Half and BFloat16 raise TypeError, as in PyTorch
+// 1.13); non-differentiable, as in PyTorch.
+BRASA_DECLARE_UNARY(special_bessel_j0_op, "special_bessel_j0");
+BRASA_ATEN(special_bessel_j0_op, "no in_place");
+BRASA_DECLARE_UNARY(special_bessel_j1_op, "special_bessel_j1");
+BRASA_ATEN(special_bessel_j1_op, "no in_place");
+BRASA_DECLARE_UNARY(special_bessel_y0_op, "special_bessel_y0");
+BRASA_ATEN(special_bessel_y0_op, "no in_place");
+BRASA_DECLARE_UNARY(special_bessel_y1_op, "special_bessel_y1");
+BRASA_ATEN(special_bessel_y1_op, "no in_place");
+BRASA_DECLARE_UNARY(special_modified_bessel_k0_op, "special_modified_bessel_k0");
+BRASA_ATEN(special_modified_bessel_k0_op, "no in_place");
+BRASA_DECLARE_UNARY(special_modified_bessel_k1_op, "special_modified_bessel_k1");
+BRASA_ATEN(special_modified_bessel_k1_op, "no in_place");
+BRASA_DECLARE_UNARY(special_scaled_modified_bessel_k0_op, "special_scaled_modified_bessel_k0");
+BRASA_ATEN(special_scaled_modified_bessel_k0_op, "no in_place");
+BRASA_DECLARE_UNARY(special_scaled_modified_bessel_k1_op, "special_scaled_modified_bessel_k1");
+BRASA_ATEN(special_scaled_modified_bessel_k1_op, "no in_place");
+BRASA_DECLARE_UNARY(special_airy_ai_op, "special_airy_ai");
+BRASA_ATEN(special_airy_ai_op, "no in_place");
+
 // The orthogonal polynomials p_n(x) (non-differentiable, as in PyTorch).
 #define BRASA_DECLARE_POLYNOMIAL(var, op_name)                                          \
   BRASA_DECLARE_OP(var, op_name, op_name "(Tensor x, Tensor n, Tensor? out) -> Tensor", \

@@ -52,4 +52,15 @@ BRASA_DECLARE_OP(
     "multinomial(Tensor self, int num_samples, bool replacement, Generator? generator) -> Tensor",
     Tensor(const Tensor&, int64_t, bool, std::optional<Generator>));
 
+// distribution_ops.cpp: draws of new tensors (Note [Rejection samplers]).
+BRASA_DECLARE_OP(poisson_op, "poisson", "poisson(Tensor self, Generator? generator) -> Tensor",
+                 Tensor(const Tensor&, std::optional<Generator>));
+BRASA_DECLARE_OP(binomial_op, "binomial",
+                 "binomial(Tensor count, Tensor prob, Generator? generator) -> Tensor",
+                 Tensor(const Tensor&, const Tensor&, std::optional<Generator>));
+BRASA_DECLARE_OP(normal_functional_op, "normal_functional",
+                 "normal_functional(Tensor self, float mean, float std, Generator? generator) -> "
+                 "Tensor",
+                 Tensor(const Tensor&, double, double, std::optional<Generator>));
+
 }  // namespace brasa::ops

@@ -46,6 +46,17 @@ BRASA_DECLARE_STUB(hermite_h_stub, SpecialKernel);
 BRASA_DECLARE_STUB(hermite_he_stub, SpecialKernel);
 BRASA_DECLARE_STUB(laguerre_l_stub, SpecialKernel);
 BRASA_DECLARE_STUB(legendre_p_stub, SpecialKernel);
+// The Bessel functions J0, J1, Y0, Y1, K0, K1, e^x K0, e^x K1 and Airy's Ai (float and double
+// only; bessel_kernels.cpp).
+BRASA_DECLARE_STUB(bessel_j0_stub, SpecialKernel);
+BRASA_DECLARE_STUB(bessel_j1_stub, SpecialKernel);
+BRASA_DECLARE_STUB(bessel_y0_stub, SpecialKernel);
+BRASA_DECLARE_STUB(bessel_y1_stub, SpecialKernel);
+BRASA_DECLARE_STUB(modified_bessel_k0_stub, SpecialKernel);
+BRASA_DECLARE_STUB(modified_bessel_k1_stub, SpecialKernel);
+BRASA_DECLARE_STUB(scaled_modified_bessel_k0_stub, SpecialKernel);
+BRASA_DECLARE_STUB(scaled_modified_bessel_k1_stub, SpecialKernel);
+BRASA_DECLARE_STUB(airy_ai_stub, SpecialKernel);
 /// frexp: mantissa (input dtype) and int32 exponent of a contiguous floating input.
 using FrexpKernel = void (*)(const Tensor& mantissa, const Tensor& exponent, const Tensor& in);
 BRASA_DECLARE_STUB(frexp_stub, FrexpKernel);
