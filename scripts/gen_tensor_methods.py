@@ -41,12 +41,12 @@ copysign_ corrcoef cov cross cummax cummin cumprod_ cumsum_ deg2rad deg2rad_ det
 diagflat diagonal_scatter diff digamma digamma_ dist divide divide_ dsplit erfc erfc_ fix fix_
 fliplr flipud float_power float_power_ fmax fmin frexp gcd gcd_ geqrf ger greater greater_
 greater_equal greater_equal_ hardshrink heaviside heaviside_ histc histogram hsplit i0 i0_ igamma
-igamma_ igammac igammac_ index_put index_reduce index_reduce_ inner inverse is_nonzero
+igamma_ igammac igammac_ index_put index_reduce index_reduce_ inner inverse is_nonzero is_pinned
 is_same_size isclose isneginf isposinf isreal istft kron kthvalue lcm lcm_ ldexp ldexp_ less
 less_ less_equal less_equal_ lgamma lgamma_ logaddexp logaddexp2 logcumsumexp logdet logit logit_
 lu_solve masked_scatter masked_scatter_ matrix_exp matrix_power median mode moveaxis msort
 multiply multiply_ mvlgamma mvlgamma_ nanmean nanmedian nanquantile nansum nextafter nextafter_
-nonzero_numpy not_equal not_equal_ orgqr ormqr pinverse polygamma polygamma_ positive prelu put
+nonzero_numpy not_equal not_equal_ orgqr ormqr pin_memory pinverse polygamma polygamma_ positive prelu put
 put_ qr quantile rad2deg rad2deg_ ravel renorm renorm_ repeat_interleave resolve_neg rot90
 scatter_reduce scatter_reduce_ select_scatter sgn sgn_ signbit sinc sinc_ slice_scatter slogdet
 stft subtract subtract_ svd symeig take_along_dim tensor_split trace triangular_solve

@@ -20,6 +20,7 @@
 #include "brasa/ops/special.h"
 #include "brasa/ops/statistics.h"
 #include "brasa/ops/stft.h"
+#include "brasa/ops/storage.h"
 #include "brasa/ops/view.h"
 
 namespace brasa {
@@ -433,6 +434,10 @@ Tensor Tensor::inverse() const { return ::brasa::inverse(*this); }
 
 bool Tensor::is_nonzero() const { return ::brasa::is_nonzero(*this); }
 
+bool Tensor::is_pinned(std::optional<Device> device) const {
+  return ::brasa::is_pinned(*this, device);
+}
+
 bool Tensor::is_same_size(const Tensor& other) const { return ::brasa::is_same_size(*this, other); }
 
 Tensor Tensor::isclose(const Tensor& other, double rtol, double atol, bool equal_nan) const {
@@ -607,6 +612,10 @@ Tensor Tensor::orgqr(const Tensor& input2) const { return ::brasa::orgqr(*this, 
 
 Tensor Tensor::ormqr(const Tensor& input2, const Tensor& input3, bool left, bool transpose) const {
   return ::brasa::ormqr(*this, input2, input3, left, transpose);
+}
+
+Tensor Tensor::pin_memory(std::optional<Device> device) const {
+  return ::brasa::pin_memory(*this, device);
 }
 
 Tensor Tensor::pinverse(double rcond) const { return ::brasa::pinverse(*this, rcond); }

@@ -679,6 +679,7 @@ class BRASA_API Tensor {
   Tensor inner(const Tensor& other) const;
   Tensor inverse() const;
   bool is_nonzero() const;
+  bool is_pinned(std::optional<Device> device = std::nullopt) const;
   bool is_same_size(const Tensor& other) const;
   Tensor isclose(const Tensor& other, double rtol = 1e-05, double atol = 1e-08,
                  bool equal_nan = false) const;
@@ -745,6 +746,7 @@ class BRASA_API Tensor {
   Tensor orgqr(const Tensor& input2) const;
   Tensor ormqr(const Tensor& input2, const Tensor& input3, bool left = true,
                bool transpose = false) const;
+  Tensor pin_memory(std::optional<Device> device = std::nullopt) const;
   Tensor pinverse(double rcond = 1e-15) const;
   Tensor positive() const;
   Tensor prelu(const Tensor& weight) const;
