@@ -1,6 +1,8 @@
 #include "compile/in_place.h"
 
+#include <cstdlib>
 #include <numeric>
+#include <string>
 
 #include "compile/codegen.h"
 
@@ -18,7 +20,8 @@ namespace brasa::compiler {
 // its own value id, which the kernel then produces. The arithmetic is the out-of-place op's (the
 // same conversions, the same IEEE operation), so the values are eager's bit for bit. Candidates
 // that fail the test run in place as before, which can join alias classes, so the test repeats
-// until no candidate drops out.
+// until no candidate drops out. BRASA_COMPILE_IN_PLACE=0 turns this off (every in-place node ends
+// its run, as before): the comparison of docs/benchmarks.md.
 
 namespace {
 
@@ -55,6 +58,11 @@ bool in_place_binary(const Graph& g, const Node& n) {
 std::vector<bool> functional_in_place(const Graph& g) {
   const auto count = static_cast<int32_t>(g.nodes.size());
   std::vector<bool> candidate(g.nodes.size(), false);
+  static const bool off = [] {
+    const char* v = std::getenv("BRASA_COMPILE_IN_PLACE");
+    return v != nullptr && std::string(v) == "0";
+  }();
+  if (off) return candidate;
   for (int32_t i = 0; i < count; ++i) candidate[i] = in_place_binary(g, g.nodes[i]);
   std::vector<bool> output(g.values.size(), false);
   for (int32_t o : g.outputs) output[o] = true;
