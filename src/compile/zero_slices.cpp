@@ -137,7 +137,12 @@ void merge_zero_slices(Graph& g) {
     values.push_back(acc);
     for (int32_t v : values)
       for (int32_t j : readers[v]) alone = alone && (j >= i || allowed[acc].count(j) > 0);
-    // Nothing in between writes but fresh buffers.
+    // Nothing in between writes but fresh buffers that src is no view of.
+    auto base = [&](int32_t v) {
+      while (producer[v] >= 0 && g.nodes[producer[v]].is_view && !g.nodes[producer[v]].refs.empty())
+        v = g.nodes[producer[v]].refs[0].value;
+      return v;
+    };
     bool clean = alone;
     for (int32_t j = b.copy + 1; j < i && clean; ++j) {
       const Node& m = g.nodes[j];
@@ -145,7 +150,7 @@ void merge_zero_slices(Graph& g) {
       const int32_t w = m.refs.empty() ? -1 : m.refs[0].value;
       const int32_t p = w < 0 ? -1 : producer[w];
       clean = (named(m, "fill_") || named(m, "copy_")) && p >= 0 &&
-              (named(g.nodes[p], "empty") || named(g.nodes[p], "select"));
+              (named(g.nodes[p], "empty") || named(g.nodes[p], "select")) && base(w) != base(b.src);
     }
     if (!clean) continue;
     written[acc].insert(k);
