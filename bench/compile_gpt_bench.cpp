@@ -4,6 +4,7 @@
 // over batch sizes 32, 17, 8, 33, 64 at T = 64 and sequence lengths 64, 37, 12 at batch 32, with
 // the compiler runs each new shape cost. docs/benchmarks.md, "Compile: GPT". Times are the best of
 // interleaved rounds. Usage: compile_gpt_bench [threads] [rounds]
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -62,14 +63,15 @@ int main(int argc, char** argv) {
     compiled_fb = std::min(compiled_fb, best_ms([&] { fwd_bwd(true); }, 2));
     opt_ms = std::min(opt_ms, best_ms([&] { optimizer.step(); }, 2));
   }
-  if (std::getenv("BENCH_PROFILE")) {  // where a step's time goes, eager then compiled
+  if (const char* profile = std::getenv("BENCH_PROFILE")) {  // where the time of BENCH_PROFILE
+    const int steps = std::max(1, std::atoi(profile));       // steps goes, eager then compiled
     for (bool compiled : {false, true}) {
       brasa::profiler::Profiler p;
       p.start();
-      step(compiled);
+      for (int i = 0; i < steps; ++i) step(compiled);
       p.stop();
       std::printf("%s step:\n%s\n", compiled ? "compiled" : "eager",
-                  p.table(brasa::profiler::SortBy::SelfCpuTimeTotal, 14).c_str());
+                  p.table(brasa::profiler::SortBy::SelfCpuTimeTotal, 24).c_str());
     }
   }
   const brasa::CompileStats train_stats = brasa::compile_stats();

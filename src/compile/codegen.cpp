@@ -152,6 +152,7 @@ constexpr OpForm kOps[] = {
     {"tanh", 1, "brasa_tanhF(a)"},
     {"erf", 1, "brasa_erfF_(a)"},  // Note [Generated erf]
     {"sigmoid", 1, "(T)1 / ((T)1 + brasa_expF(-a))"},
+    {"pow", 2, "__builtin_powF(a, b)"},  // libm's pow, which eager's kernel calls per element
 };
 
 const OpForm* form_of(const std::string& name) {

@@ -22,6 +22,7 @@
 #include "compile/size_arguments.h"
 #include "compile/stats.h"
 #include "compile/trace.h"
+#include "compile/zero_slices.h"
 
 namespace brasa::compiler {
 
@@ -50,6 +51,8 @@ bool needs_grad(const Graph& g) {
 /// without a working compiler the plan runs every node through the dispatcher.
 void run_passes(Graph& g, const CompileOptions& options, bool autograd) {
   if (options.mode == CompileMode::Interpret) return;
+  if (!autograd && options.mode == CompileMode::Default)
+    merge_zero_slices(g);  // Note [Zero slices]
   eliminate_dead_code(g);
   // Replayed with autograd, a merged node would merge its backward nodes too, and sum their
   // gradients in another order than eager.

@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "compile/codegen.h"
+#include "compile/in_place.h"
 #include "compile/row_fusion.h"
 
 namespace brasa::compiler {
@@ -14,12 +15,15 @@ namespace brasa::compiler {
 // A kernel is a maximal run of consecutive fusible nodes (trace order), so it runs exactly where
 // its last node ran and reads every operand when eager would have: in-place ops and views, which
 // are not fusible, end a run. A node is fusible when it is a float or double pointwise op of the
-// table in codegen.cpp, writes nothing, and its result has the run's shape (operands may
-// broadcast); or, in a row group, a reduction over the last dim or a pointwise op over per-row
-// values (Note [Row fusion]). Every operand is converted to the node's result dtype before the
-// operation, as the eager kernels do after type promotion, and the generated code is compiled
-// with -ffp-contract=off, so exact ops match eager bit for bit, and transcendentals call the SLEEF
-// functions eager calls (Note [Generated math]). A run of one node stays eager.
+// table in codegen.cpp, writes nothing (or writes an operand nothing observes afterwards: Note
+// [Functional in-place]), and its result has the run's shape (operands may broadcast); or, in a
+// row group, a reduction over the last dim, a pointwise op over per-row values (Note [Row
+// fusion]), or an `expand` of a per-row value to the row shape whose one reader is the next node
+// (computed as the per-row value read along the row). Every operand is converted to the node's
+// result dtype before the operation, as the eager kernels do after type promotion, and the
+// generated code is compiled with -ffp-contract=off, so exact ops match eager bit for bit, and
+// transcendentals call the SLEEF functions eager calls (Note [Generated math]). A run of one node
+// stays eager.
 
 // Note [Column reductions]
 // A sum or mean over every dim but the last (a bias gradient: `grad.sum({0, 1})` of a [B, T, C]
@@ -91,6 +95,27 @@ struct Builder {
   std::unordered_set<int32_t> graph_outputs;
   Plan plan;
   std::ostringstream src;
+  std::vector<bool> functional;  // per node: an in-place op that may run out of place
+  std::vector<int> uses;         // per value: its readers
+
+  bool fusible(int32_t i) const { return functional[i] || fusible_pointwise(g, g.nodes[i]); }
+
+  /// `expand` of a per-row value of a row group to the group's shape, read by the next node alone
+  /// (a pointwise node of that shape) and by nothing else.
+  bool row_expand(const Group& group, int32_t i) const {
+    const Node& n = g.nodes[i];
+    if (!group.rows || n.op->name() != "expand" || n.refs.size() != 1 || n.results.size() != 1 ||
+        n.refs[0].element >= 0 || !group.stats.count(n.refs[0].value))
+      return false;
+    const int32_t v = n.results[0].value;
+    if (g.values[v].sizes != group.shape || uses[v] != 1 || graph_outputs.count(v) ||
+        i + 1 >= static_cast<int32_t>(g.nodes.size()) || !fusible(i + 1))
+      return false;
+    const Node& next = g.nodes[i + 1];
+    bool reads = false;
+    for (const ArgRef& r : next.refs) reads = reads || r.value == v;
+    return reads && g.values[next.results[0].value].sizes == group.shape;
+  }
 
   /// Whether node i joins `group` (updating it).
   bool join(Group& group, int32_t i) {
@@ -103,7 +128,11 @@ struct Builder {
     }
     for (const ArgRef& r : n.refs)
       if (group.dropped.count(r.value)) return false;
-    if (fusible_pointwise(g, n)) {
+    if (row_expand(group, i)) {
+      group.add(g, i, false, false);
+      return true;
+    }
+    if (fusible(i)) {
       const auto& sizes = g.values[n.results[0].value].sizes;
       if (sizes == group.shape) {
         group.add(g, i, false, false);
@@ -133,7 +162,7 @@ struct Builder {
   /// Starts `group` with node i when it can start one.
   bool start(Group& group, int32_t i) {
     const Node& n = g.nodes[i];
-    if (fusible_pointwise(g, n)) {
+    if (fusible(i)) {
       group.shape = g.values[n.results[0].value].sizes;
       group.add(g, i, false, false);
       return true;
@@ -330,7 +359,15 @@ struct Builder {
 }  // namespace
 
 Plan plan(const Graph& g, bool fuse) {
-  Builder b{g, std::vector<int>(g.values.size(), -1), {g.outputs.begin(), g.outputs.end()}, {}, {}};
+  Builder b{g,
+            std::vector<int>(g.values.size(), -1),
+            {g.outputs.begin(), g.outputs.end()},
+            {},
+            {},
+            functional_in_place(g),
+            std::vector<int>(g.values.size(), 0)};
+  for (const Node& n : g.nodes)
+    for (const ArgRef& r : n.refs) ++b.uses[r.value];
   // Nodes a matmul step stands for run where its last node ran (Note [Matmul epilogues]).
   if (fuse) b.plan.matmuls = find_matmul_epilogues(g);
   std::vector<int32_t> absorbed(g.nodes.size(), -1);

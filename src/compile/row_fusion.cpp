@@ -109,6 +109,13 @@ struct RowProgram {
     const ScalarType t = g.values[result].dtype;
     const std::string name = "v" + std::to_string(result);
     const RowReduction kind = row_reduction(g, n);
+    if (n.op->name() == "expand") {  // a per-row value along the row (fusion.cpp's row_expand)
+      const int a = input(n.refs[0].value);
+      const int e = pw("a", t, a, -1, name);
+      rvs[e].row = true;
+      of_value[result] = e;
+      return;
+    }
     if (kind == RowReduction::None) {
       const int a = input(n.refs[0].value);
       const int b = n.refs.size() > 1 ? input(n.refs[1].value) : -1;
