@@ -187,7 +187,9 @@ int64_t weight_shard_dim(const Planned& p) {
 void check_divisible(const Planned& p, int64_t ranks) {
   const int64_t d = weight_shard_dim(p);
   if (d < 0) return;
-  const Tensor& w = p.module->named_parameters(false)["weight"];
+  // A copy: named_parameters() returns its dict by value, and a reference into that temporary
+  // dangles once this statement ends (a heap use-after-free Valgrind found, session 12).
+  const Tensor w = p.module->named_parameters(false)["weight"];
   const int64_t parts = d == 0 && p.type == ModuleType::Linear ? p.style.fused_parts() : 1;
   const char* what = p.type == ModuleType::Linear ? (d == 0 ? "out_features" : "in_features")
                                                   : (d == 0 ? "num_embeddings" : "embedding_dim");
