@@ -11,6 +11,9 @@
 //   tp_worker gpt-reference STEPS OUT [--float] [--sgd]
 //     the same training in one process. --float: float32 (else float64); --sgd: SGD with
 //     momentum instead of AdamW (see make_optimizer).
+//   tp_worker gpt2d-dcp STEPS DIR | gpt2d-dcp-resave SRC DST | gpt-dcp-resave SRC DST |
+//             dcp-compare A B
+//     distributed checkpoints of the 2 x 2 model (see dcp_2d below).
 //   tp_worker toy STEPS OUT | toy-reference STEPS OUT | errors     (tp_worker_toy.cpp)
 // Output: a tensor list, [losses, parameters in named_parameters order].
 
@@ -19,9 +22,11 @@
 #include <cstring>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
+#include "brasa/distributed/checkpoint.h"
 #include "brasa/distributed/fsdp.h"
 #include "brasa/distributed/init.h"
 #include "brasa/distributed/tensor_parallel.h"
@@ -30,6 +35,7 @@
 namespace {
 using namespace brasa;
 namespace dist = brasa::distributed;
+namespace dcp = brasa::distributed::checkpoint;
 
 constexpr int64_t kVocab = 13, kT = 8, kGlobalBatch = 4, kLayers = 2;
 
@@ -210,50 +216,65 @@ int train_tp(int64_t steps, const std::string& out, ScalarType dtype) {
   return 0;
 }
 
-int train_2d(int64_t steps, const std::string& out) {
-  auto pg = dist::init_process_group("gloo");
-  const int rank = pg->getRank();
-  require(pg->getSize() == 4, "gpt2d runs on 4 ranks");
-  auto mesh = dist::init_device_mesh("cpu", {2, 2}, {"dp", "tp"});
-  const auto tp = mesh["tp"], dp = mesh["dp"];
-  Gpt model = make_model(kDouble);
-  const int64_t whole = parameter_bytes(model);
-  parallelize_blocks(model, tp);
-  check_layouts(model, 2);
-  // fully_shard over "dp" on top: each block a unit (called through nn::utils::call), then root.
+// examples/char_gpt's model on the 2 x 2 mesh: TP over "tp", then fully_shard over "dp" (each
+// block a unit, called through nn::utils::call, then the root), and its optimizer.
+struct Gpt2d {
+  explicit Gpt2d(const dist::DeviceMesh& mesh) : dp(mesh["dp"]), model(make_model(kDouble)) {
+    whole_bytes = parameter_bytes(model);
+    parallelize_blocks(model, mesh["tp"]);
+    check_layouts(model, 2);
+    for (const auto& m : *model->blocks) {
+      auto block = std::dynamic_pointer_cast<BlockImpl>(m);
+      units.push_back(dist::fully_shard(block, dp));
+      auto* unit = &units.back();
+      nn::utils::set_forward_override(*block, [unit](const Tensor& x) { return (*unit)(x); });
+    }
+    root.emplace(dist::fully_shard(model, dp));
+    opt = make_optimizer(model);
+  }
+  dist::DeviceMesh dp;
+  Gpt model;
+  int64_t whole_bytes = 0;
   std::deque<dist::FSDPModule<std::shared_ptr<BlockImpl>>> units;
-  for (const auto& m : *model->blocks) {
-    auto block = std::dynamic_pointer_cast<BlockImpl>(m);
-    units.push_back(dist::fully_shard(block, dp));
-    auto* unit = &units.back();
-    nn::utils::set_forward_override(*block, [unit](const Tensor& x) { return (*unit)(x); });
-  }
-  auto root = dist::fully_shard(model, dp);
-  if (rank == 0) {
-    std::printf("parameter bytes per rank on 2 x 2: %ld of %ld (AdamW state: twice that)\n",
-                static_cast<long>(parameter_bytes(model)), static_cast<long>(whole));
-  }
-  auto opt = make_optimizer(model);
-  const int64_t local = kGlobalBatch / 2, first = dp.get_local_rank() * local;
+  std::optional<dist::FSDPModule<Gpt>> root;
+  std::unique_ptr<optim::Optimizer> opt;
+};
+
+// Trains `steps` steps of the global batch split over "dp"; the dp-averaged losses.
+std::vector<double> train_steps(Gpt2d& g, int64_t steps, int rank) {
+  const int64_t local = kGlobalBatch / 2, first = g.dp.get_local_rank() * local;
   std::vector<double> losses;
   for (int64_t step = 0; step < steps; ++step) {
     Tensor idx, target;
     batch(step, first, local, idx, target);
-    opt->zero_grad();
+    g.opt->zero_grad();
     dist::reset_tensor_parallel_stats();
-    Tensor loss = loss_of(root(idx), target);
+    Tensor loss = loss_of((*g.root)(idx), target);
     loss.backward();
     check_step_collectives(step, rank);
-    opt->step();
+    g.opt->step();
     std::vector<Tensor> l{loss.detach().clone()};
     dist::AllreduceOptions avg;
     avg.reduceOp = dist::ReduceOp::AVG;
-    dp.get_group()->allreduce(l, avg)->wait();
+    g.dp.get_group()->allreduce(l, avg)->wait();
     losses.push_back(l[0].item<double>());
   }
-  auto state = dist::get_full_state_dict(*model, dp);
+  return losses;
+}
+
+int train_2d(int64_t steps, const std::string& out) {
+  auto pg = dist::init_process_group("gloo");
+  const int rank = pg->getRank();
+  require(pg->getSize() == 4, "gpt2d runs on 4 ranks");
+  Gpt2d g(dist::init_device_mesh("cpu", {2, 2}, {"dp", "tp"}));
+  if (rank == 0) {
+    std::printf("parameter bytes per rank on 2 x 2: %ld of %ld (AdamW state: twice that)\n",
+                static_cast<long>(parameter_bytes(g.model)), static_cast<long>(g.whole_bytes));
+  }
+  const auto losses = train_steps(g, steps, rank);
+  auto state = dist::get_full_state_dict(*g.model, g.dp);
   std::vector<Tensor> full;
-  for (const auto& item : model->named_parameters()) {
+  for (const auto& item : g.model->named_parameters()) {
     for (const auto& e : state) {
       if (e.first == item.key())
         full.push_back(dist::tensor_parallel_full_tensor(item.value(), e.second));
@@ -261,6 +282,53 @@ int train_2d(int64_t steps, const std::string& out) {
   }
   if (rank == 0) save_run(losses, full, out);
   dist::destroy_process_group();
+  return 0;
+}
+
+// Distributed checkpoints of the 2-D model (test_tp.cpp, DCP tests):
+//   gpt2d-dcp STEPS DIR: trains STEPS steps on 2 x 2 and saves model + AdamW to DIR.
+//   gpt2d-dcp-resave SRC DST: a fresh 2 x 2 model loads SRC (saved in any layout) and saves DST.
+//   gpt-dcp-resave SRC DST: the same in one process without a group (a plain model).
+//   dcp-compare A B: in one process, every tensor of A equals B's bit for bit (same names).
+int dcp_2d(int64_t steps, const std::string& src, const std::string& dst) {
+  auto pg = dist::init_process_group("gloo");
+  require(pg->getSize() == 4, "gpt2d-dcp runs on 4 ranks");
+  Gpt2d g(dist::init_device_mesh("cpu", {2, 2}, {"dp", "tp"}));
+  if (!src.empty()) dcp::load_state_dict(*g.model, g.opt.get(), src, g.dp);
+  (void)train_steps(g, steps, pg->getRank());
+  dcp::save(dcp::get_state_dict(*g.model, g.opt.get(), g.dp), dst);
+  dist::destroy_process_group();
+  return 0;
+}
+
+int dcp_single(const std::string& src, const std::string& dst) {
+  Gpt model = make_model(kDouble);
+  auto opt = make_optimizer(model);
+  dcp::load_state_dict(*model, opt.get(), src);
+  dcp::save(dcp::get_state_dict(*model, opt.get()), dst);
+  return 0;
+}
+
+dcp::StateDict read_all(const std::string& dir) {
+  dcp::StateDict sd;
+  for (const auto& t : dcp::read_metadata(dir).tensors)
+    sd.add(t.name, zeros(t.shape, TensorOptions().dtype(t.dtype)));
+  dcp::load(sd, dir);
+  return sd;
+}
+
+int dcp_compare(const std::string& a, const std::string& b) {
+  const dcp::StateDict x = read_all(a), y = read_all(b);
+  require(x.size() == y.size(), a + " has " + std::to_string(x.size()) + " tensors, " + b +
+                                    " has " + std::to_string(y.size()));
+  for (const auto& e : x.entries()) {
+    const auto* f = y.find(e.name);
+    require(f != nullptr, b + " has no tensor '" + e.name + "'");
+    require(e.local.sizes() == f->local.sizes() &&
+                e.local.scalar_type() == f->local.scalar_type() && e.local.equal(f->local),
+            "tensor '" + e.name + "' differs between " + a + " and " + b);
+  }
+  std::printf("%zu tensors bit-identical\n", x.size());
   return 0;
 }
 
@@ -285,9 +353,14 @@ int main(int argc, char** argv) {
     if (mode == "toy" && argc >= 4) return toy_train(std::stoll(argv[2]), argv[3]);
     if (mode == "toy-reference" && argc >= 4) return toy_reference(std::stoll(argv[2]), argv[3]);
     if (mode == "errors") return error_checks();
+    if (mode == "gpt2d-dcp" && argc >= 4) return dcp_2d(std::stoll(argv[2]), "", argv[3]);
+    if (mode == "gpt2d-dcp-resave" && argc >= 4) return dcp_2d(0, argv[2], argv[3]);
+    if (mode == "gpt-dcp-resave" && argc >= 4) return dcp_single(argv[2], argv[3]);
+    if (mode == "dcp-compare" && argc >= 4) return dcp_compare(argv[2], argv[3]);
     std::fprintf(stderr,
                  "usage: tp_worker gpt|gpt2d|gpt-reference|toy|toy-reference STEPS OUT "
-                 "[--float] | errors\n");
+                 "[--float] | errors | gpt2d-dcp STEPS DIR | gpt2d-dcp-resave SRC DST | "
+                 "gpt-dcp-resave SRC DST | dcp-compare A B\n");
     return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tp_worker: %s\n", e.what());
