@@ -66,6 +66,7 @@ struct Config {
   std::string tensorboard;
   int64_t profile_rows = 0;  // 0: no profiling
   int64_t tp = 1, fsdp = 1;
+  bool sequence_parallel = false;
   bool dcp = false;
   std::string dtype = "float32";
   std::string loss_log;
@@ -130,6 +131,9 @@ void add_options(CLI::App& app, Config& c) {
       ->transform(positive);
   app.add_option("--fsdp", c.fsdp, "fully-sharded data-parallel ranks (splitting the batch)")
       ->transform(positive);
+  app.add_flag("--sequence-parallel", c.sequence_parallel,
+               "with --tp: shard LayerNorm and Dropout regions on the sequence dim between the "
+               "tensor-parallel ones");
   app.add_flag("--dcp", c.dcp,
                "distributed checkpoints: resumable at any --tp/--fsdp (always on when either > 1)");
   app.add_option("--dtype", c.dtype, "parameter dtype")
@@ -175,8 +179,12 @@ double evaluate(Gpt& model, const Forward& forward, const torch::Tensor& windows
 }
 
 void check_parallel(const Config& c) {
-  if (c.tp * c.fsdp == 1) return;
   const auto fail = [](const std::string& what) { throw std::runtime_error(what); };
+  if (c.sequence_parallel && (c.tp == 1 || c.block_size % c.tp != 0 || c.sample > 0))
+    fail(
+        "--sequence-parallel needs --tp > 1 dividing --block-size, and no --sample (its "
+        "contexts grow one character at a time)");
+  if (c.tp * c.fsdp == 1) return;
   if (c.compile || c.checkpoint_activations)
     fail("--compile and --checkpoint-activations are not supported with --tp/--fsdp");
   if (c.heads % c.tp != 0 || c.dim % c.tp != 0)
@@ -189,7 +197,7 @@ void check_parallel(const Config& c) {
 
 int run(const Config& c) {
   check_parallel(c);
-  ParallelGpt par(c.tp, c.fsdp);
+  ParallelGpt par(c.tp, c.fsdp, c.sequence_parallel);
   const bool main_rank = par.is_main(), dcp = c.dcp || par.enabled();
   TensorBoardLog tensorboard(main_rank ? c.tensorboard : "", "train/tokens_per_s");
   const auto corpus = char_data::load_corpus(c.data, c.block_size);

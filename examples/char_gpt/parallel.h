@@ -5,7 +5,12 @@
 // row-wise: one all-reduce forward and one backward each), then fully_shard over the "dp" ranks
 // (each block a unit, then the root), and the global batch split over "dp". Every rank draws the
 // same global batch (same seed, same random stream) and keeps its rows, so with --dropout 0 a step
-// equals single-process training of the global batch up to rounding. --dcp checkpoints
+// equals single-process training of the global batch up to rounding. --sequence-parallel adds
+// Megatron-LM's sequence parallelism: between the TP regions the residual stream is sharded on the
+// sequence dim (the LayerNorms run on each rank's positions; the column-parallel inputs are
+// all-gathered and the row-parallel outputs reduce-scattered instead of all-reduced), from the
+// embeddings' sum (chunked by the root's Dropout) to ln_f (whose output is all-gathered). --dcp
+// checkpoints
 // (torch.distributed.checkpoint's layout) load at any --tp/--fsdp, one process included.
 
 #include <torch/torch.h>
@@ -28,7 +33,8 @@
 class ParallelGpt {
  public:
   /// Joins the process group when tp * fsdp > 1 (brasarun's environment); its size must be that.
-  ParallelGpt(int64_t tp, int64_t fsdp) : tp_(tp), fsdp_(fsdp) {
+  ParallelGpt(int64_t tp, int64_t fsdp, bool sequence_parallel = false)
+      : tp_(tp), fsdp_(fsdp), sequence_parallel_(sequence_parallel) {
     if (tp * fsdp == 1) return;
     auto pg = brasa::distributed::init_process_group("gloo");
     rank_ = pg->getRank();
@@ -61,11 +67,14 @@ class ParallelGpt {
   void shard(Gpt& model) {
     namespace dist = brasa::distributed;
     if (tp_mesh_) {
-      const dist::ParallelizePlan plan{{"attn.qkv", dist::ColwiseParallel().fused(3)},
-                                       {"attn.proj", dist::RowwiseParallel()},
-                                       {"mlp.fc", dist::ColwiseParallel()},
-                                       {"mlp.proj", dist::RowwiseParallel()}};
-      for (const auto& block : *model->blocks) dist::parallelize_module(block, *tp_mesh_, plan);
+      for (const auto& block : *model->blocks)
+        dist::parallelize_module(block, *tp_mesh_, block_plan());
+      if (sequence_parallel_) {
+        dist::parallelize_module(
+            model, *tp_mesh_,
+            {{"drop", dist::SequenceParallel().input_layouts(dist::Replicate())},
+             {"ln_f", dist::SequenceParallel().output_layouts(dist::Replicate())}});
+      }
     }
     if (!dp_mesh_) return;
     for (const auto& m : *model->blocks) {
@@ -161,7 +170,24 @@ class ParallelGpt {
   }
 
  private:
+  brasa::distributed::ParallelizePlan block_plan() const {
+    namespace dist = brasa::distributed;
+    if (sequence_parallel_) {
+      return {{"ln1", dist::SequenceParallel()},
+              {"attn.qkv", dist::ColwiseParallel().fused(3).input_layouts(dist::Shard(1))},
+              {"attn.proj", dist::RowwiseParallel().output_layouts(dist::Shard(1))},
+              {"ln2", dist::SequenceParallel()},
+              {"mlp.fc", dist::ColwiseParallel().input_layouts(dist::Shard(1))},
+              {"mlp.proj", dist::RowwiseParallel().output_layouts(dist::Shard(1))}};
+    }
+    return {{"attn.qkv", dist::ColwiseParallel().fused(3)},
+            {"attn.proj", dist::RowwiseParallel()},
+            {"mlp.fc", dist::ColwiseParallel()},
+            {"mlp.proj", dist::RowwiseParallel()}};
+  }
+
   int64_t tp_ = 1, fsdp_ = 1;
+  bool sequence_parallel_ = false;
   int rank_ = 0;
   std::optional<brasa::distributed::DeviceMesh> dp_mesh_, tp_mesh_;
   std::deque<brasa::distributed::FSDPModule<std::shared_ptr<BlockImpl>>> units_;

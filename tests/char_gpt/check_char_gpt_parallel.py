@@ -2,7 +2,8 @@
 """examples/char_gpt on a 2 x 2 mesh (--tp 2 --fsdp 2, 4 processes under brasarun, loopback).
 
 1. Six float64 AdamW steps of a tiny model (dropout 0) equal single-process training of the
-   same global batches: every step's loss and the final validation loss within 1e-10.
+   same global batches: every step's loss and the final validation loss within 1e-10; with
+   --sequence-parallel too.
 2. Its distributed checkpoint: a 2 x 2 run stopped after step 3 (--max-steps) and resumed on
    2 x 2 ends bit-identical to the uninterrupted 2 x 2 run (every logged loss, digit for digit);
    resumed in one process (--dcp) it equals the single-process run within 1e-10.
@@ -59,6 +60,8 @@ MESH = ["--tp", "2", "--fsdp", "2"]
 single = run("single", "--checkpoint-dir", os.path.join(WORK, "single"))
 mesh = run("mesh", *MESH, "--checkpoint-dir", os.path.join(WORK, "mesh"), ranks=4)
 close(mesh, single, "2 x 2 vs one process")
+sp = run("sp", *MESH, "--sequence-parallel", "--checkpoint-dir", os.path.join(WORK, "sp"), ranks=4)
+close(sp, single, "2 x 2 with sequence parallel vs one process")
 
 cut = os.path.join(WORK, "cut")
 run("cut", *MESH, "--max-steps", "3", "--checkpoint-dir", cut, ranks=4)
