@@ -11,6 +11,11 @@
 // block in backward; --compile compiles the model's forward with brasa::compile. Checkpoints and
 // --resume as in fashion_mnist; --sample N prints --num-samples texts of N characters at the end.
 // train_torch.py is the same recipe in PyTorch.
+//
+// Under brasarun, --tp N --fsdp M trains on N x M processes: tensor parallel blocks over N ranks
+// and fully_shard over M (parallel.h, docs/distributed.md); --dcp writes and resumes distributed
+// checkpoints, which load at any --tp/--fsdp (the default under --tp/--fsdp). --dtype float64
+// and --loss-log (every step's loss to 17 digits) serve the comparison with one process.
 
 #include <torch/torch.h>
 
@@ -28,6 +33,7 @@
 #include "brasa/dispatch/autocast_mode.h"
 #include "brasa/profiler/profiler.h"
 #include "model.h"
+#include "parallel.h"
 #include "sample.h"
 #include "schedule.h"
 #include "text_data.h"
@@ -59,6 +65,11 @@ struct Config {
   std::string prompt = "%\n";
   std::string tensorboard;
   int64_t profile_rows = 0;  // 0: no profiling
+  int64_t tp = 1, fsdp = 1;
+  bool sequence_parallel = false;
+  bool dcp = false;
+  std::string dtype = "float32";
+  std::string loss_log;
 };
 
 void add_options(CLI::App& app, Config& c) {
@@ -116,6 +127,19 @@ void add_options(CLI::App& app, Config& c) {
                  "profile the steps after the warm-up ones; print this many rows of the key "
                  "averages (by op, then by op and input shapes), sorted by self time")
       ->transform(cli::integer<int64_t>(0));
+  app.add_option("--tp", c.tp, "tensor-parallel ranks (processes from brasarun: --tp x --fsdp)")
+      ->transform(positive);
+  app.add_option("--fsdp", c.fsdp, "fully-sharded data-parallel ranks (splitting the batch)")
+      ->transform(positive);
+  app.add_flag("--sequence-parallel", c.sequence_parallel,
+               "with --tp: shard LayerNorm and Dropout regions on the sequence dim between the "
+               "tensor-parallel ones");
+  app.add_flag("--dcp", c.dcp,
+               "distributed checkpoints: resumable at any --tp/--fsdp (always on when either > 1)");
+  app.add_option("--dtype", c.dtype, "parameter dtype")
+      ->check(CLI::IsMember({"float32", "float64"}));
+  app.add_option("--loss-log", c.loss_log,
+                 "write each step's training loss and the final validation loss to this file");
 }
 
 // bf16 autocast for its lifetime when --autocast bf16, nothing otherwise.
@@ -154,8 +178,28 @@ double evaluate(Gpt& model, const Forward& forward, const torch::Tensor& windows
   return total / static_cast<double>(batches);
 }
 
+void check_parallel(const Config& c) {
+  const auto fail = [](const std::string& what) { throw std::runtime_error(what); };
+  if (c.sequence_parallel && (c.tp == 1 || c.block_size % c.tp != 0 || c.sample > 0))
+    fail(
+        "--sequence-parallel needs --tp > 1 dividing --block-size, and no --sample (its "
+        "contexts grow one character at a time)");
+  if (c.tp * c.fsdp == 1) return;
+  if (c.compile || c.checkpoint_activations)
+    fail("--compile and --checkpoint-activations are not supported with --tp/--fsdp");
+  if (c.heads % c.tp != 0 || c.dim % c.tp != 0)
+    fail("--tp " + std::to_string(c.tp) + " must divide --heads " + std::to_string(c.heads) +
+         " and --dim " + std::to_string(c.dim));
+  if (c.batch_size % c.fsdp != 0)
+    fail("--fsdp " + std::to_string(c.fsdp) + " must divide --batch-size " +
+         std::to_string(c.batch_size));
+}
+
 int run(const Config& c) {
-  TensorBoardLog tensorboard(c.tensorboard, "train/tokens_per_s");  // a bad dir fails first
+  check_parallel(c);
+  ParallelGpt par(c.tp, c.fsdp, c.sequence_parallel);
+  const bool main_rank = par.is_main(), dcp = c.dcp || par.enabled();
+  TensorBoardLog tensorboard(main_rank ? c.tensorboard : "", "train/tokens_per_s");
   const auto corpus = char_data::load_corpus(c.data, c.block_size);
   const auto prompt = corpus.encode(c.prompt);
   if (c.dim % c.heads != 0)
@@ -163,29 +207,48 @@ int run(const Config& c) {
                              std::to_string(c.heads));
   GptConfig config{corpus.vocab_size(), c.block_size, c.layers, c.heads, c.dim, c.dropout};
   Gpt model(config);
+  if (c.dtype == "float64") model->to(torch::kDouble);
   model->checkpoint_activations = c.checkpoint_activations;
-  Forward forward = [model](const torch::Tensor& x) mutable { return model->forward(x); };
+  int64_t params = 0;
+  for (const auto& p : model->parameters()) params += p.numel();
+  par.shard(model);
+  Forward forward = [model, &par](const torch::Tensor& x) mutable { return par.forward(model, x); };
   if (c.compile) {
     auto compiled = brasa::compile(model);
     forward = [compiled](const torch::Tensor& x) { return compiled(x); };
   }
   const auto adamw = torch::optim::AdamWOptions(c.lr).betas({0.9, 0.95});
   torch::optim::AdamW optimizer(model->param_groups(adamw, c.weight_decay), adamw);
-  int64_t params = 0;
-  for (const auto& p : model->parameters()) params += p.numel();
-  std::printf(
-      "char_gpt: %lld train / %lld val characters, vocabulary %lld; %lld layers, dim %lld, "
-      "%lld heads, block %lld, %.2fM parameters; batch %lld, %lld steps, %d threads, autocast "
-      "%s%s%s\n",
-      static_cast<long long>(corpus.train.numel()), static_cast<long long>(corpus.val.numel()),
-      static_cast<long long>(config.vocab_size), static_cast<long long>(c.layers),
-      static_cast<long long>(c.dim), static_cast<long long>(c.heads),
-      static_cast<long long>(c.block_size), params / 1e6, static_cast<long long>(c.batch_size),
-      static_cast<long long>(c.steps), torch::get_num_threads(), c.autocast.c_str(),
-      c.checkpoint_activations ? ", activation checkpointing" : "", c.compile ? ", compiled" : "");
+  if (main_rank)
+    std::printf(
+        "char_gpt: %lld train / %lld val characters, vocabulary %lld; %lld layers, dim %lld, "
+        "%lld heads, block %lld, %.2fM parameters; batch %lld, %lld steps, %d threads, autocast "
+        "%s%s%s\n",
+        static_cast<long long>(corpus.train.numel()), static_cast<long long>(corpus.val.numel()),
+        static_cast<long long>(config.vocab_size), static_cast<long long>(c.layers),
+        static_cast<long long>(c.dim), static_cast<long long>(c.heads),
+        static_cast<long long>(c.block_size), params / 1e6, static_cast<long long>(c.batch_size),
+        static_cast<long long>(c.steps), torch::get_num_threads(), c.autocast.c_str(),
+        c.checkpoint_activations ? ", activation checkpointing" : "",
+        c.compile ? ", compiled" : "");
+  if (main_rank && par.enabled())
+    std::printf("parallel: %lld tensor-parallel x %lld fully-sharded ranks (brasarun)\n",
+                static_cast<long long>(c.tp), static_cast<long long>(c.fsdp));
   TrainingCheckpoints checkpoints(c.checkpoint_dir);
   checkpoints.track(model, optimizer);
-  const int64_t first = c.resume ? checkpoints.resume() : 0;
+  const auto save_checkpoint = [&](int64_t step) {
+    if (dcp) {
+      par.save(model, optimizer, step, c.checkpoint_dir);
+    } else {
+      checkpoints.save(step);
+    }
+  };
+  const int64_t first = !c.resume ? 0
+                        : dcp     ? par.resume(model, optimizer, c.checkpoint_dir)
+                                  : checkpoints.resume();
+  std::FILE* loss_log = nullptr;
+  if (main_rank && !c.loss_log.empty() && !(loss_log = std::fopen(c.loss_log.c_str(), "w")))
+    throw std::runtime_error("cannot write --loss-log " + c.loss_log);
   const auto val_windows =
       char_data::eval_windows(corpus.val, c.eval_batches * c.batch_size, c.block_size);
   const CosineSchedule schedule{c.lr, c.warmup, c.steps};
@@ -207,30 +270,36 @@ int run(const Config& c) {
     torch::Tensor loss;
     {
       AutocastRegion autocast(c);
-      auto logits = forward(x);
-      loss =
-          torch::nn::functional::cross_entropy(logits.view({-1, logits.size(-1)}), y.reshape({-1}));
+      auto logits = forward(par.local_rows(x));
+      loss = torch::nn::functional::cross_entropy(logits.view({-1, logits.size(-1)}),
+                                                  par.local_rows(y).reshape({-1}));
     }
     loss.backward();
-    const double grad_norm = torch::nn::utils::clip_grad_norm_(model->parameters(), c.grad_clip);
+    const double grad_norm = par.clip_grad_norm(model, c.grad_clip);
     optimizer.step();
     optimizer.zero_grad();
-    const double loss_value = loss.item<double>();
+    const double loss_value = par.dp_mean(loss.item<double>());
+    if (loss_log)
+      std::fprintf(loss_log, "step %lld loss %.17g\n", static_cast<long long>(step + 1),
+                   loss_value);
     peak_bytes = std::max(peak_bytes, brasa::memory_stats().peak_allocated_bytes - bytes_before);
     timer.stop(step - first);
-    progress.update(step + 1, loss_value, (step + 1 - first) * c.batch_size * c.block_size);
+    if (main_rank)
+      progress.update(step + 1, loss_value, (step + 1 - first) * c.batch_size * c.block_size);
     if (tensorboard) {
       tensorboard.set_grad_norm(grad_norm);
       tensorboard.end_step(step + 1, loss_value, lr, c.batch_size * c.block_size);
     }
     if ((step + 1) % c.eval_every == 0 && step + 1 != last) {
       const double val = evaluate(model, forward, val_windows, c);
-      std::printf("\nstep %lld: val loss %.4f\n", static_cast<long long>(step + 1), val);
+      if (main_rank)
+        std::printf("\nstep %lld: val loss %.4f\n", static_cast<long long>(step + 1), val);
       if (tensorboard) tensorboard.add_scalar("val/loss", val, step + 1);
     }
-    if ((step + 1) % c.checkpoint_every == 0) checkpoints.save(step + 1);
+    if ((step + 1) % c.checkpoint_every == 0) save_checkpoint(step + 1);
   }
-  progress.finish();
+  if (main_rank) progress.finish();
+  if (profiler.recording() && !main_rank) profiler.stop();
   if (profiler.recording()) {
     profiler.stop();
     const auto rows = static_cast<int>(c.profile_rows);
@@ -241,8 +310,8 @@ int run(const Config& c) {
           by_shape ? ", by input shapes" : "",
           profiler.table(brasa::profiler::SortBy::SelfCpuTimeTotal, rows, by_shape).c_str());
   }
-  if (last > first) {
-    checkpoints.save(last);
+  if (last > first) save_checkpoint(last);
+  if (last > first && main_rank) {
     std::printf(
         "step time %.1f ms (mean of %lld steps after %d of warm-up; CPU %.1f ms), %.0f "
         "tokens/s; peak memory of a step %.1f MiB above its start\n",
@@ -260,11 +329,18 @@ int run(const Config& c) {
         static_cast<long long>(stats.eager_calls), static_cast<long long>(stats.graph_breaks),
         static_cast<long long>(stats.recompiles));
   }
-  std::printf("step %lld: val loss %.4f\n", static_cast<long long>(last), val);
+  if (main_rank) std::printf("step %lld: val loss %.4f\n", static_cast<long long>(last), val);
+  if (loss_log) {
+    std::fprintf(loss_log, "val loss %.17g\n", val);
+    std::fclose(loss_log);
+  }
   if (tensorboard) tensorboard.add_scalar("val/loss", val, last);
-  for (int64_t i = 0; c.sample > 0 && i < c.num_samples; ++i)
-    std::printf("--- sample %lld ---\n%s%s\n", static_cast<long long>(i + 1), c.prompt.c_str(),
-                generate(model, corpus, prompt, c.sample, c.temperature, c.top_k).c_str());
+  for (int64_t i = 0; c.sample > 0 && i < c.num_samples; ++i) {
+    const auto text = generate(model, forward, corpus, prompt, c.sample, c.temperature, c.top_k);
+    if (main_rank)
+      std::printf("--- sample %lld ---\n%s%s\n", static_cast<long long>(i + 1), c.prompt.c_str(),
+                  text.c_str());
+  }
   return 0;
 }
 

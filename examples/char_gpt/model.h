@@ -69,8 +69,8 @@ struct BlockImpl : torch::nn::Module {
         ln2(register_module("ln2", torch::nn::LayerNorm(torch::nn::LayerNormOptions({c.dim})))),
         mlp(register_module("mlp", Mlp(c))) {}
   torch::Tensor forward(torch::Tensor x) {
-    x = x + attn(ln1(x));
-    return x + mlp(ln2(x));
+    x = x + attn(brasa::nn::utils::call(ln1, x));
+    return x + mlp(brasa::nn::utils::call(ln2, x));
   }
   torch::nn::LayerNorm ln1;
   CausalSelfAttention attn;
@@ -106,7 +106,7 @@ struct GptImpl : torch::nn::Module {
   /// Token ids [B, T] (T <= block_size) -> logits [B, T, vocab].
   torch::Tensor forward(const torch::Tensor& idx) {
     const int64_t T = idx.size(1);
-    auto x = drop(wte(idx) + wpe(torch::arange(T, torch::kLong)));
+    auto x = brasa::nn::utils::call(drop, wte(idx) + wpe(torch::arange(T, torch::kLong)));
     for (const auto& module : *blocks) {
       auto block = module->as<BlockImpl>();
       x = checkpoint_activations && is_training()
@@ -114,7 +114,8 @@ struct GptImpl : torch::nn::Module {
                     [block](const torch::Tensor& h) { return brasa::nn::utils::call(block, h); }, x)
               : brasa::nn::utils::call(block, x);
     }
-    return torch::nn::functional::linear(ln_f(x), wte->weight);  // tied to the embedding
+    // Tied to the embedding.
+    return torch::nn::functional::linear(brasa::nn::utils::call(ln_f, x), wte->weight);
   }
   /// AdamW's two groups, each a copy of `options` with its own weight decay: matrices (linear
   /// and embedding weights) decay by `weight_decay`, biases and LayerNorm weights not at all. A

@@ -5,14 +5,17 @@
 
 #include <torch/torch.h>
 
+#include <functional>
 #include <string>
 
 #include "model.h"
 #include "text_data.h"
 
-inline std::string generate(Gpt& model, const char_data::Corpus& corpus,
-                            const torch::Tensor& prompt, int64_t length, double temperature,
-                            int64_t top_k) {
+/// `forward` runs the model (char_gpt's: through fully_shard's root unit under --fsdp).
+inline std::string generate(Gpt& model,
+                            const std::function<torch::Tensor(const torch::Tensor&)>& forward,
+                            const char_data::Corpus& corpus, const torch::Tensor& prompt,
+                            int64_t length, double temperature, int64_t top_k) {
   torch::NoGradGuard no_grad;
   const bool was_training = model->is_training();
   model->eval();
@@ -20,7 +23,7 @@ inline std::string generate(Gpt& model, const char_data::Corpus& corpus,
   const int64_t block = model->config.block_size;
   for (int64_t i = 0; i < length; ++i) {
     auto context = ids.size(1) > block ? ids.slice(1, ids.size(1) - block) : ids;
-    auto logits = model->forward(context).select(1, context.size(1) - 1) / temperature;
+    auto logits = forward(context).select(1, context.size(1) - 1) / temperature;
     if (top_k > 0 && top_k < logits.size(-1)) {
       auto kth = std::get<0>(logits.topk(top_k)).select(1, top_k - 1).unsqueeze(1);
       logits = logits.masked_fill(logits < kth, -std::numeric_limits<float>::infinity());

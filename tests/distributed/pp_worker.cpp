@@ -1,8 +1,10 @@
 // One rank of the pipeline-parallel tests (tests/distributed/test_pipelining.cpp), started by
 // brasarun:
-//   pp_worker train gpipe|1f1b STEPS MB OUT [--dp]
+//   pp_worker train gpipe|1f1b STEPS MB OUT [--dp | --ddp]
 //     a Sequential of 8 modules split into one stage per rank (with --dp on 4 ranks: a 2 x 2 mesh,
-//     pipelines of 2 stages over "pp", gradients averaged over "dp"); STEPS AdamW steps on a global
+//     pipelines of 2 stages over "pp", gradients averaged over "dp" by hand after each step; with
+//     --ddp the same mesh with each stage wrapped in DistributedDataParallel over "dp", whose
+//     reducer the stage runs in the last backward of each step); STEPS AdamW steps on a global
 //     batch of 16 in MB micro-batches (per data-parallel rank); stage s writes its parameters to
 //     OUT.stage<s>.pt.
 //   pp_worker reference STEPS MB OUT
@@ -18,9 +20,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "brasa/brasa.h"
+#include "brasa/distributed/ddp.h"
 #include "brasa/distributed/device_mesh.h"
 #include "brasa/distributed/init.h"
 #include "brasa/distributed/pipelining.h"
@@ -88,7 +92,8 @@ int reference(int64_t steps, int64_t mb, const std::string& out) {
   return 0;
 }
 
-int train(const std::string& kind, int64_t steps, int64_t mb, const std::string& out, bool dp) {
+int train(const std::string& kind, int64_t steps, int64_t mb, const std::string& out, bool dp,
+          bool ddp_class) {
   auto world = dist::init_process_group("gloo");
   std::optional<dist::DeviceMesh> mesh;
   IntrusivePtr<dist::ProcessGroup> pp_group = world, dp_group;
@@ -104,7 +109,16 @@ int train(const std::string& kind, int64_t steps, int64_t mb, const std::string&
   auto model = make_model();
   model->to(kDouble);
   auto part = pp::pipeline_split(model, stage, stages);
-  pp::PipelineStage pstage(part, stage, stages, pp_group);
+  // --ddp: DistributedDataParallel wraps the stage over "dp" and the stage drives its reducer.
+  std::optional<dist::DistributedDataParallel<nn::Sequential>> ddp;
+  if (ddp_class) ddp.emplace(part, dp_group);
+  std::optional<pp::PipelineStage> stage_storage;
+  if (ddp) {
+    stage_storage.emplace(*ddp, stage, stages, pp_group);
+  } else {
+    stage_storage.emplace(part, stage, stages, pp_group);
+  }
+  pp::PipelineStage& pstage = *stage_storage;
   auto schedule = make_schedule(kind, pstage, mb);
   auto opt = make_optimizer(part->parameters());
   const int64_t local = kGlobalBatch / dp_size;
@@ -122,7 +136,7 @@ int train(const std::string& kind, int64_t steps, int64_t mb, const std::string&
     } else {
       schedule->step();
     }
-    if (dp_group) {  // DDP over the data-parallel dim: average the stage's gradients
+    if (dp_group && !ddp) {  // by hand: average the stage's gradients over "dp"
       for (auto& p : part->parameters()) {
         std::vector<Tensor> g{p.grad()};
         dp_group->allreduce(g)->wait();
@@ -231,8 +245,9 @@ int main(int argc, char** argv) {
   try {
     const std::string mode = argc > 1 ? argv[1] : "";
     if (mode == "train" && argc >= 6) {
-      const bool dp = argc > 6 && std::strcmp(argv[6], "--dp") == 0;
-      return train(argv[2], std::stoll(argv[3]), std::stoll(argv[4]), argv[5], dp);
+      const bool ddp = argc > 6 && std::strcmp(argv[6], "--ddp") == 0;
+      const bool dp = ddp || (argc > 6 && std::strcmp(argv[6], "--dp") == 0);
+      return train(argv[2], std::stoll(argv[3]), std::stoll(argv[4]), argv[5], dp, ddp);
     }
     if (mode == "reference" && argc == 5)
       return reference(std::stoll(argv[2]), std::stoll(argv[3]), argv[4]);

@@ -67,6 +67,22 @@ TEST(PipelineParallel, DdpTimesPipelineOnA2x2MeshEqualsSingleProcessTraining) {
   fs::remove_all(d);
 }
 
+// The same through DistributedDataParallel: each stage wrapped over "dp", no_sync for all but
+// the last micro-batch's backward, whose reducer averages the accumulated gradients. GPipe and
+// 1F1B (their last backward is the last micro-batch's on every stage).
+TEST(PipelineParallel, DistributedDataParallelWrappingStagesOnA2x2MeshEqualsSingleProcess) {
+  const std::string d = work_dir();
+  ASSERT_EQ(run(std::string(BRASA_PP_WORKER) + " reference 20 4 " + d + "/ref.pt"), 0);
+  for (const std::string kind : {"1f1b", "gpipe"}) {
+    ASSERT_EQ(run(ranks(4, "train " + kind + " 20 2 " + d + "/" + kind + " --ddp")), 0);
+    const double diff = difference(d + "/ref.pt", d + "/" + kind, 2);
+    std::printf("DistributedDataParallel x PP (%s) on 2 x 2: largest parameter difference %.3g\n",
+                kind.c_str(), diff);
+    EXPECT_LE(diff, 1e-12);
+  }
+  fs::remove_all(d);
+}
+
 TEST(PipelineParallel, MismatchedStageShapesFailEveryStageNamingTheShapes) {
   EXPECT_EQ(run(ranks(4, "mismatch")), 0);
 }

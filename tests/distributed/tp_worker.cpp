@@ -5,12 +5,20 @@
 //     the MLP Colwise then Rowwise; AdamW; every rank checks the collectives of each step (one
 //     all-reduce forward and one backward per attention and per MLP, nothing else); rank 0 saves
 //     the losses and the whole parameters.
+//   tp_worker gpt STEPS OUT --sp | gpt2d STEPS OUT --sp
+//     with sequence parallel: the residual stream sharded on the sequence dim between the TP
+//     regions (LayerNorms SequenceParallel, column-parallel inputs all-gathered, row-parallel
+//     outputs reduce-scattered; the embeddings' sum chunked by the root's Dropout, ln_f's output
+//     all-gathered).
 //   tp_worker gpt2d STEPS OUT
 //     the same on a 2 x 2 mesh ("dp", "tp"): TP over "tp", then fully_shard over "dp" (each block
 //     a unit, then the root); the global batch split over "dp".
 //   tp_worker gpt-reference STEPS OUT [--float] [--sgd]
 //     the same training in one process. --float: float32 (else float64); --sgd: SGD with
 //     momentum instead of AdamW (see make_optimizer).
+//   tp_worker gpt2d-dcp STEPS DIR | gpt2d-dcp-resave SRC DST | gpt-dcp-resave SRC DST |
+//             dcp-compare A B
+//     distributed checkpoints of the 2 x 2 model (see dcp_2d below).
 //   tp_worker toy STEPS OUT | toy-reference STEPS OUT | errors     (tp_worker_toy.cpp)
 // Output: a tensor list, [losses, parameters in named_parameters order].
 
@@ -19,9 +27,12 @@
 #include <cstring>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "brasa/distributed/checkpoint.h"
 #include "brasa/distributed/fsdp.h"
 #include "brasa/distributed/init.h"
 #include "brasa/distributed/tensor_parallel.h"
@@ -30,6 +41,7 @@
 namespace {
 using namespace brasa;
 namespace dist = brasa::distributed;
+namespace dcp = brasa::distributed::checkpoint;
 
 constexpr int64_t kVocab = 13, kT = 8, kGlobalBatch = 4, kLayers = 2;
 
@@ -100,7 +112,18 @@ int64_t parameter_bytes(Gpt& model) {
   return n;
 }
 
+// --sp: sequence parallel between the TP regions (Megatron-LM's sequence parallelism).
+bool use_sp = false;
+
 dist::ParallelizePlan block_plan() {
+  if (use_sp) {  // the residual stream sharded on the sequence dim between the TP regions
+    return {{"ln1", dist::SequenceParallel()},
+            {"attn.qkv", dist::ColwiseParallel().fused(3).input_layouts(dist::Shard(1))},
+            {"attn.proj", dist::RowwiseParallel().output_layouts(dist::Shard(1))},
+            {"ln2", dist::SequenceParallel()},
+            {"mlp.fc", dist::ColwiseParallel().input_layouts(dist::Shard(1))},
+            {"mlp.proj", dist::RowwiseParallel().output_layouts(dist::Shard(1))}};
+  }
   return {{"attn.qkv", dist::ColwiseParallel().fused(3)},
           {"attn.proj", dist::RowwiseParallel()},
           {"mlp.fc", dist::ColwiseParallel()},
@@ -109,28 +132,38 @@ dist::ParallelizePlan block_plan() {
 
 void parallelize_blocks(Gpt& model, const dist::DeviceMesh& tp) {
   for (const auto& m : *model->blocks) dist::parallelize_module(m, tp, block_plan());
+  if (use_sp) {  // the embeddings' sum is chunked into the first block; ln_f gathers it back
+    dist::parallelize_module(
+        model, tp,
+        {{"drop", dist::SequenceParallel().input_layouts(dist::Replicate())},
+         {"ln_f", dist::SequenceParallel().output_layouts(dist::Replicate())}});
+  }
 }
 
 // Exactly the collectives of Megatron-style TP in the last step: one all-reduce forward and one
-// backward per attention and per MLP.
+// backward per attention and per MLP. With --sp each of those all-reduces is a reduce-scatter
+// forward (the row-parallel output) and an all-gather (the column-parallel input), backward the
+// reverse, plus ln_f's all-gather forward and the first chunk's backward; the gradients of the
+// replicated parameters used on sequence shards (the LayerNorms', the row-parallel biases) are
+// all-reduced in backward.
 void check_step_collectives(int64_t step, int rank) {
   const auto s = dist::tensor_parallel_stats();
-  const int64_t expected = 2 * kLayers;
-  const bool ok = s.forward.all_reduce == expected && s.backward.all_reduce == expected &&
-                  s.forward.all_gather == 0 && s.backward.all_gather == 0 &&
-                  s.forward.reduce_scatter == 0 && s.backward.reduce_scatter == 0;
-  if (rank == 0 && step == 0) {
-    std::printf("tp collectives per step: forward %ld all-reduce, backward %ld all-reduce\n",
-                static_cast<long>(s.forward.all_reduce), static_cast<long>(s.backward.all_reduce));
-  }
-  require(ok,
-          "step " + std::to_string(step) + ": TP ran forward " +
-              std::to_string(s.forward.all_reduce) + "/" + std::to_string(s.forward.all_gather) +
-              "/" + std::to_string(s.forward.reduce_scatter) + " and backward " +
-              std::to_string(s.backward.all_reduce) + "/" + std::to_string(s.backward.all_gather) +
-              "/" + std::to_string(s.backward.reduce_scatter) +
-              " all-reduce/all-gather/reduce-scatter, expected " + std::to_string(expected) +
-              " all-reduces each way and nothing else");
+  const int64_t L = 2 * kLayers;
+  const std::vector<int64_t> expected =
+      use_sp ? std::vector<int64_t>{0, L + 1, L, 2 * (L + 1) + L, L + 1, L}
+             : std::vector<int64_t>{L, 0, 0, L, 0, 0};
+  const std::vector<int64_t> got{s.forward.all_reduce,     s.forward.all_gather,
+                                 s.forward.reduce_scatter, s.backward.all_reduce,
+                                 s.backward.all_gather,    s.backward.reduce_scatter};
+  const auto text = [](const std::vector<int64_t>& v) {
+    return "forward " + std::to_string(v[0]) + "/" + std::to_string(v[1]) + "/" +
+           std::to_string(v[2]) + ", backward " + std::to_string(v[3]) + "/" +
+           std::to_string(v[4]) + "/" + std::to_string(v[5]) +
+           " all-reduce/all-gather/reduce-scatter";
+  };
+  if (rank == 0 && step == 0) std::printf("tp collectives per step: %s\n", text(got).c_str());
+  require(got == expected, "step " + std::to_string(step) + ": TP ran " + text(got) +
+                               ", expected " + text(expected));
 }
 
 // The shards TP made: q, k and v each split by heads, proj by its input features.
@@ -210,50 +243,65 @@ int train_tp(int64_t steps, const std::string& out, ScalarType dtype) {
   return 0;
 }
 
-int train_2d(int64_t steps, const std::string& out) {
-  auto pg = dist::init_process_group("gloo");
-  const int rank = pg->getRank();
-  require(pg->getSize() == 4, "gpt2d runs on 4 ranks");
-  auto mesh = dist::init_device_mesh("cpu", {2, 2}, {"dp", "tp"});
-  const auto tp = mesh["tp"], dp = mesh["dp"];
-  Gpt model = make_model(kDouble);
-  const int64_t whole = parameter_bytes(model);
-  parallelize_blocks(model, tp);
-  check_layouts(model, 2);
-  // fully_shard over "dp" on top: each block a unit (called through nn::utils::call), then root.
+// examples/char_gpt's model on the 2 x 2 mesh: TP over "tp", then fully_shard over "dp" (each
+// block a unit, called through nn::utils::call, then the root), and its optimizer.
+struct Gpt2d {
+  explicit Gpt2d(const dist::DeviceMesh& mesh) : dp(mesh["dp"]), model(make_model(kDouble)) {
+    whole_bytes = parameter_bytes(model);
+    parallelize_blocks(model, mesh["tp"]);
+    check_layouts(model, 2);
+    for (const auto& m : *model->blocks) {
+      auto block = std::dynamic_pointer_cast<BlockImpl>(m);
+      units.push_back(dist::fully_shard(block, dp));
+      auto* unit = &units.back();
+      nn::utils::set_forward_override(*block, [unit](const Tensor& x) { return (*unit)(x); });
+    }
+    root.emplace(dist::fully_shard(model, dp));
+    opt = make_optimizer(model);
+  }
+  dist::DeviceMesh dp;
+  Gpt model;
+  int64_t whole_bytes = 0;
   std::deque<dist::FSDPModule<std::shared_ptr<BlockImpl>>> units;
-  for (const auto& m : *model->blocks) {
-    auto block = std::dynamic_pointer_cast<BlockImpl>(m);
-    units.push_back(dist::fully_shard(block, dp));
-    auto* unit = &units.back();
-    nn::utils::set_forward_override(*block, [unit](const Tensor& x) { return (*unit)(x); });
-  }
-  auto root = dist::fully_shard(model, dp);
-  if (rank == 0) {
-    std::printf("parameter bytes per rank on 2 x 2: %ld of %ld (AdamW state: twice that)\n",
-                static_cast<long>(parameter_bytes(model)), static_cast<long>(whole));
-  }
-  auto opt = make_optimizer(model);
-  const int64_t local = kGlobalBatch / 2, first = dp.get_local_rank() * local;
+  std::optional<dist::FSDPModule<Gpt>> root;
+  std::unique_ptr<optim::Optimizer> opt;
+};
+
+// Trains `steps` steps of the global batch split over "dp"; the dp-averaged losses.
+std::vector<double> train_steps(Gpt2d& g, int64_t steps, int rank) {
+  const int64_t local = kGlobalBatch / 2, first = g.dp.get_local_rank() * local;
   std::vector<double> losses;
   for (int64_t step = 0; step < steps; ++step) {
     Tensor idx, target;
     batch(step, first, local, idx, target);
-    opt->zero_grad();
+    g.opt->zero_grad();
     dist::reset_tensor_parallel_stats();
-    Tensor loss = loss_of(root(idx), target);
+    Tensor loss = loss_of((*g.root)(idx), target);
     loss.backward();
     check_step_collectives(step, rank);
-    opt->step();
+    g.opt->step();
     std::vector<Tensor> l{loss.detach().clone()};
     dist::AllreduceOptions avg;
     avg.reduceOp = dist::ReduceOp::AVG;
-    dp.get_group()->allreduce(l, avg)->wait();
+    g.dp.get_group()->allreduce(l, avg)->wait();
     losses.push_back(l[0].item<double>());
   }
-  auto state = dist::get_full_state_dict(*model, dp);
+  return losses;
+}
+
+int train_2d(int64_t steps, const std::string& out) {
+  auto pg = dist::init_process_group("gloo");
+  const int rank = pg->getRank();
+  require(pg->getSize() == 4, "gpt2d runs on 4 ranks");
+  Gpt2d g(dist::init_device_mesh("cpu", {2, 2}, {"dp", "tp"}));
+  if (rank == 0) {
+    std::printf("parameter bytes per rank on 2 x 2: %ld of %ld (AdamW state: twice that)\n",
+                static_cast<long>(parameter_bytes(g.model)), static_cast<long>(g.whole_bytes));
+  }
+  const auto losses = train_steps(g, steps, rank);
+  auto state = dist::get_full_state_dict(*g.model, g.dp);
   std::vector<Tensor> full;
-  for (const auto& item : model->named_parameters()) {
+  for (const auto& item : g.model->named_parameters()) {
     for (const auto& e : state) {
       if (e.first == item.key())
         full.push_back(dist::tensor_parallel_full_tensor(item.value(), e.second));
@@ -261,6 +309,53 @@ int train_2d(int64_t steps, const std::string& out) {
   }
   if (rank == 0) save_run(losses, full, out);
   dist::destroy_process_group();
+  return 0;
+}
+
+// Distributed checkpoints of the 2-D model (test_tp.cpp, DCP tests):
+//   gpt2d-dcp STEPS DIR: trains STEPS steps on 2 x 2 and saves model + AdamW to DIR.
+//   gpt2d-dcp-resave SRC DST: a fresh 2 x 2 model loads SRC (saved in any layout) and saves DST.
+//   gpt-dcp-resave SRC DST: the same in one process without a group (a plain model).
+//   dcp-compare A B: in one process, every tensor of A equals B's bit for bit (same names).
+int dcp_2d(int64_t steps, const std::string& src, const std::string& dst) {
+  auto pg = dist::init_process_group("gloo");
+  require(pg->getSize() == 4, "gpt2d-dcp runs on 4 ranks");
+  Gpt2d g(dist::init_device_mesh("cpu", {2, 2}, {"dp", "tp"}));
+  if (!src.empty()) dcp::load_state_dict(*g.model, g.opt.get(), src, g.dp);
+  (void)train_steps(g, steps, pg->getRank());
+  dcp::save(dcp::get_state_dict(*g.model, g.opt.get(), g.dp), dst);
+  dist::destroy_process_group();
+  return 0;
+}
+
+int dcp_single(const std::string& src, const std::string& dst) {
+  Gpt model = make_model(kDouble);
+  auto opt = make_optimizer(model);
+  dcp::load_state_dict(*model, opt.get(), src);
+  dcp::save(dcp::get_state_dict(*model, opt.get()), dst);
+  return 0;
+}
+
+dcp::StateDict read_all(const std::string& dir) {
+  dcp::StateDict sd;
+  for (const auto& t : dcp::read_metadata(dir).tensors)
+    sd.add(t.name, zeros(t.shape, TensorOptions().dtype(t.dtype)));
+  dcp::load(sd, dir);
+  return sd;
+}
+
+int dcp_compare(const std::string& a, const std::string& b) {
+  const dcp::StateDict x = read_all(a), y = read_all(b);
+  require(x.size() == y.size(), a + " has " + std::to_string(x.size()) + " tensors, " + b +
+                                    " has " + std::to_string(y.size()));
+  for (const auto& e : x.entries()) {
+    const auto* f = y.find(e.name);
+    require(f != nullptr, b + " has no tensor '" + e.name + "'");
+    require(e.local.sizes() == f->local.sizes() &&
+                e.local.scalar_type() == f->local.scalar_type() && e.local.equal(f->local),
+            "tensor '" + e.name + "' differs between " + a + " and " + b);
+  }
+  std::printf("%zu tensors bit-identical\n", x.size());
   return 0;
 }
 
@@ -277,6 +372,7 @@ int main(int argc, char** argv) {
     for (int i = 4; i < argc; ++i) {
       single = single || std::strcmp(argv[i], "--float") == 0;
       use_sgd = use_sgd || std::strcmp(argv[i], "--sgd") == 0;
+      use_sp = use_sp || std::strcmp(argv[i], "--sp") == 0;
     }
     const ScalarType dtype = single ? kFloat : kDouble;
     if (mode == "gpt" && argc >= 4) return train_tp(std::stoll(argv[2]), argv[3], dtype);
@@ -285,9 +381,14 @@ int main(int argc, char** argv) {
     if (mode == "toy" && argc >= 4) return toy_train(std::stoll(argv[2]), argv[3]);
     if (mode == "toy-reference" && argc >= 4) return toy_reference(std::stoll(argv[2]), argv[3]);
     if (mode == "errors") return error_checks();
+    if (mode == "gpt2d-dcp" && argc >= 4) return dcp_2d(std::stoll(argv[2]), "", argv[3]);
+    if (mode == "gpt2d-dcp-resave" && argc >= 4) return dcp_2d(0, argv[2], argv[3]);
+    if (mode == "gpt-dcp-resave" && argc >= 4) return dcp_single(argv[2], argv[3]);
+    if (mode == "dcp-compare" && argc >= 4) return dcp_compare(argv[2], argv[3]);
     std::fprintf(stderr,
                  "usage: tp_worker gpt|gpt2d|gpt-reference|toy|toy-reference STEPS OUT "
-                 "[--float] | errors\n");
+                 "[--float] | errors | gpt2d-dcp STEPS DIR | gpt2d-dcp-resave SRC DST | "
+                 "gpt-dcp-resave SRC DST | dcp-compare A B\n");
     return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tp_worker: %s\n", e.what());

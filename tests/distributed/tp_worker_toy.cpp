@@ -195,6 +195,13 @@ int error_checks() {
                                  dist::ColwiseParallel().output_layouts(dist::Partial()));
       },
       "a Partial tensor is reduced inside the style");
+  expect_error<ValueError>(
+      "SequenceParallel output on another dim",
+      [&] {
+        dist::parallelize_module(make_toy(), mesh,
+                                 {{"ln", dist::SequenceParallel().output_layouts(dist::Shard(0))}});
+      },
+      "the output is Shard(sequence_dim) or Replicate()");
   expect_error<NotImplementedError>(
       "max_norm",
       [&] {

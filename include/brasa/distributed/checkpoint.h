@@ -49,11 +49,21 @@ class BRASA_API StateDict {
     std::vector<int64_t> offsets;  // of the piece in the global tensor
     bool writer = true;            // whether this rank stores the piece (one replica does)
     bool plain = false;            // added as a whole Tensor: rank 0 of the group stores it
+    bool piece = false;            // added by add_piece: one of several boxes of the tensor
   };
   /// ValueError for an empty or repeated name, or a name with spaces or control characters.
   StateDict& add(const std::string& name, const DTensor& tensor);
   StateDict& add(const std::string& name, const Tensor& tensor);
+  /// One box of a global tensor `shape`, at `offsets`, whose values are `local` (which a load
+  /// writes in place: pass views to fill a larger tensor). A name may take several pieces (a rank
+  /// whose share of a tensor is not one box, as tensor parallel's fused q/k/v blocks under
+  /// fully_shard), all with the same dtype and global shape; every rank must add at least one
+  /// (an empty one when it holds nothing). `writer`: whether this rank stores the piece.
+  /// ValueError for a name already added otherwise, or a box outside the tensor.
+  StateDict& add_piece(const std::string& name, const Tensor& local, std::vector<int64_t> shape,
+                       std::vector<int64_t> offsets, bool writer);
   const std::vector<Entry>& entries() const { return entries_; }
+  /// The first entry of that name.
   const Entry* find(const std::string& name) const;
   size_t size() const { return entries_.size(); }
 

@@ -25,10 +25,15 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "brasa/distributed/process_group.h"
 #include "brasa/nn/modules/container/sequential.h"
+
+namespace brasa::distributed {
+class Reducer;  // brasa/distributed/ddp.h
+}
 
 namespace brasa::distributed::pipelining {
 
@@ -55,6 +60,20 @@ class BRASA_API PipelineStage {
   PipelineStage(nn::Sequential module, int64_t stage_index, int64_t num_stages,
                 IntrusivePtr<ProcessGroup> group = {},
                 std::optional<std::vector<int64_t>> input_shape = std::nullopt);
+  /// DDP x PP: a stage whose module `ddp` makes data parallel over the ranks that hold the same
+  /// stage (a mesh's "dp" group; `group` is the pipeline's, "pp"). In each step the backwards of
+  /// all micro-batches but the last accumulate gradients locally (DDP's no_sync); the last one's
+  /// backward runs DDP's reducer, which all-reduces the accumulated sums bucket by bucket as they
+  /// become ready and averages them over "dp" (Note [Pipeline schedules]).
+  /// (`ddp`: a DistributedDataParallel<nn::Sequential>, brasa/distributed/ddp.h.)
+  template <typename DDP, typename = decltype(std::declval<DDP&>().reducer())>
+  PipelineStage(DDP& ddp, int64_t stage_index, int64_t num_stages,
+                IntrusivePtr<ProcessGroup> group = {},
+                std::optional<std::vector<int64_t>> input_shape = std::nullopt)
+      : PipelineStage(ddp.module(), stage_index, num_stages, std::move(group),
+                      std::move(input_shape)) {
+    reducer_ = &ddp.reducer();
+  }
 
   int64_t stage_index() const { return stage_; }
   int64_t num_stages() const { return num_stages_; }
@@ -106,6 +125,8 @@ class BRASA_API PipelineStage {
   std::vector<Tensor> sent_;  // kept alive until their sends complete
   double wait_seconds_ = 0, compute_seconds_ = 0;
   int64_t live_ = 0, peak_live_ = 0;
+  Reducer* reducer_ = nullptr;  // DDP x PP: the data-parallel reducer of the stage's module
+  int64_t backwards_left_ = 0;  // in this step: the last one synchronises
 };
 
 using LossFn = std::function<Tensor(const Tensor& output, const Tensor& target)>;

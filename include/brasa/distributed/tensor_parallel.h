@@ -23,7 +23,10 @@
 //                     reduce-scatter: sequence parallel).
 //   SequenceParallel  LayerNorm (and Dropout): parameters Replicate(), the input is this rank's
 //                     chunk of the sequence dim (input_layouts(Replicate()) chunks a whole input),
-//                     output Shard(sequence_dim); gradients of the parameters are all-reduced.
+//                     output Shard(sequence_dim) (or Replicate(): all-gathered, backward keeps
+//                     this rank's chunk -- where a sequence-parallel region ends before
+//                     replicated compute, as a GPT's final LayerNorm before its output layer);
+//                     gradients of the parameters are all-reduced.
 // A Colwise -> Rowwise pair (an MLP; attention's qkv -> out projection) costs one all-reduce in
 // forward and one in backward.
 //

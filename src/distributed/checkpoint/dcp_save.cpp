@@ -2,6 +2,7 @@
 // (Note [DCP format] in docs/distributed.md).
 
 #include <filesystem>
+#include <map>
 #include <sstream>
 
 #include "brasa/archive/file_io.h"
@@ -21,10 +22,26 @@ std::string shard_file_name(int64_t generation, int rank) {
   return "__" + std::to_string(generation) + "_" + std::to_string(rank) + ".distcp";
 }
 
+// The position of each entry's tensor among the distinct names, in first-seen order (a name
+// with several pieces is one tensor; ranks may hold different numbers of pieces).
+std::vector<size_t> tensor_of_entries(const StateDict& state, std::vector<size_t>* firsts) {
+  std::map<std::string, size_t> seen;
+  std::vector<size_t> out;
+  for (size_t i = 0; i < state.entries().size(); ++i) {
+    const auto [it, added] = seen.emplace(state.entries()[i].name, seen.size());
+    if (added && firsts) firsts->push_back(i);
+    out.push_back(it->second);
+  }
+  return out;
+}
+
 // The names, dtypes and global shapes of `state`: every rank's must agree.
 uint32_t signature(const StateDict& state) {
   std::string s;
-  for (const auto& e : state.entries()) {
+  std::vector<size_t> firsts;
+  (void)tensor_of_entries(state, &firsts);
+  for (size_t i : firsts) {
+    const auto& e = state.entries()[i];
     s += e.name + " " + dcp::dtype_name(e.local.scalar_type());
     for (int64_t d : e.shape) s += " " + std::to_string(d);
     s += "\n";
@@ -81,9 +98,10 @@ std::string describe(const StateDict& state, const std::vector<LocalChunk>& chun
                      int64_t file_size) {
   std::ostringstream out;
   out << signature(state) << " " << file_size << "\n";
+  const std::vector<size_t> tensor = tensor_of_entries(state, nullptr);
   for (const auto& c : chunks) {
     const auto& e = state.entries()[c.entry];
-    out << c.entry << " " << c.file_offset;
+    out << tensor[c.entry] << " " << c.file_offset;
     for (int64_t o : e.offsets) out << " " << o;
     for (int64_t l : e.local.sizes()) out << " " << l;
     for (uint32_t crc : c.crcs) out << " " << crc;
@@ -99,7 +117,10 @@ dcp::Metadata assemble(const StateDict& state, const std::vector<std::string>& d
   meta.generation = generation;
   meta.world_size = static_cast<int64_t>(described.size());
   meta.block_size = kBlockSize;
-  for (const auto& e : state.entries()) {
+  std::vector<size_t> firsts;
+  (void)tensor_of_entries(state, &firsts);
+  for (size_t i : firsts) {
+    const auto& e = state.entries()[i];
     dcp::TensorMeta t;
     t.name = e.name;
     t.dtype = e.local.scalar_type();

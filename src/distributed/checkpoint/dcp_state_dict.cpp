@@ -13,8 +13,37 @@ void StateDict::push(Entry e) {
           std::all_of(e.name.begin(), e.name.end(), [](char c) { return c > 0x20 && c < 0x7f; }),
       "checkpoint::StateDict: name '", e.name,
       "' must be 1 to 1024 printable characters without spaces");
-  BRASA_CHECK(find(e.name) == nullptr, "checkpoint::StateDict: name '", e.name, "' added twice");
+  const Entry* prev = find(e.name);
+  BRASA_CHECK(prev == nullptr || (prev->piece && e.piece), "checkpoint::StateDict: name '", e.name,
+              "' added twice");
+  BRASA_CHECK(prev == nullptr ||
+                  (prev->shape == e.shape && prev->local.scalar_type() == e.local.scalar_type()),
+              "checkpoint::StateDict: piece of '", e.name, "' with dtype ", e.local.scalar_type(),
+              " and global shape ", IntArrayRef(e.shape), " but its first piece has ",
+              prev->local.scalar_type(), " and ", IntArrayRef(prev->shape));
   entries_.push_back(std::move(e));
+}
+
+StateDict& StateDict::add_piece(const std::string& name, const Tensor& local,
+                                std::vector<int64_t> shape, std::vector<int64_t> offsets,
+                                bool writer) {
+  BRASA_CHECK(local.defined(), "checkpoint::StateDict: piece of '", name, "' is undefined");
+  bool inside = offsets.size() == shape.size() && local.dim() == static_cast<int64_t>(shape.size());
+  for (size_t d = 0; inside && d < shape.size(); ++d) {
+    inside = offsets[d] >= 0 && offsets[d] + local.size(static_cast<int64_t>(d)) <= shape[d];
+  }
+  BRASA_CHECK(inside, "checkpoint::StateDict: piece of '", name, "' of shape ", local.sizes(),
+              " at offsets ", IntArrayRef(offsets), " is not inside its global shape ",
+              IntArrayRef(shape));
+  Entry e;
+  e.name = name;
+  e.local = local;
+  e.shape = std::move(shape);
+  e.offsets = std::move(offsets);
+  e.writer = writer;
+  e.piece = true;
+  push(std::move(e));
+  return *this;
 }
 
 StateDict& StateDict::add(const std::string& name, const Tensor& tensor) {

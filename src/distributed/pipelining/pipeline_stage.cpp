@@ -5,6 +5,7 @@
 
 #include "brasa/autograd/grad_mode.h"
 #include "brasa/brasa.h"
+#include "brasa/distributed/ddp.h"
 #include "brasa/distributed/init.h"
 #include "brasa/distributed/pipelining.h"
 
@@ -76,6 +77,12 @@ void PipelineStage::send(const Tensor& t, int dst, int tag) {
 void PipelineStage::begin_step(int64_t n_microbatches) {
   mbs_.clear();
   for (int64_t i = 0; i < n_microbatches; ++i) mbs_.push_back(std::make_unique<MicroBatch>());
+  if (reducer_) {  // one synchronised DDP iteration per step: its last backward (backward_one)
+    reducer_->set_sync(true);
+    reducer_->prepare_for_forward();
+    reducer_->set_sync(false);
+    backwards_left_ = n_microbatches;
+  }
   wait_seconds_ = compute_seconds_ = 0;
   live_ = peak_live_ = 0;
 }
@@ -115,11 +122,11 @@ void PipelineStage::agree_shapes(const Tensor& first_input) {
   ScalarType out_dtype = dtype;
   if (upstream_ok) {
     if (declared_input_ && *declared_input_ != in) {
-      problem = detail::str_cat("pipeline stage ", stage_, " expects input ",
-                                IntArrayRef(*declared_input_), " but ",
-                                is_first() ? std::string("the micro-batch is ")
-                                           : detail::str_cat("stage ", stage_ - 1, " sends "),
-                                IntArrayRef(in));
+      problem = brasa::detail::str_cat(
+          "pipeline stage ", stage_, " expects input ", IntArrayRef(*declared_input_), " but ",
+          is_first() ? std::string("the micro-batch is ")
+                     : brasa::detail::str_cat("stage ", stage_ - 1, " sends "),
+          IntArrayRef(in));
     } else {
       try {
         NoGradGuard no_grad;
@@ -128,10 +135,10 @@ void PipelineStage::agree_shapes(const Tensor& first_input) {
         out_dtype = y.scalar_type();
         BRASA_CHECK(y.dim() <= kMaxDims, "an output of more than ", kMaxDims, " dims");
       } catch (const Error& e) {
-        problem = detail::str_cat(
+        problem = brasa::detail::str_cat(
             "pipeline stage ", stage_, " cannot run on the input ", IntArrayRef(in), " ", dtype,
             is_first() ? std::string(" of the micro-batch")
-                       : detail::str_cat(" that stage ", stage_ - 1, " sends"),
+                       : brasa::detail::str_cat(" that stage ", stage_ - 1, " sends"),
             ": ", e.what());
       }
     }
@@ -201,6 +208,10 @@ void PipelineStage::forward_one(int64_t mb, const Tensor& input, const Tensor& t
 
 void PipelineStage::backward_one(int64_t mb) {
   MicroBatch& m = *mbs_.at(static_cast<size_t>(mb));
+  if (reducer_ && --backwards_left_ == 0) {  // the step's last backward all-reduces the sums
+    reducer_->set_sync(true);
+    reducer_->prepare_for_backward({is_last() ? m.scaled : m.output});
+  }
   if (is_last()) {
     const auto t0 = std::chrono::steady_clock::now();
     m.scaled.backward();
@@ -223,6 +234,7 @@ void PipelineStage::backward_one(int64_t mb) {
 }
 
 std::vector<Tensor> PipelineStage::end_step() {
+  if (reducer_) reducer_->set_sync(true);
   for (auto& w : sends_) w->wait();
   sends_.clear();
   sent_.clear();

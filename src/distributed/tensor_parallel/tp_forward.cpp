@@ -99,12 +99,19 @@ Tensor sequence_forward(const TPModule& m, nn::Module& module, const Tensor& inp
     BRASA_CHECK(d >= 0 && d < x.dim(), m.style.to_string(), " on '", m.name,
                 "': sequence dim is out of range for an input of shape ", x.sizes());
   }
-  if (m.type == ModuleType::Dropout) return static_cast<nn::DropoutImpl&>(module).forward(x);
-  auto& ln = static_cast<nn::LayerNormImpl&>(module);
-  std::optional<Tensor> weight, bias;
-  if (ln.weight.defined()) weight = copy_to_parallel(ln.weight, m.group);
-  if (ln.bias.defined()) bias = copy_to_parallel(ln.bias, m.group);
-  return layer_norm(x, ln.options.normalized_shape(), weight, bias, ln.options.eps());
+  Tensor y;
+  if (m.type == ModuleType::Dropout) {
+    y = static_cast<nn::DropoutImpl&>(module).forward(x);
+  } else {
+    auto& ln = static_cast<nn::LayerNormImpl&>(module);
+    std::optional<Tensor> weight, bias;
+    if (ln.weight.defined()) weight = copy_to_parallel(ln.weight, m.group);
+    if (ln.bias.defined()) bias = copy_to_parallel(ln.bias, m.group);
+    y = layer_norm(x, ln.options.normalized_shape(), weight, bias, ln.options.eps());
+  }
+  // Replicate(): the sequence-parallel region ends here (replicated compute follows, whose
+  // gradient is whole on every rank: backward keeps this rank's chunk).
+  return m.style.output_layout().is_replicate() ? gather_to_replicated(y, m.group, d) : y;
 }
 
 }  // namespace

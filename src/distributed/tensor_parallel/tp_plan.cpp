@@ -15,6 +15,7 @@
 //            output Replicate       all-reduce          | backward identity
 //            output Shard(d)        reduce-scatter d    | backward all-gather d
 //   Sequence input Replicate        local chunk of d    | backward all-gather d
+//            output Replicate       all-gather d        | backward local chunk
 //            parameters             identity            | backward all-reduce (partial grads)
 // Rowwise adds its (replicated) bias after the reduction. A block of Colwise then Rowwise with
 // the defaults therefore runs one all-reduce forward (Rowwise's output) and one backward
@@ -65,7 +66,7 @@ ParallelStyle ParallelStyle::sequence_dim(int64_t dim) const {
   ParallelStyle s = *this;
   s.sequence_dim_ = dim;
   s.input_ = input_.is_shard() ? Shard(dim) : input_;
-  s.output_ = Shard(dim);
+  s.output_ = output_.is_shard() ? Shard(dim) : output_;
   return s;
 }
 
@@ -170,6 +171,8 @@ void check_layouts(const Planned& p) {
     case ParallelStyle::Kind::Sequence:
       BRASA_CHECK(in.is_replicate() || in.is_shard(s.seq_dim()), where,
                   "the input is Shard(sequence_dim) or Replicate()");
+      BRASA_CHECK(out.is_replicate() || out.is_shard(s.seq_dim()), where,
+                  "the output is Shard(sequence_dim) or Replicate()");
       break;
   }
 }
