@@ -30,6 +30,25 @@
 #include "brasa/distributed/tensor_parallel.h"
 #include "model.h"
 
+/// The tensor-parallel plan of one block: heads split across ranks (q/k/v column-parallel, the
+/// projection row-parallel), the MLP column- then row-parallel; with `sequence_parallel` the
+/// LayerNorms and the residual stream between the regions are sharded on the sequence dim.
+inline brasa::distributed::ParallelizePlan char_gpt_block_plan(bool sequence_parallel) {
+  namespace dist = brasa::distributed;
+  if (sequence_parallel) {
+    return {{"ln1", dist::SequenceParallel()},
+            {"attn.qkv", dist::ColwiseParallel().fused(3).input_layouts(dist::Shard(1))},
+            {"attn.proj", dist::RowwiseParallel().output_layouts(dist::Shard(1))},
+            {"ln2", dist::SequenceParallel()},
+            {"mlp.fc", dist::ColwiseParallel().input_layouts(dist::Shard(1))},
+            {"mlp.proj", dist::RowwiseParallel().output_layouts(dist::Shard(1))}};
+  }
+  return {{"attn.qkv", dist::ColwiseParallel().fused(3)},
+          {"attn.proj", dist::RowwiseParallel()},
+          {"mlp.fc", dist::ColwiseParallel()},
+          {"mlp.proj", dist::RowwiseParallel()}};
+}
+
 class ParallelGpt {
  public:
   /// Joins the process group when tp * fsdp > 1 (brasarun's environment); its size must be that.
@@ -171,19 +190,7 @@ class ParallelGpt {
 
  private:
   brasa::distributed::ParallelizePlan block_plan() const {
-    namespace dist = brasa::distributed;
-    if (sequence_parallel_) {
-      return {{"ln1", dist::SequenceParallel()},
-              {"attn.qkv", dist::ColwiseParallel().fused(3).input_layouts(dist::Shard(1))},
-              {"attn.proj", dist::RowwiseParallel().output_layouts(dist::Shard(1))},
-              {"ln2", dist::SequenceParallel()},
-              {"mlp.fc", dist::ColwiseParallel().input_layouts(dist::Shard(1))},
-              {"mlp.proj", dist::RowwiseParallel().output_layouts(dist::Shard(1))}};
-    }
-    return {{"attn.qkv", dist::ColwiseParallel().fused(3)},
-            {"attn.proj", dist::RowwiseParallel()},
-            {"mlp.fc", dist::ColwiseParallel()},
-            {"mlp.proj", dist::RowwiseParallel()}};
+    return char_gpt_block_plan(sequence_parallel_);
   }
 
   int64_t tp_ = 1, fsdp_ = 1;

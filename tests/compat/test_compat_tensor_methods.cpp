@@ -232,6 +232,6 @@ TEST(TensorMethods, ToTakesADeviceType) {
   torch::Tensor a = torch::ones({2});
   torch::DeviceType d = torch::kCPU;
   EXPECT_TRUE(a.to(d).equal(a));
-  EXPECT_EQ(a.to(d).data_ptr(), a.data_ptr());             // same device: the tensor itself
+  EXPECT_EQ(a.to(d).data_ptr(), a.data_ptr());               // same device: the tensor itself
   EXPECT_NE(a.to(d, false, true).data_ptr(), a.data_ptr());  // copy=true: a new tensor
 }

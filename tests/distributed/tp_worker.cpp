@@ -37,6 +37,7 @@
 #include "brasa/distributed/init.h"
 #include "brasa/distributed/tensor_parallel.h"
 #include "char_gpt/model.h"
+#include "char_gpt/parallel.h"
 
 namespace {
 using namespace brasa;
@@ -115,20 +116,7 @@ int64_t parameter_bytes(Gpt& model) {
 // --sp: sequence parallel between the TP regions (Megatron-LM's sequence parallelism).
 bool use_sp = false;
 
-dist::ParallelizePlan block_plan() {
-  if (use_sp) {  // the residual stream sharded on the sequence dim between the TP regions
-    return {{"ln1", dist::SequenceParallel()},
-            {"attn.qkv", dist::ColwiseParallel().fused(3).input_layouts(dist::Shard(1))},
-            {"attn.proj", dist::RowwiseParallel().output_layouts(dist::Shard(1))},
-            {"ln2", dist::SequenceParallel()},
-            {"mlp.fc", dist::ColwiseParallel().input_layouts(dist::Shard(1))},
-            {"mlp.proj", dist::RowwiseParallel().output_layouts(dist::Shard(1))}};
-  }
-  return {{"attn.qkv", dist::ColwiseParallel().fused(3)},
-          {"attn.proj", dist::RowwiseParallel()},
-          {"mlp.fc", dist::ColwiseParallel()},
-          {"mlp.proj", dist::RowwiseParallel()}};
-}
+dist::ParallelizePlan block_plan() { return char_gpt_block_plan(use_sp); }
 
 void parallelize_blocks(Gpt& model, const dist::DeviceMesh& tp) {
   for (const auto& m : *model->blocks) dist::parallelize_module(m, tp, block_plan());
