@@ -1,12 +1,11 @@
 """brasa.optim and lr_scheduler against torch 1.13: the same parameters and gradients give the
 same trajectories; param groups, state_dict, zero_grad."""
-import numpy as np
 import pytest
 import torch
 
 import brasa
 import brasa.nn as nn
-from nn_support import assert_close, copy_state
+from nn_support import assert_close, copy_state, step_both_and_compare
 
 CONFIGS = [
     ("SGD", dict(lr=0.1)), ("SGD", dict(lr=0.1, momentum=0.9)),
@@ -37,17 +36,7 @@ def test_trajectory_matches_torch(name, kw, dtype):
     t.to(getattr(torch, dtype))
     ob, ot = getattr(brasa.optim, name)(b.parameters(), **kw), getattr(torch.optim, name)(
         t.parameters(), **kw)
-    x = np.random.RandomState(1).randn(8, 5).astype(dtype)
-    for _ in range(5):
-        ob.zero_grad()
-        ot.zero_grad()
-        (b(brasa.from_numpy(x)) ** 2).mean().backward()
-        (t(torch.from_numpy(x)) ** 2).mean().backward()
-        ob.step()
-        ot.step()
-    tol = 1e-5 if dtype == "float32" else 1e-10
-    for pb, pt in zip(b.parameters(), t.parameters()):
-        assert_close(pb, pt, rtol=tol, atol=tol)
+    step_both_and_compare(ob, ot, b, t, dtype, steps=5)
 
 
 def test_non_contiguous_parameter_takes_the_unfused_path():

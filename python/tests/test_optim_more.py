@@ -5,7 +5,7 @@ import pytest
 import torch
 
 import brasa
-from nn_support import assert_close
+from nn_support import assert_close, step_both_and_compare
 from test_optim import models
 
 CONFIGS = [
@@ -32,17 +32,8 @@ def test_trajectory_matches_torch(name, kw, dtype):
     # torch 2.0); its foreach path, which brasa follows, has the published formula.
     ot = getattr(torch.optim, name)(t.parameters(), **kw, **(
         dict(foreach=True) if name == "NAdam" else {}))
-    x = np.random.RandomState(1).randn(8, 5).astype(dtype)
-    for _ in range(8):  # RAdam's rectified branch starts at step 6 with the default betas
-        ob.zero_grad()
-        ot.zero_grad()
-        (b(brasa.from_numpy(x)) ** 2).mean().backward()
-        (t(torch.from_numpy(x)) ** 2).mean().backward()
-        ob.step()
-        ot.step()
-    tol = 1e-5 if dtype == "float32" else 1e-10
-    for pb, pt in zip(b.parameters(), t.parameters()):
-        assert_close(pb, pt, rtol=tol, atol=tol)
+    # 8 steps: RAdam's rectified branch starts at step 6 with the default betas
+    step_both_and_compare(ob, ot, b, t, dtype, steps=8)
     assert set(ob.state_dict()["state"][0]) == set(ot.state_dict()["state"][0])
 
 

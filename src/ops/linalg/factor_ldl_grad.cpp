@@ -1,6 +1,7 @@
 // Autograd kernels of the LDL ops (factor_ldl.cpp): like PyTorch 1.13, their results record a node
 // whose backward raises NotImplementedError.
 #include "autograd/function_node.h"
+#include "autograd/no_derivative.h"
 #include "ops/linalg/decomp_ops.h"
 
 namespace brasa::ops {
@@ -10,14 +11,7 @@ using autograd::BackwardContext;
 using autograd::BelowAutograd;
 using autograd::variable_list;
 
-struct NoDerivative {
-  const char* op;
-  variable_list operator()(BackwardContext&) const {
-    BRASA_CHECK_TYPED(NotImplementedError, false, "the derivative for '", op,
-                      "' is not implemented (as in PyTorch 1.13)");
-    return {};
-  }
-};
+using autograd::NoDerivative;
 
 std::tuple<Tensor, Tensor, Tensor> ldl_factor_autograd(const Tensor& A, bool hermitian,
                                                        bool check_errors) {

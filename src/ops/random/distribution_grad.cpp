@@ -2,6 +2,7 @@
 // 1.13: poisson's gradient is zero (PoissonBackward0); binomial and normal_functional record a node
 // whose backward raises NotImplementedError.
 #include "autograd/function_node.h"
+#include "autograd/no_derivative.h"
 #include "brasa/ops/factory.h"
 #include "ops/random/random_ops.h"
 
@@ -18,14 +19,7 @@ Tensor poisson_autograd(const Tensor& self, std::optional<Generator> gen) {
       [](const Tensor& g) { return zeros_like(g); });
 }
 
-struct NoDerivative {
-  const char* op;
-  variable_list operator()(BackwardContext&) const {
-    BRASA_CHECK_TYPED(NotImplementedError, false, "the derivative for '", op,
-                      "' is not implemented (as in PyTorch 1.13)");
-    return {};
-  }
-};
+using autograd::NoDerivative;
 
 Tensor binomial_autograd(const Tensor& count, const Tensor& prob, std::optional<Generator> gen) {
   auto run = [&] { return binomial_op().call(count, prob, gen); };

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "autograd/function_node.h"
+#include "autograd/no_derivative.h"
 #include "ops/resample/grid_sample_ops.h"
 
 namespace brasa::ops {
@@ -57,15 +58,7 @@ Tensor sampler_3d_ag(const Tensor& input, const Tensor& grid, int64_t mode, int6
                 input, grid, mode, padding, align_corners);
 }
 
-/// A node that refuses to differentiate the backward op.
-struct NoDerivative {
-  const char* op;
-  variable_list operator()(BackwardContext&) const {
-    BRASA_CHECK_TYPED(NotImplementedError, false, "the derivative for '", op,
-                      "' is not implemented (as in PyTorch 1.13)");
-    return {};
-  }
-};
+using autograd::NoDerivative;
 
 std::tuple<Tensor, Tensor> backward_ag(Backward& op, const char* node_name, const Tensor& go,
                                        const Tensor& input, const Tensor& grid, int64_t mode,
