@@ -24,10 +24,8 @@ class Adagrad(Optimizer):
 
     def _step_group(self, group):
         lr, lr_decay, wd, eps = group["lr"], group["lr_decay"], group["weight_decay"], group["eps"]
-        for p in group["params"]:
+        for p in self._params_with_grad(group):
             grad = p.grad
-            if grad is None:
-                continue
             state = self.state[p]
             state["step"].add_(1)
             step = state["step"].item()

@@ -32,10 +32,8 @@ class Adam(Optimizer):
         lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
         wd, amsgrad, maximize = group["weight_decay"], group["amsgrad"], group["maximize"]
         decoupled = self._decoupled
-        for p in group["params"]:
+        for p in self._params_with_grad(group):
             grad = p.grad
-            if grad is None:
-                continue
             state = self.state[p]
             if not state:
                 state["step"] = tensor(0.0)

@@ -18,10 +18,8 @@ class RMSprop(Optimizer):
     def _step_group(self, group):
         lr, alpha, eps, wd = group["lr"], group["alpha"], group["eps"], group["weight_decay"]
         momentum, centered = group["momentum"], group["centered"]
-        for p in group["params"]:
+        for p in self._params_with_grad(group):
             grad = p.grad
-            if grad is None:
-                continue
             state = self.state[p]
             if not state:
                 state["step"] = tensor(0.0)

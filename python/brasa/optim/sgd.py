@@ -27,10 +27,8 @@ class SGD(Optimizer):
     def _step_group(self, group):
         lr, momentum, dampening = group["lr"], group["momentum"], group["dampening"]
         wd, nesterov, maximize = group["weight_decay"], group["nesterov"], group["maximize"]
-        for p in group["params"]:
+        for p in self._params_with_grad(group):
             grad = p.grad
-            if grad is None:
-                continue
             state = self.state[p]
             buf = state.get("momentum_buffer") if momentum != 0 else None
             if (buf is not None and p.is_floating_point() and p.dtype in (_C.float32, _C.float64)
