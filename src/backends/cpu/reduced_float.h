@@ -16,70 +16,31 @@
 
 #include <cstdint>
 #include <cstring>
-#if defined(__F16C__)
-#include <immintrin.h>
-#endif
 
 #include "brasa/core/half.h"
 #include "brasa/core/macros.h"
 
 namespace brasa::cpu {
+// load_half and store_results are defined once per capability build in kernels/reduced_float.cpp
+// (Note [One home per capability]): kept here as inline copies they were compiled into every
+// kernel file that includes this header, 21 and 16 times per capability.
+#define BRASA_CAP_NAMESPACE_(cap) cap_##cap
+#define BRASA_CAP_NAMESPACE(cap) BRASA_CAP_NAMESPACE_(cap)
+namespace BRASA_CAP_NAMESPACE(BRASA_CPU_CAPABILITY) {
+/// dst[i] = float(src[i * stride]) for n Half elements; stride in bytes.
+void load_half(const char* src, int64_t stride, float* dst, int64_t n);
+/// Writes n results from an L1 buffer to dst (stride in bytes): float results rounded to Half
+/// (`to_half`), others copied as they are (`itemsize` bytes each: Bool for comparisons).
+void store_results(bool to_half, const void* src, int64_t itemsize, char* dst, int64_t stride,
+                   int64_t n);
+}  // namespace BRASA_CAP_NAMESPACE(BRASA_CPU_CAPABILITY)
+using BRASA_CAP_NAMESPACE(BRASA_CPU_CAPABILITY)::load_half;
+using BRASA_CAP_NAMESPACE(BRASA_CPU_CAPABILITY)::store_results;
+
 namespace {
 
 /// Elements per block of the converting loops: three float buffers stay well inside L1.
 constexpr int64_t kReducedBlock = 512;
-
-/// dst[i] = float(src[i * stride]) for n Half elements; stride in bytes.
-[[maybe_unused]] BRASA_NOINLINE void load_half(const char* src, int64_t stride, float* dst,
-                                               int64_t n) {
-  int64_t i = 0;
-  if (stride == 2) {
-    const uint16_t* s = reinterpret_cast<const uint16_t*>(src);
-#if defined(__F16C__)
-    for (; i + 8 <= n; i += 8)
-      _mm256_storeu_ps(dst + i,
-                       _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i))));
-#endif
-    for (; i < n; ++i) dst[i] = ::brasa::detail::half_bits_to_float(s[i]);
-    return;
-  }
-  for (; i < n; ++i) {
-    uint16_t bits;
-    std::memcpy(&bits, src + i * stride, 2);
-    dst[i] = ::brasa::detail::half_bits_to_float(bits);
-  }
-}
-
-/// Writes n results from an L1 buffer to dst (stride in bytes): float results rounded to Half
-/// (`to_half`), others copied as they are (`itemsize` bytes each: Bool for comparisons).
-[[maybe_unused]] BRASA_NOINLINE void store_results(bool to_half, const void* src, int64_t itemsize,
-                                                   char* dst, int64_t stride, int64_t n) {
-  if (!to_half) {
-    if (stride == itemsize) {
-      std::memcpy(dst, src, size_t(n * itemsize));
-      return;
-    }
-    for (int64_t i = 0; i < n; ++i)
-      std::memcpy(dst + i * stride, static_cast<const char*>(src) + i * itemsize, size_t(itemsize));
-    return;
-  }
-  const float* f = static_cast<const float*>(src);
-  int64_t i = 0;
-  if (stride == 2) {
-    uint16_t* d = reinterpret_cast<uint16_t*>(dst);
-#if defined(__F16C__)
-    for (; i + 8 <= n; i += 8)
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i),
-                       _mm256_cvtps_ph(_mm256_loadu_ps(f + i), _MM_FROUND_TO_NEAREST_INT));
-#endif
-    for (; i < n; ++i) d[i] = Half(f[i]).x;
-    return;
-  }
-  for (; i < n; ++i) {
-    const uint16_t bits = Half(f[i]).x;
-    std::memcpy(dst + i * stride, &bits, 2);
-  }
-}
 
 /// dst[i] = float(src[i]) for n contiguous BFloat16 elements, and its inverse (round to nearest
 /// even, NaN to 0x7fc0 as BFloat16(float) does). Plain loops over the bits, which the AVX2 and
