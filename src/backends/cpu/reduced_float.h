@@ -26,16 +26,17 @@ namespace brasa::cpu {
 // kernel file that includes this header, 21 and 16 times per capability.
 #define BRASA_CAP_NAMESPACE_(cap) cap_##cap
 #define BRASA_CAP_NAMESPACE(cap) BRASA_CAP_NAMESPACE_(cap)
-namespace BRASA_CAP_NAMESPACE(BRASA_CPU_CAPABILITY) {
+#define BRASA_CAP_NS BRASA_CAP_NAMESPACE(BRASA_CPU_CAPABILITY)
+namespace BRASA_CAP_NS {
 /// dst[i] = float(src[i * stride]) for n Half elements; stride in bytes.
 void load_half(const char* src, int64_t stride, float* dst, int64_t n);
 /// Writes n results from an L1 buffer to dst (stride in bytes): float results rounded to Half
 /// (`to_half`), others copied as they are (`itemsize` bytes each: Bool for comparisons).
 void store_results(bool to_half, const void* src, int64_t itemsize, char* dst, int64_t stride,
                    int64_t n);
-}  // namespace BRASA_CAP_NAMESPACE(BRASA_CPU_CAPABILITY)
-using BRASA_CAP_NAMESPACE(BRASA_CPU_CAPABILITY)::load_half;
-using BRASA_CAP_NAMESPACE(BRASA_CPU_CAPABILITY)::store_results;
+}  // namespace BRASA_CAP_NS
+using BRASA_CAP_NS::load_half;
+using BRASA_CAP_NS::store_results;
 
 namespace {
 

@@ -14,11 +14,10 @@
 
 #include "backends/cpu/reduced_float.h"
 
-namespace brasa::cpu::BRASA_CAP_NAMESPACE(BRASA_CPU_CAPABILITY) {
+namespace brasa::cpu::BRASA_CAP_NS {
 
 /// dst[i] = float(src[i * stride]) for n Half elements; stride in bytes.
-void load_half(const char* src, int64_t stride, float* dst,
-                                               int64_t n) {
+void load_half(const char* src, int64_t stride, float* dst, int64_t n) {
   int64_t i = 0;
   if (stride == 2) {
     const uint16_t* s = reinterpret_cast<const uint16_t*>(src);
@@ -39,8 +38,8 @@ void load_half(const char* src, int64_t stride, float* dst,
 
 /// Writes n results from an L1 buffer to dst (stride in bytes): float results rounded to Half
 /// (`to_half`), others copied as they are (`itemsize` bytes each: Bool for comparisons).
-void store_results(bool to_half, const void* src, int64_t itemsize,
-                                                   char* dst, int64_t stride, int64_t n) {
+void store_results(bool to_half, const void* src, int64_t itemsize, char* dst, int64_t stride,
+                   int64_t n) {
   if (!to_half) {
     if (stride == itemsize) {
       std::memcpy(dst, src, size_t(n * itemsize));
@@ -68,4 +67,4 @@ void store_results(bool to_half, const void* src, int64_t itemsize,
   }
 }
 
-}  // namespace brasa::cpu::BRASA_CAP_NAMESPACE(BRASA_CPU_CAPABILITY)
+}  // namespace brasa::cpu::BRASA_CAP_NS
