@@ -14,12 +14,6 @@
 namespace brasa::conformance {
 namespace {
 
-std::vector<Tensor> tensor_args(const Args& a) {
-  std::vector<Tensor> out;
-  for (size_t i = 0; i < a.size() && a.is_tensor(i); ++i) out.push_back(a.tensor(i));
-  return out;
-}
-
 Scalar scalar_kw(const Args& a, const char* name) { return a.kw_scalar(name).value_or(Scalar(1)); }
 
 std::optional<int64_t> kw_opt_int(const Args& a, const char* name) {

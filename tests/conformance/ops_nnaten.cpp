@@ -13,8 +13,6 @@ std::optional<Tensor> weight(const Args& a, size_t i) {
   return a.tensor(i);
 }
 
-bool flag(const Args& a, size_t i) { return a.scalar(i).to<bool>(); }
-
 const OpTable kNNAten(
     "nnaten",
     {

@@ -16,10 +16,6 @@ nn::reduction_t reduction(const Args& a) {
   return kMean;
 }
 
-Tensor opt_tensor(const Args& a, size_t i) {
-  return a.at(i).tag == Tag::Tensor ? a.tensor(i) : Tensor();
-}
-
 const OpTable kNNFunc(
     "nnfunc",
     {

@@ -14,10 +14,6 @@ namespace {
 
 namespace F = brasa::nn::functional;
 
-Tensor opt_tensor(const Args& a, size_t i) {
-  return a.at(i).tag == Tag::Tensor ? a.tensor(i) : Tensor();
-}
-
 nn::EmbeddingBagMode bag_mode(const Args& a) {
   const std::string m = a.kw_str("mode").value_or("mean");
   if (m == "sum") return kSum;

@@ -12,11 +12,6 @@
 namespace brasa::conformance {
 namespace {
 
-bool given(const Args& a, size_t i) { return i < a.size() && a.at(i).tag != Tag::None; }
-std::optional<Tensor> opt(const Args& a, size_t i) {
-  if (!given(a, i)) return std::nullopt;
-  return a.tensor(i);
-}
 std::vector<int64_t> ints_or(const Args& a, size_t i, std::vector<int64_t> d) {
   return given(a, i) ? a.ints(i) : d;
 }
@@ -46,8 +41,6 @@ Value cell(const Args& a, Cell fn) {
 Value tensors(const std::tuple<Tensor, Tensor>& t) {
   return Value::of_tensors({std::get<0>(t), std::get<1>(t)});
 }
-
-bool flag(const Args& a, size_t i) { return a.scalar(i).to<bool>(); }
 
 std::vector<Tensor> tensor_list(const Args& a, size_t i) {
   std::vector<Tensor> r;

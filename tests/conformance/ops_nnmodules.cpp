@@ -14,9 +14,7 @@ namespace {
 
 namespace F = nn::functional;
 
-bool given(const Args& a, size_t i) { return i < a.size() && a.at(i).tag != Tag::None; }
 Tensor detached(const Args& a, size_t i) { return given(a, i) ? a.tensor(i).detach() : Tensor(); }
-bool flag(const Args& a, size_t i) { return a.scalar(i).to<bool>(); }
 
 std::string text(const Args& a, size_t i) { return a.at(i).s; }
 

@@ -17,12 +17,6 @@
 namespace brasa::conformance {
 namespace {
 
-bool given(const Args& a, size_t i) { return i < a.size() && a.at(i).tag != Tag::None; }
-std::optional<Tensor> opt(const Args& a, size_t i) {
-  if (!given(a, i)) return std::nullopt;
-  return a.tensor(i);
-}
-bool flag(const Args& a, size_t i) { return a.scalar(i).to<bool>(); }
 Scalar scalar_or(const Args& a, size_t i, const Scalar& d) { return given(a, i) ? a.scalar(i) : d; }
 
 template <class... T>

@@ -7,11 +7,6 @@ namespace brasa::conformance {
 namespace {
 
 /// The leading positional tensor arguments.
-std::vector<Tensor> tensor_args(const Args& a) {
-  std::vector<Tensor> out;
-  for (size_t i = 0; i < a.size() && a.is_tensor(i); ++i) out.push_back(a.tensor(i));
-  return out;
-}
 
 std::optional<int64_t> opt_int(const Args& a, size_t i) {
   if (i >= a.size() || a.at(i).tag == Tag::None) return std::nullopt;

@@ -72,6 +72,26 @@ Scalar to_scalar(const Value& v);
 
 namespace brasa::conformance {
 
+/// Whether positional argument i was passed and is not None.
+inline bool given(const Args& a, size_t i) { return i < a.size() && a.at(i).tag != Tag::None; }
+/// Positional argument i as an optional tensor: nullopt when absent or None.
+inline std::optional<Tensor> opt(const Args& a, size_t i) {
+  if (!given(a, i)) return std::nullopt;
+  return a.tensor(i);
+}
+/// Positional argument i if it is a tensor, else an undefined Tensor (libtorch's "no tensor").
+inline Tensor opt_tensor(const Args& a, size_t i) {
+  return a.at(i).tag == Tag::Tensor ? a.tensor(i) : Tensor();
+}
+/// The leading positional tensor arguments.
+inline std::vector<Tensor> tensor_args(const Args& a) {
+  std::vector<Tensor> out;
+  for (size_t i = 0; i < a.size() && a.is_tensor(i); ++i) out.push_back(a.tensor(i));
+  return out;
+}
+/// Positional argument i (a Python bool or number) as a bool.
+inline bool flag(const Args& a, size_t i) { return a.scalar(i).to<bool>(); }
+
 /// For in-place and out= forms: the op must return the very tensor it wrote to.
 inline Value same_tensor(const Tensor& expected, const Tensor& returned, const char* op) {
   if (!returned.is_same(expected))
