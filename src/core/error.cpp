@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "brasa/core/array_ref.h"
+
 namespace brasa {
 Error::~Error() = default;  // the key function: one vtable and type_info, in libbrasa
 
@@ -25,6 +27,11 @@ void throw_joined(void (*thrower)(const std::string&), const MessagePart* parts,
 void throw_internal(const char* file, int line, const char* cond, const std::string& msg) {
   throw InternalError(str_cat("internal error (a bug in brasa, please report it): ", cond,
                               " failed at ", file, ":", line, msg.empty() ? "" : ": ", msg));
+}
+
+void throw_array_ref_index_error(size_t index, size_t size) {
+  throw IndexError(str_cat("ArrayRef::at: index ", index, " is out of range for an ArrayRef of ",
+                           size, " elements"));
 }
 }  // namespace detail
 }  // namespace brasa

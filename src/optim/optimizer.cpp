@@ -205,4 +205,11 @@ void Optimizer::load_state_dict(const OptimizerStateDict& dict) {
   }
 }
 
+std::unique_ptr<OptimizerParamState> Optimizer::make_param_state() const {
+  BRASA_CHECK_TYPED(NotImplementedError, false,
+                    "load_state_dict: this optimizer defines no make_param_state(), so the "
+                    "per-parameter state in the state dict cannot be restored into it");
+  return nullptr;
+}
+
 }  // namespace brasa::optim

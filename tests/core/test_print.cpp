@@ -400,10 +400,10 @@ TEST(Print, MetaTensorsPrintTypeAndShape) {
 }
 
 TEST(Print, PrintWritesTypeAndSizesToStderr) {
-  testing::internal::CaptureStderr();
+  ::testing::internal::CaptureStderr();
   make(range_vals(6), {2, 3}).print();
   Tensor().print();
   make({1.5}, {}).print();
-  EXPECT_EQ(testing::internal::GetCapturedStderr(),
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(),
             "[CPUFloatType [2, 3]]\n[UndefinedTensor]\n[CPUFloatType []]\n");
 }

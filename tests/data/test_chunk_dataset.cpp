@@ -159,8 +159,9 @@ TEST(ChunkDataset, EveryExampleOncePerEpoch) {
     for (size_t batch_size : {5, 7}) {
       for (size_t workers : {0, 2}) {
         for (size_t cache : {batch_size, size_t(2048)}) {
-          SCOPED_TRACE(testing::Message() << "preloaders " << preloaders << " batch " << batch_size
-                                          << " workers " << workers << " cache " << cache);
+          SCOPED_TRACE(::testing::Message()
+                       << "preloaders " << preloaders << " batch " << batch_size << " workers "
+                       << workers << " cache " << cache);
           auto dataset = datasets::make_shared_dataset<Chunks<RandomSampler, RandomSampler>>(
               Reader(sizes), RandomSampler(0), RandomSampler(0),
               datasets::ChunkDatasetOptions(preloaders, batch_size, cache));

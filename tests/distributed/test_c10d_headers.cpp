@@ -22,12 +22,12 @@ TEST(C10dHeaders, BringATenAndTheMacros) {
 }
 
 TEST(C10dHeaders, LogWritesOneLinePerStatement) {
-  testing::internal::CaptureStderr();
+  ::testing::internal::CaptureStderr();
   LOG(INFO) << "rank " << 3 << " ready";
   LOG(WARNING) << "slow";
   LOG_IF(ERROR, false) << "not shown";
   VLOG(1) << "not shown either";
-  const std::string out = testing::internal::GetCapturedStderr();
+  const std::string out = ::testing::internal::GetCapturedStderr();
   EXPECT_NE(out.find("[I "), std::string::npos) << out;
   EXPECT_NE(out.find("] rank 3 ready\n"), std::string::npos) << out;
   EXPECT_NE(out.find("[W "), std::string::npos) << out;

@@ -109,7 +109,7 @@ TEST(NNModule, TrainEvalAndApply) {
   net->eval();
   for (const auto& m : net->modules()) EXPECT_FALSE(m->is_training());
   net->train();
-  EXPECT_TRUE(net->layer1[1].ptr()->is_training());
+  EXPECT_TRUE(net->layer1[1]->is_training());
   int count = 0;
   net->apply([&](nn::Module&) { ++count; });
   EXPECT_EQ(count, 6);

@@ -32,7 +32,8 @@ TEST(NNContainers, SequentialForwardAndAccess) {
   EXPECT_TRUE(seq(x).allclose(expected));
   EXPECT_EQ(seq->named_parameters().keys(),
             (std::vector<std::string>{"0.weight", "0.bias", "2.weight", "2.bias"}));
-  EXPECT_NE(seq[1].ptr<nn::ReLUImpl>(), nullptr);
+  EXPECT_NE(seq->ptr<nn::ReLUImpl>(1), nullptr);
+  EXPECT_EQ(seq[1].get(), seq->ptr(1).get());
   EXPECT_THROW(seq->at<nn::ReLUImpl>(0), TypeError);
   EXPECT_THROW(seq[3], IndexError);
   size_t n = 0;

@@ -150,7 +150,7 @@ TEST(Pickle, PythonReadsBrasaPickle) {
   d.insert(7, std::vector<IValue>{"x", GenericDict()});
   std::vector<Storage> storages;
   std::vector<uint8_t> bytes = pickle(IValue(d), storages);
-  std::string path = testing::TempDir() + "brasa_pickle_test.pkl";
+  std::string path = ::testing::TempDir() + "brasa_pickle_test.pkl";
   FILE* f = std::fopen(path.c_str(), "wb");
   std::fwrite(bytes.data(), 1, bytes.size(), f);
   std::fclose(f);

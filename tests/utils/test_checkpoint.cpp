@@ -94,7 +94,7 @@ TEST(Checkpoint, RngStreamContinuesAsWithoutCheckpointing) {
 TEST(Checkpoint, WithoutRngPreservationDropoutMasksDiffer) {
   auto stack = make_stack(1, 32);
   stack->train();
-  auto block = stack[0].ptr<BlockImpl>();
+  auto block = stack->ptr<BlockImpl>(0);
   auto input_grad = [&](bool preserve) {
     manual_seed(3);
     Tensor x = randn({4, 16, 32}).requires_grad_();
@@ -128,7 +128,7 @@ TEST(Checkpoint, SequentialAndWrapperMatchPlainGradients) {
   EXPECT_THROW(utils::checkpoint_sequential(stack, 0, randn({1, 32})), ValueError);
   EXPECT_THROW(utils::checkpoint_sequential(stack, 5, randn({1, 32})), ValueError);
 
-  auto block = make_stack(1, 8)[0].ptr<BlockImpl>();
+  auto block = make_stack(1, 8)->ptr<BlockImpl>(0);
   utils::CheckpointWrapper wrapped{Block{block}};
   EXPECT_EQ(wrapped->named_parameters().keys().front(), "module.norm.weight");
   block->eval();
@@ -159,7 +159,7 @@ TEST(Checkpoint, PeakMemoryLower) {
 TEST(Checkpoint, AutocastStateReplayed) {
   auto stack = make_stack(1, 32);
   stack->eval();
-  auto block = stack[0].ptr<BlockImpl>();
+  auto block = stack->ptr<BlockImpl>(0);
   manual_seed(3);
   Tensor x = randn({4, 32}).requires_grad_();
   Tensor plain_grad;

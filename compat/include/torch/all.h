@@ -1,9 +1,14 @@
 #pragma once
 // <torch/all.h>: the parts of libtorch's C++ frontend that brasa provides.
 
+#include "c10/util/C++17.h"
+#include "c10/util/variant.h"
+#include "torch/arg.h"
 #include "torch/autograd.h"
+#include "torch/csrc/utils/memory.h"
 #include "torch/cuda.h"
 #include "torch/data.h"
+#include "torch/enum.h"
 #include "torch/fft.h"
 #include "torch/linalg.h"
 #include "torch/nn.h"

@@ -8,7 +8,13 @@
 #include <ostream>
 #include <vector>
 
+#include "brasa/core/macros.h"
+
 namespace brasa {
+namespace detail {
+/// ArrayRef::at's error: an IndexError naming the index and the size.
+[[noreturn]] BRASA_API void throw_array_ref_index_error(size_t index, size_t size);
+}  // namespace detail
 
 template <typename T>
 class ArrayRef {
@@ -46,6 +52,11 @@ class ArrayRef {
   constexpr const T* begin() const { return data_; }
   constexpr const T* end() const { return data_ + size_; }
   constexpr const T& operator[](size_t i) const { return data_[i]; }
+  /// data()[i]; IndexError when i is out of range.
+  const T& at(size_t i) const {
+    if (i >= size_) detail::throw_array_ref_index_error(i, size_);
+    return data_[i];
+  }
   constexpr const T& front() const { return data_[0]; }
   constexpr const T& back() const { return data_[size_ - 1]; }
   ArrayRef slice(size_t start, size_t n) const { return ArrayRef(data_ + start, n); }

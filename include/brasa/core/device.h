@@ -28,6 +28,7 @@ BRASA_API void rename_privateuse1_backend(const std::string& name);
 BRASA_API std::string get_privateuse1_backend_name();
 
 struct BRASA_API Device {
+  using Type = DeviceType;  // libtorch's spelling, c10::Device::Type
   Device(DeviceType type, int8_t index = -1) : type_(type), index_(index) {}  // NOLINT
   /// Parses "cpu", "cuda:0", "meta", ...; throws ValueError on anything else.
   Device(const std::string& spec);                         // NOLINT

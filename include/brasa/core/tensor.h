@@ -35,6 +35,30 @@ class BRASA_API Tensor {
  public:
   Tensor() = default;
   explicit Tensor(IntrusivePtr<TensorImpl> impl) : impl_(std::move(impl)) {}
+  Tensor(const Tensor&) = default;
+  Tensor(Tensor&&) noexcept = default;
+  ~Tensor() = default;
+
+  // Note [Assignment to a temporary]
+  // `t = other` on a named tensor rebinds t (no data is copied), as in libtorch; assigning to a
+  // temporary writes into its elements, as libtorch's operator= overloads on rvalues do:
+  // `x[0] = y` copies y into row 0 of x (broadcasting, copy_) and `x[0][1] = 5` fills (fill_).
+  // Without the rvalue overloads both would rebind a temporary that is then destroyed: the
+  // program would compile and silently leave x unchanged.
+  Tensor& operator=(const Tensor& other) & = default;
+  Tensor& operator=(Tensor&& other) & noexcept = default;
+  Tensor& operator=(const Tensor& src) && {
+    copy_(src);
+    return *this;
+  }
+  Tensor& operator=(Tensor&& src) && {
+    copy_(src);
+    return *this;
+  }
+  Tensor& operator=(const Scalar& value) && {
+    fill_(value);
+    return *this;
+  }
 
   // ---- identity and metadata ----
   bool defined() const { return static_cast<bool>(impl_); }
@@ -59,6 +83,10 @@ class BRASA_API Tensor {
   size_t itemsize() const { return impl_->itemsize(); }
   size_t nbytes() const { return impl_->itemsize() * numel(); }
   Device device() const { return impl_->device(); }
+  /// The device's index; -1 for a CPU tensor (libtorch's get_device).
+  int64_t get_device() const { return device().is_cpu() ? -1 : device().index(); }
+  /// brasa's tensors are all strided (dense).
+  Layout layout() const { return kStrided; }
   TensorOptions options() const { return TensorOptions(dtype()).device(device()); }
   bool is_cpu() const { return device().is_cpu(); }
   bool is_cuda() const { return device().is_cuda(); }

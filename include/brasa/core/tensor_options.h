@@ -50,6 +50,8 @@ struct BRASA_API TensorOptions {
     return o;
   }
   TensorOptions layout(Layout) const { return *this; }
+  /// Always kStrided: brasa's tensors are all strided (dense).
+  Layout layout() const { return kStrided; }
   TensorOptions memory_format(MemoryFormat) const { return *this; }
 
   /// The dtype, or the default dtype when unset.

@@ -97,6 +97,10 @@ class OrderedDict {
     index_.emplace(items_.back().key(), items_.size() - 1);
     return items_.back().value();
   }
+  /// The same for a value written in braces (`dict.insert("a", {1, 2})`).
+  Value& insert(Key key, Value&& value) {
+    return insert<Key, Value>(std::move(key), std::move(value));
+  }
   /// Replaces the value under an existing key, or appends a new item.
   template <typename V>
   Value& insert_or_assign(const Key& key, V&& value) {

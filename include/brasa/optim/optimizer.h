@@ -159,8 +159,9 @@ class BRASA_API Optimizer {
   virtual void load(serialize::InputArchive& archive);
 
  protected:
-  /// A fresh, empty state of this optimizer's kind (for load_state_dict).
-  virtual std::unique_ptr<OptimizerParamState> make_param_state() const = 0;
+  /// A fresh, empty state of this optimizer's kind (for load_state_dict). An optimizer written for
+  /// libtorch defines only step(); loading per-parameter state into it throws NotImplementedError.
+  virtual std::unique_ptr<OptimizerParamState> make_param_state() const;
 
   std::vector<OptimizerParamGroup> param_groups_;
   StateMap state_;

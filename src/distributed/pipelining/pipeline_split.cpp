@@ -32,7 +32,8 @@ nn::Sequential pipeline_split(const nn::Sequential& model, int64_t stage, int64_
   const auto children = model->named_children();
   for (int64_t i = cuts[static_cast<size_t>(stage)]; i < cuts[static_cast<size_t>(stage) + 1];
        ++i) {
-    out->push_back(children[static_cast<size_t>(i)].key(), (*model)[static_cast<size_t>(i)]);
+    // The AnyModule itself (model[i] is a Module pointer, which has lost the forward's type).
+    out->push_back(children[static_cast<size_t>(i)].key(), *(model->begin() + i));
   }
   return out;
 }

@@ -107,6 +107,21 @@ using ::c10::Warning::WarningHandlerGuard;
 
 }  // namespace c10
 
+// libtorch's at:: and torch:: see every c10 name (`namespace at { using namespace c10; }`), so its
+// programs and tests say `Warning::set_warning_handler` or derive from `WarningHandler` inside
+// namespace torch. brasa's own WarningHandler (a std::function) would make the plain name
+// ambiguous there, so these are declared in at:: and torch:: by name.
+namespace at {
+using ::c10::WarningHandler;
+namespace Warning = ::c10::Warning;
+namespace WarningUtils = ::c10::WarningUtils;
+}  // namespace at
+namespace torch {
+using ::c10::WarningHandler;
+namespace Warning = ::c10::Warning;
+namespace WarningUtils = ::c10::WarningUtils;
+}  // namespace torch
+
 namespace c10::detail {
 /// TORCH_CHECK's message: the streamed arguments, or libtorch's default text when there are none.
 template <typename... Args>

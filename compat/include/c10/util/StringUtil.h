@@ -49,9 +49,11 @@ inline std::ostream& operator<<(std::ostream& out, const SourceLocation& loc) {
 
 namespace at {
 using ::c10::Join;
+using ::c10::SourceLocation;
 using ::c10::str;
 }  // namespace at
 namespace torch {
 using ::c10::Join;
+using ::c10::SourceLocation;
 using ::c10::str;
 }  // namespace torch

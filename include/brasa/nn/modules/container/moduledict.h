@@ -39,6 +39,10 @@ class BRASA_API ModuleDictImpl : public Cloneable<ModuleDictImpl> {
   void update(const OrderedDict<std::string, std::shared_ptr<Module>>& modules) {
     for (const auto& item : modules) insert(item.key(), item.value());
   }
+  /// The modules of another ModuleDict (`dict->update(*other)`).
+  void update(const ModuleDictImpl& other) {
+    for (const auto& item : other) insert(item.key(), item.value());
+  }
   /// Removes and returns the module under `key` (IndexError when absent).
   std::shared_ptr<Module> pop(const std::string& key);
   void clear();

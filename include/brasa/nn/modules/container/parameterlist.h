@@ -37,6 +37,12 @@ class BRASA_API ParameterListImpl : public Cloneable<ParameterListImpl> {
   void extend(const Container& container) {
     for (const auto& p : container) append(p);
   }
+  /// extend(container), returning this list (`*list_a += *list_b`).
+  template <typename Container>
+  ParameterListImpl& operator+=(const Container& container) {
+    extend(container);
+    return *this;
+  }
 
   Iterator begin() { return params_.begin(); }
   ConstIterator begin() const { return params_.begin(); }

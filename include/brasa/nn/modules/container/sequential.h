@@ -85,21 +85,21 @@ class BRASA_API SequentialImpl : public Cloneable<SequentialImpl> {
   /// The module at `index` as T (IndexError out of range, TypeError for another type).
   template <typename T>
   T& at(size_t index) {
-    return (*this)[index].get<T>();
+    check_index(index);
+    return modules_[index].get<T>();
   }
-  std::shared_ptr<Module> ptr(size_t index) const { return (*this)[index].ptr(); }
+  std::shared_ptr<Module> ptr(size_t index) const {
+    check_index(index);
+    return modules_[index].ptr();
+  }
   template <typename T>
   std::shared_ptr<T> ptr(size_t index) const {
-    return (*this)[index].ptr<T>();
-  }
-  AnyModule& operator[](size_t index) {
     check_index(index);
-    return modules_[index];
+    return modules_[index].ptr<T>();
   }
-  const AnyModule& operator[](size_t index) const {
-    check_index(index);
-    return modules_[index];
-  }
+  /// The module at `index` (IndexError out of range), as libtorch returns it: a Module pointer
+  /// (`seq[0]->as<Linear>()`, `seq[1]->parameters()`).
+  std::shared_ptr<Module> operator[](size_t index) const { return ptr(index); }
   size_t size() const noexcept { return modules_.size(); }
   bool is_empty() const noexcept { return modules_.empty(); }
 
