@@ -128,15 +128,20 @@ static inline __attribute__((always_inline)) double brasa_erf_(double x) { retur
 #if defined(__AVX512F__) || defined(__AVX2__)
 BRASA_INLINE float brasa_gfma(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
 BRASA_INLINE double brasa_gfma(double a, double b, double c) { return __builtin_fma(a, b, c); }
-BRASA_INLINE float brasa_gerf(float x) {
+BRASA_INLINE float brasa_gerf_e(float x, float& e) {
   const float ax = brasa_select(x < 0.0f, -x, x);  // a branch would keep the loop scalar
   const float t = 1.0f / brasa_gfma(0.3275911f, ax, 1.0f);
   float p = brasa_gfma(1.061405429f, t, -1.453152027f);
   p = brasa_gfma(p, t, 1.421413741f);
   p = brasa_gfma(p, t, -0.284496736f);
   p = brasa_gfma(p, t, 0.254829592f) * t;
-  const float y = brasa_gfma(-p, brasa_expf(-(ax * ax)), 1.0f);
+  e = brasa_expf(-(ax * ax));
+  const float y = brasa_gfma(-p, e, 1.0f);
   return brasa_select(x < 0.0f, -y, y);
+}
+BRASA_INLINE float brasa_gerf(float x) {
+  float e;
+  return brasa_gerf_e(x, e);
 }
 #else
 BRASA_INLINE float brasa_gfma(float a, float b, float c) { return a * b + c; }
@@ -170,6 +175,15 @@ template <typename T> BRASA_INLINE T brasa_gelu_tanh_backward(T g, T x) {
   const T dinner = (T)brasa_k_sqrt_2_over_pi * brasa_gfma((T)(3 * brasa_k_cubic), x2, (T)1);
   return g * brasa_gfma((T)0.5 * x, brasa_gfma(-t, t, (T)1) * dinner, (T)0.5 * ((T)1 + t));
 }
+#if defined(__AVX512F__) || defined(__AVX2__)
+BRASA_INLINE float brasa_gelu_backward(float g, float x) {  // the density's exp from erf's
+  float e;
+  const float erf = brasa_gerf_e(x * (float)brasa_k_inv_sqrt2, e);
+  const float cdf = 0.5f * (1.0f + erf);
+  const float pdf = (float)brasa_k_inv_sqrt_2pi * e;
+  return g * brasa_gfma(x, pdf, cdf);
+}
+#endif
 
 )";
 
@@ -207,7 +221,8 @@ constexpr OpForm kOps[] = {
 // Note [Generated GELU]: gelu and gelu_backward (both forms) are the preamble's brasa_gelu*,
 // which repeat eager's kernels operation for operation (Note [Explicit GELU roundings] in
 // backends/cpu/kernels/gelu_kernels.cpp): explicit FMAs, the same A&S erf for float vectors
-// (SLEEF's erf for double), the same SLEEF exp and tanh. Bit for bit eager's, forward and backward.
+// (SLEEF's erf for double), the same SLEEF exp and tanh, and for the float backward the density's
+// exp taken from the erf's, as eager's does. Bit for bit eager's, forward and backward.
 constexpr OpForm kGeluForms[] = {
     {"gelu", 1, "brasa_gelu(a)"},
     {"gelu", 1, "brasa_gelu_tanh(a)"},
