@@ -1,6 +1,7 @@
 #include "compile/codegen.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "compile/fusion.h"
 
@@ -123,6 +124,66 @@ static inline __attribute__((always_inline)) float brasa_erff_(float x) {
   return brasa_select(a < 1.5f, small, large);
 }
 static inline __attribute__((always_inline)) double brasa_erf_(double x) { return brasa_erf(x); }
+#define BRASA_INLINE static inline __attribute__((always_inline))
+#if defined(__AVX512F__) || defined(__AVX2__)
+BRASA_INLINE float brasa_gfma(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
+BRASA_INLINE double brasa_gfma(double a, double b, double c) { return __builtin_fma(a, b, c); }
+BRASA_INLINE float brasa_gerf_e(float x, float& e) {
+  const float ax = brasa_select(x < 0.0f, -x, x);  // a branch would keep the loop scalar
+  const float t = 1.0f / brasa_gfma(0.3275911f, ax, 1.0f);
+  float p = brasa_gfma(1.061405429f, t, -1.453152027f);
+  p = brasa_gfma(p, t, 1.421413741f);
+  p = brasa_gfma(p, t, -0.284496736f);
+  p = brasa_gfma(p, t, 0.254829592f) * t;
+  e = brasa_expf(-(ax * ax));
+  const float y = brasa_gfma(-p, e, 1.0f);
+  return brasa_select(x < 0.0f, -y, y);
+}
+BRASA_INLINE float brasa_gerf(float x) {
+  float e;
+  return brasa_gerf_e(x, e);
+}
+#else
+BRASA_INLINE float brasa_gfma(float a, float b, float c) { return a * b + c; }
+BRASA_INLINE double brasa_gfma(double a, double b, double c) { return a * b + c; }
+BRASA_INLINE float brasa_gerf(float x) { return brasa_erff(x); }
+#endif
+BRASA_INLINE double brasa_gerf(double x) { return brasa_erf(x); }
+BRASA_INLINE float brasa_gexp(float x) { return brasa_expf(x); }
+BRASA_INLINE double brasa_gexp(double x) { return brasa_exp(x); }
+BRASA_INLINE float brasa_gtanh(float x) { return brasa_tanhf(x); }
+BRASA_INLINE double brasa_gtanh(double x) { return brasa_tanh(x); }
+constexpr double brasa_k_inv_sqrt2 = 0.70710678118654752440;
+constexpr double brasa_k_inv_sqrt_2pi = 1.12837916709551257390 * 0.70710678118654752440 * 0.5;
+constexpr double brasa_k_sqrt_2_over_pi = 1.41421356237309504880 * 1.12837916709551257390 * 0.5;
+constexpr double brasa_k_cubic = 0.044715;
+template <typename T> BRASA_INLINE T brasa_gelu(T x) {
+  return x * (T)0.5 * ((T)1 + brasa_gerf(x * (T)brasa_k_inv_sqrt2));
+}
+template <typename T> BRASA_INLINE T brasa_gelu_tanh(T x) {
+  const T inner = (T)brasa_k_sqrt_2_over_pi * brasa_gfma((T)brasa_k_cubic, x * x * x, x);
+  return (T)0.5 * x * ((T)1 + brasa_gtanh(inner));
+}
+template <typename T> BRASA_INLINE T brasa_gelu_backward(T g, T x) {
+  const T cdf = (T)0.5 * ((T)1 + brasa_gerf(x * (T)brasa_k_inv_sqrt2));
+  const T pdf = (T)brasa_k_inv_sqrt_2pi * brasa_gexp((T)-0.5 * (x * x));
+  return g * brasa_gfma(x, pdf, cdf);
+}
+template <typename T> BRASA_INLINE T brasa_gelu_tanh_backward(T g, T x) {
+  const T x2 = x * x;
+  const T t = brasa_gtanh((T)brasa_k_sqrt_2_over_pi * brasa_gfma((T)brasa_k_cubic, x2 * x, x));
+  const T dinner = (T)brasa_k_sqrt_2_over_pi * brasa_gfma((T)(3 * brasa_k_cubic), x2, (T)1);
+  return g * brasa_gfma((T)0.5 * x, brasa_gfma(-t, t, (T)1) * dinner, (T)0.5 * ((T)1 + t));
+}
+#if defined(__AVX512F__) || defined(__AVX2__)
+BRASA_INLINE float brasa_gelu_backward(float g, float x) {  // the density's exp from erf's
+  float e;
+  const float erf = brasa_gerf_e(x * (float)brasa_k_inv_sqrt2, e);
+  const float cdf = 0.5f * (1.0f + erf);
+  const float pdf = (float)brasa_k_inv_sqrt_2pi * e;
+  return g * brasa_gfma(x, pdf, cdf);
+}
+#endif
 
 )";
 
@@ -131,6 +192,8 @@ struct OpForm {
   int arity;
   const char* expr;  // a, b: operands in the result type T; F: "f" for float, "" for double
 };
+// Binary forms take (self, other, alpha, out) with alpha 1, except GELU's backward, whose third
+// argument is `approximate` (as GELU's second): "none" or "tanh" picks the form (kGeluForms).
 constexpr OpForm kOps[] = {
     {"add", 2, "a + b"},
     {"sub", 2, "a - b"},
@@ -155,11 +218,38 @@ constexpr OpForm kOps[] = {
     {"pow", 2, "__builtin_powF(a, b)"},  // libm's pow, which eager's kernel calls per element
 };
 
-const OpForm* form_of(const std::string& name) {
+// Note [Generated GELU]: gelu and gelu_backward (both forms) are the preamble's brasa_gelu*,
+// which repeat eager's kernels operation for operation (Note [Explicit GELU roundings] in
+// backends/cpu/kernels/gelu_kernels.cpp): explicit FMAs, the same A&S erf for float vectors
+// (SLEEF's erf for double), the same SLEEF exp and tanh, and for the float backward the density's
+// exp taken from the erf's, as eager's does. Bit for bit eager's, forward and backward.
+constexpr OpForm kGeluForms[] = {
+    {"gelu", 1, "brasa_gelu(a)"},
+    {"gelu", 1, "brasa_gelu_tanh(a)"},
+    {"gelu_backward", 2, "brasa_gelu_backward(a, b)"},
+    {"gelu_backward", 2, "brasa_gelu_tanh_backward(a, b)"},
+};
+
+const OpForm* form_of(const Node& n) {
+  const std::string name = n.op->name();
+  if (name == "gelu" || name == "gelu_backward") {
+    static const bool enabled = [] {  // BRASA_COMPILE_GELU=0: left to eager (for comparisons)
+      const char* v = std::getenv("BRASA_COMPILE_GELU");
+      return v == nullptr || std::string(v) != "0";
+    }();
+    if (!enabled) return nullptr;
+    const size_t slot = name == "gelu" ? 1 : 2;  // `approximate`
+    if (n.args.size() <= slot || !n.args[slot].is<std::string>()) return nullptr;
+    const std::string& approximate = n.args[slot].get<std::string>();
+    if (approximate != "none" && approximate != "tanh") return nullptr;
+    return &kGeluForms[(name == "gelu" ? 0 : 2) + (approximate == "tanh" ? 1 : 0)];
+  }
   for (const OpForm& f : kOps)
     if (name == f.name) return &f;
   return nullptr;
 }
+
+bool takes_alpha(const Node& n) { return n.op->name() != std::string("gelu_backward"); }
 
 }  // namespace
 
@@ -177,12 +267,12 @@ const char* c_type(ScalarType t) {
 }
 
 bool fusible_pointwise(const Graph& g, const Node& n) {
-  const OpForm* f = form_of(n.op->name());
+  const OpForm* f = form_of(n);
   if (f == nullptr || n.mutates || n.results.size() != 1 || n.num_results != 1) return false;
   if (static_cast<int>(n.refs.size()) != f->arity) return false;
   for (int i = 0; i < f->arity; ++i)
     if (n.refs[i].slot != i || n.refs[i].element >= 0) return false;
-  if (f->arity == 2) {  // (self, other, alpha, out): alpha must be 1 for add and sub
+  if (f->arity == 2 && takes_alpha(n)) {  // (self, other, alpha, out): alpha must be 1
     const Value& alpha = n.args[2];
     if (!alpha.is<Scalar>() || alpha.get<Scalar>().to<double>() != 1.0) return false;
   }
@@ -202,7 +292,7 @@ std::string typed_expression(const std::string& expr, ScalarType t) {
 
 std::string pointwise_statement(const Graph& g, const Node& n, const std::string& result,
                                 const std::string& a, const std::string& b) {
-  const OpForm* f = form_of(n.op->name());
+  const OpForm* f = form_of(n);
   const ScalarType t = g.values[n.results[0].value].dtype;
   std::string s = std::string("{ typedef ") + c_type(t) + " T; const T a = (T)" + a + ";";
   if (f->arity == 2) s += " const T b = (T)" + b + ";";

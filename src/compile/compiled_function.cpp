@@ -2,6 +2,7 @@
 // running a plan (fused kernels and dispatched nodes).
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <memory>
@@ -81,8 +82,8 @@ Plan build_plan(Graph& g, const CompileOptions& options, bool fuse, const char* 
     BRASA_INTERNAL_ASSERT(k.fn != nullptr, "compile: ", k.symbol, " missing from ", path);
     bump(&CompileStats::fused_kernels);
     if (k.rows) bump(&CompileStats::row_kernels);
-    for (uint8_t stat : k.output_stat)
-      if (stat >= 3) bump(&CompileStats::column_kernels);
+    if (std::any_of(k.output_stat.begin(), k.output_stat.end(), [](uint8_t s) { return s >= 3; }))
+      bump(&CompileStats::column_kernels);
     std::string ops;
     for (const std::string& op : k.ops) ops += (ops.empty() ? "" : " ") + op;
     log("fusion", options.name + what + ": " + k.symbol + " fuses " + std::to_string(k.ops.size()) +

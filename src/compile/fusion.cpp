@@ -5,6 +5,7 @@
 #include <sstream>
 #include <unordered_set>
 
+#include "brasa/core/error.h"
 #include "compile/codegen.h"
 #include "compile/in_place.h"
 #include "compile/row_fusion.h"
@@ -27,20 +28,28 @@ namespace brasa::compiler {
 
 // Note [Column reductions]
 // A sum or mean over every dim but the last (a bias gradient: `grad.sum({0, 1})` of a [B, T, C]
-// gradient) of a value of a pointwise group's shape ends that group: the kernel computes the
-// group's values row by row as usual and adds the reduced value into a partial row of the running
-// thread; the partial rows are then added in thread order (so the result depends on the thread
-// count only, not on timing). The summation order is not eager's: within 1e-5 of the sum of
-// absolute values. The group's other outputs are stored as before, so a gradient that the
-// backward needs both summed (the bias) and whole (the matmul) is read from memory once.
+// gradient) of a value of a pointwise group's shape, or of an input of that shape, joins the group
+// (or starts one): the kernel computes the group's values row by row as usual and adds each
+// reduced value into a partial row of the running thread; the partial rows are then added in
+// thread order (so the result depends on the thread count only, not on timing). The summation
+// order is not eager's: within 1e-5 of the sum of absolute values. A group may hold several such
+// reductions (LayerNorm's backward: the bias gradient sums the incoming gradient, the weight
+// gradient sums its product with the normalised input), and the pointwise ops after them go on
+// in the same kernel as long as none reads a reduction's result; a group with a reduction over
+// the last dim (a row kernel) takes none. The group's other outputs are stored as before, so a
+// gradient that the backward needs both summed (the bias) and whole (the matmul) is read from
+// memory once.
 
 namespace {
 
 struct Group {
   std::vector<int32_t> nodes;
   std::vector<int64_t> shape;
-  bool rows = false;                    ///< holds a reduction over the last dim
-  int32_t column = -1;                  ///< a sum/mean over every dim but the last: ends the group
+  bool rows = false;                          ///< holds a reduction over the last dim
+  std::vector<int32_t> columns;               ///< sums/means over every dim but the last
+  std::unordered_set<int32_t> column_values;  ///< their results: no node of the group reads them
+  std::vector<int32_t> deferred;              ///< views of those results: run after the kernel
+  std::unordered_set<int32_t> deferred_values;
   std::unordered_set<int32_t> values;   ///< results of the group's nodes
   std::unordered_set<int32_t> stats;    ///< per-row results (last dim 1)
   std::unordered_set<int32_t> dropped;  ///< per-row results without the last dim
@@ -120,14 +129,23 @@ struct Builder {
   /// Whether node i joins `group` (updating it).
   bool join(Group& group, int32_t i) {
     const Node& n = g.nodes[i];
-    if (group.column >= 0) return false;
-    if (!group.rows && column_reduction(g, n, group.shape)) {
-      group.column = i;
-      group.add(g, i, false, false);
+    if (n.is_view && !n.mutates && n.refs.size() == 1 && n.results.size() == 1 &&
+        (group.column_values.count(n.refs[0].value) ||
+         group.deferred_values.count(n.refs[0].value))) {
+      group.deferred.push_back(i);  // `bias.view({C})`: runs after the kernel, which it waits for
+      group.deferred_values.insert(n.results[0].value);
       return true;
     }
     for (const ArgRef& r : n.refs)
-      if (group.dropped.count(r.value)) return false;
+      if (group.dropped.count(r.value) || group.column_values.count(r.value) ||
+          group.deferred_values.count(r.value))
+        return false;
+    if (!group.rows && column_reduction(g, n, group.shape)) {
+      group.columns.push_back(i);
+      group.column_values.insert(n.results[0].value);
+      group.add(g, i, false, false);
+      return true;
+    }
     if (row_expand(group, i)) {
       group.add(g, i, false, false);
       return true;
@@ -148,7 +166,7 @@ struct Builder {
       return true;
     }
     const RowReduction kind = row_reduction(g, n);
-    if (kind == RowReduction::None) return false;
+    if (kind == RowReduction::None || !group.columns.empty()) return false;
     const int32_t x = n.refs[0].value;
     if (g.values[x].sizes != group.shape || group.shape.back() < 2 || group.stats.count(x))
       return false;
@@ -167,10 +185,28 @@ struct Builder {
       group.add(g, i, false, false);
       return true;
     }
+    if (!n.refs.empty() && column_reduction(g, n, g.values[n.refs[0].value].sizes)) {
+      group.shape = g.values[n.refs[0].value].sizes;
+      return join(group, i);
+    }
     if (row_reduction(g, n) == RowReduction::None) return false;
     group.shape = g.values[n.refs[0].value].sizes;
     if (group.shape.back() < 2) return false;
     return join(group, i);
+  }
+
+  /// The pointwise nodes after `group`'s last column reduction, taken out of it (a row reduction
+  /// that reads them follows: they are better computed in its row kernel than stored here).
+  std::vector<int32_t> take_tail(Group& group) const {
+    std::vector<int32_t> tail;
+    if (group.columns.empty()) return tail;
+    const int32_t last = group.columns.back();
+    while (!group.nodes.empty() && group.nodes.back() > last) {
+      tail.insert(tail.begin(), group.nodes.back());
+      group.values.erase(g.nodes[group.nodes.back()].results[0].value);
+      group.nodes.pop_back();
+    }
+    return tail;
   }
 
   bool needed(int32_t v, int32_t last) const {
@@ -179,7 +215,10 @@ struct Builder {
 
   void emit(const Group& group) {
     if (group.nodes.size() < 2) {
-      for (int32_t i : group.nodes) plan.steps.push_back({i, -1});
+      std::vector<int32_t> all = group.nodes;
+      all.insert(all.end(), group.deferred.begin(), group.deferred.end());
+      std::sort(all.begin(), all.end());
+      for (int32_t i : all) plan.steps.push_back({i, -1});
       return;
     }
     Kernel k;
@@ -189,14 +228,15 @@ struct Builder {
       generate_row_kernel(
           g, group.nodes, group.shape, [&](int32_t v) { return needed(v, last); }, k, src);
     } else {
-      pointwise_kernel(k, group.nodes, group.shape, group.column);
+      pointwise_kernel(k, group.nodes, group.shape, group.columns);
     }
     plan.steps.push_back({-1, static_cast<int32_t>(plan.kernels.size())});
     plan.kernels.push_back(std::move(k));
+    for (int32_t i : group.deferred) plan.steps.push_back({i, -1});
   }
 
   void pointwise_kernel(Kernel& k, const std::vector<int32_t>& run,
-                        const std::vector<int64_t>& shape, int32_t column) {
+                        const std::vector<int64_t>& shape, const std::vector<int32_t>& columns) {
     k.rank = std::max<int>(1, static_cast<int>(shape.size()));
     std::unordered_set<int32_t> inside;
     for (int32_t i : run) inside.insert(g.nodes[i].results[0].value);
@@ -211,12 +251,12 @@ struct Builder {
       k.scalar_inputs.push_back(numel == 1);
       return "x" + std::to_string(k.inputs.size() - 1);
     };
-    std::string summed;  // the column reduction's operand
+    std::vector<std::string> summed;  // the column reductions' operands
     for (int32_t i : run) {
       const Node& n = g.nodes[i];
       const int32_t v = n.results[0].value;
-      if (i == column) {
-        summed = operand(n.refs[0].value);
+      if (std::find(columns.begin(), columns.end(), i) != columns.end()) {
+        summed.push_back(operand(n.refs[0].value));
         k.ops.push_back(n.op->name());
         continue;
       }
@@ -230,48 +270,62 @@ struct Builder {
         k.output_orders.push_back(layout_order(g.values[v]));
       }
     }
-    if (column < 0) {
+    if (columns.empty()) {
       generate(k, run, body.str());
       return;
     }
-    // The reduction's result is the last output: one value per column (Note [Column reductions]).
-    const Node& r = g.nodes[column];
-    const int32_t v = r.results[0].value;
+    // The reductions' results are the last outputs: one value per column each (Note [Column
+    // reductions]).
     k.output_stat.assign(k.outputs.size(), 0);
-    k.outputs.push_back(v);
-    k.output_dtypes.push_back(g.values[v].dtype);
-    k.output_orders.emplace_back();
-    k.output_stat.push_back(g.values[v].sizes.size() == shape.size() ? 3 : 4);
-    generate_columns(k, run, body.str(), summed, r.op->name() == "mean");
+    std::vector<bool> mean;
+    for (int32_t c : columns) {
+      const Node& r = g.nodes[c];
+      const int32_t v = r.results[0].value;
+      k.outputs.push_back(v);
+      k.output_dtypes.push_back(g.values[v].dtype);
+      k.output_orders.emplace_back();
+      k.output_stat.push_back(g.values[v].sizes.size() == shape.size() ? 3 : 4);
+      mean.push_back(r.op->name() == "mean");
+    }
+    generate_columns(k, run, body.str(), summed, mean);
   }
 
-  /// A pointwise kernel whose last output sums `summed` over every dim but the last: rows split
-  /// over the threads, each adding into its own partial row, then the partial rows added in thread
-  /// order (Note [Column reductions]).
+  /// A pointwise kernel whose last outputs sum `summed[c]` over every dim but the last: rows
+  /// split over the threads, each adding into its own partial rows, then the partial rows added in
+  /// thread order (Note [Column reductions]).
   void generate_columns(const Kernel& k, const std::vector<int32_t>& run, const std::string& body,
-                        const std::string& summed, bool mean) {
-    const char* T = c_type(k.output_dtypes.back());
-    const size_t no = k.outputs.size() - 1;
+                        const std::vector<std::string>& summed, const std::vector<bool>& mean) {
+    const size_t nc = summed.size(), no = k.outputs.size() - nc;
     src << "extern \"C\" int omp_get_max_threads(void);\nextern \"C\" int "
            "omp_get_thread_num(void);\n";
     emit_kernel_header(g, k, src);
-    src << "  const int nt = n >= 65536 ? omp_get_max_threads() : 1;\n"
-        << "  " << T << "* part = (" << T << "*)malloc(sizeof(" << T << ") * sizes[R - 1] * nt);\n"
-        << "  for (i64 j = 0; j < sizes[R - 1] * nt; ++j) part[j] = 0;\n";
+    src << "  const int nt = n >= 65536 ? omp_get_max_threads() : 1;\n";
+    for (size_t c = 0; c < nc; ++c) {
+      const char* T = c_type(k.output_dtypes[no + c]);
+      src << "  " << T << "* part" << c << " = (" << T << "*)malloc(sizeof(" << T
+          << ") * sizes[R - 1] * nt);\n"
+          << "  for (i64 j = 0; j < sizes[R - 1] * nt; ++j) part" << c << "[j] = 0;\n";
+    }
     row_loop(k);
-    src << "    " << T << "* __restrict acc = part + (i64)omp_get_thread_num() * inner;\n"
-        << "    if (" << unit_test(k, no) << ") {\n";
+    for (size_t c = 0; c < nc; ++c)
+      src << "    " << c_type(k.output_dtypes[no + c]) << "* __restrict acc" << c << " = part" << c
+          << " + (i64)omp_get_thread_num() * inner;\n";
+    src << "    if (" << unit_test(k, no) << ") {\n";
     for (Mode mode : {kUnit, kStrided}) {
       src << simd(mode) << "    for (i64 j = 0; j < inner; ++j) {\n"
-          << decls(k, run, mode) << body << stores(k, mode, no) << "      acc[j] += " << summed
-          << ";\n    }\n"
-          << (mode == kUnit ? "    } else {\n" : "    }\n");
+          << decls(k, run, mode) << body << stores(k, mode, no);
+      for (size_t c = 0; c < nc; ++c) src << "      acc" << c << "[j] += " << summed[c] << ";\n";
+      src << "    }\n" << (mode == kUnit ? "    } else {\n" : "    }\n");
     }
-    src << "  }\n  for (i64 j = 0; j < sizes[R - 1]; ++j) {\n    " << T << " s = 0;\n"
-        << "    for (int t = 0; t < nt; ++t) s += part[t * sizes[R - 1] + j];\n"
-        << "    q" << no
-        << "[j] = " << (mean ? "s / (" + std::string(T) + ")(n / sizes[R - 1])" : "s")
-        << ";\n  }\n  free(part);\n}\n\n";
+    src << "  }\n";
+    for (size_t c = 0; c < nc; ++c) {
+      const std::string T = c_type(k.output_dtypes[no + c]);
+      src << "  for (i64 j = 0; j < sizes[R - 1]; ++j) {\n    " << T << " s = 0;\n"
+          << "    for (int t = 0; t < nt; ++t) s += part" << c << "[t * sizes[R - 1] + j];\n"
+          << "    q" << no + c << "[j] = " << (mean[c] ? "s / (" + T + ")(n / sizes[R - 1])" : "s")
+          << ";\n  }\n  free(part" << c << ");\n";
+    }
+    src << "}\n\n";
   }
 
   void generate(const Kernel& k, const std::vector<int32_t>& run, const std::string& body) {
@@ -392,8 +446,20 @@ Plan plan(const Graph& g, bool fuse) {
       continue;
     }
     if (fuse && !group.nodes.empty() && b.join(group, n)) continue;
+    // A column group ended by a row reduction: its pointwise tail starts the row group instead.
+    const std::vector<int32_t> tail = fuse && row_reduction(g, g.nodes[i]) != RowReduction::None
+                                          ? b.take_tail(group)
+                                          : std::vector<int32_t>{};
     b.emit(group);
     group.clear();
+    if (!tail.empty()) {
+      bool joined = b.start(group, tail[0]);
+      for (size_t t = 1; t < tail.size(); ++t) joined = joined && b.join(group, tail[t]);
+      BRASA_INTERNAL_ASSERT(joined, "compile: a column group's tail did not fuse again");
+      if (b.join(group, n)) continue;
+      b.emit(group);
+      group.clear();
+    }
     if (fuse && b.start(group, n)) continue;
     group.clear();
     b.plan.steps.push_back({n, -1});
