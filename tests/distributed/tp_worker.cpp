@@ -20,6 +20,7 @@
 //             dcp-compare A B
 //     distributed checkpoints of the 2 x 2 model (see dcp_2d below).
 //   tp_worker toy STEPS OUT | toy-reference STEPS OUT | errors     (tp_worker_toy.cpp)
+//   tp_worker rng STEPS OUT SEED | rng-reference STEPS OUT SEED    (tp_worker_rng.cpp)
 // Output: a tensor list, [losses, parameters in named_parameters order].
 
 #include <cmath>
@@ -352,6 +353,8 @@ int dcp_compare(const std::string& a, const std::string& b) {
 int toy_reference(int64_t steps, const std::string& out);  // tp_worker_toy.cpp
 int toy_train(int64_t steps, const std::string& out);
 int error_checks();
+int rng_reference(int64_t steps, const std::string& out, uint64_t seed);  // tp_worker_rng.cpp
+int rng_train(int64_t steps, const std::string& out, uint64_t seed);
 
 int main(int argc, char** argv) {
   try {
@@ -369,6 +372,10 @@ int main(int argc, char** argv) {
     if (mode == "toy" && argc >= 4) return toy_train(std::stoll(argv[2]), argv[3]);
     if (mode == "toy-reference" && argc >= 4) return toy_reference(std::stoll(argv[2]), argv[3]);
     if (mode == "errors") return error_checks();
+    if (mode == "rng" && argc >= 5)
+      return rng_train(std::stoll(argv[2]), argv[3], std::stoull(argv[4]));
+    if (mode == "rng-reference" && argc >= 5)
+      return rng_reference(std::stoll(argv[2]), argv[3], std::stoull(argv[4]));
     if (mode == "gpt2d-dcp" && argc >= 4) return dcp_2d(std::stoll(argv[2]), "", argv[3]);
     if (mode == "gpt2d-dcp-resave" && argc >= 4) return dcp_2d(0, argv[2], argv[3]);
     if (mode == "gpt-dcp-resave" && argc >= 4) return dcp_single(argv[2], argv[3]);
@@ -376,7 +383,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: tp_worker gpt|gpt2d|gpt-reference|toy|toy-reference STEPS OUT "
                  "[--float] | errors | gpt2d-dcp STEPS DIR | gpt2d-dcp-resave SRC DST | "
-                 "gpt-dcp-resave SRC DST | dcp-compare A B\n");
+                 "gpt-dcp-resave SRC DST | dcp-compare A B | rng|rng-reference STEPS OUT SEED\n");
     return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tp_worker: %s\n", e.what());

@@ -3,6 +3,7 @@
 // each conversion runs (and its backward) is Note [Tensor parallel in brasa] in tp_plan.cpp.
 
 #include "brasa/brasa.h"
+#include "brasa/distributed/tensor_parallel_random.h"
 #include "distributed/tensor_parallel/tp_module.h"
 
 namespace brasa::distributed::detail::tp {
@@ -101,7 +102,14 @@ Tensor sequence_forward(const TPModule& m, nn::Module& module, const Tensor& inp
   }
   Tensor y;
   if (m.type == ModuleType::Dropout) {
-    y = static_cast<nn::DropoutImpl&>(module).forward(x);
+    // A sharded region: this rank's stream, when the tracker has one (Note [Tensor-parallel RNG]).
+    RNGStatesTracker& rng = tensor_parallel_rng_tracker();
+    if (rng.has(kModelParallelRNG)) {
+      auto fork = rng.fork();
+      y = static_cast<nn::DropoutImpl&>(module).forward(x);
+    } else {
+      y = static_cast<nn::DropoutImpl&>(module).forward(x);
+    }
   } else {
     auto& ln = static_cast<nn::LayerNormImpl&>(module);
     std::optional<Tensor> weight, bias;
