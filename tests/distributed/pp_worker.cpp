@@ -18,6 +18,10 @@
 //   pp_worker bench gpipe|1f1b|interleaved MB
 //     two 512-wide Linear layers per rank (interleaved: two stages of one each), 64 rows per
 //     micro-batch: step time, per-rank compute and wait (bubble) fractions.
+//   pp_worker bench-sleep gpipe|1f1b|interleaved MB [FORWARD_MS]
+//     the same schedules with stages that sleep instead of computing (a rank's share of a
+//     micro-batch: FORWARD_MS forward, default 8, twice that backward), so that the ranks do not
+//     compete for this machine's cores: the real schedule's idle time, send/recv included.
 
 #include <chrono>
 #include <cmath>
@@ -26,6 +30,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "brasa/brasa.h"
@@ -270,13 +275,41 @@ int mismatch_interleaved() {
   return 1;
 }
 
-int bench(const std::string& kind, int64_t mb) {
+// bench-sleep's stage: its forward sleeps `forward_ms`, its backward (a hook on its output's
+// gradient) `backward_ms`; the scalar weight makes every output require grad.
+struct SleeperImpl : nn::Module {
+  SleeperImpl(double forward_ms, double backward_ms)
+      : forward_ms(forward_ms), backward_ms(backward_ms) {
+    w = register_parameter("w", ones({1}));
+  }
+  Tensor forward(const Tensor& x) {
+    std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(forward_ms));
+    Tensor y = x * w;
+    const double b = backward_ms;
+    if (y.requires_grad()) {
+      y.register_hook([b](const Tensor& g) {
+        std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(b));
+        return g;
+      });
+    }
+    return y;
+  }
+  double forward_ms, backward_ms;
+  Tensor w;
+};
+BRASA_MODULE(Sleeper);
+
+int bench(const std::string& kind, int64_t mb, bool sleep, double forward_ms = 8.0) {
   auto world = dist::init_process_group("gloo");
   const int64_t ranks = world->getSize(), rank = world->getRank();
   const int64_t v = kind == "interleaved" ? 2 : 1, stages = ranks * v;
   manual_seed(5);
   nn::Sequential model;
   for (int64_t i = 0; i < 2 * ranks; ++i) {
+    if (sleep) {  // a rank's share: forward_ms forward, twice that backward per micro-batch
+      model->push_back(Sleeper(forward_ms / 2, forward_ms));
+      continue;
+    }
     model->push_back(nn::Linear(kBenchWidth, kBenchWidth));
     model->push_back(nn::Tanh());
   }
@@ -295,9 +328,10 @@ int bench(const std::string& kind, int64_t mb) {
   } else {
     schedule = make_schedule(kind, *mine[0], mb);
   }
-  Tensor x = randn({mb * kBenchRows, kBenchWidth}), y = randn({mb * kBenchRows, kBenchWidth});
+  const int64_t width = sleep ? 4 : kBenchWidth, rows = sleep ? 1 : kBenchRows;
+  Tensor x = randn({mb * rows, width}), y = randn({mb * rows, width});
   const bool first = rank == 0, last = rank == ranks - 1;
-  double wall = 0, compute = 0, wait = 0;
+  double wall = 0, compute = 0, wait = 0, makespan = 0;
   const int steps = 6;
   for (int s = 0; s < steps; ++s) {
     for (auto& part : parts) {
@@ -315,6 +349,11 @@ int bench(const std::string& kind, int64_t mb) {
     const double w = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (s > 0) {  // the first step agrees on shapes
       wall += w;
+      std::vector<Tensor> longest{full({1}, w, kDouble)};  // the step ends with the last rank
+      dist::AllreduceOptions max;
+      max.reduceOp = dist::ReduceOp::MAX;
+      world->allreduce(longest, max)->wait();
+      makespan += longest[0].item<double>();
       for (auto* st : mine) {
         compute += st->last_compute_seconds();
         wait += st->last_wait_seconds();
@@ -328,6 +367,19 @@ int bench(const std::string& kind, int64_t mb) {
       kind.c_str(), static_cast<long long>(rank), static_cast<long long>(ranks),
       static_cast<long long>(mb), static_cast<long long>(v), wall / (steps - 1),
       100 * compute / wall, 100 * (1 - compute / wall), 100 * wait / wall, 100 * theory);
+  // The bubble of the whole pipeline: the ranks' mean idle time over the step (which lasts until
+  // the last rank is done), 1 - mean compute / step.
+  std::vector<Tensor> busy{full({1}, compute, kDouble)};
+  world->allreduce(busy)->wait();
+  const double mean_compute = busy[0].item<double>() / static_cast<double>(ranks);
+  if (rank == 0) {
+    std::printf(
+        "%s on %lld ranks x %lld stage(s), %lld micro-batches: step %.4f s, mean compute %.4f s, "
+        "bubble %.1f%%; theory (p-1)/(m v+p-1) = %.1f%%\n",
+        kind.c_str(), static_cast<long long>(ranks), static_cast<long long>(v),
+        static_cast<long long>(mb), makespan / (steps - 1), mean_compute / (steps - 1),
+        100 * (1 - mean_compute / makespan), 100 * theory);
+  }
   owned.clear();
   dist::destroy_process_group();
   return 0;
@@ -347,7 +399,9 @@ int main(int argc, char** argv) {
       return reference(std::stoll(argv[2]), std::stoll(argv[3]), argv[4]);
     if (mode == "mismatch") return mismatch();
     if (mode == "mismatch-interleaved") return mismatch_interleaved();
-    if (mode == "bench" && argc == 4) return bench(argv[2], std::stoll(argv[3]));
+    if (mode == "bench" && argc == 4) return bench(argv[2], std::stoll(argv[3]), false);
+    if (mode == "bench-sleep" && (argc == 4 || argc == 5))
+      return bench(argv[2], std::stoll(argv[3]), true, argc == 5 ? std::stod(argv[4]) : 8.0);
     std::fprintf(stderr, "usage: pp_worker train|reference|mismatch|bench ...\n");
     return 2;
   } catch (const std::exception& e) {

@@ -87,11 +87,32 @@ TEST(PipelineSchedules, BubbleAt4RanksAnd8MicroBatches) {
   }
 }
 
+// With a latency per message, GPipe's step grows by the 2 (p - 1) hops of its critical path (fill
+// and drain); the interleaved schedule's has more hops (v p - 1 each way), so a slow link eats
+// part of its gain (docs/benchmarks.md compares real runs with this).
+TEST(PipelineSchedules, LatencyLengthensTheCriticalPath) {
+  const double latency = 0.25;
+  for (int64_t p : {2, 4}) {
+    for (int64_t m : {4, 8}) {
+      const auto sim = pp::simulate_pipeline_schedule(Kind::GPipe, p, 1, m, 1.0, 2.0, latency);
+      EXPECT_NEAR(sim.makespan, static_cast<double>(m + p - 1) * 3.0 + 2.0 * (p - 1) * latency,
+                  1e-12);
+    }
+  }
+  const auto flat = pp::simulate_pipeline_schedule(Kind::Interleaved1F1B, 4, 2, 8, 1.0, 2.0);
+  const auto slow =
+      pp::simulate_pipeline_schedule(Kind::Interleaved1F1B, 4, 2, 8, 1.0, 2.0, latency);
+  EXPECT_GT(slow.bubble_fraction, flat.bubble_fraction);
+  std::printf("interleaved 1F1B p = 4, v = 2, m = 8: bubble %.4f without latency, %.4f with %.2f\n",
+              flat.bubble_fraction, slow.bubble_fraction, latency);
+}
+
 TEST(PipelineSchedules, CombinationsTheSchedulesDoNotTakeAreValueErrors) {
   EXPECT_THROW(pp::pipeline_schedule_actions(Kind::Interleaved1F1B, 0, 4, 2, 6), ValueError);
   EXPECT_THROW(pp::pipeline_schedule_actions(Kind::GPipe, 0, 2, 2, 4), ValueError);
   EXPECT_THROW(pp::pipeline_schedule_actions(Kind::OneFOneB, 2, 2, 1, 4), ValueError);
   EXPECT_THROW(pp::simulate_pipeline_schedule(Kind::GPipe, 2, 1, 4, 0.0, 1.0), ValueError);
+  EXPECT_THROW(pp::simulate_pipeline_schedule(Kind::GPipe, 2, 1, 4, 1.0, 1.0, -1.0), ValueError);
 }
 
 }  // namespace

@@ -234,9 +234,10 @@ class BRASA_API ScheduleInterleaved1F1B {
 };
 
 /// A schedule-level simulation: every rank runs pipeline_schedule_actions(kind, ...) in order,
-/// an operation starting when its rank is free and its input has arrived (the previous stage's
-/// forward, the next stage's backward; communication is free), a stage's forward taking
-/// forward_time / stages_per_rank and its backward backward_time / stages_per_rank.
+/// an operation starting when its rank is free and its input has arrived (`latency` after the
+/// previous stage's forward or the next stage's backward ended; 0: free communication), a stage's
+/// forward taking forward_time / stages_per_rank and its backward backward_time /
+/// stages_per_rank.
 struct PipelineSimulation {
   double makespan = 0;         // the step's length
   std::vector<double> idle;    // per rank: makespan minus its busy time
@@ -245,10 +246,8 @@ struct PipelineSimulation {
 };
 /// ValueError when the actions cannot all run (a deadlock: a rank waits for an operation that
 /// waits for it).
-BRASA_API PipelineSimulation simulate_pipeline_schedule(PipelineScheduleKind kind,
-                                                        int64_t num_ranks, int64_t stages_per_rank,
-                                                        int64_t n_microbatches,
-                                                        double forward_time = 1.0,
-                                                        double backward_time = 2.0);
+BRASA_API PipelineSimulation simulate_pipeline_schedule(
+    PipelineScheduleKind kind, int64_t num_ranks, int64_t stages_per_rank, int64_t n_microbatches,
+    double forward_time = 1.0, double backward_time = 2.0, double latency = 0.0);
 
 }  // namespace brasa::distributed::pipelining

@@ -12,10 +12,11 @@ namespace brasa::distributed::pipelining {
 
 PipelineSimulation simulate_pipeline_schedule(PipelineScheduleKind kind, int64_t num_ranks,
                                               int64_t stages_per_rank, int64_t n_microbatches,
-                                              double forward_time, double backward_time) {
-  BRASA_CHECK(forward_time > 0 && backward_time > 0,
+                                              double forward_time, double backward_time,
+                                              double latency) {
+  BRASA_CHECK(forward_time > 0 && backward_time > 0 && latency >= 0,
               "simulate_pipeline_schedule: times must be positive, got ", forward_time, " and ",
-              backward_time);
+              backward_time, ", latency ", latency);
   const int64_t p = num_ranks, v = stages_per_rank, stages = p * v;
   std::vector<std::vector<PipelineAction>> lists;
   for (int64_t r = 0; r < p; ++r)
@@ -39,7 +40,7 @@ PipelineSimulation simulate_pipeline_schedule(PipelineScheduleKind kind, int64_t
         if (needs) {
           auto it = finished.find({a.forward, a.forward ? a.stage - 1 : a.stage + 1, a.microbatch});
           if (it == finished.end()) break;
-          ready = it->second;
+          ready = it->second + latency;
         }
         const double start = std::max(clock[r], ready), d = a.forward ? tf : tb;
         clock[r] = start + d;
