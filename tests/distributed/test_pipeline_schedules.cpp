@@ -12,6 +12,8 @@
 #include <tuple>
 
 #include "brasa/brasa.h"
+#include "brasa/distributed/hash_store.h"
+#include "brasa/distributed/init.h"
 #include "brasa/distributed/pipelining.h"
 
 namespace {
@@ -113,6 +115,25 @@ TEST(PipelineSchedules, CombinationsTheSchedulesDoNotTakeAreValueErrors) {
   EXPECT_THROW(pp::pipeline_schedule_actions(Kind::OneFOneB, 2, 2, 1, 4), ValueError);
   EXPECT_THROW(pp::simulate_pipeline_schedule(Kind::GPipe, 2, 1, 4, 0.0, 1.0), ValueError);
   EXPECT_THROW(pp::simulate_pipeline_schedule(Kind::GPipe, 2, 1, 4, 1.0, 1.0, -1.0), ValueError);
+}
+
+// Stage sets the schedules refuse, on a one-rank group: every stage of a pipeline would sit on it.
+TEST(PipelineSchedules, SchedulesRefuseStagesTheyCannotRun) {
+  namespace dist = brasa::distributed;
+  dist::InitOptions o;
+  o.rank = 0;
+  o.world_size = 1;
+  o.store = make_intrusive<dist::HashStore>();
+  dist::init_process_group("gloo", o);
+  auto model = nn::Sequential(nn::Linear(2, 2), nn::Linear(2, 2));
+  pp::PipelineStage s0(pp::pipeline_split(model, 0, 2), 0, 2),
+      s1(pp::pipeline_split(model, 1, 2), 1, 2);
+  auto mse = [](const Tensor& a, const Tensor& b) { return nn::functional::mse_loss(a, b); };
+  EXPECT_THROW(pp::ScheduleGPipe(s0, 2, mse), ValueError);  // one of 2 stages on the rank
+  EXPECT_THROW(pp::ScheduleInterleaved1F1B({&s0}, 2, mse), ValueError);       // the rank holds 2
+  EXPECT_THROW(pp::ScheduleInterleaved1F1B({&s0, &s1}, 2, mse), ValueError);  // one rank
+  EXPECT_THROW(pp::PipelineStage(pp::pipeline_split(model, 0, 2), 2, 2), ValueError);
+  dist::destroy_process_group();
 }
 
 }  // namespace

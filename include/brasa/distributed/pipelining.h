@@ -214,7 +214,7 @@ class BRASA_API Schedule1F1B : public PipelineSchedule {
 /// Interleaved 1F1B (Megatron-LM's, torch.distributed.pipelining's ScheduleInterleaved1F1B):
 /// each rank holds v stages (r, r + p, ...); micro-batches go through them in rounds of p, and
 /// the bubble shrinks to (p - 1) / (v m + p - 1) of the step. n_microbatches must be a multiple
-/// of the group's size p. `stages`: this rank's stages, any order.
+/// of the group's size p, and p at least 2. `stages`: this rank's stages, any order.
 class BRASA_API ScheduleInterleaved1F1B {
  public:
   ScheduleInterleaved1F1B(std::vector<PipelineStage*> stages, int64_t n_microbatches,

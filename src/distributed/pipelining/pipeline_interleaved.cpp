@@ -20,6 +20,8 @@ ScheduleInterleaved1F1B::ScheduleInterleaved1F1B(std::vector<PipelineStage*> sta
   ranks_ = first.group().getSize();
   const int64_t total = first.num_stages(), rank = first.group().getRank();
   const int64_t v = total / ranks_;
+  BRASA_CHECK(ranks_ >= 2, "ScheduleInterleaved1F1B: a pipeline of ", total,
+              " stages on one rank (its stages would send to themselves; run the model whole)");
   BRASA_CHECK(static_cast<int64_t>(stages_.size()) == v, "ScheduleInterleaved1F1B: ", total,
               " stages on ", ranks_, " ranks put ", v, " on every rank, but rank ", rank,
               " passed ", stages_.size());

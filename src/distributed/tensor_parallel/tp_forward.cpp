@@ -2,6 +2,8 @@
 // module's computation on the local shard, its result -> the output layout. Which collective
 // each conversion runs (and its backward) is Note [Tensor parallel in brasa] in tp_plan.cpp.
 
+#include <optional>
+
 #include "brasa/brasa.h"
 #include "brasa/distributed/tensor_parallel_random.h"
 #include "distributed/tensor_parallel/tp_module.h"
@@ -104,12 +106,9 @@ Tensor sequence_forward(const TPModule& m, nn::Module& module, const Tensor& inp
   if (m.type == ModuleType::Dropout) {
     // A sharded region: this rank's stream, when the tracker has one (Note [Tensor-parallel RNG]).
     RNGStatesTracker& rng = tensor_parallel_rng_tracker();
-    if (rng.has(kModelParallelRNG)) {
-      auto fork = rng.fork();
-      y = static_cast<nn::DropoutImpl&>(module).forward(x);
-    } else {
-      y = static_cast<nn::DropoutImpl&>(module).forward(x);
-    }
+    std::optional<RNGStatesTracker::Fork> fork;
+    if (rng.has(kModelParallelRNG)) fork.emplace(rng.fork());
+    y = static_cast<nn::DropoutImpl&>(module).forward(x);
   } else {
     auto& ln = static_cast<nn::LayerNormImpl&>(module);
     std::optional<Tensor> weight, bias;
