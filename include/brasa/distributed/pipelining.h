@@ -1,14 +1,18 @@
 #pragma once
 // Pipeline parallelism (torch.distributed.pipelining): a model split into stages, one per rank of
-// a process group, trained on micro-batches that flow forward stage to stage (activations sent
-// with send/recv) and back (gradients of the activations), the loss computed on the last stage.
-// Note [Pipeline schedules] in docs/distributed.md.
+// a process group (or several: ScheduleInterleaved1F1B), trained on micro-batches that flow forward
+// stage to stage (activations sent with send/recv) and back (gradients of the activations), the
+// loss computed on the last stage. Note [Pipeline schedules] in docs/distributed.md.
 //
-//   auto stage_module = pipeline_split(model, rank, world);        // modules [a, b) of a
-//   Sequential PipelineStage stage(stage_module, rank, world, group); ScheduleGPipe schedule(stage,
-//   /*n_microbatches=*/4, mse_loss);   // or Schedule1F1B if (rank == 0) schedule.step(x); // first
-//   stage: the batch else if (rank == world - 1) losses = schedule.step({}, y);       // last
-//   stage: the targets else schedule.step(); optimizer.step(); // over the stage's parameters
+// clang-format off
+//   auto stage_module = pipeline_split(model, rank, world);     // modules [a, b) of a Sequential
+//   PipelineStage stage(stage_module, rank, world, group);
+//   ScheduleGPipe schedule(stage, /*n_microbatches=*/4, mse_loss);   // or Schedule1F1B
+//   if (rank == 0) schedule.step(x);                             // first stage: the batch
+//   else if (rank == world - 1) losses = schedule.step({}, y);   // last stage: the targets
+//   else schedule.step();
+//   optimizer.step();                                            // over the stage's parameters
+// clang-format on
 //
 // The batch is split along dim 0 into n_microbatches equal parts (ValueError when they are not
 // equal). Every micro-batch's loss is divided by n_microbatches before its backward, so the
