@@ -16,3 +16,4 @@
 #include "brasa/distributed/store.h"
 #include "brasa/distributed/tcp_store.h"
 #include "brasa/distributed/tensor_parallel.h"
+#include "brasa/distributed/tensor_parallel_random.h"

@@ -1,27 +1,37 @@
 // One rank of the pipeline-parallel tests (tests/distributed/test_pipelining.cpp), started by
 // brasarun:
-//   pp_worker train gpipe|1f1b STEPS MB OUT [--dp | --ddp]
+//   pp_worker train gpipe|1f1b|interleaved STEPS MB OUT [--dp | --ddp]
 //     a Sequential of 8 modules split into one stage per rank (with --dp on 4 ranks: a 2 x 2 mesh,
 //     pipelines of 2 stages over "pp", gradients averaged over "dp" by hand after each step; with
 //     --ddp the same mesh with each stage wrapped in DistributedDataParallel over "dp", whose
 //     reducer the stage runs in the last backward of each step); STEPS AdamW steps on a global
 //     batch of 16 in MB micro-batches (per data-parallel rank); stage s writes its parameters to
-//     OUT.stage<s>.pt.
+//     OUT.stage<s>.pt. interleaved: two stages per rank (2 x ranks stages; rank r holds r and
+//     r + ranks), ScheduleInterleaved1F1B.
 //   pp_worker reference STEPS MB OUT
 //     one process: the whole model, the same batches, gradients accumulated over MB micro-batches.
 //   pp_worker mismatch
 //     stage 1's first Linear takes 9 features where stage 0 gives 10: PipeliningShapeError on
 //     every rank (exit 0 when so).
-//   pp_worker bench gpipe|1f1b MB
-//     one stage per rank of two 512-wide Linear layers, 64 rows per micro-batch: step time,
-//     per-stage compute and wait (bubble) fractions.
+//   pp_worker mismatch-interleaved
+//     the same with two stages per rank under ScheduleInterleaved1F1B.
+//   pp_worker bench gpipe|1f1b|interleaved MB
+//     two 512-wide Linear layers per rank (interleaved: two stages of one each), 64 rows per
+//     micro-batch: step time, per-rank compute and wait (bubble) fractions.
+//   pp_worker bench-sleep gpipe|1f1b|interleaved MB [FORWARD_MS]
+//     the same schedules with stages that sleep instead of computing (a rank's share of a
+//     micro-batch: FORWARD_MS forward, default 8, twice that backward), so that the ranks do not
+//     compete for this machine's cores: the real schedule's idle time, send/recv included.
 
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "brasa/brasa.h"
 #include "brasa/distributed/ddp.h"
@@ -92,6 +102,43 @@ int reference(int64_t steps, int64_t mb, const std::string& out) {
   return 0;
 }
 
+// Two stages per rank under ScheduleInterleaved1F1B; each rank saves its stages' parameters.
+int train_interleaved(const nn::Sequential& model, const IntrusivePtr<dist::ProcessGroup>& g,
+                      int64_t steps, int64_t mb, const std::string& out) {
+  const int64_t ranks = g->getSize(), rank = g->getRank(), v = 2, stages = ranks * v;
+  std::vector<nn::Sequential> parts;
+  std::vector<std::unique_ptr<pp::PipelineStage>> owned;
+  std::vector<pp::PipelineStage*> mine;
+  std::vector<Tensor> params;
+  for (int64_t k = 0; k < v; ++k) {
+    const int64_t s = k * ranks + rank;
+    parts.push_back(pp::pipeline_split(model, s, stages));
+    owned.push_back(std::make_unique<pp::PipelineStage>(parts.back(), s, stages, g));
+    mine.push_back(owned.back().get());
+    for (const auto& p : parts.back()->parameters()) params.push_back(p);
+  }
+  pp::ScheduleInterleaved1F1B schedule(mine, mb, mse());
+  auto opt = make_optimizer(params);
+  for (int64_t s = 0; s < steps; ++s) {
+    opt.zero_grad();
+    Tensor x, y;
+    batch(s, x, y);
+    const bool first = rank == 0, last = rank == ranks - 1;
+    std::vector<Tensor> losses = schedule.step(first ? x : Tensor(), last ? y : Tensor());
+    if (last && losses.size() != static_cast<size_t>(mb))
+      throw std::runtime_error("the last stage returned " + std::to_string(losses.size()) +
+                               " losses for " + std::to_string(mb) + " micro-batches");
+    opt.step();
+  }
+  for (int64_t k = 0; k < v; ++k) {
+    brasa::save(parts[static_cast<size_t>(k)]->parameters(),
+                out + ".stage" + std::to_string(k * ranks + rank) + ".pt");
+  }
+  owned.clear();
+  dist::destroy_process_group();
+  return 0;
+}
+
 int train(const std::string& kind, int64_t steps, int64_t mb, const std::string& out, bool dp,
           bool ddp_class) {
   auto world = dist::init_process_group("gloo");
@@ -108,6 +155,7 @@ int train(const std::string& kind, int64_t steps, int64_t mb, const std::string&
   const int64_t stages = pp_group->getSize(), stage = pp_group->getRank();
   auto model = make_model();
   model->to(kDouble);
+  if (kind == "interleaved") return train_interleaved(model, pp_group, steps, mb, out);
   auto part = pp::pipeline_split(model, stage, stages);
   // --ddp: DistributedDataParallel wraps the stage over "dp" and the stage drives its reducer.
   std::optional<dist::DistributedDataParallel<nn::Sequential>> ddp;
@@ -193,48 +241,146 @@ int mismatch() {
   return 1;
 }
 
-int bench(const std::string& kind, int64_t mb) {
+// The same mismatch with two stages per rank (ScheduleInterleaved1F1B): stage 1 (rank 1) names
+// the shapes, every other stage's rank names stage 1.
+int mismatch_interleaved() {
   auto world = dist::init_process_group("gloo");
-  const int64_t stages = world->getSize(), stage = world->getRank();
+  const int64_t ranks = world->getSize(), rank = world->getRank(), stages = 2 * ranks;
+  auto model = make_model(/*first_in_of_stage1=*/9);
+  model->to(kDouble);
+  std::vector<std::unique_ptr<pp::PipelineStage>> owned;
+  std::vector<pp::PipelineStage*> mine;
+  for (int64_t k = 0; k < 2; ++k) {
+    const int64_t s = k * ranks + rank;
+    owned.push_back(
+        std::make_unique<pp::PipelineStage>(pp::pipeline_split(model, s, stages), s, stages));
+    mine.push_back(owned.back().get());
+  }
+  pp::ScheduleInterleaved1F1B schedule(mine, 4, mse());
+  Tensor x, y;
+  batch(0, x, y);
+  try {
+    schedule.step(rank == 0 ? x : Tensor(), rank == ranks - 1 ? y : Tensor());
+  } catch (const pp::PipeliningShapeError& e) {
+    const std::string msg = e.what();
+    std::printf("rank %lld: %s\n", static_cast<long long>(rank), msg.c_str());
+    const bool named = rank == 1 ? msg.find("[4, 10]") != std::string::npos &&
+                                       msg.find("stage 0 sends") != std::string::npos
+                                 : msg.find("stage 1 rejected") != std::string::npos;
+    owned.clear();
+    dist::destroy_process_group();
+    return named ? 0 : 1;
+  }
+  std::fprintf(stderr, "rank %lld: no PipeliningShapeError\n", static_cast<long long>(rank));
+  return 1;
+}
+
+// bench-sleep's stage: its forward sleeps `forward_ms`, its backward (a hook on its output's
+// gradient) `backward_ms`; the scalar weight makes every output require grad.
+struct SleeperImpl : nn::Module {
+  SleeperImpl(double forward_ms, double backward_ms)
+      : forward_ms(forward_ms), backward_ms(backward_ms) {
+    w = register_parameter("w", ones({1}));
+  }
+  Tensor forward(const Tensor& x) {
+    std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(forward_ms));
+    Tensor y = x * w;
+    const double b = backward_ms;
+    if (y.requires_grad()) {
+      y.register_hook([b](const Tensor& g) {
+        std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(b));
+        return g;
+      });
+    }
+    return y;
+  }
+  double forward_ms, backward_ms;
+  Tensor w;
+};
+BRASA_MODULE(Sleeper);
+
+int bench(const std::string& kind, int64_t mb, bool sleep, double forward_ms = 8.0) {
+  auto world = dist::init_process_group("gloo");
+  const int64_t ranks = world->getSize(), rank = world->getRank();
+  const int64_t v = kind == "interleaved" ? 2 : 1, stages = ranks * v;
   manual_seed(5);
   nn::Sequential model;
-  for (int64_t i = 0; i < 2 * stages; ++i) {
+  for (int64_t i = 0; i < 2 * ranks; ++i) {
+    if (sleep) {  // a rank's share: forward_ms forward, twice that backward per micro-batch
+      model->push_back(Sleeper(forward_ms / 2, forward_ms));
+      continue;
+    }
     model->push_back(nn::Linear(kBenchWidth, kBenchWidth));
     model->push_back(nn::Tanh());
   }
-  auto part = pp::pipeline_split(model, stage, stages);
-  pp::PipelineStage pstage(part, stage, stages);
-  auto schedule = make_schedule(kind, pstage, mb);
-  Tensor x = randn({mb * kBenchRows, kBenchWidth}), y = randn({mb * kBenchRows, kBenchWidth});
-  double wall = 0, compute = 0, wait = 0;
+  std::vector<nn::Sequential> parts;
+  std::vector<std::unique_ptr<pp::PipelineStage>> owned;
+  std::vector<pp::PipelineStage*> mine;
+  for (int64_t k = 0; k < v; ++k) {
+    parts.push_back(pp::pipeline_split(model, k * ranks + rank, stages));
+    owned.push_back(std::make_unique<pp::PipelineStage>(parts.back(), k * ranks + rank, stages));
+    mine.push_back(owned.back().get());
+  }
+  std::unique_ptr<pp::PipelineSchedule> schedule;
+  std::optional<pp::ScheduleInterleaved1F1B> interleaved;
+  if (v > 1) {
+    interleaved.emplace(mine, mb, mse());
+  } else {
+    schedule = make_schedule(kind, *mine[0], mb);
+  }
+  const int64_t width = sleep ? 4 : kBenchWidth, rows = sleep ? 1 : kBenchRows;
+  Tensor x = randn({mb * rows, width}), y = randn({mb * rows, width});
+  const bool first = rank == 0, last = rank == ranks - 1;
+  double wall = 0, compute = 0, wait = 0, makespan = 0;
   const int steps = 6;
   for (int s = 0; s < steps; ++s) {
-    for (auto& p : part->parameters()) {
-      if (p.grad().defined()) p.grad().zero_();
+    for (auto& part : parts) {
+      for (auto& p : part->parameters()) {
+        if (p.grad().defined()) p.grad().zero_();
+      }
     }
     world->barrier()->wait();
     const auto t0 = std::chrono::steady_clock::now();
-    if (pstage.is_first()) {
-      schedule->step(x);
-    } else if (pstage.is_last()) {
-      schedule->step({}, y);
+    if (interleaved) {
+      interleaved->step(first ? x : Tensor(), last ? y : Tensor());
     } else {
-      schedule->step();
+      schedule->step(first ? x : Tensor(), last ? y : Tensor());
     }
     const double w = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (s > 0) {  // the first step agrees on shapes
       wall += w;
-      compute += pstage.last_compute_seconds();
-      wait += pstage.last_wait_seconds();
+      std::vector<Tensor> longest{full({1}, w, kDouble)};  // the step ends with the last rank
+      dist::AllreduceOptions max;
+      max.reduceOp = dist::ReduceOp::MAX;
+      world->allreduce(longest, max)->wait();
+      makespan += longest[0].item<double>();
+      for (auto* st : mine) {
+        compute += st->last_compute_seconds();
+        wait += st->last_wait_seconds();
+      }
     }
   }
-  const double theory = static_cast<double>(stages - 1) / static_cast<double>(mb + stages - 1);
+  const double theory = static_cast<double>(ranks - 1) / static_cast<double>(mb * v + ranks - 1);
   std::printf(
-      "%s stage %lld of %lld, %lld micro-batches: step %.4f s, compute %.1f%%, idle "
-      "(bubble) %.1f%%, waiting in recv %.1f%%; theory (p-1)/(m+p-1) = %.1f%%\n",
-      kind.c_str(), static_cast<long long>(stage), static_cast<long long>(stages),
-      static_cast<long long>(mb), wall / (steps - 1), 100 * compute / wall,
-      100 * (1 - compute / wall), 100 * wait / wall, 100 * theory);
+      "%s rank %lld of %lld, %lld micro-batches, %lld stage(s) per rank: step %.4f s, compute "
+      "%.1f%%, idle (bubble) %.1f%%, waiting in recv %.1f%%; theory (p-1)/(m v+p-1) = %.1f%%\n",
+      kind.c_str(), static_cast<long long>(rank), static_cast<long long>(ranks),
+      static_cast<long long>(mb), static_cast<long long>(v), wall / (steps - 1),
+      100 * compute / wall, 100 * (1 - compute / wall), 100 * wait / wall, 100 * theory);
+  // The bubble of the whole pipeline: the ranks' mean idle time over the step (which lasts until
+  // the last rank is done), 1 - mean compute / step.
+  std::vector<Tensor> busy{full({1}, compute, kDouble)};
+  world->allreduce(busy)->wait();
+  const double mean_compute = busy[0].item<double>() / static_cast<double>(ranks);
+  if (rank == 0) {
+    std::printf(
+        "%s on %lld ranks x %lld stage(s), %lld micro-batches: step %.4f s, mean compute %.4f s, "
+        "bubble %.1f%%; theory (p-1)/(m v+p-1) = %.1f%%\n",
+        kind.c_str(), static_cast<long long>(ranks), static_cast<long long>(v),
+        static_cast<long long>(mb), makespan / (steps - 1), mean_compute / (steps - 1),
+        100 * (1 - mean_compute / makespan), 100 * theory);
+  }
+  owned.clear();
   dist::destroy_process_group();
   return 0;
 }
@@ -252,7 +398,10 @@ int main(int argc, char** argv) {
     if (mode == "reference" && argc == 5)
       return reference(std::stoll(argv[2]), std::stoll(argv[3]), argv[4]);
     if (mode == "mismatch") return mismatch();
-    if (mode == "bench" && argc == 4) return bench(argv[2], std::stoll(argv[3]));
+    if (mode == "mismatch-interleaved") return mismatch_interleaved();
+    if (mode == "bench" && argc == 4) return bench(argv[2], std::stoll(argv[3]), false);
+    if (mode == "bench-sleep" && (argc == 4 || argc == 5))
+      return bench(argv[2], std::stoll(argv[3]), true, argc == 5 ? std::stod(argv[4]) : 8.0);
     std::fprintf(stderr, "usage: pp_worker train|reference|mismatch|bench ...\n");
     return 2;
   } catch (const std::exception& e) {

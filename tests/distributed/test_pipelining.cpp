@@ -1,5 +1,6 @@
 // Pipeline parallelism across processes started by brasarun (loopback): GPipe and 1F1B on 2 and
-// 4 stages equal single-process training with gradient accumulation over the same micro-batches,
+// 4 stages, interleaved 1F1B with 2 stages per rank on 2 and 4 ranks, equal single-process
+// training with gradient accumulation over the same micro-batches,
 // DDP x PP on a 2 x 2 mesh too, and a stage whose input shape does not match fails every stage
 // with PipeliningShapeError (pp_worker).
 
@@ -56,6 +57,22 @@ TEST(PipelineParallel, GPipeAnd1F1BEqualSingleProcessGradientAccumulation) {
   fs::remove_all(d);
 }
 
+// Interleaved 1F1B, two stages per rank: 4 stages on 2 ranks (rank 0 holds stages 0 and 2, whose
+// activations wrap around from rank 1), 8 stages of one module on 4 ranks.
+TEST(PipelineParallel, Interleaved1F1BOn2And4RanksEqualsSingleProcessGradientAccumulation) {
+  const std::string d = work_dir();
+  ASSERT_EQ(run(std::string(BRASA_PP_WORKER) + " reference 20 4 " + d + "/ref.pt"), 0);
+  for (int ranks_ : {2, 4}) {
+    const std::string out = d + "/interleaved" + std::to_string(ranks_);
+    ASSERT_EQ(run(ranks(ranks_, "train interleaved 20 4 " + out)), 0) << "on " << ranks_;
+    const double diff = difference(d + "/ref.pt", out, 2 * ranks_);
+    std::printf("interleaved 1F1B on %d ranks x 2 stages: largest parameter difference %.3g\n",
+                ranks_, diff);
+    EXPECT_LE(diff, 1e-12) << "on " << ranks_;
+  }
+  fs::remove_all(d);
+}
+
 TEST(PipelineParallel, DdpTimesPipelineOnA2x2MeshEqualsSingleProcessTraining) {
   const std::string d = work_dir();
   // 2 data-parallel ranks x 2 micro-batches each = the reference's 4 micro-batches.
@@ -85,6 +102,7 @@ TEST(PipelineParallel, DistributedDataParallelWrappingStagesOnA2x2MeshEqualsSing
 
 TEST(PipelineParallel, MismatchedStageShapesFailEveryStageNamingTheShapes) {
   EXPECT_EQ(run(ranks(4, "mismatch")), 0);
+  EXPECT_EQ(run(ranks(2, "mismatch-interleaved")), 0);  // 4 stages, 2 per rank
 }
 
 }  // namespace

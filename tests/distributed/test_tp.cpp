@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <string>
 
@@ -52,6 +53,8 @@ void expect_equal_training(const std::string& ref_args, int ranks, const std::st
   ASSERT_EQ(run(single(ref_args + " " + ref)), 0);
   ASSERT_EQ(run(launch(ranks, args + " " + out)), 0);
   const auto [losses, params] = differences(out, ref);
+  std::printf("%s on %d ranks against one process: losses %.3g, parameters %.3g\n", args.c_str(),
+              ranks, losses, params);
   EXPECT_LE(losses, tolerance);
   EXPECT_LE(params, tolerance);
   fs::remove_all(dir);
@@ -97,6 +100,31 @@ TEST(TensorParallel, EmbeddingsSequenceParallelAndShardedActivationsEqualSingleP
   expect_equal_training("toy-reference 5", 2, "toy 5", 1e-12);
 }
 
+// Note [Tensor-parallel RNG]: dropout in a sharded region (after a ColwiseParallel Linear, and a
+// SequenceParallel Dropout) draws from the rank's stream, in the replicated region (after the
+// RowwiseParallel all-reduce) from the shared seed. Checked: TP on 2 ranks, 5 AdamW steps, equals
+// one process whose sharded masks are drawn shard by shard from generators seeded SEED + 2718 + r
+// and whose replicated mask comes from manual_seed(SEED) (so the replicated masks are the same on
+// both ranks and the sharded ones are the ranks' own draws; tp_worker checks that directly on
+// every step); the same seed gives bit-identical runs, another seed another run.
+TEST(TensorParallel, DropoutUnderTheRngTrackerEqualsPerRankStreamsAndIsReproducible) {
+  const std::string dir = work_dir();
+  ASSERT_EQ(run(single("rng-reference 5 " + dir + "/ref.pt 1234")), 0);
+  ASSERT_EQ(run(launch(2, "rng 5 " + dir + "/a.pt 1234")), 0);
+  ASSERT_EQ(run(launch(2, "rng 5 " + dir + "/b.pt 1234")), 0);
+  ASSERT_EQ(run(launch(2, "rng 5 " + dir + "/c.pt 99")), 0);
+  const auto [losses, params] = differences(dir + "/a.pt", dir + "/ref.pt");
+  std::printf("TP dropout against the per-rank-stream emulation: losses %.3g, parameters %.3g\n",
+              losses, params);
+  EXPECT_LE(losses, 1e-12);
+  EXPECT_LE(params, 1e-12);
+  const auto [rerun_losses, rerun_params] = differences(dir + "/a.pt", dir + "/b.pt");
+  EXPECT_EQ(rerun_losses, 0.0);
+  EXPECT_EQ(rerun_params, 0.0);
+  EXPECT_GT(differences(dir + "/a.pt", dir + "/c.pt").first, 1e-6);
+  fs::remove_all(dir);
+}
+
 // Distributed checkpoint of FSDP x TP on 2 x 2 (fused q/k/v: a rank's share is two boxes):
 // saved after 3 AdamW steps, loaded into a plain model in one process and into a fresh 2 x 2
 // model, and the single process's save loaded on 2 x 2; each saved again, every model and
@@ -110,6 +138,27 @@ TEST(TensorParallel, DistributedCheckpointOf2dModelLoadsOn1AndOn2x2BitIdentical)
   ASSERT_EQ(run(launch(4, "gpt2d-dcp-resave " + b + " " + d)), 0);
   for (const auto& other : {b, c, d}) EXPECT_EQ(run(single("dcp-compare " + a + " " + other)), 0);
   fs::remove_all(dir);
+}
+
+// HSDP x TP on 3-D meshes of 4 ranks, {"dp_replicate", "dp_shard", "tp"} = (2, 1, 2) and (1, 2, 2)
+// (fully_shard over the 2-D mesh of the first two dims): 5 float64 AdamW steps equal one process.
+// Distributed checkpoints across meshes: saved after 3 steps on (2, 1, 2) (the second replica
+// writes nothing), loaded into (1, 2, 2), into the 2 x 2 FSDP x TP mesh and into a plain model in
+// one process, each saved again: every model and optimizer tensor bit-identical to the first
+// save; and the 2 x 2 save loaded back into (2, 1, 2) likewise.
+TEST(TensorParallel, HsdpTimesTpOn3dMeshesTrainsAndCheckpointsAcrossMeshes) {
+  expect_equal_training("gpt-reference 5", 4, "gpt3d 5 2 1", 1e-12);
+  expect_equal_training("gpt-reference 5", 4, "gpt3d 5 1 2", 1e-12);
+  const std::string d = work_dir();
+  ASSERT_EQ(run(launch(4, "gpt3d-dcp 3 2 1 - " + d + "/hsdp")), 0);
+  ASSERT_EQ(run(launch(4, "gpt3d-dcp 0 1 2 " + d + "/hsdp " + d + "/fsdp_in_3d")), 0);
+  ASSERT_EQ(run(launch(4, "gpt2d-dcp-resave " + d + "/hsdp " + d + "/two_d")), 0);
+  ASSERT_EQ(run(single("gpt-dcp-resave " + d + "/hsdp " + d + "/single")), 0);
+  ASSERT_EQ(run(launch(4, "gpt3d-dcp 0 2 1 " + d + "/two_d " + d + "/back")), 0);
+  for (const char* other : {"fsdp_in_3d", "two_d", "single", "back"}) {
+    EXPECT_EQ(run(single("dcp-compare " + d + "/hsdp " + d + "/" + other)), 0) << other;
+  }
+  fs::remove_all(d);
 }
 
 TEST(TensorParallel, BadPlansGetTypedErrorsAndChangeNothing) {

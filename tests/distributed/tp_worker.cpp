@@ -16,10 +16,15 @@
 //   tp_worker gpt-reference STEPS OUT [--float] [--sgd]
 //     the same training in one process. --float: float32 (else float64); --sgd: SGD with
 //     momentum instead of AdamW (see make_optimizer).
+//   tp_worker gpt3d STEPS R S OUT
+//     HSDP x TP: a 3-D mesh (R, S, 2) {"dp_replicate", "dp_shard", "tp"}, TP over "tp", each block
+//     and the root fully_shard over the 2-D ("dp_replicate", "dp_shard") mesh; the batch split
+//     over its R x S ranks (R x S = 2).
 //   tp_worker gpt2d-dcp STEPS DIR | gpt2d-dcp-resave SRC DST | gpt-dcp-resave SRC DST |
-//             dcp-compare A B
+//             gpt3d-dcp STEPS R S SRC DST | dcp-compare A B
 //     distributed checkpoints of the 2 x 2 model (see dcp_2d below).
 //   tp_worker toy STEPS OUT | toy-reference STEPS OUT | errors     (tp_worker_toy.cpp)
+//   tp_worker rng STEPS OUT SEED | rng-reference STEPS OUT SEED    (tp_worker_rng.cpp)
 // Output: a tensor list, [losses, parameters in named_parameters order].
 
 #include <cmath>
@@ -234,9 +239,12 @@ int train_tp(int64_t steps, const std::string& out, ScalarType dtype) {
 // examples/char_gpt's model on the 2 x 2 mesh: TP over "tp", then fully_shard over "dp" (each
 // block a unit, called through nn::utils::call, then the root), and its optimizer.
 struct Gpt2d {
-  explicit Gpt2d(const dist::DeviceMesh& mesh) : dp(mesh["dp"]), model(make_model(kDouble)) {
+  explicit Gpt2d(const dist::DeviceMesh& mesh) : Gpt2d(mesh["tp"], mesh["dp"]) {}
+  // `dp`: 1-D (FSDP) or 2-D (HSDP: replicate x shard).
+  Gpt2d(const dist::DeviceMesh& tp, const dist::DeviceMesh& dp_mesh)
+      : dp(dp_mesh), model(make_model(kDouble)) {
     whole_bytes = parameter_bytes(model);
-    parallelize_blocks(model, mesh["tp"]);
+    parallelize_blocks(model, tp);
     check_layouts(model, 2);
     for (const auto& m : *model->blocks) {
       auto block = std::dynamic_pointer_cast<BlockImpl>(m);
@@ -257,7 +265,12 @@ struct Gpt2d {
 
 // Trains `steps` steps of the global batch split over "dp"; the dp-averaged losses.
 std::vector<double> train_steps(Gpt2d& g, int64_t steps, int rank) {
-  const int64_t local = kGlobalBatch / 2, first = g.dp.get_local_rank() * local;
+  int64_t dp_index = 0, dp_size = 1;  // among the data-parallel ranks (HSDP: replica-major)
+  for (int64_t d = 0; d < g.dp.ndim(); ++d) {
+    dp_index = dp_index * g.dp.size(d) + g.dp.get_local_rank(d);
+    dp_size *= g.dp.size(d);
+  }
+  const int64_t local = kGlobalBatch / dp_size, first = dp_index * local;
   std::vector<double> losses;
   for (int64_t step = 0; step < steps; ++step) {
     Tensor idx, target;
@@ -271,20 +284,58 @@ std::vector<double> train_steps(Gpt2d& g, int64_t steps, int rank) {
     std::vector<Tensor> l{loss.detach().clone()};
     dist::AllreduceOptions avg;
     avg.reduceOp = dist::ReduceOp::AVG;
-    g.dp.get_group()->allreduce(l, avg)->wait();
+    for (int64_t d = g.dp.ndim(); d-- > 0;) g.dp.get_group(d)->allreduce(l, avg)->wait();
     losses.push_back(l[0].item<double>());
   }
   return losses;
 }
 
-int train_2d(int64_t steps, const std::string& out) {
+// HSDP x TP: a 3-D mesh {"dp_replicate": r, "dp_shard": s, "tp": 2}; fully_shard over the 2-D
+// mesh of the first two dims.
+dist::DeviceMesh hsdp_tp_mesh(int64_t r, int64_t s) {
+  auto mesh = dist::init_device_mesh("cpu", {r, s, 2}, {"dp_replicate", "dp_shard", "tp"});
+  // Rank = (i * s + j) * 2 + t; slices keep the order they are named in and share the groups.
+  const int rank = mesh.get_rank();
+  const std::vector<int64_t> c{rank / (2 * s), (rank / 2) % s, rank % 2};
+  require(mesh.get_coordinate() == c, "3-D mesh: wrong coordinate");
+  const auto dp = mesh[std::vector<std::string>{"dp_replicate", "dp_shard"}];
+  require(dp.ndim() == 2 && dp.shape() == std::vector<int64_t>{r, s} &&
+              dp.get_coordinate() == std::vector<int64_t>{c[0], c[1]} &&
+              dp.get_group(1) == mesh.get_group("dp_shard") &&
+              dp["dp_replicate"] == mesh["dp_replicate"],
+          "3-D mesh: the (dp_replicate, dp_shard) slice");
+  const auto flipped = mesh[std::vector<std::string>{"tp", "dp_replicate"}];
+  require(flipped.shape() == std::vector<int64_t>{2, r} && flipped.get_local_rank(0) == c[2] &&
+              flipped.dim_names()[1] == "dp_replicate",
+          "3-D mesh: the (tp, dp_replicate) slice");
+  require(mesh["tp"].slice_ranks(0) == std::vector<int>{rank - rank % 2, rank - rank % 2 + 1},
+          "3-D mesh: the tp slice's ranks");
+  bool refused = false;
+  try {
+    (void)mesh[std::vector<std::string>{"tp", "tp"}];
+  } catch (const ValueError&) {
+    refused = true;
+  }
+  require(refused, "3-D mesh: a slice naming a dim twice");
+  return mesh;
+}
+
+int train_2d(int64_t steps, const std::string& out, int64_t hsdp_r = 0, int64_t hsdp_s = 0) {
   auto pg = dist::init_process_group("gloo");
   const int rank = pg->getRank();
-  require(pg->getSize() == 4, "gpt2d runs on 4 ranks");
-  Gpt2d g(dist::init_device_mesh("cpu", {2, 2}, {"dp", "tp"}));
+  require(pg->getSize() == 4, "gpt2d and gpt3d run on 4 ranks");
+  std::optional<Gpt2d> storage;
+  if (hsdp_r > 0) {
+    const auto mesh = hsdp_tp_mesh(hsdp_r, hsdp_s);
+    storage.emplace(mesh["tp"], mesh[std::vector<std::string>{"dp_replicate", "dp_shard"}]);
+  } else {
+    storage.emplace(dist::init_device_mesh("cpu", {2, 2}, {"dp", "tp"}));
+  }
+  Gpt2d& g = *storage;
   if (rank == 0) {
-    std::printf("parameter bytes per rank on 2 x 2: %ld of %ld (AdamW state: twice that)\n",
-                static_cast<long>(parameter_bytes(g.model)), static_cast<long>(g.whole_bytes));
+    std::printf("parameter bytes per rank on %s: %ld of %ld (AdamW state: twice that)\n",
+                hsdp_r > 0 ? "HSDP x TP" : "2 x 2", static_cast<long>(parameter_bytes(g.model)),
+                static_cast<long>(g.whole_bytes));
   }
   const auto losses = train_steps(g, steps, rank);
   auto state = dist::get_full_state_dict(*g.model, g.dp);
@@ -310,6 +361,19 @@ int dcp_2d(int64_t steps, const std::string& src, const std::string& dst) {
   require(pg->getSize() == 4, "gpt2d-dcp runs on 4 ranks");
   Gpt2d g(dist::init_device_mesh("cpu", {2, 2}, {"dp", "tp"}));
   if (!src.empty()) dcp::load_state_dict(*g.model, g.opt.get(), src, g.dp);
+  (void)train_steps(g, steps, pg->getRank());
+  dcp::save(dcp::get_state_dict(*g.model, g.opt.get(), g.dp), dst);
+  dist::destroy_process_group();
+  return 0;
+}
+
+// gpt3d-dcp STEPS R S SRC DST: the same on the HSDP x TP mesh (R, S, 2); SRC "-": none.
+int dcp_3d(int64_t steps, int64_t r, int64_t s, const std::string& src, const std::string& dst) {
+  auto pg = dist::init_process_group("gloo");
+  require(pg->getSize() == r * s * 2, "gpt3d-dcp runs on R x S x 2 ranks");
+  const auto mesh = hsdp_tp_mesh(r, s);
+  Gpt2d g(mesh["tp"], mesh[std::vector<std::string>{"dp_replicate", "dp_shard"}]);
+  if (src != "-") dcp::load_state_dict(*g.model, g.opt.get(), src, g.dp);
   (void)train_steps(g, steps, pg->getRank());
   dcp::save(dcp::get_state_dict(*g.model, g.opt.get(), g.dp), dst);
   dist::destroy_process_group();
@@ -352,6 +416,8 @@ int dcp_compare(const std::string& a, const std::string& b) {
 int toy_reference(int64_t steps, const std::string& out);  // tp_worker_toy.cpp
 int toy_train(int64_t steps, const std::string& out);
 int error_checks();
+int rng_reference(int64_t steps, const std::string& out, uint64_t seed);  // tp_worker_rng.cpp
+int rng_train(int64_t steps, const std::string& out, uint64_t seed);
 
 int main(int argc, char** argv) {
   try {
@@ -365,10 +431,19 @@ int main(int argc, char** argv) {
     const ScalarType dtype = single ? kFloat : kDouble;
     if (mode == "gpt" && argc >= 4) return train_tp(std::stoll(argv[2]), argv[3], dtype);
     if (mode == "gpt2d" && argc >= 4) return train_2d(std::stoll(argv[2]), argv[3]);
+    if (mode == "gpt3d" && argc >= 6)
+      return train_2d(std::stoll(argv[2]), argv[5], std::stoll(argv[3]), std::stoll(argv[4]));
+    if (mode == "gpt3d-dcp" && argc >= 7)
+      return dcp_3d(std::stoll(argv[2]), std::stoll(argv[3]), std::stoll(argv[4]), argv[5],
+                    argv[6]);
     if (mode == "gpt-reference" && argc >= 4) return reference(std::stoll(argv[2]), argv[3], dtype);
     if (mode == "toy" && argc >= 4) return toy_train(std::stoll(argv[2]), argv[3]);
     if (mode == "toy-reference" && argc >= 4) return toy_reference(std::stoll(argv[2]), argv[3]);
     if (mode == "errors") return error_checks();
+    if (mode == "rng" && argc >= 5)
+      return rng_train(std::stoll(argv[2]), argv[3], std::stoull(argv[4]));
+    if (mode == "rng-reference" && argc >= 5)
+      return rng_reference(std::stoll(argv[2]), argv[3], std::stoull(argv[4]));
     if (mode == "gpt2d-dcp" && argc >= 4) return dcp_2d(std::stoll(argv[2]), "", argv[3]);
     if (mode == "gpt2d-dcp-resave" && argc >= 4) return dcp_2d(0, argv[2], argv[3]);
     if (mode == "gpt-dcp-resave" && argc >= 4) return dcp_single(argv[2], argv[3]);
@@ -376,7 +451,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: tp_worker gpt|gpt2d|gpt-reference|toy|toy-reference STEPS OUT "
                  "[--float] | errors | gpt2d-dcp STEPS DIR | gpt2d-dcp-resave SRC DST | "
-                 "gpt-dcp-resave SRC DST | dcp-compare A B\n");
+                 "gpt-dcp-resave SRC DST | dcp-compare A B | rng|rng-reference STEPS OUT SEED\n");
     return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tp_worker: %s\n", e.what());

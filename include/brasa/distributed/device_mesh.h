@@ -1,6 +1,6 @@
 #pragma once
 // DeviceMesh (torch.distributed.device_mesh): the ranks of the default group laid out as an
-// n-dimensional array (1-D and 2-D here), each dimension optionally named. Every dimension has
+// n-dimensional array (1-D to 3-D here), each dimension optionally named. Every dimension has
 // its own process group per slice: on a 2x2 mesh of ranks [[0, 1], [2, 3]], rank 1's group of
 // dim 0 is {1, 3} and of dim 1 is {0, 1}. A 1-D mesh over the whole world uses the default group.
 //
@@ -22,7 +22,7 @@ class BRASA_API DeviceMesh {
  public:
   /// A mesh of `shape` over ranks 0..prod(shape)-1 of the default group, row-major. ValueError
   /// when the product is not the world size, when names are not one per dim or repeat, or for
-  /// more than 2 dims; the default group must exist.
+  /// more than 3 dims; the default group must exist.
   DeviceMesh(std::string device_type, std::vector<int64_t> shape,
              std::vector<std::string> dim_names = {});
 
@@ -46,6 +46,10 @@ class BRASA_API DeviceMesh {
   IntrusivePtr<ProcessGroup> get_group(const std::string& dim_name) const;
   /// The 1-D mesh of this rank's slice along the named dim (sharing its group).
   DeviceMesh operator[](const std::string& dim_name) const;
+  /// The mesh of this rank's slice along several named dims, in the order given (PyTorch's
+  /// mesh["dp_replicate", "dp_shard"]; a 2-D HSDP mesh inside a 3-D one), sharing their groups.
+  /// ValueError for an unknown or repeated name.
+  DeviceMesh operator[](const std::vector<std::string>& dim_names) const;
   /// The global ranks of this rank's slice along `dim`, in order.
   std::vector<int> slice_ranks(int64_t dim) const;
   /// The dim called `name` (ValueError naming the known names otherwise).
@@ -58,9 +62,13 @@ class BRASA_API DeviceMesh {
 
  private:
   struct Impl;
-  DeviceMesh(std::shared_ptr<const Impl> impl, int64_t only_dim);
+  DeviceMesh(std::shared_ptr<const Impl> impl, std::vector<int64_t> dims);
+  int64_t impl_dim(int64_t dim) const;  // this mesh's dim `dim` as a dim of impl_
   std::shared_ptr<const Impl> impl_;
-  int64_t only_dim_ = -1;  // >= 0: this is the 1-D slice of impl_ along that dim
+  // A slice: impl_'s dims `dims_` in this order, with their shape and names (empty: all of it).
+  std::vector<int64_t> dims_;
+  std::vector<int64_t> view_shape_;
+  std::vector<std::string> view_names_;
 };
 
 /// torch.distributed.device_mesh.init_device_mesh.

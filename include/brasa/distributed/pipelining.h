@@ -1,14 +1,18 @@
 #pragma once
 // Pipeline parallelism (torch.distributed.pipelining): a model split into stages, one per rank of
-// a process group, trained on micro-batches that flow forward stage to stage (activations sent
-// with send/recv) and back (gradients of the activations), the loss computed on the last stage.
-// Note [Pipeline schedules] in docs/distributed.md.
+// a process group (or several: ScheduleInterleaved1F1B), trained on micro-batches that flow forward
+// stage to stage (activations sent with send/recv) and back (gradients of the activations), the
+// loss computed on the last stage. Note [Pipeline schedules] in docs/distributed.md.
 //
-//   auto stage_module = pipeline_split(model, rank, world);        // modules [a, b) of a
-//   Sequential PipelineStage stage(stage_module, rank, world, group); ScheduleGPipe schedule(stage,
-//   /*n_microbatches=*/4, mse_loss);   // or Schedule1F1B if (rank == 0) schedule.step(x); // first
-//   stage: the batch else if (rank == world - 1) losses = schedule.step({}, y);       // last
-//   stage: the targets else schedule.step(); optimizer.step(); // over the stage's parameters
+// clang-format off
+//   auto stage_module = pipeline_split(model, rank, world);     // modules [a, b) of a Sequential
+//   PipelineStage stage(stage_module, rank, world, group);
+//   ScheduleGPipe schedule(stage, /*n_microbatches=*/4, mse_loss);   // or Schedule1F1B
+//   if (rank == 0) schedule.step(x);                             // first stage: the batch
+//   else if (rank == world - 1) losses = schedule.step({}, y);   // last stage: the targets
+//   else schedule.step();
+//   optimizer.step();                                            // over the stage's parameters
+// clang-format on
 //
 // The batch is split along dim 0 into n_microbatches equal parts (ValueError when they are not
 // equal). Every micro-batch's loss is divided by n_microbatches before its backward, so the
@@ -52,10 +56,13 @@ BRASA_API nn::Sequential pipeline_split(const nn::Sequential& model, int64_t sta
                                         int64_t num_stages,
                                         const std::vector<int64_t>& boundaries = {});
 
-/// One rank's stage: its module and its place in the pipeline.
+/// One stage: its module and its place in the pipeline. With one stage per rank, stage s runs on
+/// group rank s; with v stages per rank (ScheduleInterleaved1F1B, num_stages = v x the group's
+/// size), stage s runs on group rank s % size (rank r holds stages r, r + size, r + 2 size, ...).
 class BRASA_API PipelineStage {
  public:
-  /// `group`: the ranks of the pipeline, stage s on group rank s (null: the default group).
+  /// `group`: the ranks of the pipeline (null: the default group). ValueError unless num_stages
+  /// is a multiple of its size and stage_index % size is this process's rank in it.
   /// `input_shape`: the shape of one micro-batch's input, checked on the first step (optional).
   PipelineStage(nn::Sequential module, int64_t stage_index, int64_t num_stages,
                 IntrusivePtr<ProcessGroup> group = {},
@@ -89,6 +96,12 @@ class BRASA_API PipelineStage {
   // The schedules' steps (Note [Pipeline schedules]).
   struct MicroBatch;
   void agree_shapes(const Tensor& first_input);
+  /// The same for all the stages this rank holds (in increasing order): the shape header passes
+  /// through them in stage order, then one all-gather says which stages failed.
+  static void agree_shapes(const std::vector<PipelineStage*>& local_stages,
+                           const Tensor& first_input);
+  /// Whether a DistributedDataParallel reducer drives this stage's gradients (DDP x PP).
+  bool data_parallel() const { return reducer_ != nullptr; }
   void forward_one(int64_t mb, const Tensor& input, const Tensor& target,
                    const std::function<Tensor(const Tensor&, const Tensor&)>& loss_fn,
                    int64_t n_microbatches);
@@ -111,6 +124,13 @@ class BRASA_API PipelineStage {
  private:
   Tensor recv(const std::vector<int64_t>& shape, ScalarType dtype, int src, int tag);
   void send(const Tensor& t, int dst, int tag);
+  // The header step of agree_shapes: receives it (stages after the first), checks and sends it on.
+  // Returns whether the shapes are being agreed anew; problem_ holds this stage's failure.
+  bool exchange_header(const Tensor& first_input);
+  int prev_rank() const;
+  int next_rank() const;
+  // Tags of the messages between stage s and s + 1 (Note [Pipeline schedules]).
+  int data_tag(int64_t boundary, int64_t mb, bool backward) const;
 
   nn::Sequential module_;
   int64_t stage_, num_stages_;
@@ -120,6 +140,10 @@ class BRASA_API PipelineStage {
   ScalarType dtype_ = ScalarType::Float;      // of the input
   ScalarType out_dtype_ = ScalarType::Float;  // of the output
   bool agreed_ = false;
+  std::string problem_;  // of the shape agreement in progress
+  std::vector<int64_t> pending_in_, pending_out_;
+  ScalarType pending_dtype_ = ScalarType::Float, pending_out_dtype_ = ScalarType::Float;
+  int64_t n_ = 1;  // micro-batches in this step
   std::vector<std::unique_ptr<MicroBatch>> mbs_;
   std::vector<IntrusivePtr<Work>> sends_;
   std::vector<Tensor> sent_;  // kept alive until their sends complete
@@ -130,6 +154,27 @@ class BRASA_API PipelineStage {
 };
 
 using LossFn = std::function<Tensor(const Tensor& output, const Tensor& target)>;
+
+/// One operation of a schedule: the forward or backward of micro-batch `microbatch` on stage
+/// `stage` (a global stage index).
+struct PipelineAction {
+  bool forward;
+  int64_t stage;
+  int64_t microbatch;
+  bool operator==(const PipelineAction& o) const {
+    return forward == o.forward && stage == o.stage && microbatch == o.microbatch;
+  }
+};
+
+enum class PipelineScheduleKind : uint8_t { GPipe, OneFOneB, Interleaved1F1B };
+
+/// The operations group rank `rank` of `num_ranks` runs in one step of `kind`, in order, with
+/// `stages_per_rank` stages per rank (1 for GPipe and 1F1B) over n_microbatches micro-batches
+/// (Note [Pipeline schedules]). ValueError for a combination the schedule does not take.
+BRASA_API std::vector<PipelineAction> pipeline_schedule_actions(PipelineScheduleKind kind,
+                                                                int64_t rank, int64_t num_ranks,
+                                                                int64_t stages_per_rank,
+                                                                int64_t n_microbatches);
 
 /// Runs one training step's forwards and backwards over the micro-batches (no optimizer step).
 class BRASA_API PipelineSchedule {
@@ -169,5 +214,44 @@ class BRASA_API Schedule1F1B : public PipelineSchedule {
  protected:
   std::vector<std::pair<bool, int64_t>> order() const override;
 };
+
+/// Interleaved 1F1B (Megatron-LM's, torch.distributed.pipelining's ScheduleInterleaved1F1B):
+/// each rank holds v stages (r, r + p, ...); micro-batches go through them in rounds of p, and
+/// the bubble shrinks to (p - 1) / (v m + p - 1) of the step. n_microbatches must be a multiple
+/// of the group's size p, and p at least 2. `stages`: this rank's stages, any order.
+class BRASA_API ScheduleInterleaved1F1B {
+ public:
+  ScheduleInterleaved1F1B(std::vector<PipelineStage*> stages, int64_t n_microbatches,
+                          LossFn loss_fn);
+  /// As PipelineSchedule::step: `input` on the rank holding stage 0 (group rank 0), `target` on
+  /// the rank holding the last stage (the last group rank), which gets the losses.
+  std::vector<Tensor> step(const Tensor& input = {}, const Tensor& target = {});
+  int64_t n_microbatches() const { return n_; }
+  const std::vector<PipelineAction>& actions() const { return actions_; }
+
+ private:
+  std::vector<PipelineStage*> stages_;  // by increasing stage index
+  int64_t n_;
+  LossFn loss_fn_;
+  int64_t ranks_;
+  std::vector<PipelineAction> actions_;
+};
+
+/// A schedule-level simulation: every rank runs pipeline_schedule_actions(kind, ...) in order,
+/// an operation starting when its rank is free and its input has arrived (`latency` after the
+/// previous stage's forward or the next stage's backward ended; 0: free communication), a stage's
+/// forward taking forward_time / stages_per_rank and its backward backward_time /
+/// stages_per_rank.
+struct PipelineSimulation {
+  double makespan = 0;         // the step's length
+  std::vector<double> idle;    // per rank: makespan minus its busy time
+  double bubble_fraction = 0;  // mean over ranks of idle / makespan
+  std::vector<std::vector<std::pair<double, double>>> busy;  // per rank: (start, end) per action
+};
+/// ValueError when the actions cannot all run (a deadlock: a rank waits for an operation that
+/// waits for it).
+BRASA_API PipelineSimulation simulate_pipeline_schedule(
+    PipelineScheduleKind kind, int64_t num_ranks, int64_t stages_per_rank, int64_t n_microbatches,
+    double forward_time = 1.0, double backward_time = 2.0, double latency = 0.0);
 
 }  // namespace brasa::distributed::pipelining

@@ -15,9 +15,10 @@ namespace {
 constexpr int64_t kMaxDims = 16;
 // Header: [renegotiate, ok, dtype, ndim, dims...] (Note [Pipeline schedules]).
 constexpr int64_t kHeader = 4 + kMaxDims;
-constexpr int kHeaderTag = 1;
-int forward_tag(int64_t mb) { return static_cast<int>(2 + 2 * mb); }
-int backward_tag(int64_t mb) { return static_cast<int>(3 + 2 * mb); }
+// Tags between stage s and s + 1: 1 + 3s for the header; 2 + 3k (forward) and 3 + 3k (backward)
+// with k = s * n_microbatches + mb for the data, so no two messages of one pair of ranks (which
+// carries the boundaries s, s + p, ... with v stages per rank) share a tag within a step.
+int header_tag(int64_t boundary) { return static_cast<int>(1 + 3 * boundary); }
 
 template <typename... Args>
 [[noreturn]] void shape_error(const Args&... args) {
@@ -45,10 +46,20 @@ PipelineStage::PipelineStage(nn::Sequential module, int64_t stage_index, int64_t
       num_stages_(num_stages),
       group_(group ? std::move(group) : default_process_group()),
       declared_input_(std::move(input_shape)) {
-  BRASA_CHECK(group_->getSize() == num_stages, "PipelineStage: ", num_stages,
-              " stages need a group of ", num_stages, " ranks, got ", group_->getSize());
-  BRASA_CHECK(stage_ == group_->getRank(), "PipelineStage: stage ", stage_,
-              " must run on group rank ", stage_, ", not ", group_->getRank());
+  const int64_t ranks = group_->getSize();
+  BRASA_CHECK(num_stages >= 1 && num_stages % ranks == 0, "PipelineStage: ", num_stages,
+              " stages on a group of ", ranks,
+              " ranks (one stage per rank, or the same number on every rank)");
+  BRASA_CHECK(stage_ >= 0 && stage_ < num_stages, "PipelineStage: stage ", stage_,
+              " is out of range for ", num_stages, " stages");
+  BRASA_CHECK(stage_ % ranks == group_->getRank(), "PipelineStage: stage ", stage_, " of ",
+              num_stages, " must run on group rank ", stage_ % ranks, ", not ", group_->getRank());
+}
+
+int PipelineStage::prev_rank() const { return static_cast<int>((stage_ - 1) % group_->getSize()); }
+int PipelineStage::next_rank() const { return static_cast<int>((stage_ + 1) % group_->getSize()); }
+int PipelineStage::data_tag(int64_t boundary, int64_t mb, bool backward) const {
+  return static_cast<int>(2 + 3 * (boundary * n_ + mb) + (backward ? 1 : 0));
 }
 
 PipelineStage::~PipelineStage() {
@@ -85,10 +96,52 @@ void PipelineStage::begin_step(int64_t n_microbatches) {
   }
   wait_seconds_ = compute_seconds_ = 0;
   live_ = peak_live_ = 0;
+  n_ = n_microbatches;
 }
 
-void PipelineStage::agree_shapes(const Tensor& first_input) {
-  const int rank = static_cast<int>(stage_);
+void PipelineStage::agree_shapes(const Tensor& first_input) { agree_shapes({this}, first_input); }
+
+void PipelineStage::agree_shapes(const std::vector<PipelineStage*>& local_stages,
+                                 const Tensor& first_input) {
+  // The header goes through the stages in order (each rank's in increasing order, so the chain
+  // never waits on a later stage); every stage sees whether the shapes are agreed anew.
+  bool renegotiate = false;
+  for (PipelineStage* st : local_stages)
+    renegotiate = st->exchange_header(st->is_first() ? first_input : Tensor());
+  if (!renegotiate) return;
+  // Every rank learns which stages failed: one flag per stage it holds (all hold as many).
+  PipelineStage& any = *local_stages.front();
+  const int64_t v = static_cast<int64_t>(local_stages.size());
+  const int64_t ranks = any.group_->getSize();
+  std::vector<Tensor> mine{zeros({v}, kLong)};
+  for (int64_t k = 0; k < v; ++k)
+    mine[0].data_ptr<int64_t>()[k] = local_stages[static_cast<size_t>(k)]->problem_.empty() ? 0 : 1;
+  std::vector<std::vector<Tensor>> all(1);
+  for (int64_t r = 0; r < ranks; ++r) all[0].push_back(empty({v}, kLong));
+  any.group_->allgather(all, mine)->wait();
+  for (PipelineStage* st : local_stages) {
+    if (!st->problem_.empty()) shape_error(st->problem_);
+  }
+  for (int64_t r = 0; r < ranks; ++r) {
+    for (int64_t k = 0; k < v; ++k) {
+      if (all[0][static_cast<size_t>(r)].data_ptr<int64_t>()[k] != 0) {
+        shape_error("pipeline stage ", k * ranks + r,
+                    " rejected its input shape (its error names the shapes); stage ",
+                    local_stages.front()->stage_, " stops too");
+      }
+    }
+  }
+  for (PipelineStage* st : local_stages) {
+    st->in_shape_ = st->pending_in_;
+    st->out_shape_ = st->pending_out_;
+    st->dtype_ = st->pending_dtype_;
+    st->out_dtype_ = st->pending_out_dtype_;
+    st->agreed_ = true;
+  }
+}
+
+bool PipelineStage::exchange_header(const Tensor& first_input) {
+  problem_.clear();
   Tensor header = zeros({kHeader}, kLong);
   auto* h = header.data_ptr<int64_t>();
   if (is_first()) {
@@ -103,16 +156,16 @@ void PipelineStage::agree_shapes(const Tensor& first_input) {
   } else {
     std::vector<Tensor> v{header};
     const auto t0 = std::chrono::steady_clock::now();
-    group_->recv(v, rank - 1, kHeaderTag)->wait();
+    group_->recv(v, prev_rank(), header_tag(stage_ - 1))->wait();
     wait_seconds_ += seconds_since(t0);
   }
   const bool renegotiate = h[0] != 0;
   if (!renegotiate) {  // the agreed shapes hold: pass the header on
     if (!is_last()) {
       std::vector<Tensor> v{header};
-      group_->send(v, rank + 1, kHeaderTag)->wait();
+      group_->send(v, next_rank(), header_tag(stage_))->wait();
     }
-    return;
+    return false;
   }
   const bool upstream_ok = h[1] != 0;
   const auto dtype = static_cast<ScalarType>(h[2]);
@@ -152,26 +205,14 @@ void PipelineStage::agree_shapes(const Tensor& first_input) {
     n[3] = static_cast<int64_t>(out.size());
     for (size_t d = 0; d < out.size(); ++d) n[4 + d] = out[d];
     std::vector<Tensor> v{next};
-    group_->send(v, rank + 1, kHeaderTag)->wait();
+    group_->send(v, next_rank(), header_tag(stage_))->wait();
   }
-  // Every stage learns which stages failed.
-  std::vector<Tensor> mine{full({1}, problem.empty() ? 0 : 1, kLong)};
-  std::vector<std::vector<Tensor>> all(1);
-  for (int64_t s = 0; s < num_stages_; ++s) all[0].push_back(empty({1}, kLong));
-  group_->allgather(all, mine)->wait();
-  if (!problem.empty()) shape_error(problem);
-  for (int64_t s = 0; s < num_stages_; ++s) {
-    if (all[0][static_cast<size_t>(s)].item<int64_t>() != 0) {
-      shape_error("pipeline stage ", s,
-                  " rejected its input shape (its error names the shapes); stage ", stage_,
-                  " stops too");
-    }
-  }
-  in_shape_ = in;
-  out_shape_ = out;
-  dtype_ = dtype;
-  out_dtype_ = out_dtype;
-  agreed_ = true;
+  problem_ = problem;
+  pending_in_ = in;
+  pending_out_ = out;
+  pending_dtype_ = dtype;
+  pending_out_dtype_ = out_dtype;
+  return true;
 }
 
 void PipelineStage::forward_one(int64_t mb, const Tensor& input, const Tensor& target,
@@ -181,7 +222,7 @@ void PipelineStage::forward_one(int64_t mb, const Tensor& input, const Tensor& t
   peak_live_ = std::max(peak_live_, ++live_);
   Tensor x = input;
   if (!is_first()) {
-    x = recv(in_shape_, dtype_, static_cast<int>(stage_ - 1), forward_tag(mb));
+    x = recv(in_shape_, dtype_, prev_rank(), data_tag(stage_ - 1, mb, false));
     x.requires_grad_(true);
     m.input = x;
   } else {
@@ -202,7 +243,7 @@ void PipelineStage::forward_one(int64_t mb, const Tensor& input, const Tensor& t
   } else {
     compute_seconds_ += seconds_since(t0);
     m.output = y;
-    send(y.detach(), static_cast<int>(stage_ + 1), forward_tag(mb));
+    send(y.detach(), next_rank(), data_tag(stage_, mb, false));
   }
 }
 
@@ -217,7 +258,7 @@ void PipelineStage::backward_one(int64_t mb) {
     m.scaled.backward();
     compute_seconds_ += seconds_since(t0);
   } else {
-    Tensor g = recv(out_shape_, out_dtype_, static_cast<int>(stage_ + 1), backward_tag(mb));
+    Tensor g = recv(out_shape_, out_dtype_, next_rank(), data_tag(stage_, mb, true));
     const auto t0 = std::chrono::steady_clock::now();
     m.output.backward(g);
     compute_seconds_ += seconds_since(t0);
@@ -225,7 +266,7 @@ void PipelineStage::backward_one(int64_t mb) {
   if (!is_first()) {
     Tensor g = m.input.grad();
     if (!g.defined()) g = zeros(in_shape_, dtype_);
-    send(g, static_cast<int>(stage_ - 1), backward_tag(mb));
+    send(g, prev_rank(), data_tag(stage_ - 1, mb, true));
   }
   --live_;
   Tensor loss = m.loss;

@@ -13,10 +13,8 @@ struct DeviceMesh::Impl {
   std::vector<std::string> names;
   int rank = 0;
   std::vector<int64_t> coordinate;
-  std::vector<IntrusivePtr<ProcessGroup>> groups;     // one per dim: this rank's slice
-  std::vector<std::vector<int>> slices;               // one per dim: the global ranks of that slice
-  std::vector<std::vector<int64_t>> slice_shapes;     // one per dim: {shape[dim]}
-  std::vector<std::vector<std::string>> slice_names;  // one per dim: {names[dim]} (or empty)
+  std::vector<IntrusivePtr<ProcessGroup>> groups;  // one per dim: this rank's slice
+  std::vector<std::vector<int>> slices;            // one per dim: the global ranks of that slice
 };
 
 namespace {
@@ -38,8 +36,9 @@ std::vector<int> slice_through(const std::vector<int64_t>& shape, std::vector<in
 
 DeviceMesh::DeviceMesh(std::string device_type, std::vector<int64_t> shape,
                        std::vector<std::string> dim_names) {
-  BRASA_CHECK(!shape.empty() && shape.size() <= 2,
-              "DeviceMesh: only 1-D and 2-D meshes are supported, got shape ", IntArrayRef(shape));
+  BRASA_CHECK(!shape.empty() && shape.size() <= 3,
+              "DeviceMesh: only 1-D, 2-D and 3-D meshes are supported, got shape ",
+              IntArrayRef(shape));
   BRASA_CHECK(dim_names.empty() || dim_names.size() == shape.size(),
               "DeviceMesh: ", dim_names.size(), " dim names for a mesh of ", shape.size(), " dims");
   for (size_t i = 0; i < dim_names.size(); ++i) {
@@ -71,10 +70,6 @@ DeviceMesh::DeviceMesh(std::string device_type, std::vector<int64_t> shape,
   const int64_t ndim = static_cast<int64_t>(impl->shape.size());
   for (int64_t d = 0; d < ndim; ++d) {
     impl->slices.push_back(slice_through(impl->shape, impl->coordinate, d));
-    impl->slice_shapes.push_back({impl->shape[static_cast<size_t>(d)]});
-    impl->slice_names.push_back(
-        impl->names.empty() ? std::vector<std::string>{}
-                            : std::vector<std::string>{impl->names[static_cast<size_t>(d)]});
     if (impl->shape[static_cast<size_t>(d)] == total) {
       impl->groups.push_back(world);
       continue;
@@ -97,8 +92,13 @@ DeviceMesh::DeviceMesh(std::string device_type, std::vector<int64_t> shape,
   impl_ = std::move(impl);
 }
 
-DeviceMesh::DeviceMesh(std::shared_ptr<const Impl> impl, int64_t only_dim)
-    : impl_(std::move(impl)), only_dim_(only_dim) {}
+DeviceMesh::DeviceMesh(std::shared_ptr<const Impl> impl, std::vector<int64_t> dims)
+    : impl_(std::move(impl)), dims_(std::move(dims)) {
+  for (int64_t d : dims_) {
+    view_shape_.push_back(impl_->shape[static_cast<size_t>(d)]);
+    if (!impl_->names.empty()) view_names_.push_back(impl_->names[static_cast<size_t>(d)]);
+  }
+}
 
 namespace {
 int64_t checked_dim(int64_t dim, int64_t ndim) {
@@ -109,18 +109,24 @@ int64_t checked_dim(int64_t dim, int64_t ndim) {
 }
 }  // namespace
 
+int64_t DeviceMesh::impl_dim(int64_t dim) const {
+  const int64_t d = checked_dim(dim, ndim());
+  return dims_.empty() ? d : dims_[static_cast<size_t>(d)];
+}
+
 const std::string& DeviceMesh::device_type() const { return impl_->device_type; }
 
 int64_t DeviceMesh::ndim() const {
-  return only_dim_ >= 0 ? 1 : static_cast<int64_t>(impl_->shape.size());
+  return dims_.empty() ? static_cast<int64_t>(impl_->shape.size())
+                       : static_cast<int64_t>(dims_.size());
 }
 
 const std::vector<int64_t>& DeviceMesh::shape() const {
-  return only_dim_ < 0 ? impl_->shape : impl_->slice_shapes[static_cast<size_t>(only_dim_)];
+  return dims_.empty() ? impl_->shape : view_shape_;
 }
 
 const std::vector<std::string>& DeviceMesh::dim_names() const {
-  return only_dim_ < 0 ? impl_->names : impl_->slice_names[static_cast<size_t>(only_dim_)];
+  return dims_.empty() ? impl_->names : view_names_;
 }
 
 int64_t DeviceMesh::size() const {
@@ -130,15 +136,13 @@ int64_t DeviceMesh::size() const {
 }
 
 int64_t DeviceMesh::size(int64_t dim) const {
-  const int64_t d = checked_dim(dim, ndim());
-  return impl_->shape[static_cast<size_t>(only_dim_ >= 0 ? only_dim_ : d)];
+  return impl_->shape[static_cast<size_t>(impl_dim(dim))];
 }
 
 int DeviceMesh::get_rank() const { return impl_->rank; }
 
 int DeviceMesh::get_local_rank(int64_t dim) const {
-  const int64_t d = checked_dim(dim, ndim());
-  return static_cast<int>(impl_->coordinate[static_cast<size_t>(only_dim_ >= 0 ? only_dim_ : d)]);
+  return static_cast<int>(impl_->coordinate[static_cast<size_t>(impl_dim(dim))]);
 }
 
 int DeviceMesh::get_local_rank(const std::string& dim_name) const {
@@ -146,13 +150,14 @@ int DeviceMesh::get_local_rank(const std::string& dim_name) const {
 }
 
 std::vector<int64_t> DeviceMesh::get_coordinate() const {
-  if (only_dim_ < 0) return impl_->coordinate;
-  return {impl_->coordinate[static_cast<size_t>(only_dim_)]};
+  if (dims_.empty()) return impl_->coordinate;
+  std::vector<int64_t> c;
+  for (int64_t d : dims_) c.push_back(impl_->coordinate[static_cast<size_t>(d)]);
+  return c;
 }
 
 IntrusivePtr<ProcessGroup> DeviceMesh::get_group(int64_t dim) const {
-  const int64_t d = checked_dim(dim, ndim());
-  return impl_->groups[static_cast<size_t>(only_dim_ >= 0 ? only_dim_ : d)];
+  return impl_->groups[static_cast<size_t>(impl_dim(dim))];
 }
 
 IntrusivePtr<ProcessGroup> DeviceMesh::get_group(const std::string& dim_name) const {
@@ -160,8 +165,7 @@ IntrusivePtr<ProcessGroup> DeviceMesh::get_group(const std::string& dim_name) co
 }
 
 std::vector<int> DeviceMesh::slice_ranks(int64_t dim) const {
-  const int64_t d = checked_dim(dim, ndim());
-  return impl_->slices[static_cast<size_t>(only_dim_ >= 0 ? only_dim_ : d)];
+  return impl_->slices[static_cast<size_t>(impl_dim(dim))];
 }
 
 int64_t DeviceMesh::dim_index(const std::string& name) const {
@@ -177,13 +181,35 @@ int64_t DeviceMesh::dim_index(const std::string& name) const {
 }
 
 DeviceMesh DeviceMesh::operator[](const std::string& dim_name) const {
-  const int64_t d = dim_index(dim_name);
-  if (only_dim_ >= 0) return *this;
-  return DeviceMesh(impl_, d);
+  return (*this)[std::vector<std::string>{dim_name}];
+}
+
+DeviceMesh DeviceMesh::operator[](const std::vector<std::string>& dim_names) const {
+  BRASA_CHECK(!dim_names.empty(), "DeviceMesh: a slice needs at least one dim name");
+  std::vector<int64_t> dims;
+  for (const auto& name : dim_names) {
+    const int64_t d = impl_dim(dim_index(name));
+    BRASA_CHECK(std::find(dims.begin(), dims.end(), d) == dims.end(), "DeviceMesh: dim '", name,
+                "' is named twice in a slice of ", to_string());
+    dims.push_back(d);
+  }
+  if (dims_ == dims || (dims_.empty() && dims.size() == impl_->shape.size() &&
+                        std::is_sorted(dims.begin(), dims.end()))) {
+    return *this;
+  }
+  return DeviceMesh(impl_, std::move(dims));
 }
 
 bool DeviceMesh::operator==(const DeviceMesh& other) const {
-  if (impl_ == other.impl_) return only_dim_ == other.only_dim_;
+  if (impl_ == other.impl_) {
+    auto all = [](const DeviceMesh& m) {
+      if (!m.dims_.empty()) return m.dims_;
+      std::vector<int64_t> d(m.impl_->shape.size());
+      for (size_t i = 0; i < d.size(); ++i) d[i] = static_cast<int64_t>(i);
+      return d;
+    };
+    return all(*this) == all(other);
+  }
   // Slices of different meshes over the same ranks share no group, so they are different meshes
   // unless both are the whole world in one dim.
   return ndim() == 1 && other.ndim() == 1 && get_group(0) == other.get_group(0);

@@ -2,7 +2,10 @@
 // module's computation on the local shard, its result -> the output layout. Which collective
 // each conversion runs (and its backward) is Note [Tensor parallel in brasa] in tp_plan.cpp.
 
+#include <optional>
+
 #include "brasa/brasa.h"
+#include "brasa/distributed/tensor_parallel_random.h"
 #include "distributed/tensor_parallel/tp_module.h"
 
 namespace brasa::distributed::detail::tp {
@@ -101,6 +104,10 @@ Tensor sequence_forward(const TPModule& m, nn::Module& module, const Tensor& inp
   }
   Tensor y;
   if (m.type == ModuleType::Dropout) {
+    // A sharded region: this rank's stream, when the tracker has one (Note [Tensor-parallel RNG]).
+    RNGStatesTracker& rng = tensor_parallel_rng_tracker();
+    std::optional<RNGStatesTracker::Fork> fork;
+    if (rng.has(kModelParallelRNG)) fork.emplace(rng.fork());
     y = static_cast<nn::DropoutImpl&>(module).forward(x);
   } else {
     auto& ln = static_cast<nn::LayerNormImpl&>(module);
