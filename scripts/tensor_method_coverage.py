@@ -74,6 +74,9 @@ def tensor_methods(path):
         if depth == 1:
             out.append(c)
     flat = re.sub(r"//[^\n]*", "", "".join(out))
+    # Deprecation attributes and their messages (which name other functions) are not declarations.
+    flat = re.sub(r'C10_DEPRECATED_MESSAGE\s*\("(?:\\.|[^"\\])*"\)', " ", flat)
+    flat = re.sub(r'"(?:\\.|[^"\\])*"', '""', flat)
     for decl in flat.split(";"):
         decl = re.sub(r"\s+", " ", decl).strip()
         m = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(", decl)

@@ -19,6 +19,7 @@
 #include "brasa/autograd/saved_variable.h"
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
+#include "dispatch/node_name.h"
 
 namespace brasa::autograd {
 
@@ -46,7 +47,7 @@ template <class F>
 class FunctionNode final : public Node {
  public:
   FunctionNode(const char* name, F fn, bool has_saved)
-      : name_(name), fn_(std::move(fn)), has_saved_(has_saved) {}
+      : name_(take_node_name(name)), fn_(std::move(fn)), has_saved_(has_saved) {}
   std::string name() const override { return name_; }
   variable_list apply(variable_list&& grads) override {
     if (BRASA_UNLIKELY(!fn_)) throw_released(*this);

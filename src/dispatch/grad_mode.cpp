@@ -1,5 +1,7 @@
 #include "brasa/dispatch/grad_mode.h"
 
+#include "dispatch/node_name.h"
+
 namespace brasa {
 namespace {
 // Note [Initial-exec TLS]
@@ -38,5 +40,12 @@ InferenceMode::InferenceMode(bool enabled)
 }
 InferenceMode::~InferenceMode() { detail::set_inference_mode_enabled(prev_); }
 bool InferenceMode::is_enabled() { return detail::inference_mode_enabled(); }
+
+namespace autograd {
+const char*& next_node_name() {  // Note [Overload node names] (dispatch/node_name.h)
+  static thread_local const char* name = nullptr;
+  return name;
+}
+}  // namespace autograd
 
 }  // namespace brasa

@@ -6,6 +6,9 @@
 #include <vector>
 
 #include "brasa/core/error.h"
+#include "brasa/nn/packed_sequence_functions.h"
+#include "brasa/nn/rnn_packed_functions.h"
+#include "brasa/ops/indexing_ops.h"
 #include "brasa/ops/linalg.h"
 #include "brasa/ops/pointwise.h"
 #include "nn/modules/rnn_layers.h"
@@ -58,12 +61,14 @@ Tensor simple_cell(const char* op, CellKind kind, const Tensor& input, const Ten
   return nn::detail::rnn_step(kind, input_gates(input, w_ih, b_ih, b_hh), hx, w_hh);
 }
 
-/// The checks libtorch makes on a whole-sequence call, then the modules' layer loop.
+/// The checks libtorch makes on a whole-sequence call, then the modules' layer loop. batch_sizes
+/// (a packed batch, Note [Packed recurrent steps]): input is the padded form [T, B, in].
 std::tuple<Tensor, std::vector<Tensor>> run_layers(const char* op, CellKind kind,
                                                    const Tensor& input, ArrayRef<Tensor> hx,
                                                    ArrayRef<Tensor> params, bool has_biases,
                                                    int64_t num_layers, double dropout, bool train,
-                                                   bool bidirectional, bool batch_first) {
+                                                   bool bidirectional, bool batch_first,
+                                                   std::vector<int64_t> batch_sizes = {}) {
   BRASA_CHECK(input.defined() && input.dim() == 3, op,
               ": expected a 3-d input [T, B, input_size] ([B, T, input_size] when batch_first), "
               "got ",
@@ -94,9 +99,59 @@ std::tuple<Tensor, std::vector<Tensor>> run_layers(const char* op, CellKind kind
   config.has_bias = has_biases;
   config.dropout = dropout;
   config.training = train;
+  config.batch_sizes = std::move(batch_sizes);
   auto [out, states] = nn::detail::run_recurrent_layers(
       config, x, std::vector<Tensor>(hx.begin(), hx.end()), params.data());
   return {batch_first ? out.transpose(0, 1) : out, states};
+}
+
+// A packed batch: the padded form through run_layers, its live rows packed again.
+struct Packed {
+  Tensor padded;
+  std::vector<int64_t> batch_sizes;
+};
+
+Packed unpack(const char* op, const Tensor& data, const Tensor& batch_sizes) {
+  BRASA_CHECK(data.defined() && data.dim() == 2, op,
+              ": expected packed data [sum(batch_sizes), input_size], got ",
+              data.defined() ? data.sizes() : IntArrayRef{});
+  BRASA_CHECK(batch_sizes.defined() && batch_sizes.dim() == 1 && batch_sizes.numel() > 0 &&
+                  !is_floating_type(batch_sizes.scalar_type()),
+              op, ": expected batch_sizes, a non-empty 1-d integer tensor, got ",
+              batch_sizes.defined() ? batch_sizes.sizes() : IntArrayRef{});
+  Tensor sizes = batch_sizes.to(kLong).contiguous();
+  std::vector<int64_t> v(sizes.data_ptr<int64_t>(), sizes.data_ptr<int64_t>() + sizes.numel());
+  int64_t total = 0;
+  for (size_t t = 0; t < v.size(); ++t) {
+    BRASA_CHECK(v[t] > 0 && (t == 0 || v[t] <= v[t - 1]), op,
+                ": batch_sizes must be positive and non-increasing, got ", batch_sizes.sizes(),
+                " with ", v[t], " at step ", t);
+    total += v[t];
+  }
+  BRASA_CHECK(total == data.size(0), op, ": packed data has ", data.size(0),
+              " rows, batch_sizes sum to ", total);
+  Tensor padded =
+      std::get<0>(_pad_packed_sequence(data, sizes, false, 0, static_cast<int64_t>(v.size())));
+  return {padded, std::move(v)};
+}
+
+Tensor pack(const Tensor& out, const std::vector<int64_t>& batch_sizes) {
+  std::vector<Tensor> rows;
+  rows.reserve(batch_sizes.size());
+  for (size_t t = 0; t < batch_sizes.size(); ++t)
+    rows.push_back(out.select(0, static_cast<int64_t>(t)).narrow(0, 0, batch_sizes[t]));
+  return cat(rows, 0);
+}
+
+std::tuple<Tensor, std::vector<Tensor>> run_packed(const char* op, CellKind kind,
+                                                   const Tensor& data, const Tensor& batch_sizes,
+                                                   ArrayRef<Tensor> hx, ArrayRef<Tensor> params,
+                                                   bool has_biases, int64_t num_layers,
+                                                   double dropout, bool train, bool bidirectional) {
+  Packed p = unpack(op, data, batch_sizes);
+  auto [out, states] = run_layers(op, kind, p.padded, hx, params, has_biases, num_layers, dropout,
+                                  train, bidirectional, false, p.batch_sizes);
+  return {pack(out, p.batch_sizes), std::move(states)};
 }
 
 std::tuple<Tensor, Tensor> sequence(const char* op, CellKind kind, const Tensor& input,
@@ -139,6 +194,40 @@ std::tuple<Tensor, Tensor> rnn_relu(const Tensor& input, const Tensor& hx, Array
                                     bool bidirectional, bool batch_first) {
   return sequence("rnn_relu", CellKind::kReLU, input, hx, params, has_biases, num_layers, dropout,
                   train, bidirectional, batch_first);
+}
+
+std::tuple<Tensor, Tensor, Tensor> lstm(const Tensor& data, const Tensor& batch_sizes,
+                                        ArrayRef<Tensor> hx, ArrayRef<Tensor> params,
+                                        bool has_biases, int64_t num_layers, double dropout,
+                                        bool train, bool bidirectional) {
+  BRASA_CHECK(hx.size() == 2, "lstm: expected hx of two tensors (h0, c0), got ", hx.size());
+  auto [out, states] = run_packed("lstm", CellKind::kLSTM, data, batch_sizes, hx, params,
+                                  has_biases, num_layers, dropout, train, bidirectional);
+  return {out, states[0], states[1]};
+}
+
+std::tuple<Tensor, Tensor> gru(const Tensor& data, const Tensor& batch_sizes, const Tensor& hx,
+                               ArrayRef<Tensor> params, bool has_biases, int64_t num_layers,
+                               double dropout, bool train, bool bidirectional) {
+  auto [out, states] = run_packed("gru", CellKind::kGRU, data, batch_sizes, {hx}, params,
+                                  has_biases, num_layers, dropout, train, bidirectional);
+  return {out, states[0]};
+}
+
+std::tuple<Tensor, Tensor> rnn_tanh(const Tensor& data, const Tensor& batch_sizes, const Tensor& hx,
+                                    ArrayRef<Tensor> params, bool has_biases, int64_t num_layers,
+                                    double dropout, bool train, bool bidirectional) {
+  auto [out, states] = run_packed("rnn_tanh", CellKind::kTanh, data, batch_sizes, {hx}, params,
+                                  has_biases, num_layers, dropout, train, bidirectional);
+  return {out, states[0]};
+}
+
+std::tuple<Tensor, Tensor> rnn_relu(const Tensor& data, const Tensor& batch_sizes, const Tensor& hx,
+                                    ArrayRef<Tensor> params, bool has_biases, int64_t num_layers,
+                                    double dropout, bool train, bool bidirectional) {
+  auto [out, states] = run_packed("rnn_relu", CellKind::kReLU, data, batch_sizes, {hx}, params,
+                                  has_biases, num_layers, dropout, train, bidirectional);
+  return {out, states[0]};
 }
 
 std::tuple<Tensor, Tensor> lstm_cell(const Tensor& input, ArrayRef<Tensor> hx, const Tensor& w_ih,

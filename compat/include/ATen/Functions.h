@@ -3,6 +3,9 @@
 
 #include "brasa/functions.h"
 #include "brasa/nn/aten_nn_functions.h"
+#include "brasa/nn/rnn_packed_functions.h"
+#include "brasa/ops/normal.h"
+#include "brasa/ops/window_unpacked.h"
 #include "c10/brasa_namespaces.h"
 
 namespace at {

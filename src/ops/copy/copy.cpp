@@ -7,6 +7,7 @@
 #include "brasa/core/warning.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/factory.h"
+#include "dispatch/node_name.h"
 #include "ops/copy/copy_ops.h"
 #include "ops/meta.h"
 
@@ -108,7 +109,8 @@ Tensor Tensor::to(const TensorOptions& options, bool, bool copy) const {
   if (!copy && dt == dtype() && dev == device()) return *this;
   Tensor out =
       empty_strided(sizes(), detail::dense_strides_like(*this), TensorOptions(dt).device(dev));
-  cpu::NewTensorWrites new_tensor;  // Note [Version of new tensors]
+  cpu::NewTensorWrites new_tensor;             // Note [Version of new tensors]
+  autograd::NodeName node("ToCopyBackward0");  // Note [Overload node names]
   if (dev == device() || dev.is_meta()) {
     if (!dev.is_meta()) out.copy_(*this);
     return out;
@@ -136,7 +138,8 @@ Tensor Tensor::clone(std::optional<MemoryFormat> format) const {
   bool contiguous = is_contiguous() || (format && *format == MemoryFormat::Contiguous);
   Tensor out = contiguous ? empty(sizes(), options())
                           : empty_strided(sizes(), detail::dense_strides_like(*this), options());
-  cpu::NewTensorWrites new_tensor;  // Note [Version of new tensors]
+  cpu::NewTensorWrites new_tensor;            // Note [Version of new tensors]
+  autograd::NodeName node("CloneBackward0");  // Note [Overload node names]
   if (!is_meta()) out.copy_(*this);
   return out;
 }

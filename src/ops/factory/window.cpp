@@ -10,6 +10,7 @@
 #include "brasa/core/error.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/tensor_data.h"
+#include "brasa/ops/window_unpacked.h"
 
 namespace brasa {
 namespace {
@@ -52,6 +53,17 @@ Tensor hamming(const char* op, int64_t length, bool periodic, double alpha, doub
 }
 
 }  // namespace
+
+namespace detail {
+TensorOptions unpacked_options(const char* op, std::optional<ScalarType> dtype,
+                               std::optional<Layout> layout, std::optional<Device> device,
+                               std::optional<bool> pin_memory) {
+  (void)layout;  // strided is the only layout
+  BRASA_CHECK(!pin_memory.value_or(false), op,
+              ": pin_memory=true needs pinned (CUDA host) memory, which brasa does not have");
+  return TensorOptions().dtype(dtype).device(device);
+}
+}  // namespace detail
 
 Tensor hann_window(int64_t length, const TensorOptions& options) {
   return hann_window(length, true, options);

@@ -31,7 +31,13 @@ struct Derivative {
   const char* node;
   uint8_t saves;
   Formula formula;
+  // pow, remainder and fmod name their Scalar overloads' nodes from a wrapped `other` (both of
+  // PyTorch's frontends call those overloads for a number); the other entry points name theirs
+  // (Note [Overload node names]).
+  const char* scalar_node;  // when other is a wrapped number
 };
+
+bool wrapped(const Tensor& t) { return t.unsafeGetTensorImpl()->is_wrapped_number(); }
 
 struct Closure {
   SavedVariable a, b, result;
@@ -53,15 +59,17 @@ Tensor run(BinaryOp& op, const Tensor& a, const Tensor& b, const Scalar& alpha, 
 Tensor differentiate(BinaryOp& op, const Derivative& d, const Tensor& a, const Tensor& b,
                      const Scalar& alpha, const Tensor& out) {
   if (!autograd::any_requires_grad({&a, &b})) return run(op, a, b, alpha, out);
+  const char* node = d.node;
+  if (d.scalar_node && wrapped(b)) node = d.scalar_node;
   const char* name = op.name().c_str();
   if (out.defined() && !out.is_same(a)) autograd::throw_out_with_grad(name);
   Closure c{(d.saves & kA) ? SavedVariable(autograd::saved_input(a, out)) : SavedVariable(),
             (d.saves & kB) ? SavedVariable(autograd::saved_input(b, out)) : SavedVariable(),
             SavedVariable(), alpha, d.formula};
-  auto [r, node] = autograd::record(
-      d.node, name, {&a, &b}, a, out, std::move(c), [&] { return op.call(a, b, alpha, out); },
+  auto [r, fn] = autograd::record(
+      node, name, {&a, &b}, a, out, std::move(c), [&] { return op.call(a, b, alpha, out); },
       d.saves != kNone);
-  if (d.saves & kResult) node->closure().result = SavedVariable(r, true);
+  if (d.saves & kResult) fn->closure().result = SavedVariable(r, true);
   return r;
 }
 
@@ -134,28 +142,33 @@ Grads fmod_grad(const Inputs& in) {
   return {in.g, BRASA_IF_NEEDED(in.need_b, -in.g * div(in.a, in.b, std::string_view("trunc")))};
 }
 
-#define BRASA_BINARY_DERIVATIVE(op, node, saves, formula)                                          \
+// NAMED: with the node names of the Scalar overloads.
+#define BRASA_BINARY_DERIVATIVE_NAMED(op, node, saves, formula, scalar_node)                       \
   Tensor op##_autograd(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& out) { \
-    static constexpr Derivative kDerivative{node, saves, formula};                                 \
+    static constexpr Derivative kDerivative{node, saves, formula, scalar_node};                    \
     return differentiate(op(), kDerivative, a, b, alpha, out);                                     \
   }                                                                                                \
   BRASA_REGISTER_KERNEL(op, op##_autograd, Autograd)
+#define BRASA_BINARY_DERIVATIVE(op, node, saves, formula) \
+  BRASA_BINARY_DERIVATIVE_NAMED(op, node, saves, formula, nullptr)
 
 BRASA_BINARY_DERIVATIVE(add_op, "AddBackward0", kNone, add_grad)
 BRASA_BINARY_DERIVATIVE(sub_op, "SubBackward0", kNone, sub_grad)
 BRASA_BINARY_DERIVATIVE(mul_op, "MulBackward0", kA | kB, mul_grad)
 BRASA_BINARY_DERIVATIVE(div_op, "DivBackward0", kA | kB, div_grad)
-BRASA_BINARY_DERIVATIVE(div_trunc_op, "DivBackward1", kNone, zero_grad)
-BRASA_BINARY_DERIVATIVE(floor_divide_op, "DivBackward1", kNone, zero_grad)
-BRASA_BINARY_DERIVATIVE(pow_op, "PowBackward1", kA | kB | kResult, pow_grad)
+BRASA_BINARY_DERIVATIVE(div_trunc_op, "DivBackward2", kNone, zero_grad)
+BRASA_BINARY_DERIVATIVE(floor_divide_op, "DivBackward2", kNone, zero_grad)
+BRASA_BINARY_DERIVATIVE_NAMED(pow_op, "PowBackward1", kA | kB | kResult, pow_grad, "PowBackward0")
 BRASA_BINARY_DERIVATIVE(atan2_op, "Atan2Backward0", kA | kB, atan2_grad)
 BRASA_BINARY_DERIVATIVE(hypot_op, "HypotBackward0", kA | kB | kResult, hypot_grad)
 BRASA_BINARY_DERIVATIVE(maximum_op, "MaximumBackward0", kA | kB, maximum_grad)
 BRASA_BINARY_DERIVATIVE(minimum_op, "MinimumBackward0", kA | kB, minimum_grad)
 BRASA_BINARY_DERIVATIVE(threshold_backward_op, "ThresholdBackwardBackward0", kB,
                         threshold_backward_grad)
-BRASA_BINARY_DERIVATIVE(remainder_op, "RemainderBackward0", kA | kB, remainder_grad)
-BRASA_BINARY_DERIVATIVE(fmod_op, "FmodBackward0", kA | kB, fmod_grad)
+BRASA_BINARY_DERIVATIVE_NAMED(remainder_op, "RemainderBackward1", kA | kB, remainder_grad,
+                              "RemainderBackward0")
+BRASA_BINARY_DERIVATIVE_NAMED(fmod_op, "FmodBackward1", kA | kB, fmod_grad, "FmodBackward0")
 
 }  // namespace
+
 }  // namespace brasa::ops

@@ -4,6 +4,7 @@
 
 #include "brasa/core/error.h"
 #include "brasa/ops/pointwise.h"
+#include "dispatch/node_name.h"
 #include "ops/meta.h"
 
 namespace brasa::ops {
@@ -101,6 +102,7 @@ Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha) {
   return ops::add_op().call(a, b, alpha, kNoOut);
 }
 Tensor add(const Tensor& a, const Scalar& b, const Scalar& alpha) {
+  autograd::NodeName node("AddBackward1");
   return ops::add_op().call(a, wrap(b), alpha, kNoOut);
 }
 Tensor& add_out(Tensor& out, const Tensor& a, const Tensor& b, const Scalar& alpha) {
@@ -110,14 +112,21 @@ Tensor& add_out(Tensor& out, const Tensor& a, const Tensor& b, const Scalar& alp
 Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha) {
   return ops::sub_op().call(a, b, alpha, kNoOut);
 }
-Tensor sub(const Tensor& a, const Scalar& b, const Scalar& alpha) { return sub(a, wrap(b), alpha); }
+Tensor sub(const Tensor& a, const Scalar& b, const Scalar& alpha) {
+  autograd::NodeName node("SubBackward1");
+  return sub(a, wrap(b), alpha);
+}
 Tensor& sub_out(Tensor& out, const Tensor& a, const Tensor& b, const Scalar& alpha) {
   ops::sub_op().call(a, b, alpha, out);
   return out;
 }
 Tensor subtract(const Tensor& a, const Tensor& b, const Scalar& alpha) { return sub(a, b, alpha); }
-Tensor rsub(const Tensor& a, const Tensor& b, const Scalar& alpha) { return sub(b, a, alpha); }
+Tensor rsub(const Tensor& a, const Tensor& b, const Scalar& alpha) {
+  autograd::NodeName node("RsubBackward0");
+  return sub(b, a, alpha);
+}
 Tensor rsub(const Tensor& a, const Scalar& b, const Scalar& alpha) {
+  autograd::NodeName node("RsubBackward1");
   return sub(wrap(b), a, alpha);
 }
 
@@ -132,6 +141,7 @@ const Tensor& Tensor::add_(const Tensor& o, const Scalar& alpha) const {
   return *this;
 }
 const Tensor& Tensor::add_(const Scalar& o, const Scalar& alpha) const {
+  autograd::NodeName node("AddBackward1");
   return add_(wrap(o), alpha);
 }
 Tensor Tensor::sub(const Tensor& o, const Scalar& alpha) const {
@@ -145,6 +155,7 @@ const Tensor& Tensor::sub_(const Tensor& o, const Scalar& alpha) const {
   return *this;
 }
 const Tensor& Tensor::sub_(const Scalar& o, const Scalar& alpha) const {
+  autograd::NodeName node("SubBackward1");
   return sub_(wrap(o), alpha);
 }
 
@@ -159,10 +170,17 @@ ops::BinaryOp& div_variant(std::optional<std::string_view> mode) {
               *mode, "'");
 }
 }  // namespace
+// Their nodes: DivBackward0 (Tensor), 1 (Scalar), 2 (Tensor, mode), 3 (Scalar, mode).
+const char* div_node(bool scalar, const std::optional<std::string_view>& mode) {
+  if (!mode) return scalar ? "DivBackward1" : "DivBackward0";
+  return scalar ? "DivBackward3" : "DivBackward2";
+}
 Tensor div(const Tensor& a, const Tensor& b, std::optional<std::string_view> mode) {
+  autograd::NodeName node(div_node(false, mode));
   return div_variant(mode).call(a, b, 1, kNoOut);
 }
 Tensor div(const Tensor& a, const Scalar& b, std::optional<std::string_view> mode) {
+  autograd::NodeName node(div_node(true, mode));
   return div_variant(mode).call(a, wrap(b), 1, kNoOut);
 }
 Tensor& div_out(Tensor& out, const Tensor& a, const Tensor& b,
@@ -177,17 +195,22 @@ Tensor Tensor::div(const Scalar& o, std::optional<std::string_view> m) const {
   return brasa::div(*this, o, m);
 }
 const Tensor& Tensor::div_(const Tensor& o, std::optional<std::string_view> m) const {
+  autograd::NodeName node(div_node(false, m));
   div_variant(m).call(*this, o, 1, *this);
   return *this;
 }
 const Tensor& Tensor::div_(const Scalar& o, std::optional<std::string_view> m) const {
-  return div_(wrap(o), m);
+  autograd::NodeName node(div_node(true, m));
+  div_variant(m).call(*this, wrap(o), 1, *this);
+  return *this;
 }
 
 // ---- the plain binary ops ----
-#define BRASA_BINARY_API(name)                                                                     \
+// scalar_node: the node of the Scalar overload (Note [Overload node names]), or nullptr.
+#define BRASA_BINARY_API(name, scalar_node)                                                        \
   Tensor name(const Tensor& a, const Tensor& b) { return ops::name##_op().call(a, b, 1, kNoOut); } \
   Tensor name(const Tensor& a, const Scalar& b) {                                                  \
+    autograd::NodeName node(scalar_node);                                                          \
     return ops::name##_op().call(a, wrap(b), 1, kNoOut);                                           \
   }                                                                                                \
   Tensor& name##_out(Tensor& out, const Tensor& a, const Tensor& b) {                              \
@@ -200,28 +223,31 @@ const Tensor& Tensor::div_(const Scalar& o, std::optional<std::string_view> m) c
     ops::name##_op().call(*this, o, 1, *this);                                                     \
     return *this;                                                                                  \
   }                                                                                                \
-  const Tensor& Tensor::name##_(const Scalar& o) const { return name##_(wrap(o)); }
-BRASA_BINARY_API(mul)
-BRASA_BINARY_API(div)
-BRASA_BINARY_API(remainder)
-BRASA_BINARY_API(fmod)
-BRASA_BINARY_API(floor_divide)
-BRASA_BINARY_API(atan2)
-BRASA_BINARY_API(hypot)
-BRASA_BINARY_API(maximum)
-BRASA_BINARY_API(minimum)
-BRASA_BINARY_API(eq)
-BRASA_BINARY_API(ne)
-BRASA_BINARY_API(lt)
-BRASA_BINARY_API(le)
-BRASA_BINARY_API(gt)
-BRASA_BINARY_API(ge)
-BRASA_BINARY_API(logical_and)
-BRASA_BINARY_API(logical_or)
-BRASA_BINARY_API(logical_xor)
-BRASA_BINARY_API(bitwise_and)
-BRASA_BINARY_API(bitwise_or)
-BRASA_BINARY_API(bitwise_xor)
+  const Tensor& Tensor::name##_(const Scalar& o) const {                                           \
+    autograd::NodeName node(scalar_node);                                                          \
+    return name##_(wrap(o));                                                                       \
+  }
+BRASA_BINARY_API(mul, "MulBackward1")
+BRASA_BINARY_API(div, "DivBackward1")
+BRASA_BINARY_API(remainder, nullptr)
+BRASA_BINARY_API(fmod, nullptr)
+BRASA_BINARY_API(floor_divide, nullptr)
+BRASA_BINARY_API(atan2, nullptr)
+BRASA_BINARY_API(hypot, nullptr)
+BRASA_BINARY_API(maximum, nullptr)
+BRASA_BINARY_API(minimum, nullptr)
+BRASA_BINARY_API(eq, nullptr)
+BRASA_BINARY_API(ne, nullptr)
+BRASA_BINARY_API(lt, nullptr)
+BRASA_BINARY_API(le, nullptr)
+BRASA_BINARY_API(gt, nullptr)
+BRASA_BINARY_API(ge, nullptr)
+BRASA_BINARY_API(logical_and, nullptr)
+BRASA_BINARY_API(logical_or, nullptr)
+BRASA_BINARY_API(logical_xor, nullptr)
+BRASA_BINARY_API(bitwise_and, nullptr)
+BRASA_BINARY_API(bitwise_or, nullptr)
+BRASA_BINARY_API(bitwise_xor, nullptr)
 #undef BRASA_BINARY_API
 
 // pow: an integral tensor raised to a negative integral Python-style scalar is refused, as in
@@ -256,7 +282,10 @@ const Tensor& Tensor::pow_(const Scalar& o) const {
 Tensor multiply(const Tensor& a, const Tensor& b) { return mul(a, b); }
 Tensor divide(const Tensor& a, const Tensor& b) { return div(a, b); }
 Tensor true_divide(const Tensor& a, const Tensor& b) { return div(a, b); }
-Tensor pow(const Scalar& a, const Tensor& b) { return ops::pow_op().call(wrap(a), b, 1, kNoOut); }
+Tensor pow(const Scalar& a, const Tensor& b) {
+  autograd::NodeName node("PowBackward2");  // pow.Scalar (Python's 2 ** x is pow.Tensor_Tensor)
+  return ops::pow_op().call(wrap(a), b, 1, kNoOut);
+}
 Tensor max(const Tensor& a, const Tensor& b) { return maximum(a, b); }
 Tensor min(const Tensor& a, const Tensor& b) { return minimum(a, b); }
 Tensor greater(const Tensor& a, const Tensor& b) { return gt(a, b); }

@@ -11,6 +11,7 @@
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/dispatch/grad_mode.h"
 #include "brasa/ops/pointwise.h"
+#include "dispatch/node_name.h"
 #include "ops/meta.h"
 #include "ops/pointwise/ternary_ops.h"
 
@@ -136,6 +137,7 @@ Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value) 
   const Scalar v = masked_fill_value(value);
   // A value that requires grad gets the sum of the filled positions' gradients (through where).
   if (will_record_grad({&value})) return where(mask, value.to(self.dtype()), self);
+  autograd::NodeName node("MaskedFillBackward1");  // Note [Overload node names]
   return masked_fill(self, mask, v);
 }
 Tensor Tensor::masked_fill(const Tensor& mask, const Scalar& value) const {

@@ -1,6 +1,7 @@
 // amax, amin, max, min, argmax and argmin (loops in backends/cpu/kernels/reduce_kernels*.cpp).
 #include "brasa/core/error.h"
 #include "brasa/ops/reduce.h"
+#include "dispatch/node_name.h"
 #include "ops/reduce/reduce_common.h"
 #include "ops/reduce/reduce_ops.h"
 
@@ -98,10 +99,12 @@ Tensor& amin_out(Tensor& out, const Tensor& self, IntArrayRef dim, bool keepdim)
 }
 Tensor max(const Tensor& self) {
   check_full(self, "max()");
+  autograd::NodeName node("MaxBackward1");  // Note [Overload node names]
   return ops::amax_op().call(self, {}, false, kNoOut);
 }
 Tensor min(const Tensor& self) {
   check_full(self, "min()");
+  autograd::NodeName node("MinBackward1");
   return ops::amin_op().call(self, {}, false, kNoOut);
 }
 std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim) {

@@ -89,15 +89,18 @@ Tensor reduce_ag(ReduceOp& op, Kind kind, const char* node, const Tensor& self, 
 
 Tensor sum_ag(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype,
               const Tensor& out) {
-  return reduce_ag(sum_op(), Kind::Sum, "SumBackward0", self, dim, keepdim, dtype, out);
+  return reduce_ag(sum_op(), Kind::Sum, dim.empty() ? "SumBackward0" : "SumBackward1", self, dim,
+                   keepdim, dtype, out);
 }
 Tensor mean_ag(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype,
                const Tensor& out) {
-  return reduce_ag(mean_op(), Kind::Mean, "MeanBackward0", self, dim, keepdim, dtype, out);
+  return reduce_ag(mean_op(), Kind::Mean, dim.empty() ? "MeanBackward0" : "MeanBackward1", self,
+                   dim, keepdim, dtype, out);
 }
 Tensor prod_ag(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype,
                const Tensor& out) {
-  return reduce_ag(prod_op(), Kind::Prod, "ProdBackward0", self, dim, keepdim, dtype, out);
+  return reduce_ag(prod_op(), Kind::Prod, dim.empty() ? "ProdBackward0" : "ProdBackward1", self,
+                   dim, keepdim, dtype, out);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include "brasa/core/error.h"
 #include "brasa/ops/reduce.h"
+#include "dispatch/node_name.h"
 #include "ops/reduce/reduce_common.h"
 #include "ops/reduce/reduce_ops.h"
 
@@ -86,7 +87,10 @@ Tensor std(const Tensor& self, OptionalIntArrayRef dim, std::optional<int64_t> c
            bool keepdim) {
   return ops::std_op().call(self, dim.value_or(IntArrayRef()), correction.value_or(1), keepdim);
 }
-Tensor norm(const Tensor& self, const Scalar& p) { return ops::norm_op().call(self, p, {}, false); }
+Tensor norm(const Tensor& self, const Scalar& p) {
+  autograd::NodeName node("NormBackward0");  // norm.Scalar (Note [Overload node names])
+  return ops::norm_op().call(self, p, {}, false);
+}
 Tensor norm(const Tensor& self, std::optional<Scalar> p, IntArrayRef dim, bool keepdim) {
   return ops::norm_op().call(self, p, dim, keepdim);
 }

@@ -3,6 +3,7 @@
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/view.h"
+#include "dispatch/node_name.h"
 #include "ops/view/view_ops.h"
 #include "ops/view/view_utils.h"
 
@@ -90,6 +91,7 @@ Tensor swapdims(const Tensor& self, int64_t dim0, int64_t dim1) {
 Tensor t(const Tensor& self) {
   BRASA_CHECK(self.dim() <= 2, "t: expects a tensor with <= 2 dimensions, but self is ", self.dim(),
               "D");
+  autograd::NodeName node("TBackward0");  // Note [Overload node names]
   return transpose(self, 0, self.dim() < 2 ? 0 : 1);
 }
 

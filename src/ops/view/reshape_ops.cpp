@@ -7,6 +7,7 @@
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/view.h"
+#include "dispatch/node_name.h"
 #include "ops/view/view_ops.h"
 #include "ops/view/view_utils.h"
 
@@ -153,11 +154,18 @@ namespace brasa {
 
 Tensor reshape(const Tensor& self, IntArrayRef shape) {
   DimVector sizes = ops::infer_size(shape, self.numel(), "reshape");
-  if (ops::view_strides(self.sizes(), self.strides(), sizes))
+  // libtorch's nodes: _reshape_alias's for a view, _unsafe_view's of the copy otherwise (Note
+  // [Overload node names]).
+  if (ops::view_strides(self.sizes(), self.strides(), sizes)) {
+    autograd::NodeName node("ReshapeAliasBackward0");
     return ops::view_op().call(self, sizes);
+  }
   Tensor out = self.clone(MemoryFormat::Contiguous);
   // With history, a view of the copy: resizing it in place would leave autograd the old shape.
-  if (out.requires_grad()) return ops::view_op().call(out, sizes);
+  if (out.requires_grad()) {
+    autograd::NodeName node("UnsafeViewBackward0");
+    return ops::view_op().call(out, sizes);
+  }
   // resize_ (same numel: no reallocation) rather than setting the sizes on the TensorImpl: a
   // dispatched op, so compile's tracer sees the new shape (it read the reshaped tensor as an
   // unknown, captured one: stale data on replay).

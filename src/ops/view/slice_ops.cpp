@@ -3,6 +3,7 @@
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/view.h"
+#include "dispatch/node_name.h"
 #include "ops/view/view_ops.h"
 
 namespace brasa::ops {
@@ -131,6 +132,7 @@ std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {
   int64_t pieces = split_size == 0 ? 1 : std::max<int64_t>((size + split_size - 1) / split_size, 1);
   DimVector sizes(pieces, split_size);
   sizes.back() = size - split_size * (pieces - 1);
+  autograd::NodeName node("SplitBackward0");  // split.Tensor (Note [Overload node names])
   return split_with_sizes(self, sizes, d);
 }
 
