@@ -83,7 +83,8 @@ def patched_support(src, work):
 
 def test_files(src):
     cmake = open(os.path.join(src, "test/cpp/api/CMakeLists.txt")).read()
-    names = re.findall(r"\$\{TORCH_API_TEST_DIR\}/([\w-]+\.cpp)", cmake)
+    block = re.search(r"set\(TORCH_API_TEST_SOURCES(.*?)\)", cmake, re.S).group(1)
+    names = re.findall(r"\$\{TORCH_API_TEST_DIR\}/([\w-]+\.cpp)", block)
     return [n for n in names if "cuda" not in n]
 
 

@@ -11,9 +11,6 @@
 namespace brasa::conformance {
 namespace {
 
-Value pair(const std::tuple<Tensor, Tensor>& t) {
-  return Value::of_tensors({std::get<0>(t), std::get<1>(t)});
-}
 bool keepdim(const Args& a) { return a.kw_bool("keepdim").value_or(false); }
 std::optional<Tensor> kw_optional_tensor(const Args& a, std::string_view name) {
   return a.has(name) ? std::optional<Tensor>(a.kw_tensor(name)) : std::nullopt;

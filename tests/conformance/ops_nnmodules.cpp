@@ -38,10 +38,6 @@ ExpandingArray<D, T> expand(const Args& a, size_t i) {
   return ExpandingArray<D, T>(v);
 }
 
-Value pair(const std::tuple<Tensor, Tensor>& t) {
-  return Value::of_tensors({std::get<0>(t), std::get<1>(t)});
-}
-
 template <class Module, size_t D>
 Value unpool(const Args& a) {
   Module m(

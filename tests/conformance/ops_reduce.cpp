@@ -7,9 +7,6 @@
 namespace brasa::conformance {
 namespace {
 
-Value pair(const std::tuple<Tensor, Tensor>& t) {
-  return Value::of_tensors({std::get<0>(t), std::get<1>(t)});
-}
 bool keepdim(const Args& a) { return a.kw_bool("keepdim").value_or(false); }
 std::optional<ScalarType> dtype(const Args& a) { return a.kw_dtype("dtype"); }
 

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -88,6 +89,10 @@ inline std::vector<Tensor> tensor_args(const Args& a) {
   std::vector<Tensor> out;
   for (size_t i = 0; i < a.size() && a.is_tensor(i); ++i) out.push_back(a.tensor(i));
   return out;
+}
+/// A two-tensor result (values and indices, ...) as a list Value.
+inline Value pair(const std::tuple<Tensor, Tensor>& t) {
+  return Value::of_tensors({std::get<0>(t), std::get<1>(t)});
 }
 /// Positional argument i (a Python bool or number) as a bool.
 inline bool flag(const Args& a, size_t i) { return a.scalar(i).to<bool>(); }
