@@ -152,7 +152,7 @@ class DistributedDataParallel {
   /// Runs the module's forward with DDP's bookkeeping around it.
   template <typename... Args>
   auto forward(Args&&... args) {
-    if (joining_ && reducer_->sync()) reducer_->count_active_ranks(true);
+    if (joining_ && reducer_->sync()) reducer_->count_active_ranks(true, join_divide_by_active_);
     reducer_->prepare_for_forward();
     if (options_.broadcast_buffers && reducer_->sync())
       detail::broadcast_buffers(*module_, *group_);
@@ -182,10 +182,13 @@ class DistributedDataParallel {
   /// Uneven inputs (PyTorch's Join): runs `fn` (this rank's training loop), then keeps taking
   /// part in the other ranks' iterations (their buffer broadcasts and gradient all-reduces, with
   /// zeros) until every rank has finished, so no rank hangs in a collective. While some ranks have
-  /// finished, the others average over the ranks still training. Every rank must call join().
+  /// finished, the others average over the ranks still training, or, with
+  /// `divide_by_initial_world_size` (PyTorch's default), over the whole group, the finished ranks
+  /// contributing zeros. Every rank must call join().
   template <typename Fn>
-  void join(Fn&& fn) {
+  void join(Fn&& fn, bool divide_by_initial_world_size = false) {
     joining_ = true;
+    join_divide_by_active_ = !divide_by_initial_world_size;
     try {
       fn();
     } catch (...) {
@@ -217,6 +220,7 @@ class DistributedDataParallel {
   DistributedDataParallelOptions options_;
   std::unique_ptr<Reducer> reducer_;
   bool joining_ = false;
+  bool join_divide_by_active_ = true;
 };
 
 }  // namespace brasa::distributed
