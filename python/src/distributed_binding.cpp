@@ -18,6 +18,7 @@
 #include "brasa/distributed/ddp.h"
 #include "brasa/distributed/init.h"
 #include "brasa/distributed/process_group.h"
+#include "py_callback.h"
 
 namespace nb = nanobind;
 namespace dist = brasa::distributed;
@@ -211,6 +212,53 @@ void bind_group(nb::module_& m) {
   });
 }
 
+/// A Python comm hook's pending result as the Work the Reducer waits for: wait() takes the GIL,
+/// waits on the Python future (anything with wait() giving a Tensor or a one-Tensor list) and
+/// puts its tensor where the Reducer reads the bucket's result.
+class PyHookWork : public dist::Work {
+ public:
+  PyHookWork(nb::handle future, Tensor* result)
+      : Work("comm_hook"), future_(make_ref(future)), result_(result) {}
+
+  bool wait(std::chrono::milliseconds /*timeout*/) override {
+    if (isCompleted()) return dist::Work::wait();
+    if (!Py_IsInitialized()) return true;  // interpreter gone (exit): nothing to read
+    try {
+      nb::gil_scoped_acquire gil;
+      try {
+        nb::object value = future_->get().attr("wait")();
+        if ((nb::isinstance<nb::list>(value) || nb::isinstance<nb::tuple>(value)) &&
+            nb::len(value) == 1)
+          value = value[0];
+        if (!nb::isinstance<Tensor>(value)) {
+          throw brasa::TypeError(
+              "DistributedDataParallel: a comm hook's future must complete with a Tensor (or a "
+              "list of one), got " +
+              std::string(nb::type_name(value.type()).c_str()));
+        }
+        Tensor t = nb::cast<Tensor>(value);
+        if (t.numel() != result_->numel()) {
+          throw brasa::ValueError("DistributedDataParallel: a comm hook returned " +
+                                  std::to_string(t.numel()) + " elements for a bucket of " +
+                                  std::to_string(result_->numel()));
+        }
+        *result_ = t.reshape({t.numel()});
+      } catch (nb::python_error& e) {
+        rethrow_as_brasa_error(e);
+      }
+    } catch (...) {
+      finish(std::current_exception());
+      throw;
+    }
+    finish();
+    return true;
+  }
+
+ private:
+  PyRefPtr future_;
+  Tensor* result_;
+};
+
 /// DDP's gradient synchronisation over Python parameters (Reducer in brasa/distributed/ddp.h):
 /// the Python DistributedDataParallel module drives it around its wrapped module's forward.
 void bind_reducer(nb::module_& m) {
@@ -240,10 +288,30 @@ void bind_reducer(nb::module_& m) {
            nb::call_guard<nb::gil_scoped_release>())
       .def("prepare_for_backward", &dist::Reducer::prepare_for_backward,
            nb::call_guard<nb::gil_scoped_release>())
-      .def("count_active_ranks", &dist::Reducer::count_active_ranks,
+      .def("count_active_ranks", &dist::Reducer::count_active_ranks, nb::arg("active"),
+           nb::arg("divide_by_active") = true, nb::call_guard<nb::gil_scoped_release>())
+      .def("shadow_forward", &dist::Reducer::shadow_forward,
            nb::call_guard<nb::gil_scoped_release>())
-      .def("shadow_iteration", &dist::Reducer::shadow_iteration,
+      .def("shadow_backward", &dist::Reducer::shadow_backward,
            nb::call_guard<nb::gil_scoped_release>())
+      .def(
+          "register_comm_hook",
+          [](dist::Reducer& r, nb::handle fn) {
+            // fn(bucket) -> a future; called under the GIL from wherever backward runs.
+            r.register_comm_hook(
+                [ref = make_ref(fn)](dist::ProcessGroup&,
+                                     Tensor& bucket) -> IntrusivePtr<dist::Work> {
+                  nb::gil_scoped_acquire gil;
+                  try {
+                    nb::object future = ref->get()(nb::cast(Tensor(bucket), nb::rv_policy::move));
+                    return make_intrusive<PyHookWork>(future, &bucket);
+                  } catch (nb::python_error& e) {
+                    rethrow_as_brasa_error(e);
+                  }
+                },
+                /*hook_averages=*/true);
+          },
+          nb::arg("hook"))
       .def("set_sync", &dist::Reducer::set_sync)
       .def("sync", &dist::Reducer::sync)
       .def("bucket_indices", &dist::Reducer::bucket_indices)

@@ -14,6 +14,7 @@
 #include "brasa/archive/pt.h"
 #include "brasa/core/error.h"
 #include "brasa/serialize/safetensors.h"
+#include "py_callback.h"
 
 namespace nb = nanobind;
 
@@ -112,6 +113,26 @@ nb::tuple safetensors_to_python(const serialize::SafeTensors& st) {
   return nb::make_tuple(items, st.metadata);
 }
 
+// map_location as C++'s RestoreLocation: `fn(storage, location)` called under the GIL (the load
+// itself runs without it); None means every storage stays on the CPU as read.
+serialize::RestoreLocation restore_from(nb::handle fn) {
+  if (fn.is_none()) return {};
+  return [fn](const Tensor& storage, const std::string& location) -> Tensor {
+    nb::gil_scoped_acquire gil;
+    try {
+      nb::object out = fn(nb::cast(Tensor(storage), nb::rv_policy::move), location);
+      if (!nb::isinstance<Tensor>(out)) {
+        throw brasa::TypeError("brasa.load: map_location returned " +
+                               std::string(nb::type_name(out.type()).c_str()) +
+                               " for a storage saved on '" + location + "', expected a Tensor");
+      }
+      return nb::cast<Tensor>(out);
+    } catch (nb::python_error& e) {
+      rethrow_as_brasa_error(e);
+    }
+  };
+}
+
 }  // namespace
 
 void bind_serialize(nb::module_& m) {
@@ -131,22 +152,30 @@ void bind_serialize(nb::module_& m) {
     }
     return as_bytes(bytes.data(), bytes.size());
   });
-  m.def("_load_pt", [](const std::string& path, nb::handle ordered_dict) {
-    IValue value;
-    {
-      nb::gil_scoped_release release;
-      value = serialize::load_pt(path);
-    }
-    return to_python(value, ordered_dict);
-  });
-  m.def("_load_pt_bytes", [](nb::bytes data, nb::handle ordered_dict) {
-    IValue value;
-    {
-      nb::gil_scoped_release release;  // `data` stays alive: the caller holds it
-      value = serialize::load_pt_bytes(data.c_str(), data.size());
-    }
-    return to_python(value, ordered_dict);
-  });
+  m.def(
+      "_load_pt",
+      [](const std::string& path, nb::handle ordered_dict, nb::handle restore) {
+        serialize::RestoreLocation fn = restore_from(restore);
+        IValue value;
+        {
+          nb::gil_scoped_release release;
+          value = serialize::load_pt(path, fn);
+        }
+        return to_python(value, ordered_dict);
+      },
+      nb::arg("path"), nb::arg("ordered_dict"), nb::arg("restore") = nb::none());
+  m.def(
+      "_load_pt_bytes",
+      [](nb::bytes data, nb::handle ordered_dict, nb::handle restore) {
+        serialize::RestoreLocation fn = restore_from(restore);
+        IValue value;
+        {
+          nb::gil_scoped_release release;  // `data` stays alive: the caller holds it
+          value = serialize::load_pt_bytes(data.c_str(), data.size(), fn);
+        }
+        return to_python(value, ordered_dict);
+      },
+      nb::arg("data"), nb::arg("ordered_dict"), nb::arg("restore") = nb::none());
   m.def("_save_safetensors", [](const Items& items, const std::string& path, const Meta& meta) {
     auto tensors = named(items);
     nb::gil_scoped_release release;

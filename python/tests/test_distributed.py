@@ -15,6 +15,7 @@ import brasa.distributed as dist
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 WORKER = os.path.join(HERE, "dist_worker.py")
+JOIN_HOOKS_WORKER = os.path.join(HERE, "dist_join_hooks_worker.py")
 TIMEOUT_S = 120
 
 
@@ -45,18 +46,18 @@ def communicate(procs):
     return outs
 
 
-def run_two_ranks():
+def run_two_ranks(worker=WORKER):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [os.path.dirname(os.path.dirname(brasa.__file__)), os.environ.get("PYTHONPATH", "")]),
         OMP_NUM_THREADS="1")
     launcher = brasarun()
     if launcher:
-        cmd = [launcher, "--nproc-per-node", "2", "--master-port", "0", sys.executable, WORKER]
+        cmd = [launcher, "--nproc-per-node", "2", "--master-port", "0", sys.executable, worker]
         procs = [subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE,
                                   stderr=subprocess.STDOUT, text=True, start_new_session=True)]
     else:
         port = str(free_port())
-        procs = [subprocess.Popen([sys.executable, WORKER], stdout=subprocess.PIPE,
+        procs = [subprocess.Popen([sys.executable, worker], stdout=subprocess.PIPE,
                                   stderr=subprocess.STDOUT, text=True, start_new_session=True,
                                   env=dict(env, RANK=str(r), WORLD_SIZE="2",
                                            MASTER_ADDR="127.0.0.1", MASTER_PORT=port))
@@ -67,6 +68,15 @@ def run_two_ranks():
 
 def test_two_ranks_collectives_and_ddp_equal_single_process():
     codes, out = run_two_ranks()
+    assert all(c == 0 for c in codes), out
+    assert "rank 0 ok" in out and "rank 1 ok" in out, out
+
+
+def test_two_ranks_join_and_comm_hooks():
+    """DDP.join() with uneven inputs (both divisors, throw_on_early_termination) and
+    register_comm_hook (allreduce, fp16 and bf16 compression, a local hook with state, a failing
+    hook) on two ranks, against single-process references."""
+    codes, out = run_two_ranks(JOIN_HOOKS_WORKER)
     assert all(c == 0 for c in codes), out
     assert "rank 0 ok" in out and "rank 1 ok" in out, out
 

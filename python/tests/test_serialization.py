@@ -191,3 +191,111 @@ def test_safetensors_module(tmp_path):
     assert not missing and not unexpected
     for (ka, va), (kb, vb) in zip(a.state_dict().items(), b.state_dict().items()):
         assert ka == kb and equal(va, vb)
+
+
+def test_complex_tensors_both_ways(tmp_path):
+    rs = np.random.RandomState(0)
+    c64 = (rs.randn(3, 4) + 1j * rs.randn(3, 4)).astype(np.complex64)
+    c128 = rs.randn(5) + 1j * rs.randn(5)
+    obj = {"c64": brasa.from_numpy(c64), "c128": brasa.from_numpy(c128),
+           "t": brasa.from_numpy(c64).t(), "p": nn.Parameter(brasa.from_numpy(c128))}
+    brasa.save(obj, tmp_path / "c.pt")
+    back = torch.load(tmp_path / "c.pt")
+    assert back["c64"].dtype == torch.complex64 and back["c128"].dtype == torch.complex128
+    np.testing.assert_array_equal(back["c64"].numpy(), c64)
+    np.testing.assert_array_equal(back["c128"].numpy(), c128)
+    assert back["t"].stride() == (1, 4)
+    np.testing.assert_array_equal(back["t"].numpy(), c64.T)
+    tobj = {"a": torch.from_numpy(c64), "b": torch.from_numpy(c128)[1:4],
+            "p": torch.nn.Parameter(torch.from_numpy(c128.copy())),
+            "v3": torch.view_as_complex(torch.arange(8.0).reshape(4, 2))}
+    torch.save(tobj, tmp_path / "t.pt")
+    for source in (tmp_path / "t.pt", io.BytesIO((tmp_path / "t.pt").read_bytes())):
+        b = brasa.load(source)
+        assert b["a"].dtype == brasa.complex64 and b["b"].dtype == brasa.complex128
+        np.testing.assert_array_equal(b["a"].numpy(), c64)
+        np.testing.assert_array_equal(b["b"].numpy(), c128[1:4])
+        np.testing.assert_array_equal(b["p"].detach().numpy(), c128)
+        np.testing.assert_array_equal(b["v3"].numpy(), tobj["v3"].numpy())
+    # torch -> brasa -> torch keeps the values and storage sharing
+    brasa.save(brasa.load(tmp_path / "t.pt"), tmp_path / "t2.pt")
+    again = torch.load(tmp_path / "t2.pt")
+    for k in tobj:
+        assert torch.equal(again[k].detach(), tobj[k].detach())
+
+
+@pytest.fixture
+def cuda_tagged_file(tmp_path):
+    """A torch.save file whose storages say they were saved on 'cuda:1' (torch's location tagger
+    is overridden while saving), with torch's own results of loading it back."""
+    import torch.serialization as ts
+    ts.register_package(0, lambda storage: "cuda:1", lambda storage, location: None)
+    entry = ts._package_registry[0]
+    try:
+        torch.manual_seed(0)
+        obj = {"w": torch.randn(3, 2), "i": torch.arange(4), "shared": [torch.ones(2)] * 2}
+        torch.save(obj, tmp_path / "cuda.pt")
+    finally:
+        ts._package_registry.remove(entry)
+    return tmp_path / "cuda.pt", obj
+
+
+def test_map_location_forms(cuda_tagged_file):
+    path, obj = cuda_tagged_file
+
+    def check(b):
+        for k in ("w", "i"):
+            same(b[k], obj[k])
+        assert len(b["shared"]) == 2
+
+    # None: each storage goes back where it was saved, which neither has here
+    with pytest.raises(RuntimeError):
+        torch.load(path)
+    with pytest.raises(RuntimeError, match="cuda:1"):
+        brasa.load(path)
+    for where in ("cpu", brasa.device("cpu"), {"cuda:1": "cpu"}, {"cuda:1": brasa.device("cpu")}):
+        torch_where = torch.device("cpu") if isinstance(where, brasa.device) else where
+        if isinstance(where, dict):
+            torch_where = {"cuda:1": "cpu"}
+        torch.load(path, map_location=torch_where)  # torch accepts it too
+        check(brasa.load(path, map_location=where))
+        check(brasa.load(io.BytesIO(path.read_bytes()), map_location=where))
+    # a dict that leaves the location alone, and an explicit device brasa lacks
+    for where in ({"cuda:0": "cpu"}, "cuda:0"):
+        with pytest.raises(RuntimeError):
+            torch.load(path, map_location=where)
+        with pytest.raises(RuntimeError, match="cuda"):
+            brasa.load(path, map_location=where)
+    # a callable sees each storage once with its saved location; None means the default
+    seen_b, seen_t = [], []
+    brasa_result = brasa.load(path, map_location=lambda s, loc: seen_b.append(loc) or s)
+    torch.load(path, map_location=lambda s, loc: seen_t.append(loc) or s)
+    check(brasa_result)
+    assert seen_b == seen_t == ["cuda:1"] * 3
+    brasa_result["shared"][0].add_(1)  # the two list items share one storage
+    assert brasa_result["shared"][1].tolist() == [2.0, 2.0]
+    with pytest.raises(RuntimeError):
+        torch.load(path, map_location=lambda s, loc: None)
+    with pytest.raises(RuntimeError, match="cuda:1"):
+        brasa.load(path, map_location=lambda s, loc: None)
+
+
+def test_map_location_on_cpu_files_and_errors(tmp_path):
+    brasa.save(nested(), tmp_path / "n.pt")
+    for where in (None, "cpu", brasa.device("cpu"), {}, {"cuda:0": "cpu"},
+                  lambda s, loc: s, lambda s, loc: None, lambda s, loc: s.clone()):
+        check_nested(brasa.load(tmp_path / "n.pt", map_location=where), nested(),
+                     lambda x: x.numpy())
+    seen = []
+    brasa.load(tmp_path / "n.pt", map_location=lambda s, loc: seen.append((loc, s.dim())) or s)
+    assert seen and all(item == ("cpu", 1) for item in seen)
+    with pytest.raises(ValueError, match="map_location"):
+        brasa.load(tmp_path / "n.pt", map_location=lambda s, loc: s[:1])
+    with pytest.raises(TypeError, match="map_location"):
+        brasa.load(tmp_path / "n.pt", map_location=lambda s, loc: "nope")
+    with pytest.raises(KeyError):
+        brasa.load(tmp_path / "n.pt", map_location=lambda s, loc: {}["missing"])
+    with pytest.raises(TypeError, match="map_location"):
+        brasa.load(tmp_path / "n.pt", map_location=3)
+    with pytest.raises(RuntimeError):
+        brasa.load(tmp_path / "n.pt", map_location="cuda:0")

@@ -18,13 +18,14 @@ namespace brasa::serialize {
 /// Nesting depth of lists, tuples and dicts accepted by the unpickler and the pickler.
 constexpr int kMaxPickleDepth = 200;
 
-/// Gives storage `key` as a 1-d contiguous CPU tensor of `dtype` holding exactly `nbytes` bytes;
-/// throws SerializationError when the record is missing or has another size. Called once per key.
-using StorageLoader =
-    std::function<Tensor(const std::string& key, ScalarType dtype, uint64_t nbytes)>;
+/// Gives storage `key`, saved from `location` ("cpu", "cuda:0", ...), as a 1-d contiguous tensor
+/// of `dtype` holding exactly `nbytes` bytes; throws SerializationError when the record is missing
+/// or has another size. Called once per key.
+using StorageLoader = std::function<Tensor(const std::string& key, ScalarType dtype,
+                                           uint64_t nbytes, const std::string& location)>;
 
 /// Unpickles `data` (a data.pkl). Persistent ids ('storage', torch.<X>Storage, key, location,
-/// numel) are resolved through `load_storage`; every location loads to CPU. Throws
+/// numel) are resolved through `load_storage`. Throws
 /// SerializationError naming `origin` and the byte offset on anything outside the allowed subset,
 /// unknown globals, malformed or truncated input, and tensors reaching outside their storage.
 BRASA_API IValue unpickle(const uint8_t* data, size_t size, const StorageLoader& load_storage,

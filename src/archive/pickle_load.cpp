@@ -37,6 +37,7 @@ struct StorageRef {
   std::string key;
   ScalarType dtype;  // Undefined for UntypedStorage
   uint64_t nbytes;
+  std::string location;
 };
 
 struct Item;
@@ -70,10 +71,26 @@ constexpr struct {
   const char* name;
   ScalarType dtype;
 } kDtypeNames[] = {
-    {"float32", kFloat}, {"float", kFloat}, {"float64", kDouble},    {"double", kDouble},
-    {"float16", kHalf},  {"half", kHalf},   {"bfloat16", kBFloat16}, {"int64", kLong},
-    {"long", kLong},     {"int32", kInt},   {"int", kInt},           {"int16", kShort},
-    {"short", kShort},   {"int8", kChar},   {"uint8", kByte},        {"bool", kBool},
+    {"float32", kFloat},
+    {"float", kFloat},
+    {"float64", kDouble},
+    {"double", kDouble},
+    {"float16", kHalf},
+    {"half", kHalf},
+    {"bfloat16", kBFloat16},
+    {"int64", kLong},
+    {"long", kLong},
+    {"int32", kInt},
+    {"int", kInt},
+    {"int16", kShort},
+    {"short", kShort},
+    {"int8", kChar},
+    {"uint8", kByte},
+    {"bool", kBool},
+    {"complex64", kComplexFloat},
+    {"cfloat", kComplexFloat},
+    {"complex128", kComplexDouble},
+    {"cdouble", kComplexDouble},
 };
 
 class Unpickler {
@@ -237,12 +254,14 @@ void Unpickler::global() {
   } else if (module == "torch" && name == "UntypedStorage") {
     g->kind = GlobalKind::Storage;
   } else if (module == "torch") {
-    for (ScalarType t : kAllScalarTypes) {
+    auto match_storage = [&](ScalarType t) {
       if (name == std::string(storage_type_name(t)) + "Storage") {
         g->kind = GlobalKind::Storage;
         g->dtype = t;
       }
-    }
+    };
+    for (ScalarType t : kAllScalarTypes) match_storage(t);
+    for (ScalarType t : kComplexScalarTypes) match_storage(t);
     for (const auto& d : kDtypeNames) {
       if (name == d.name) {
         g->kind = GlobalKind::Dtype;
@@ -284,8 +303,9 @@ void Unpickler::persistent_load() {
   }
   Item it;
   it.kind = Item::Kind::Storage;
-  it.storage = std::make_shared<StorageRef>(
-      StorageRef{(*t)[2].value.toStringRef(), dtype, static_cast<uint64_t>(numel) * elsize});
+  it.storage = std::make_shared<StorageRef>(StorageRef{(*t)[2].value.toStringRef(), dtype,
+                                                       static_cast<uint64_t>(numel) * elsize,
+                                                       (*t)[3].value.toStringRef()});
   stack_.push_back(std::move(it));
 }
 
@@ -358,12 +378,14 @@ Tensor Unpickler::rebuild_tensor(const Items& args, bool v3) {
       fail(fn, ": storage '", ref.key, "' is used with two dtypes or sizes");
     }
   } else {
-    storage = load_(ref.key, dtype, ref.nbytes);
-    BRASA_INTERNAL_ASSERT(storage.scalar_type() == dtype && storage.nbytes() == ref.nbytes);
+    storage = load_(ref.key, dtype, ref.nbytes, ref.location);
+    BRASA_INTERNAL_ASSERT(storage.scalar_type() == dtype && storage.nbytes() == ref.nbytes &&
+                          storage.is_contiguous() && storage.storage_offset() == 0);
     storages_.emplace(ref.key, storage);
   }
   Tensor t = storage.as_strided(sizes, strides, offset);
-  if (grad_v.toBool() && is_floating_type(dtype)) t.requires_grad_(true);
+  if (grad_v.toBool() && (is_floating_type(dtype) || is_complex_type(dtype)))
+    t.requires_grad_(true);
   return t;
 }
 

@@ -65,7 +65,7 @@ void check_magic(const uint8_t* data, size_t size, const std::string& origin) {
 
 // `map` (when not null) owns `data`: aligned storages then view it instead of being copied.
 IValue load_archive(const uint8_t* data, size_t size, const std::string& origin,
-                    const std::shared_ptr<MappedFile>& map) {
+                    const std::shared_ptr<MappedFile>& map, const RestoreLocation& restore) {
   check_magic(data, size, origin);
   ZipReader zip(data, size, origin);
   BRASA_CHECK_TYPED(SerializationError, !zip.entries().empty(), origin,
@@ -92,7 +92,7 @@ IValue load_archive(const uint8_t* data, size_t size, const std::string& origin,
                     "' is missing");
   auto pkl = zip.record(pkl_name);
 
-  StorageLoader load = [&](const std::string& key, ScalarType dtype, uint64_t nbytes) -> Tensor {
+  auto read = [&](const std::string& key, ScalarType dtype, uint64_t nbytes) -> Tensor {
     BRASA_CHECK_TYPED(SerializationError, !key.empty() && key.find('/') == std::string::npos,
                       origin, ": storage key '", key, "' is not a record name");
     std::string name = prefix + "data/" + key;
@@ -113,21 +113,47 @@ IValue load_archive(const uint8_t* data, size_t size, const std::string& origin,
     }
     Tensor t = empty({numel}, options);
     if (nbytes > 0) std::memcpy(t.data_ptr(), bytes.data(), nbytes);
-    if (big_endian && elsize > 1) byteswap(static_cast<uint8_t*>(t.data_ptr()), nbytes, elsize);
+    size_t swap_size = element_size(to_real_value_type(dtype));  // complex: each part
+    if (big_endian && swap_size > 1) {
+      byteswap(static_cast<uint8_t*>(t.data_ptr()), nbytes, swap_size);
+    }
     return t;
+  };
+  StorageLoader load = [&](const std::string& key, ScalarType dtype, uint64_t nbytes,
+                           const std::string& location) -> Tensor {
+    Tensor t = read(key, dtype, nbytes);
+    if (!restore) return t;
+    Tensor out = restore(t, location);
+    BRASA_CHECK_TYPED(
+        ValueError, out.defined() && out.scalar_type() == dtype && out.numel() == t.numel(), origin,
+        ": map_location turned storage '", key, "' (", t.numel(), " elements of ", dtype,
+        ", saved on '", location, "') into ",
+        out.defined() ? std::to_string(out.numel()) + " elements of " + to_string(out.scalar_type())
+                      : std::string("an undefined tensor"),
+        "; expected the same dtype and number of elements");
+    out = out.reshape({out.numel()});
+    if (!out.is_contiguous() || out.storage_offset() != 0)
+      out = out.clone(MemoryFormat::Contiguous);
+    return out;
   };
   return unpickle(pkl.data(), pkl.size(), load, origin + ": " + pkl_name);
 }
 
 }  // namespace
 
-IValue load_pt(const std::string& path) {
-  std::shared_ptr<MappedFile> map = MappedFile::open(path);
-  return load_archive(map->data(), map->size(), path, map);
-}
+IValue load_pt(const std::string& path) { return load_pt(path, RestoreLocation()); }
 
 IValue load_pt_bytes(const void* data, size_t size) {
-  return load_archive(static_cast<const uint8_t*>(data), size, "<buffer>", nullptr);
+  return load_pt_bytes(data, size, RestoreLocation());
+}
+
+IValue load_pt(const std::string& path, const RestoreLocation& restore) {
+  std::shared_ptr<MappedFile> map = MappedFile::open(path);
+  return load_archive(map->data(), map->size(), path, map, restore);
+}
+
+IValue load_pt_bytes(const void* data, size_t size, const RestoreLocation& restore) {
+  return load_archive(static_cast<const uint8_t*>(data), size, "<buffer>", nullptr, restore);
 }
 
 }  // namespace brasa::serialize

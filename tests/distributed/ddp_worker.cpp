@@ -5,9 +5,12 @@
 //     --fp16 / --bf16: gradients travel compressed (communication hooks).
 //   ddp_worker reference STEPS OUT [--no-sync K] [--adam]
 //     the same training in one process on the whole global batch (no DDP).
-//   ddp_worker uneven OUT / ddp_worker uneven-reference WORLD OUT
+//   ddp_worker uneven OUT [--initial] / ddp_worker uneven-reference WORLD OUT [--initial]
 //     rank r has 5 + 2r batches and trains inside DistributedDataParallel::join; the reference
-//     averages, at each step, over the ranks that still have data. The last rank saves.
+//     averages, at each step, over the ranks that still have data (--initial: over WORLD, as
+//     join(fn, divide_by_initial_world_size = true)). The last rank saves.
+//   ddp_worker train ... --hook-averages: a comm hook registered with hook_averages = true
+//     (buckets arrive summed-not-averaged; the hook divides and all-reduces) equals plain DDP.
 //   ddp_worker die | die-mid VICTIM / ddp_worker leave EARLY ITERS [--destroy] /
 //   ddp_worker subgroup-outlives
 //     a rank killed (kill_mid_allreduce.py) or exiting normally (normal_exit.py), a subgroup
@@ -95,7 +98,7 @@ int reference(int64_t steps, const std::string& out, int64_t micro, bool adam) {
 }
 
 int train(int64_t steps, const std::string& out, int64_t micro, bool find_unused, bool adam,
-          dist::CommHookType hook) {
+          dist::CommHookType hook, bool hook_averages) {
   auto pg = dist::init_process_group("gloo");
   const int rank = pg->getRank(), size = pg->getSize();
   if (kGlobalBatch % size != 0) {
@@ -117,6 +120,15 @@ int train(int64_t steps, const std::string& out, int64_t micro, bool find_unused
     net->spare->bias.requires_grad_(false);
   }
   dist::DistributedDataParallel<Net> ddp(net, pg, options);
+  if (hook_averages) {  // PyTorch's contract: the bucket holds the local sum; the hook averages
+    ddp.reducer().register_comm_hook(
+        [](dist::ProcessGroup& group, Tensor& bucket) {
+          bucket.div_(group.getSize());
+          std::vector<Tensor> tensors{bucket};
+          return group.allreduce(tensors, dist::AllreduceOptions{});
+        },
+        true);
+  }
   auto opt = make_optimizer(net, adam);
   const int64_t local = kGlobalBatch / size;
   for (int64_t s = 0; s < steps; ++s) {
@@ -158,7 +170,7 @@ int train(int64_t steps, const std::string& out, int64_t micro, bool find_unused
 constexpr int64_t kLocalBatch = 6;
 int64_t uneven_steps(int rank) { return 5 + 2 * static_cast<int64_t>(rank); }
 
-int uneven_reference(int world, const std::string& out) {
+int uneven_reference(int world, const std::string& out, bool by_world) {
   manual_seed(1);
   Net net;
   auto opt = make_optimizer(net, false);
@@ -170,8 +182,8 @@ int uneven_reference(int world, const std::string& out) {
     for (int r : active) {
       Tensor x, y;
       batch(s, r * kLocalBatch, kLocalBatch, x, y);
-      (nn::functional::cross_entropy(net->forward(x), y) / static_cast<double>(active.size()))
-          .backward();
+      const double divisor = by_world ? world : static_cast<double>(active.size());
+      (nn::functional::cross_entropy(net->forward(x), y) / divisor).backward();
     }
     opt->step();
   }
@@ -179,7 +191,7 @@ int uneven_reference(int world, const std::string& out) {
   return 0;
 }
 
-int uneven(const std::string& out) {
+int uneven(const std::string& out, bool by_world) {
   auto pg = dist::init_process_group("gloo");
   const int rank = pg->getRank();
   manual_seed(1);
@@ -188,15 +200,17 @@ int uneven(const std::string& out) {
   net->spare->bias.requires_grad_(false);
   dist::DistributedDataParallel<Net> ddp(net, pg);
   auto opt = make_optimizer(net, false);
-  ddp.join([&] {
-    for (int64_t s = 0; s < uneven_steps(rank); ++s) {
-      opt->zero_grad();
-      Tensor x, y;
-      batch(s, rank * kLocalBatch, kLocalBatch, x, y);
-      nn::functional::cross_entropy(ddp.forward(x), y).backward();
-      opt->step();
-    }
-  });
+  ddp.join(
+      [&] {
+        for (int64_t s = 0; s < uneven_steps(rank); ++s) {
+          opt->zero_grad();
+          Tensor x, y;
+          batch(s, rank * kLocalBatch, kLocalBatch, x, y);
+          nn::functional::cross_entropy(ddp.forward(x), y).backward();
+          opt->step();
+        }
+      },
+      by_world);
   if (rank == pg->getSize() - 1) save_params(net, out);
   std::printf("rank %d: %lld steps, joined\n", rank, static_cast<long long>(uneven_steps(rank)));
   dist::destroy_process_group();
@@ -398,15 +412,17 @@ int main(int argc, char** argv) {
     int64_t micro = 1;
     bool find_unused = false, adam = false;
     dist::CommHookType hook = dist::CommHookType::Allreduce;
+    bool hook_averages = false;
     for (int i = 4; i < argc; ++i) {
       if (std::strcmp(argv[i], "--no-sync") == 0 && i + 1 < argc) micro = std::stoll(argv[++i]);
       if (std::strcmp(argv[i], "--find-unused") == 0) find_unused = true;
       if (std::strcmp(argv[i], "--adam") == 0) adam = true;
       if (std::strcmp(argv[i], "--fp16") == 0) hook = dist::CommHookType::Fp16Compress;
       if (std::strcmp(argv[i], "--bf16") == 0) hook = dist::CommHookType::Bf16Compress;
+      if (std::strcmp(argv[i], "--hook-averages") == 0) hook_averages = true;
     }
     if (mode == "train" && argc >= 4)
-      return train(std::stoll(argv[2]), argv[3], micro, find_unused, adam, hook);
+      return train(std::stoll(argv[2]), argv[3], micro, find_unused, adam, hook, hook_averages);
     if (mode == "reference" && argc >= 4)
       return reference(std::stoll(argv[2]), argv[3], micro, adam);
     if (mode == "unused") return unused();
@@ -417,9 +433,11 @@ int main(int argc, char** argv) {
       return leave(std::atoi(argv[2]), std::atoi(argv[3]),
                    argc > 4 && std::strcmp(argv[4], "--destroy") == 0);
     if (mode == "mpi-init") return mpi_init();
-    if (mode == "uneven" && argc >= 3) return uneven(argv[2]);
+    bool by_world = false;
+    for (int i = 2; i < argc; ++i) by_world = by_world || std::strcmp(argv[i], "--initial") == 0;
+    if (mode == "uneven" && argc >= 3) return uneven(argv[2], by_world);
     if (mode == "uneven-reference" && argc >= 4)
-      return uneven_reference(std::stoi(argv[2]), argv[3]);
+      return uneven_reference(std::stoi(argv[2]), argv[3], by_world);
     std::fprintf(stderr, "usage: ddp_worker train|reference STEPS OUT [...] | unused\n");
     return 2;
   } catch (const std::exception& e) {

@@ -90,16 +90,27 @@ TEST(DistributedDataParallel, CompressionHooksStayCloseToTheReference) {
   fs::remove_all(dir);
 }
 
+TEST(DistributedDataParallel, RegisteredHookThatAveragesEqualsPlainDdp) {
+  const std::string dir = work_dir(), ref = dir + "/ref.pt", out = dir + "/ddp.pt";
+  ASSERT_EQ(run(std::string(BRASA_DDP_WORKER) + " reference 20 " + ref), 0);
+  ASSERT_EQ(run(launch(2, "train 20 " + out + " --hook-averages")), 0);
+  EXPECT_LE(max_difference(out, ref), 1e-6);
+  fs::remove_all(dir);
+}
+
 TEST(DistributedDataParallel, JoinHandlesUnevenInputs) {
-  // Rank r has 5 + 2r batches; no rank hangs, and the result averages over the active ranks.
+  // Rank r has 5 + 2r batches; no rank hangs, and the result averages over the active ranks
+  // (or, with --initial, over the whole group).
   const std::string dir = work_dir();
-  for (int ranks : {2, 3}) {
-    const std::string ref = dir + "/ref.pt", out = dir + "/ddp.pt";
-    ASSERT_EQ(run(std::string(BRASA_DDP_WORKER) + " uneven-reference " + std::to_string(ranks) +
-                  " " + ref),
-              0);
-    ASSERT_EQ(run(launch(ranks, "uneven " + out)), 0) << ranks << " ranks";
-    EXPECT_LE(max_difference(out, ref), 1e-6) << ranks << " ranks";
+  for (const char* divisor : {"", " --initial"}) {
+    for (int ranks : {2, 3}) {
+      const std::string ref = dir + "/ref.pt", out = dir + "/ddp.pt";
+      ASSERT_EQ(run(std::string(BRASA_DDP_WORKER) + " uneven-reference " + std::to_string(ranks) +
+                    " " + ref + divisor),
+                0);
+      ASSERT_EQ(run(launch(ranks, "uneven " + out + divisor)), 0) << ranks << " ranks";
+      EXPECT_LE(max_difference(out, ref), 1e-6) << ranks << " ranks" << divisor;
+    }
   }
   fs::remove_all(dir);
 }

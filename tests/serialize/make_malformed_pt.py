@@ -89,7 +89,7 @@ CASES = {
     "storage_two_dtypes": archive(
         state_dict([("a", tensor("0", 6, (6,), (1,))), ("b", tensor("0", 6, (6,), (1,), cls="IntStorage"))]),
         {"0": floats(6)}),
-    "unsupported_storage_type": archive(state_dict([("w", tensor("0", 6, (6,), (1,), cls="ComplexFloatStorage"))]),
+    "unsupported_storage_type": archive(state_dict([("w", tensor("0", 6, (6,), (1,), cls="ComplexHalfStorage"))]),
                                         {"0": floats(12)}),
     "persid_not_storage": pickle_only(b"(" + string("module") + string("x") + b"tQ."),
     "setitem_on_list": pickle_only(b"]" + string("k") + string("v") + b"s."),

@@ -35,7 +35,7 @@ struct Storages {
   std::map<std::string, Tensor> tensors;
   int loads = 0;
   StorageLoader loader() {
-    return [this](const std::string& key, ScalarType dtype, uint64_t nbytes) {
+    return [this](const std::string& key, ScalarType dtype, uint64_t nbytes, const std::string&) {
       ++loads;
       Tensor t = tensors.at(key);
       BRASA_CHECK_TYPED(SerializationError, t.scalar_type() == dtype && t.nbytes() == nbytes,

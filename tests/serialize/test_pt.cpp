@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -203,6 +204,60 @@ print('ok')
                                   dir);
   EXPECT_EQ(status, 0) << out;
   EXPECT_NE(out.find("ok"), std::string::npos) << out;
+}
+
+// Complex storages, and map_location as RestoreLocation: torch writes storages tagged 'cuda:1'
+// (its location tagger overridden); the function sees each storage once with that location.
+TEST(PtPython, ComplexStoragesAndRestoreLocation) {
+  TempDir dir;
+  auto [status, out] = run_python(R"PY(
+import torch, torch.serialization as ts
+ts.register_package(0, lambda storage: 'cuda:1', lambda storage, location: None)
+c = torch.view_as_complex(torch.arange(12.0).reshape(6, 2))
+torch.save({'c64': c, 'c64_t': c.reshape(2, 3).t(), 'c128': torch.tensor([1 - 2j, 0.5j], dtype=torch.complex128), 'f': torch.ones(2)}, 'c.pt')
+print('ok')
+)PY",
+                                  dir);
+  ASSERT_EQ(status, 0) << out;
+  std::vector<std::string> seen;
+  RestoreLocation keep = [&](const Tensor& storage, const std::string& location) {
+    seen.push_back(location + ":" + std::to_string(storage.numel()));
+    return storage;
+  };
+  GenericDict d = load_pt((dir.path / "c.pt").string(), keep).toGenericDict();
+  std::sort(seen.begin(), seen.end());
+  EXPECT_EQ(seen, (std::vector<std::string>{"cuda:1:2", "cuda:1:2", "cuda:1:6"}));
+  const Tensor& c64 = d.at("c64").toTensor();
+  EXPECT_EQ(c64.scalar_type(), kComplexFloat);
+  EXPECT_EQ(values_of(view_as_real(c64)), values_of(arange(12.0)));
+  const Tensor& t = d.at("c64_t").toTensor();
+  EXPECT_EQ(t.sizes(), (std::vector<int64_t>{3, 2}));
+  EXPECT_EQ(t.strides(), (std::vector<int64_t>{1, 3}));
+  EXPECT_EQ(t.storage().get(), c64.storage().get());
+  const Tensor& c128 = d.at("c128").toTensor();
+  EXPECT_EQ(c128.scalar_type(), kComplexDouble);
+  EXPECT_EQ(values_of(view_as_real(c128)), (std::vector<double>{1, -2, 0, 0.5}));
+  // a copy elsewhere is what the tensors view; a result of another size is a ValueError
+  RestoreLocation copy = [](const Tensor& storage, const std::string&) { return storage.clone(); };
+  GenericDict copied = load_pt((dir.path / "c.pt").string(), copy).toGenericDict();
+  EXPECT_EQ(values_of(view_as_real(copied.at("c64_t").toTensor())), values_of(view_as_real(t)));
+  RestoreLocation shrink = [](const Tensor& storage, const std::string&) {
+    return storage.narrow(0, 0, 1);
+  };
+  EXPECT_THROW(load_pt((dir.path / "c.pt").string(), shrink), ValueError);
+  // brasa writes complex storages torch reads back
+  save_pt(IValue(d), (dir.path / "b.pt").string());
+  auto [status2, out2] = run_python(R"PY(
+import torch
+d = torch.load('b.pt')
+assert d['c64'].dtype == torch.complex64 and d['c128'].dtype == torch.complex128
+assert torch.equal(d['c64'], torch.view_as_complex(torch.arange(12.0).reshape(6, 2)))
+assert d['c64_t'].stride() == (1, 3) and d['c64_t'].storage().data_ptr() == d['c64'].storage().data_ptr()
+assert torch.equal(d['c128'], torch.tensor([1 - 2j, 0.5j], dtype=torch.complex128))
+print('ok')
+)PY",
+                                    dir);
+  EXPECT_EQ(status2, 0) << out2;
 }
 
 TEST(PtRoundTrip, PickleSaveLoadKeepsValuesStridesAndSharing) {

@@ -35,7 +35,7 @@ const std::map<std::string, std::string>& expected_errors() {
       {"negative_size", "negative size or stride in dim 0"},
       {"negative_numel", "storage numel -6 is out of range"},
       {"storage_two_dtypes", "storage '0' is used with two dtypes or sizes"},
-      {"unsupported_storage_type", "unsupported global 'torch.ComplexFloatStorage'"},
+      {"unsupported_storage_type", "unsupported global 'torch.ComplexHalfStorage'"},
       {"persid_not_storage", "persistent id must be a tuple ('storage'"},
       {"setitem_on_list", "SETITEM on a GenericList"},
       {"setitems_on_tuple", "SETITEMS on a non-dict"},

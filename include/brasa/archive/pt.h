@@ -4,6 +4,7 @@
 // only tensors, dicts, lists, tuples, strings and scalars; nothing is executed.
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,16 @@ namespace serialize {
 BRASA_API IValue load_pt(const std::string& path);
 /// Loads torch.save bytes (copied into the tensors). Throws SerializationError like load_pt.
 BRASA_API IValue load_pt_bytes(const void* data, size_t size);
+
+/// torch.load's map_location as a function: called once per storage with the storage (a 1-d CPU
+/// tensor of its dtype) and the location it was saved from ("cpu", "cuda:0", ...); returns the
+/// tensor the file's tensors are views of (same dtype and number of elements, any device), e.g.
+/// the storage itself or a copy of it on another device.
+using RestoreLocation = std::function<Tensor(const Tensor& storage, const std::string& location)>;
+/// load_pt with every storage passed through `restore` (which may throw; the error propagates).
+/// A result of another dtype or size throws ValueError naming the storage.
+BRASA_API IValue load_pt(const std::string& path, const RestoreLocation& restore);
+BRASA_API IValue load_pt_bytes(const void* data, size_t size, const RestoreLocation& restore);
 
 /// Writes `value` (tensors, dicts with str/int keys, lists, tuples, strings, scalars) so that
 /// torch.load(path, weights_only=True) reads it back: dicts as OrderedDict, tensors keep their

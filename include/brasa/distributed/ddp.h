@@ -39,6 +39,9 @@ struct BRASA_API DistributedDataParallelOptions {
   bool find_unused_parameters = false;
   CommHookType comm_hook_type = CommHookType::Allreduce;
   CommHook comm_hook;  // overrides comm_hook_type when set
+  /// With comm_hook: buckets reach the hook holding the local gradients, not yet divided by the
+  /// number of ranks, and the hook averages (PyTorch's register_comm_hook contract).
+  bool comm_hook_averages = false;
 };
 
 /// Bucket assignment: indices of `tensors` grouped, in the given order, into buckets of at most
@@ -62,11 +65,20 @@ class BRASA_API Reducer {
   /// the buckets once from rank 0's observed order (a collective).
   void prepare_for_forward();
   /// Join (uneven inputs): all-reduces whether this rank still has data; returns how many do.
-  /// Active ranks then average over that many ranks.
-  int count_active_ranks(bool active);
-  /// Join: what a rank without data does for one iteration of the others: the bucket rebuild
-  /// (when due) and an all-reduce of zeros per bucket, in bucket order.
+  /// Active ranks then average over that many ranks, or over the whole group when
+  /// `divide_by_active` is false (PyTorch's divide_by_initial_world_size); an inactive rank
+  /// resets the divisor to the group size.
+  int count_active_ranks(bool active, bool divide_by_active = true);
+  /// Join: what a rank without data does for one iteration of the others: shadow_forward(), then
+  /// (after the buffers' broadcast, when the module broadcasts them) shadow_backward().
   void shadow_iteration();
+  /// The collectives of prepare_for_forward: the bucket rebuild, when due.
+  void shadow_forward();
+  /// The collectives of a backward: an all-reduce of zeros per bucket, in bucket order.
+  void shadow_backward();
+  /// Installs `hook` as options.comm_hook with options.comm_hook_averages = `hook_averages`.
+  /// Once only, and not while a backward is expected (ValueError).
+  void register_comm_hook(CommHook hook, bool hook_averages);
   /// After a forward that will be followed by a synchronised backward: with
   /// find_unused_parameters, marks parameters unreachable from `outputs` as ready.
   void prepare_for_backward(const std::vector<Tensor>& outputs);
@@ -140,7 +152,7 @@ class DistributedDataParallel {
   /// Runs the module's forward with DDP's bookkeeping around it.
   template <typename... Args>
   auto forward(Args&&... args) {
-    if (joining_ && reducer_->sync()) reducer_->count_active_ranks(true);
+    if (joining_ && reducer_->sync()) reducer_->count_active_ranks(true, join_divide_by_active_);
     reducer_->prepare_for_forward();
     if (options_.broadcast_buffers && reducer_->sync())
       detail::broadcast_buffers(*module_, *group_);
@@ -170,19 +182,23 @@ class DistributedDataParallel {
   /// Uneven inputs (PyTorch's Join): runs `fn` (this rank's training loop), then keeps taking
   /// part in the other ranks' iterations (their buffer broadcasts and gradient all-reduces, with
   /// zeros) until every rank has finished, so no rank hangs in a collective. While some ranks have
-  /// finished, the others average over the ranks still training. Every rank must call join().
+  /// finished, the others average over the ranks still training, or, with
+  /// `divide_by_initial_world_size` (PyTorch's default), over the whole group, the finished ranks
+  /// contributing zeros. Every rank must call join().
   template <typename Fn>
-  void join(Fn&& fn) {
+  void join(Fn&& fn, bool divide_by_initial_world_size = false) {
     joining_ = true;
+    join_divide_by_active_ = !divide_by_initial_world_size;
     try {
       fn();
     } catch (...) {
       joining_ = false;
       throw;
     }
-    while (reducer_->count_active_ranks(false) > 0) {
+    while (reducer_->count_active_ranks(false) > 0) {  // the others' forward and backward
+      reducer_->shadow_forward();
       if (options_.broadcast_buffers) detail::broadcast_buffers(*module_, *group_);
-      reducer_->shadow_iteration();
+      reducer_->shadow_backward();
     }
     joining_ = false;
   }
@@ -204,6 +220,7 @@ class DistributedDataParallel {
   DistributedDataParallelOptions options_;
   std::unique_ptr<Reducer> reducer_;
   bool joining_ = false;
+  bool join_divide_by_active_ = true;
 };
 
 }  // namespace brasa::distributed

@@ -11,10 +11,15 @@ import os
 import urllib.parse
 
 from .. import _distributed as _D
+from ..futures import Future as _Future
+from ._grad_bucket import GradBucket  # noqa: F401
 
 ReduceOp = _D.ReduceOp
 ProcessGroup = _D.ProcessGroup
 Work = _D.Work
+# torch's Work.get_future(): a brasa.futures.Future completing with the op's output tensors (a new
+# future per call, each waiting on the same Work).
+Work.get_future = lambda self: _Future._of_work(self)
 
 
 class Backend:

@@ -146,16 +146,35 @@ void Reducer::rebuild_buckets_if_due() {
   rebuilt_ = true;
 }
 
-int Reducer::count_active_ranks(bool active) {
+int Reducer::count_active_ranks(bool active, bool divide_by_active) {
   std::vector<Tensor> flag{brasa::full({1}, active ? 1.0 : 0.0, kInt64)};
   group_->allreduce(flag, AllreduceOptions{})->wait();
   const auto n = static_cast<int>(flag[0].item<int64_t>());
-  divisor_ = active ? static_cast<double>(n) : 0.0;
+  divisor_ = active && divide_by_active ? static_cast<double>(n) : 0.0;
   return n;
 }
 
+void Reducer::register_comm_hook(CommHook hook, bool hook_averages) {
+  BRASA_CHECK_TYPED(ValueError,
+                    !options_.comm_hook && options_.comm_hook_type == CommHookType::Allreduce,
+                    "DistributedDataParallel: register_comm_hook can only be called once");
+  BRASA_CHECK_TYPED(ValueError, !expecting_backward_,
+                    "DistributedDataParallel: register_comm_hook between a forward and its "
+                    "backward; register it before training");
+  BRASA_CHECK_TYPED(ValueError, static_cast<bool>(hook),
+                    "DistributedDataParallel: register_comm_hook needs a hook");
+  options_.comm_hook = std::move(hook);
+  options_.comm_hook_averages = hook_averages;
+}
+
 void Reducer::shadow_iteration() {
-  rebuild_buckets_if_due();
+  shadow_forward();
+  shadow_backward();
+}
+
+void Reducer::shadow_forward() { rebuild_buckets_if_due(); }
+
+void Reducer::shadow_backward() {
   std::vector<IntrusivePtr<Work>> works;
   for (auto& bucket : buckets_) {
     Tensor zeros = brasa::zeros_like(bucket->flat);
@@ -180,7 +199,8 @@ void Reducer::prepare_for_backward(const std::vector<Tensor>& outputs) {
   }
   if (!rebuilt_) ready_order_.clear();
   expecting_backward_ = true;
-  scale_.fill_(1.0 / (divisor_ > 0 ? divisor_ : static_cast<double>(group_->getSize())));
+  const double ranks = divisor_ > 0 ? divisor_ : static_cast<double>(group_->getSize());
+  scale_.fill_(options_.comm_hook && options_.comm_hook_averages ? 1.0 : 1.0 / ranks);
   if (!options_.find_unused_parameters) return;
   // Nodes reachable from the outputs; a parameter whose AccumulateGrad is not among them gets no
   // gradient this iteration and is marked ready with zeros.

@@ -2,7 +2,11 @@
 (brasa/distributed/ddp.h). Construction checks that every rank holds the same parameters and
 copies rank 0's parameters and buffers to all; during backward each gradient enters a bucket as
 soon as it is accumulated and full buckets are all-reduced asynchronously (in C++, no Python
-involved), so the averaged gradients are in `.grad` when backward returns."""
+involved), so the averaged gradients are in `.grad` when backward returns.
+
+`join()` trains on uneven inputs (ranks that run out of batches shadow the others' collectives),
+and `register_comm_hook(state, hook)` replaces the all-reduce of each bucket by a Python hook
+(brasa.distributed.algorithms.ddp_comm_hooks has torch's allreduce / fp16 / bf16 ones)."""
 import contextlib
 
 from ... import _C
@@ -48,6 +52,11 @@ class DistributedDataParallel(Module):
                                   1.0, float(bucket_cap_mb), bool(find_unused_parameters), "")
         object.__setattr__(self, "reducer", reducer)
         object.__setattr__(self, "_comm_hook_name", "")
+        object.__setattr__(self, "_hook_params", [p for _, p in named])
+        object.__setattr__(self, "_comm_hook", None)  # (state, hook)
+        object.__setattr__(self, "_next_bucket", 0)
+        object.__setattr__(self, "_buckets", [])
+        object.__setattr__(self, "_join", None)  # (divide_by_initial_world_size, throw)
 
     def _sync_module_state(self, group):
         """Checks names, shapes and dtypes against rank 0's, then broadcasts rank 0's parameters
@@ -79,7 +88,12 @@ class DistributedDataParallel(Module):
     def forward(self, *inputs, **kwargs):
         from ... import is_grad_enabled
         reducer = self.reducer
+        if self._join is not None and reducer.sync():
+            if not is_grad_enabled():  # the ranks that joined mirror training iterations only
+                return self.module(*inputs, **kwargs)
+            self._count_active(True)
         reducer.prepare_for_forward()
+        object.__setattr__(self, "_next_bucket", 0)
         if self.broadcast_buffers and reducer.sync():
             buffers = [b for _, b in self.module.named_buffers()]
             if buffers:
@@ -98,3 +112,92 @@ class DistributedDataParallel(Module):
             yield
         finally:
             self.reducer.set_sync(True)
+
+    # Uneven inputs (torch's Join) ----------------------------------------------------------
+
+    def join(self, divide_by_initial_world_size=True, enable=True,
+             throw_on_early_termination=False):
+        """A context manager for training loops whose ranks have different numbers of batches:
+
+            with ddp.join():
+                for x, y in this_ranks_batches:
+                    loss_fn(ddp(x), y).backward(); opt.step(); opt.zero_grad()
+
+        Inside it, each synchronised training forward first all-reduces how many ranks still
+        train; a rank that leaves the block takes part in the others' iterations (bucket
+        rebuild, buffer broadcast, an all-reduce of zeros per bucket) until every rank has left,
+        so none hangs in a collective. While some ranks have left, gradients are averaged over
+        the initial world size (their zeros included) or, with divide_by_initial_world_size=False,
+        over the ranks still training. throw_on_early_termination=True instead raises
+        RuntimeError on every rank as soon as one runs out of inputs. Forwards without gradient
+        (evaluation) inside the block are local: no rank mirrors them. Every rank must enter."""
+        if not enable:
+            return contextlib.nullcontext()
+        return self._joined(bool(divide_by_initial_world_size), bool(throw_on_early_termination))
+
+    @contextlib.contextmanager
+    def _joined(self, divide_by_initial_world_size, throw):
+        if self._join is not None:
+            raise RuntimeError("DistributedDataParallel.join: already inside join()")
+        object.__setattr__(self, "_join", (divide_by_initial_world_size, throw))
+        try:
+            yield self
+        except BaseException:
+            object.__setattr__(self, "_join", None)
+            raise
+        try:
+            self._shadow_until_all_joined(throw)
+        finally:
+            object.__setattr__(self, "_join", None)
+
+    def _count_active(self, active):
+        divide_by_initial, throw = self._join
+        n = self.reducer.count_active_ranks(active, not divide_by_initial)
+        if throw and n < self.process_group.size():
+            raise RuntimeError(
+                f"DistributedDataParallel.join: {self.process_group.size() - n} rank(s) "
+                "exhausted their inputs (throw_on_early_termination=True): stopping every rank")
+        return n
+
+    def _shadow_until_all_joined(self, throw):
+        reducer = self.reducer
+        while self._count_active(False) > 0:  # one iteration of the ranks still training
+            reducer.shadow_forward()
+            if self.broadcast_buffers:
+                buffers = [b for _, b in self.module.named_buffers()]
+                if buffers:
+                    self._broadcast(buffers, self.process_group)
+            object.__setattr__(self, "_next_bucket", 0)
+            reducer.shadow_backward()
+
+    # Communication hooks ------------------------------------------------------------------
+
+    def register_comm_hook(self, state, hook):
+        """Communicates each gradient bucket with `hook(state, bucket)` instead of the built-in
+        all-reduce: `bucket` is a brasa.distributed.GradBucket whose buffer() holds this rank's
+        gradients, not yet averaged; the hook returns a brasa.futures.Future that completes with
+        the bucket's reduced tensor (e.g. `dist.all_reduce(buf.div_(world), async_op=True)
+        .get_future().then(lambda f: f.value()[0])`). The Reducer waits on it when the last
+        bucket has been launched and writes the result into the parameters' .grad. Once only,
+        before training."""
+        if not callable(hook):
+            raise TypeError(f"register_comm_hook: hook must be callable, got "
+                            f"{type(hook).__name__}")
+        self.reducer.register_comm_hook(self._run_comm_hook)
+        object.__setattr__(self, "_comm_hook", (state, hook))
+
+    def _register_builtin_comm_hook(self, comm_hook_type):
+        raise NotImplementedError("DistributedDataParallel: use register_comm_hook with "
+                                  "brasa.distributed.algorithms.ddp_comm_hooks.default_hooks")
+
+    def _run_comm_hook(self, buffer):
+        from ...distributed import GradBucket
+        index = self._next_bucket
+        if index == 0:
+            object.__setattr__(self, "_buckets", self.reducer.bucket_indices())
+        object.__setattr__(self, "_next_bucket", index + 1)
+        members = self._buckets[index]
+        bucket = GradBucket(index, len(self._buckets), buffer,
+                            [self._hook_params[i] for i in members])
+        state, hook = self._comm_hook
+        return hook(state, bucket)
