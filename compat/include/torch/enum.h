@@ -1,7 +1,7 @@
 #pragma once
-// torch::enumtype::get_enum_name and reduction_get_enum, for the enum options of nn (`torch::kMean`,
-// `torch::kReflect`, ...): the name libtorch prints ("kMean") of the alternative a variant holds,
-// and the at::Reduction value of a reduction variant.
+// torch::enumtype::get_enum_name and reduction_get_enum, for the enum options of nn
+// (`torch::kMean`, `torch::kReflect`, ...): the name libtorch prints ("kMean") of the alternative a
+// variant holds, and the at::Reduction value of a reduction variant.
 
 #include <string>
 #include <variant>
