@@ -20,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       value = serialize::load_pt_bytes(data, size);
     } else {
       serialize::StorageLoader zero_storage = [](const std::string&, ScalarType dtype,
-                                                 uint64_t nbytes) {
+                                                 uint64_t nbytes, const std::string&) {
         if (nbytes > (uint64_t{1} << 24)) BRASA_THROW(ValueError, "fuzz: storage too large");
         return zeros({static_cast<int64_t>(nbytes / element_size(dtype))},
                      TensorOptions().dtype(dtype));
