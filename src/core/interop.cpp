@@ -27,18 +27,18 @@ class InteropPool {
     BRASA_CHECK_TYPED(RuntimeError, threads_.empty() && size_ == 0,
                       "set_num_interop_threads: the number of inter-op threads can be set once, "
                       "before the first launch (it is ",
-                      size_ != 0 ? size_ : default_size(), ")");
+                      effective_size(), ")");
     size_ = n;
   }
   int size() {
     std::lock_guard<std::mutex> lock(mutex_);
-    return size_ != 0 ? size_ : default_size();
+    return effective_size();
   }
   void push(std::function<void()> fn) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (threads_.empty()) {
-        const int n = size_ != 0 ? size_ : default_size();
+        const int n = effective_size();
         for (int i = 0; i < n; ++i) threads_.emplace_back([this] { run(); });
       }
       tasks_.push_back(std::move(fn));
@@ -55,7 +55,10 @@ class InteropPool {
   }
 
  private:
-  static int default_size() { return std::max(1, int(std::thread::hardware_concurrency())); }
+  /// The number set, else the number of cores; called with mutex_ held.
+  int effective_size() const {
+    return size_ != 0 ? size_ : std::max(1, int(std::thread::hardware_concurrency()));
+  }
   void run() {
     for (;;) {
       std::function<void()> fn;

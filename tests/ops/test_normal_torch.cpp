@@ -52,20 +52,7 @@ const std::map<std::string, std::vector<double>>& torch_values() {
 }
 
 void expect_same(const std::string& key, const Tensor& t) {
-  const auto& ref = torch_values();
-  auto it = ref.find(key);
-  ASSERT_NE(it, ref.end()) << "PyTorch has no " << key;
-  Tensor flat = t.detach().to(torch::kDouble).contiguous().reshape({-1});
-  ASSERT_EQ(static_cast<size_t>(flat.numel()), it->second.size()) << key;
-  const double* p = flat.data_ptr<double>();
-  size_t bad = 0, first = 0;
-  for (size_t j = 0; j < it->second.size(); ++j) {
-    if (p[j] != it->second[j] && !(std::isnan(p[j]) && std::isnan(it->second[j]))) {
-      if (bad++ == 0) first = j;
-    }
-  }
-  EXPECT_EQ(bad, 0u) << key << ": " << bad << " of " << it->second.size() << " differ, first at "
-                     << first << " (brasa " << p[first] << ", torch " << it->second[first] << ")";
+  brasa::testing_oracle::expect_equal(key, t, torch_values());
 }
 
 Tensor means(int64_t n, torch::ScalarType dt) {

@@ -172,6 +172,25 @@ inline void expect_close(const std::string& key, const Tensor& t,
   EXPECT_LT(worst, tol) << key;
 }
 
+/// Exact equality with PyTorch's values for `key`, element by element (NaN equals NaN); on a
+/// mismatch, how many elements differ and the first of them.
+inline void expect_equal(const std::string& key, const Tensor& t,
+                         const std::map<std::string, std::vector<double>>& ref) {
+  auto it = ref.find(key);
+  ASSERT_NE(it, ref.end()) << "PyTorch has no " << key;
+  Tensor flat = t.detach().to(kDouble).contiguous().reshape({-1});
+  ASSERT_EQ(static_cast<size_t>(flat.numel()), it->second.size()) << key;
+  const double* p = flat.data_ptr<double>();
+  size_t bad = 0, first = 0;
+  for (size_t j = 0; j < it->second.size(); ++j) {
+    if (p[j] != it->second[j] && !(std::isnan(p[j]) && std::isnan(it->second[j]))) {
+      if (bad++ == 0) first = j;
+    }
+  }
+  EXPECT_EQ(bad, 0u) << key << ": " << bad << " of " << it->second.size() << " differ, first at "
+                     << first << " (brasa " << p[first] << ", torch " << it->second[first] << ")";
+}
+
 /// The brasa half of `report`: backward of the weighted sum, then compares outputs, parameter
 /// gradients and input gradients with PyTorch's.
 inline void compare(nn::Module& m, const std::vector<Tensor>& ins, const std::vector<Tensor>& outs,
