@@ -165,8 +165,10 @@ def test_lbfgs_strong_wolfe_model_matches_torch(dtype, kw):
     for _ in range(3 if dtype == "float64" else 1):
         lb, lt = ob.step(closure(ob, b, brasa)), ot.step(closure(ot, t, torch))
         assert lb.item() == pytest.approx(lt.item(), rel=rtol)
+    # float32: up to 25 line-search evaluations, each a oneDNN matmul whose summation order depends
+    # on the CPU (an Intel host differs from an AMD one by ~7e-7 here); float64 stays tight.
     for pb, pt in zip(b.parameters(), t.parameters()):
-        assert_close(pb, pt, rtol=rtol, atol=rtol * 1e-2)
+        assert_close(pb, pt, rtol=rtol, atol=rtol * (1e-2 if dtype == "float64" else 0.2))
     first_b, first_t = next(iter(b.parameters())), next(iter(t.parameters()))
     assert lbfgs_state(ob, first_b)[:2] == lbfgs_state(ot, first_t)[:2]
 
