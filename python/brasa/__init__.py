@@ -46,9 +46,17 @@ __version__ = "0.1.0"
 del _name, _method
 
 
+def compile(model=None, **kwargs):
+    """torch.compile (brasa.compiler.compile): imports brasa.compiler, and with it
+    libbrasa_compile, on first use."""
+    from .compiler import compile as _compile
+    return _compile(model, **kwargs)
+
+
 def __getattr__(name):
-    """brasa.distributed is imported on first use: it loads libbrasa_distributed (Gloo, MPI)."""
-    if name == "distributed":
+    """brasa.distributed is imported on first use: it loads libbrasa_distributed (Gloo, MPI);
+    brasa.compiler and brasa._dynamo load libbrasa_compile."""
+    if name in ("distributed", "compiler", "_dynamo"):
         import importlib
-        return importlib.import_module(".distributed", __name__)
+        return importlib.import_module("." + name, __name__)
     raise AttributeError(f"module 'brasa' has no attribute '{name}'")
