@@ -220,7 +220,9 @@ def make_case(op, label, fn, args, kwargs=None, k=1.0, flags=0, upcast_reduced=T
     kwargs = kwargs or {}
     key = _signature(op, args, kwargs)
     if cache_errors and key in _ERROR_MEMO:
-        return Case(op, label, args, kwargs, _ERROR_MEMO[key], 0.0, 0.0, flags)
+        case = Case(op, label, args, kwargs, _ERROR_MEMO[key], 0.0, 0.0, flags)
+        case.fn = fn
+        return case
     run_args = [clone_like_layout(a) if isinstance(a, torch.Tensor) else a for a in args]
     run_kwargs = {n: clone_like_layout(v) if isinstance(v, torch.Tensor) else v for n, v in kwargs.items()}
     expected, note = reference(fn, run_args, run_kwargs, upcast_reduced)
@@ -241,6 +243,7 @@ def make_case(op, label, fn, args, kwargs=None, k=1.0, flags=0, upcast_reduced=T
         # Half/BFloat16 where brasa keeps float, so results that cancel differ by an ulp of the inputs.
         atol = max(atol, rtol * _input_magnitude(args))
     case = Case(op, label, args, kwargs, expected, rtol, atol, flags)
+    case.fn = fn  # not in the fixture: drive_python.py replays it through brasa's Python API
     if expected.error is None and grad:
         case.grad = gradient_reference(op, label, fn, args, kwargs, rtol)
     return case
