@@ -3,10 +3,10 @@ behind one name (max/min), varargs shapes (reshape), dtype conversions (to, floa
 import builtins
 import collections
 
-from . import _C, _ops
+from . import _C, _composite_functions, _ops
 
 _ValuesIndices = {name: collections.namedtuple(name, ["values", "indices"])
-                  for name in ("max", "min", "sort", "topk", "cummax", "cummin")}
+                  for name in ("max", "min", "topk", "cummax", "cummin")}
 
 
 def _extremum(name, all_dims, elementwise):
@@ -33,7 +33,7 @@ def _named(name):
     return fn
 
 
-sort, topk, cummax, cummin = (_named(n) for n in ("sort", "topk", "cummax", "cummin"))
+topk, cummax, cummin = (_named(n) for n in ("topk", "cummax", "cummin"))
 
 
 def div(input, other, *, rounding_mode=None, out=None):
@@ -112,11 +112,13 @@ def chunk(input, chunks, dim=0):
     return split(input, builtins.max(1, -(-n // chunks)), dim) if n else (input,) * chunks
 
 
-FUNCTIONS = {"max": max, "min": min, "sort": sort, "topk": topk, "cummax": cummax,
+FUNCTIONS = {"max": max, "min": min, "topk": topk, "cummax": cummax,
              "cummin": cummin, "reshape": reshape, "flatten": flatten, "div": div, "var": var,
              "std": std, "split": split, "chunk": chunk}
 
 METHODS = dict(FUNCTIONS)
+FUNCTIONS.update(_composite_functions.FUNCTIONS)
+METHODS.update(_composite_functions.METHODS)
 METHODS.update({
     "to": to,
     "type_as": lambda self, other: self.to(other.dtype),

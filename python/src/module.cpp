@@ -35,6 +35,7 @@ NB_MODULE(_C, m) {
   m.def("_bind_ops", [tensor_class](nb::module_ ops, nb::dict defaults, nb::dict op_defaults) {
     bind_ops(ops, tensor_class, defaults, op_defaults);
     bind_composites(ops, tensor_class);
+    bind_composite_functions(ops);
     bind_operators(tensor_class);
   });
   m.def("_bound_signatures", &bound_signatures);

@@ -372,6 +372,9 @@ def main():
                          "uses too, and python_known_failures.txt)")
     ap.add_argument("--all", action="store_true", help="print every failure (default: 60)")
     ap.add_argument("--limit", type=int, default=0, help="cases per family (0: all)")
+    ap.add_argument("--prune", action="store_true",
+                    help="delete the lines of python_known_failures.txt that excused nothing "
+                         "(run it over every family)")
     args = ap.parse_args()
     torch.set_num_threads(1)
     brasa.set_num_threads(1)
@@ -403,6 +406,12 @@ def main():
     for k in known:  # the lines of the Python list that no case needed (a subset of families runs
         if k[4] == 0 and k[6].endswith("python_known_failures.txt") and not args.limit:
             print(f"note: known failure no longer excuses anything: {k[5]}")
+    if args.prune and not args.limit:
+        stale = {k[5] for k in known if k[4] == 0 and k[6].endswith("python_known_failures.txt")}
+        path = os.path.join(HERE, "python_known_failures.txt")
+        lines = open(path).read().splitlines(keepends=True)
+        open(path, "w").write("".join(x for x in lines if x.strip() not in stale))
+        print(f"pruned {len(stale)} lines from {path}")
     print(f"python conformance: {len(ops)} ops, {checked} cases checked, {len(failures)} failed "
           f"({time.time() - start:.0f} s)")
     return 1 if failures else 0
