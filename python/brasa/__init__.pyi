@@ -933,3 +933,4 @@ def compile(model: Any = ..., *, fullgraph: bool = ..., dynamic: Optional[bool] 
 from . import utils as utils
 from . import distributed as distributed
 from . import compiler as compiler
+from . import fft as fft

@@ -10,6 +10,7 @@
 #include "convert.h"
 #include "dlpack_interop.h"
 #include "errors.h"
+#include "fft_binding.h"
 #include "nn_functions.h"
 #include "numpy_interop.h"
 #include "op_binding.h"
@@ -25,6 +26,7 @@ NB_MODULE(_C, m) {
   nb::handle tensor_class = bind_tensor(m);  // owned by the module
   bind_numpy_interop(m);
   bind_nn_functions(m);
+  bind_fft(m);
   {
     nb::module_ nn = nb::borrow<nb::module_>(m.attr("_nn"));
     bind_packed_sequence(nn);

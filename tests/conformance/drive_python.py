@@ -162,12 +162,24 @@ def _to_brasa(v, memo):
         return Missing(f"brasa counterpart of {v.__module__}.{v.__qualname__}")
     if isinstance(v, (types.BuiltinFunctionType, types.BuiltinMethodType)) and \
             (getattr(v, "__module__", None) or "").startswith("torch"):
-        return Missing(f"brasa counterpart of torch builtin {v.__name__}")
+        home = _BUILTIN_HOMES.get(v.__module__)
+        if home is not None:  # torch._C._fft.fft_fft -> brasa.fft.fft
+            name = v.__name__.removeprefix(home[1])
+            found = getattr(importlib.import_module(home[0]), name, None)
+            if found is not None:
+                return found
+        return Missing(f"brasa counterpart of {v.__module__}.{v.__name__}")
     if (type(v).__module__ or "").split(".")[0] == "torch":  # torch.ops.aten.x, torch.finfo, ...
         return Missing(f"brasa counterpart of {v!r}")
     return v  # numpy values, the cases' own objects, ...
 
 
+# The C modules behind torch's public namespaces: their builtins' brasa home and the prefix they
+# drop. (torch._C._nn's functions take aten's arguments, reduction as an int: not F's.)
+_BUILTIN_HOMES = {"torch._C._fft": ("brasa.fft", "fft_"),
+                  "torch._C._linalg": ("brasa.linalg", "linalg_"),
+                  "torch._C._special": ("brasa.special", "special_"),
+                  "torch._C._VariableFunctions": ("brasa", "")}
 _GLOBALS = {}
 
 
@@ -372,6 +384,8 @@ def main():
                          "uses too, and python_known_failures.txt)")
     ap.add_argument("--all", action="store_true", help="print every failure (default: 60)")
     ap.add_argument("--limit", type=int, default=0, help="cases per family (0: all)")
+    ap.add_argument("--record", action="store_true",
+                    help="append a line per new (kind, op) failure to python_known_failures.txt")
     ap.add_argument("--prune", action="store_true",
                     help="delete the lines of python_known_failures.txt that excused nothing "
                          "(run it over every family)")
@@ -406,6 +420,17 @@ def main():
     for k in known:  # the lines of the Python list that no case needed (a subset of families runs
         if k[4] == 0 and k[6].endswith("python_known_failures.txt") and not args.limit:
             print(f"note: known failure no longer excuses anything: {k[5]}")
+    if args.record and not args.limit:  # new gaps: one line per (kind, op), its first message
+        seen, lines = set(), []
+        for family, op, label, kind, detail in failures:
+            if (kind, op) not in seen:
+                seen.add((kind, op))
+                n = sum(1 for f in failures if f[1] == op and f[3] == kind)
+                lines.append(f"{kind} | {re.escape(op)} | .* | {detail.replace(' | ', ' / ')[:140]}"
+                             f" ({n} cases)\n")
+        with open(os.path.join(HERE, "python_known_failures.txt"), "a") as f:
+            f.writelines(lines)
+        print(f"recorded {len(lines)} lines")
     if args.prune and not args.limit:
         stale = {k[5] for k in known if k[4] == 0 and k[6].endswith("python_known_failures.txt")}
         path = os.path.join(HERE, "python_known_failures.txt")
