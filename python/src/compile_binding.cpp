@@ -100,9 +100,8 @@ NB_MODULE(_compiled, m) {
       "make",
       [](const std::string& dynamic, int recompile_limit, bool fullgraph, const std::string& mode,
          const std::string& name) -> nb::object {
-        BRASA_CHECK(recompile_limit >= 1,
-                          "brasa.compile: recompile_limit must be at least 1, got ",
-                          recompile_limit);
+        BRASA_CHECK(recompile_limit >= 1, "brasa.compile: recompile_limit must be at least 1, got ",
+                    recompile_limit);
         CompileOptions o;
         o.dynamic = python::parse_dynamic(dynamic);
         o.recompile_limit = recompile_limit;

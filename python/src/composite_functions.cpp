@@ -58,8 +58,7 @@ ScalarType result_type_of(nb::handle a, nb::handle b) {
 
 void bind_promotion(nb::module_& m) {
   m.def(
-      "result_type",
-      [](nb::handle a, nb::handle b) { return dtype_object(result_type_of(a, b)); },
+      "result_type", [](nb::handle a, nb::handle b) { return dtype_object(result_type_of(a, b)); },
       nb::arg("tensor"), nb::arg("other"));
   m.def(
       "promote_types",
@@ -71,12 +70,13 @@ void bind_promotion(nb::module_& m) {
 }
 
 void bind_order_statistics(nb::module_& m) {
-  m.def("argsort", 
-                      [](T a, int64_t dim, bool descending) {
-                        G g;
-                        return argsort(a, dim, descending);
-                      },
-                      nb::arg("input"), nb::arg("dim") = -1, nb::arg("descending") = false);
+  m.def(
+      "argsort",
+      [](T a, int64_t dim, bool descending) {
+        G g;
+        return argsort(a, dim, descending);
+      },
+      nb::arg("input"), nb::arg("dim") = -1, nb::arg("descending") = false);
   m.def(
       "_sort_stable",
       [](T a, std::optional<bool> stable, int64_t dim, bool descending) {
@@ -84,12 +84,13 @@ void bind_order_statistics(nb::module_& m) {
         return sort(a, stable, dim, descending);
       },
       nb::arg("input"), nb::arg("stable"), nb::arg("dim"), nb::arg("descending"));
-  m.def("msort", 
-                    [](T a) {
-                      G g;
-                      return msort(a);
-                    },
-                    nb::arg("input"));
+  m.def(
+      "msort",
+      [](T a) {
+        G g;
+        return msort(a);
+      },
+      nb::arg("input"));
   m.def("_median_all", [](T a) {
     G g;
     return median(a);
@@ -120,118 +121,118 @@ void bind_order_statistics(nb::module_& m) {
   });
   for (const char* name : {"quantile", "nanquantile"}) {
     const bool nan = name[0] == 'n';
-    m.def(name, 
-                   [nan](T a, nb::handle q, OptInt dim, bool keepdim,
-                         const std::string& interpolation) {
-                     if (nb::isinstance<Tensor>(q)) {
-                       Tensor qt = nb::cast<Tensor>(q);
-                       G g;
-                       return nan ? nanquantile(a, qt, dim, keepdim, interpolation)
-                                  : quantile(a, qt, dim, keepdim, interpolation);
-                     }
-                     const double qd = nb::cast<double>(q);
-                     G g;
-                     return nan ? nanquantile(a, qd, dim, keepdim, interpolation)
-                                : quantile(a, qd, dim, keepdim, interpolation);
-                   },
-                   nb::arg("input"), nb::arg("q"), nb::arg("dim").none() = nb::none(),
-                   nb::arg("keepdim") = false, nb::arg("interpolation") = "linear");
+    m.def(
+        name,
+        [nan](T a, nb::handle q, OptInt dim, bool keepdim, const std::string& interpolation) {
+          if (nb::isinstance<Tensor>(q)) {
+            Tensor qt = nb::cast<Tensor>(q);
+            G g;
+            return nan ? nanquantile(a, qt, dim, keepdim, interpolation)
+                       : quantile(a, qt, dim, keepdim, interpolation);
+          }
+          const double qd = nb::cast<double>(q);
+          G g;
+          return nan ? nanquantile(a, qd, dim, keepdim, interpolation)
+                     : quantile(a, qd, dim, keepdim, interpolation);
+        },
+        nb::arg("input"), nb::arg("q"), nb::arg("dim").none() = nb::none(),
+        nb::arg("keepdim") = false, nb::arg("interpolation") = "linear");
   }
 }
 
 void bind_nan_reductions(nb::module_& m) {
   for (const char* name : {"nansum", "nanmean"}) {
     const bool sum = name[3] == 's';
-    m.def(name, 
-                   [sum](T a, nb::handle dim, bool keepdim, std::optional<DType> dtype) {
-                     std::optional<std::vector<int64_t>> dims;
-                     if (!dim.is_none()) dims = to_int_list(dim);
-                     std::optional<ScalarType> dt;
-                     if (dtype) dt = dtype->type;
-                     G g;
-                     OptionalIntArrayRef d = dims ? OptionalIntArrayRef(IntArrayRef(*dims))
-                                                  : OptionalIntArrayRef();
-                     return sum ? nansum(a, d, keepdim, dt) : nanmean(a, d, keepdim, dt);
-                   },
-                   nb::arg("input"), nb::arg("dim").none() = nb::none(),
-                   nb::arg("keepdim") = false, nb::kw_only(),
-                   nb::arg("dtype").none() = nb::none());
+    m.def(
+        name,
+        [sum](T a, nb::handle dim, bool keepdim, std::optional<DType> dtype) {
+          std::optional<std::vector<int64_t>> dims;
+          if (!dim.is_none()) dims = to_int_list(dim);
+          std::optional<ScalarType> dt;
+          if (dtype) dt = dtype->type;
+          G g;
+          OptionalIntArrayRef d =
+              dims ? OptionalIntArrayRef(IntArrayRef(*dims)) : OptionalIntArrayRef();
+          return sum ? nansum(a, d, keepdim, dt) : nanmean(a, d, keepdim, dt);
+        },
+        nb::arg("input"), nb::arg("dim").none() = nb::none(), nb::arg("keepdim") = false,
+        nb::kw_only(), nb::arg("dtype").none() = nb::none());
   }
 }
 
 void bind_shape_functions(nb::module_& m) {
-  m.def("rot90", 
-                    [](T a, int64_t k, std::vector<int64_t> dims) {
-                      G g;
-                      return rot90(a, k, dims);
-                    },
-                    nb::arg("input"), nb::arg("k") = 1,
-                    nb::arg("dims") = std::vector<int64_t>{0, 1});
-  m.def("diag", 
-                   [](T a, int64_t diagonal) {
-                     G g;
-                     return diag(a, diagonal);
-                   },
-                   nb::arg("input"), nb::arg("diagonal") = 0);
-  m.def("diag_embed", 
-                         [](T a, int64_t offset, int64_t dim1, int64_t dim2) {
-                           G g;
-                           return diag_embed(a, offset, dim1, dim2);
-                         },
-                         nb::arg("input"), nb::arg("offset") = 0, nb::arg("dim1") = -2,
-                         nb::arg("dim2") = -1);
-  m.def("diagflat", 
-                       [](T a, int64_t offset) {
-                         G g;
-                         return diagflat(a, offset);
-                       },
-                       nb::arg("input"), nb::arg("offset") = 0);
-  m.def("diagonal_scatter", 
-                               [](T a, T src, int64_t offset, int64_t dim1, int64_t dim2) {
-                                 G g;
-                                 return diagonal_scatter(a, src, offset, dim1, dim2);
-                               },
-                               nb::arg("input"), nb::arg("src"), nb::arg("offset") = 0,
-                               nb::arg("dim1") = 0, nb::arg("dim2") = 1);
-  m.def("take_along_dim", 
-                             [](T a, T indices, OptInt dim) {
-                               G g;
-                               return take_along_dim(a, indices, dim);
-                             },
-                             nb::arg("input"), nb::arg("indices"),
-                             nb::arg("dim").none() = nb::none());
-  m.def("tensor_split", 
-                           [](T a, nb::handle what, int64_t dim) {
-                             Tensors r;
-                             if (nb::isinstance<Tensor>(what)) {
-                               Tensor w = nb::cast<Tensor>(what);
-                               G g;
-                               r = tensor_split(a, w, dim);
-                             } else if (auto n = to_int(what)) {
-                               G g;
-                               r = tensor_split(a, *n, dim);
-                             } else {
-                               std::vector<int64_t> idx = nb::cast<std::vector<int64_t>>(what);
-                               G g;
-                               r = tensor_split(a, idx, dim);
-                             }
-                             return as_tuple(r);
-                           },
-                           nb::arg("input"), nb::arg("indices_or_sections"), nb::arg("dim") = 0);
   m.def(
-      "block_diag",
-      [](nb::args ts) {
-        Tensors v = nb::cast<Tensors>(ts);
+      "rot90",
+      [](T a, int64_t k, std::vector<int64_t> dims) {
         G g;
-        return block_diag(v);
-      });
+        return rot90(a, k, dims);
+      },
+      nb::arg("input"), nb::arg("k") = 1, nb::arg("dims") = std::vector<int64_t>{0, 1});
   m.def(
-      "cartesian_prod",
-      [](nb::args ts) {
-        Tensors v = nb::cast<Tensors>(ts);
+      "diag",
+      [](T a, int64_t diagonal) {
         G g;
-        return cartesian_prod(v);
-      });
+        return diag(a, diagonal);
+      },
+      nb::arg("input"), nb::arg("diagonal") = 0);
+  m.def(
+      "diag_embed",
+      [](T a, int64_t offset, int64_t dim1, int64_t dim2) {
+        G g;
+        return diag_embed(a, offset, dim1, dim2);
+      },
+      nb::arg("input"), nb::arg("offset") = 0, nb::arg("dim1") = -2, nb::arg("dim2") = -1);
+  m.def(
+      "diagflat",
+      [](T a, int64_t offset) {
+        G g;
+        return diagflat(a, offset);
+      },
+      nb::arg("input"), nb::arg("offset") = 0);
+  m.def(
+      "diagonal_scatter",
+      [](T a, T src, int64_t offset, int64_t dim1, int64_t dim2) {
+        G g;
+        return diagonal_scatter(a, src, offset, dim1, dim2);
+      },
+      nb::arg("input"), nb::arg("src"), nb::arg("offset") = 0, nb::arg("dim1") = 0,
+      nb::arg("dim2") = 1);
+  m.def(
+      "take_along_dim",
+      [](T a, T indices, OptInt dim) {
+        G g;
+        return take_along_dim(a, indices, dim);
+      },
+      nb::arg("input"), nb::arg("indices"), nb::arg("dim").none() = nb::none());
+  m.def(
+      "tensor_split",
+      [](T a, nb::handle what, int64_t dim) {
+        Tensors r;
+        if (nb::isinstance<Tensor>(what)) {
+          Tensor w = nb::cast<Tensor>(what);
+          G g;
+          r = tensor_split(a, w, dim);
+        } else if (auto n = to_int(what)) {
+          G g;
+          r = tensor_split(a, *n, dim);
+        } else {
+          std::vector<int64_t> idx = nb::cast<std::vector<int64_t>>(what);
+          G g;
+          r = tensor_split(a, idx, dim);
+        }
+        return as_tuple(r);
+      },
+      nb::arg("input"), nb::arg("indices_or_sections"), nb::arg("dim") = 0);
+  m.def("block_diag", [](nb::args ts) {
+    Tensors v = nb::cast<Tensors>(ts);
+    G g;
+    return block_diag(v);
+  });
+  m.def("cartesian_prod", [](nb::args ts) {
+    Tensors v = nb::cast<Tensors>(ts);
+    G g;
+    return cartesian_prod(v);
+  });
   m.def("broadcast_tensors", [](nb::args ts) {
     Tensors v = nb::cast<Tensors>(ts);
     Tensors r;
@@ -254,13 +255,13 @@ void bind_shape_functions(nb::module_& m) {
         },
         nb::arg("tensors"));
   }
-  m.def("combinations", 
-                           [](T a, int64_t r, bool with_replacement) {
-                             G g;
-                             return combinations(a, r, with_replacement);
-                           },
-                           nb::arg("input"), nb::arg("r") = 2,
-                           nb::arg("with_replacement") = false);
+  m.def(
+      "combinations",
+      [](T a, int64_t r, bool with_replacement) {
+        G g;
+        return combinations(a, r, with_replacement);
+      },
+      nb::arg("input"), nb::arg("r") = 2, nb::arg("with_replacement") = false);
   m.def(
       "vander",
       [](T x, OptInt n, bool increasing) {
@@ -271,19 +272,21 @@ void bind_shape_functions(nb::module_& m) {
 }
 
 void bind_calculus(nb::module_& m) {
-  m.def("diff", 
-                   [](T a, int64_t n, int64_t dim, OptTensor prepend, OptTensor append) {
-                     G g;
-                     return diff(a, n, dim, prepend, append);
-                   },
-                   nb::arg("input"), nb::arg("n") = 1, nb::arg("dim") = -1,
-                   nb::arg("prepend").none() = nb::none(), nb::arg("append").none() = nb::none());
-  m.def("trace", 
-                    [](T a) {
-                      G g;
-                      return trace(a);
-                    },
-                    nb::arg("input"));
+  m.def(
+      "diff",
+      [](T a, int64_t n, int64_t dim, OptTensor prepend, OptTensor append) {
+        G g;
+        return diff(a, n, dim, prepend, append);
+      },
+      nb::arg("input"), nb::arg("n") = 1, nb::arg("dim") = -1,
+      nb::arg("prepend").none() = nb::none(), nb::arg("append").none() = nb::none());
+  m.def(
+      "trace",
+      [](T a) {
+        G g;
+        return trace(a);
+      },
+      nb::arg("input"));
   m.def(
       "corrcoef",
       [](T a) {
@@ -291,28 +294,28 @@ void bind_calculus(nb::module_& m) {
         return corrcoef(a);
       },
       nb::arg("input"));
-  m.def("cov", 
-                  [](T a, int64_t correction, OptTensor fweights, OptTensor aweights) {
-                    G g;
-                    return cov(a, correction, fweights, aweights);
-                  },
-                  nb::arg("input"), nb::kw_only(), nb::arg("correction") = 1,
-                  nb::arg("fweights").none() = nb::none(),
-                  nb::arg("aweights").none() = nb::none());
-  m.def("histc", 
-                    [](T a, int64_t bins, double min, double max) {
-                      G g;
-                      return histc(a, bins, min, max);
-                    },
-                    nb::arg("input"), nb::arg("bins") = 100, nb::arg("min") = 0,
-                    nb::arg("max") = 0);
-  m.def("bincount", 
-                       [](T a, OptTensor weights, int64_t minlength) {
-                         G g;
-                         return bincount(a, weights, minlength);
-                       },
-                       nb::arg("input"), nb::arg("weights").none() = nb::none(),
-                       nb::arg("minlength") = 0);
+  m.def(
+      "cov",
+      [](T a, int64_t correction, OptTensor fweights, OptTensor aweights) {
+        G g;
+        return cov(a, correction, fweights, aweights);
+      },
+      nb::arg("input"), nb::kw_only(), nb::arg("correction") = 1,
+      nb::arg("fweights").none() = nb::none(), nb::arg("aweights").none() = nb::none());
+  m.def(
+      "histc",
+      [](T a, int64_t bins, double min, double max) {
+        G g;
+        return histc(a, bins, min, max);
+      },
+      nb::arg("input"), nb::arg("bins") = 100, nb::arg("min") = 0, nb::arg("max") = 0);
+  m.def(
+      "bincount",
+      [](T a, OptTensor weights, int64_t minlength) {
+        G g;
+        return bincount(a, weights, minlength);
+      },
+      nb::arg("input"), nb::arg("weights").none() = nb::none(), nb::arg("minlength") = 0);
 }
 
 }  // namespace

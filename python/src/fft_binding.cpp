@@ -24,7 +24,9 @@ using G = nb::gil_scoped_release;
 
 FftNorm norm_of(const OptStr& s) { return s ? FftNorm(*s) : FftNorm(); }
 
-OptionalDims dims_of(const OptInts& v) { return v ? OptionalDims(IntArrayRef(*v)) : OptionalDims(); }
+OptionalDims dims_of(const OptInts& v) {
+  return v ? OptionalDims(IntArrayRef(*v)) : OptionalDims();
+}
 
 /// None, an int, or a sequence of ints (torch accepts an int for s and dim).
 OptInts ints_of(nb::handle h) {
