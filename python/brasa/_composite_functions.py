@@ -43,5 +43,12 @@ FUNCTIONS = {"sort": sort, "median": median, "nanmedian": nanmedian, "kthvalue":
 METHODS = dict(FUNCTIONS)
 for _name in ("argsort", "msort", "quantile", "nanquantile", "nansum", "nanmean", "rot90", "diag",
               "diag_embed", "diagflat", "diagonal_scatter", "take_along_dim", "tensor_split", "diff",
-              "trace", "cov", "corrcoef", "histc", "bincount"):
-    METHODS[_name] = getattr(_ops, _name)
+              "trace", "cov", "corrcoef", "histc", "bincount", "scatter", "scatter_add",
+              "index_add", "index_copy", "index_fill", "index_put", "index_put_", "put", "tile",
+              "narrow", "movedim", "moveaxis", "fliplr", "flipud", "ravel", "adjoint", "hsplit",
+              "vsplit", "dsplit"):
+    # A Python function, so that t.name(...) passes t as the first argument (a nanobind function
+    # set on a class is not a descriptor).
+    METHODS[_name] = (lambda fn: lambda self, *args, **kwargs: fn(self, *args, **kwargs))(
+        getattr(_ops, _name))
+METHODS["where"] = lambda self, condition, y: _ops.where(condition, self, y)

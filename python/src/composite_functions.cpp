@@ -34,13 +34,6 @@ using OptInt = std::optional<int64_t>;
 using OptTensor = std::optional<Tensor>;
 using G = nb::gil_scoped_release;
 
-/// A Python int/float/bool (or a 0-d tensor's value is not accepted: torch wants a number here).
-Scalar scalar_of(nb::handle h, const char* fn, const char* arg) {
-  if (auto s = number_to_scalar(h)) return *s;
-  throw brasa::TypeError(std::string(fn) + "(): argument '" + arg + "' must be a number, got " +
-                         nb::type_name(h.type()).c_str());
-}
-
 nb::tuple as_tuple(const Tensors& ts) {
   nb::list l;
   for (const Tensor& t : ts) l.append(nb::cast(t));
@@ -51,8 +44,8 @@ nb::tuple as_tuple(const Tensors& ts) {
 ScalarType result_type_of(nb::handle a, nb::handle b) {
   const bool ta = nb::isinstance<Tensor>(a), tb = nb::isinstance<Tensor>(b);
   if (ta && tb) return result_type(nb::cast<Tensor>(a), nb::cast<Tensor>(b));
-  if (ta) return result_type(nb::cast<Tensor>(a), scalar_of(b, "result_type", "other"));
-  if (tb) return result_type(scalar_of(a, "result_type", "tensor"), nb::cast<Tensor>(b));
+  if (ta) return result_type(nb::cast<Tensor>(a), scalar_arg(b, "result_type", "other"));
+  if (tb) return result_type(scalar_arg(a, "result_type", "tensor"), nb::cast<Tensor>(b));
   throw brasa::TypeError("result_type(): expected at least one tensor among its two arguments");
 }
 

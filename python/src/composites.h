@@ -12,5 +12,7 @@ namespace brasa::python {
 void bind_composites(nanobind::module_& m, nanobind::handle tensor_class);
 /// More of them, as functions only (composite_functions.cpp; methods: python/brasa/_functions.py).
 void bind_composite_functions(nanobind::module_& m);
+/// scatter, index_add, tile, narrow, movedim, flips, splits (indexing_functions.cpp).
+void bind_indexing_functions(nanobind::module_& m);
 
 }  // namespace brasa::python

@@ -5,6 +5,7 @@
 #include <array>
 #include <string>
 
+#include "brasa/core/error.h"
 #include "brasa/core/tensor.h"
 
 namespace nb = nanobind;
@@ -76,6 +77,12 @@ nb::object dtype_object(ScalarType t) {
   nb::handle obj = g_dtypes[static_cast<int>(t) + 1];
   if (!obj.is_valid()) throw nb::type_error("brasa: dtype has no Python object");
   return nb::borrow(obj);
+}
+
+Scalar scalar_arg(nb::handle h, const char* fn, const char* arg) {
+  if (auto s = number_to_scalar(h)) return *s;
+  throw brasa::TypeError(std::string(fn) + "(): argument '" + arg + "' must be a number, got " +
+                         nb::type_name(h.type()).c_str());
 }
 
 std::optional<Scalar> number_to_scalar(nb::handle h) {

@@ -21,6 +21,8 @@ nanobind::object dtype_object(ScalarType t);
 
 /// Python bool/int/float (not a Tensor) as a Scalar; nullopt for anything else.
 std::optional<Scalar> number_to_scalar(nanobind::handle h);
+/// A Python number argument `arg` of torch function `fn` as a Scalar; TypeError naming both else.
+Scalar scalar_arg(nanobind::handle h, const char* fn, const char* arg);
 /// An int that is not a bool (or an object with __index__ that is not a float); nullopt otherwise.
 std::optional<int64_t> to_int(nanobind::handle h);
 /// An int, or a list/tuple of ints (torch.Size included); nullopt otherwise.
