@@ -954,3 +954,4 @@ from . import utils as utils
 from . import distributed as distributed
 from . import compiler as compiler
 from . import fft as fft
+from . import linalg as linalg

@@ -202,7 +202,8 @@ void bind_rearranging(nb::module_& m) {
         G g;
         return level == '1' ? atleast_1d(t) : level == '2' ? atleast_2d(t) : atleast_3d(t);
       };
-      if (a.size() == 1 && nb::isinstance<Tensor>(a[0])) return nb::cast(one(nb::cast<Tensor>(a[0])));
+      if (a.size() == 1 && nb::isinstance<Tensor>(a[0]))
+        return nb::cast(one(nb::cast<Tensor>(a[0])));
       Tensors ts = a.size() == 1 ? nb::cast<Tensors>(a[0]) : nb::cast<Tensors>(a);
       nb::list l;
       for (const Tensor& t : ts) l.append(nb::cast(one(t)));

@@ -11,6 +11,7 @@
 #include "dlpack_interop.h"
 #include "errors.h"
 #include "fft_binding.h"
+#include "linalg_binding.h"
 #include "nn_functions.h"
 #include "numpy_interop.h"
 #include "op_binding.h"
@@ -27,6 +28,7 @@ NB_MODULE(_C, m) {
   bind_numpy_interop(m);
   bind_nn_functions(m);
   bind_fft(m);
+  bind_linalg(m);
   {
     nb::module_ nn = nb::borrow<nb::module_>(m.attr("_nn"));
     bind_packed_sequence(nn);

@@ -168,7 +168,8 @@ def main(out_path):
               "            backend: str = ..., mode: Optional[str] = ...,",
               "            options: Optional[Dict[str, Any]] = ..., disable: bool = ...) -> Any: ...",
               "from . import utils as utils", "from . import distributed as distributed",
-              "from . import compiler as compiler", "from . import fft as fft", ""]
+              "from . import compiler as compiler", "from . import fft as fft",
+              "from . import linalg as linalg", ""]
     Path(out_path).write_text("\n".join(lines))
 
 
