@@ -14,5 +14,7 @@ void bind_composites(nanobind::module_& m, nanobind::handle tensor_class);
 void bind_composite_functions(nanobind::module_& m);
 /// scatter, index_add, tile, narrow, movedim, flips, splits (indexing_functions.cpp).
 void bind_indexing_functions(nanobind::module_& m);
+/// Pointwise math, products, isclose/isin, windows, ... (math_functions.cpp).
+void bind_math_functions(nanobind::module_& m);
 
 }  // namespace brasa::python

@@ -41,6 +41,7 @@ NB_MODULE(_C, m) {
     bind_composites(ops, tensor_class);
     bind_composite_functions(ops);
     bind_indexing_functions(ops);
+    bind_math_functions(ops);
     bind_operators(tensor_class);
   });
   m.def("_bound_signatures", &bound_signatures);
