@@ -1,7 +1,10 @@
 // CPU time of char_gpt's attention (batch 32, 8 heads, T = 128, head dim 32, causal) on one
 // thread, Float32 against BFloat16 (the AVX-512 BF16 kernel where the CPU has it: Note [BFloat16
-// attention]), forward and backward, with and without dropout. Thread CPU time rather than wall
-// time: on a shared machine it does not count the time other processes hold the core.
+// attention]), forward and backward, with and without dropout; then Float32 at the shape of
+// compile_gpt_bench (batch 32, 4 heads, T = 64, head dim 32), with GFLOP/s counted as the dense
+// products (forward 2, backward 5 of N L S E multiply-adds; causal attention skips about half).
+// Thread CPU time rather than wall time: on a shared machine it does not count the time other
+// processes hold the core.
 //   build/release/bench/attention_cpu_bench
 #include <time.h>
 
@@ -57,6 +60,23 @@ int main() {
     }
     std::printf("%-9s %10.1f %10.1f %12.1f %12.1f\n", dt == kFloat ? "float32" : "bfloat16", ms[0],
                 ms[1], ms[2], ms[3]);
+  }
+  for (int64_t t : {int64_t(128), int64_t(64)}) {
+    const int64_t n = 32, h = t == 128 ? 8 : 4, e = 32;
+    auto r = [&] { return rand({n, h, t, e}).sub(0.5); };
+    const Tensor q = r(), k = r(), v = r(), go = r();
+    auto [out, lse, philox] =
+        _scaled_dot_product_attention_forward(q, k, v, {}, 0.0, true, std::nullopt, {});
+    const double fwd = median_ms([&] { scaled_dot_product_attention(q, k, v, {}, 0.0, true); });
+    const double bwd = median_ms([&] {
+      scaled_dot_product_attention_backward(go, q, k, v, {}, out, lse, philox, 0.0, true, {});
+    });
+    const double flop = 2.0 * double(n * h * t * t * e);  // one dense product
+    std::printf(
+        "float32 [%lld, %lld, %lld, %lld] causal: forward %.2f ms (%.0f GFLOP/s), "
+        "backward %.2f ms (%.0f GFLOP/s)\n",
+        static_cast<long long>(n), static_cast<long long>(h), static_cast<long long>(t),
+        static_cast<long long>(e), fwd, 2 * flop / fwd * 1e-6, bwd, 5 * flop / bwd * 1e-6);
   }
   return 0;
 }

@@ -52,8 +52,10 @@ bool needs_grad(const Graph& g) {
 /// without a working compiler the plan runs every node through the dispatcher.
 void run_passes(Graph& g, const CompileOptions& options, bool autograd) {
   if (options.mode == CompileMode::Interpret) return;
-  if (!autograd && options.mode == CompileMode::Default)
-    merge_zero_slices(g);  // Note [Zero slices]
+  if (!autograd && options.mode == CompileMode::Default) {
+    merge_zero_slices(g);      // Note [Zero slices]
+    write_slices_in_place(g);  // Note [Slices written in place]
+  }
   eliminate_dead_code(g);
   // Replayed with autograd, a merged node would merge its backward nodes too, and sum their
   // gradients in another order than eager.

@@ -1,5 +1,6 @@
 #include "compile/zero_slices.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <set>
 #include <string>
@@ -43,24 +44,49 @@ bool int_arg(const Node& n, size_t slot, int64_t* out) {
   return true;
 }
 
+// Whether the environment variable `var` is "0" (a rewrite turned off, for comparisons).
+bool switched_off(const char* var) {
+  const char* v = std::getenv(var);
+  return v != nullptr && std::string(v) == "0";
+}
+
+// Who produces and who reads each value of `g`, and which values are outputs.
+struct Uses {
+  std::vector<int32_t> producer;
+  std::vector<std::vector<int32_t>> readers;
+  std::vector<bool> output;
+  explicit Uses(const Graph& g)
+      : producer(g.values.size(), -1), readers(g.values.size()), output(g.values.size(), false) {
+    for (int32_t i = 0; i < static_cast<int32_t>(g.nodes.size()); ++i) {
+      for (const ArgRef& r : g.nodes[i].results) producer[r.value] = i;
+      for (const ArgRef& r : g.nodes[i].refs)
+        if (readers[r.value].empty() || readers[r.value].back() != i) readers[r.value].push_back(i);
+    }
+    for (int32_t o : g.outputs) output[o] = true;
+  }
+};
+
+// g's nodes with node i replaced by replace[i] where that is not empty, or dropped where drop[i].
+void rebuild(Graph& g, const std::vector<bool>& drop, std::vector<std::vector<Node>>& replace) {
+  std::vector<Node> kept;
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    if (!replace[i].empty()) {
+      for (Node& m : replace[i]) kept.push_back(std::move(m));
+    } else if (!drop[i]) {
+      kept.push_back(std::move(g.nodes[i]));
+    }
+  }
+  g.nodes = std::move(kept);
+}
+
 }  // namespace
 
 void merge_zero_slices(Graph& g) {
-  static const bool off = [] {
-    const char* v = std::getenv("BRASA_COMPILE_ZERO_SLICES");
-    return v != nullptr && std::string(v) == "0";
-  }();
+  static const bool off = switched_off("BRASA_COMPILE_ZERO_SLICES");
   if (off) return;
   const auto count = static_cast<int32_t>(g.nodes.size());
-  std::vector<int32_t> producer(g.values.size(), -1);
-  std::vector<std::vector<int32_t>> readers(g.values.size());
-  for (int32_t i = 0; i < count; ++i) {
-    for (const ArgRef& r : g.nodes[i].results) producer[r.value] = i;
-    for (const ArgRef& r : g.nodes[i].refs)
-      if (readers[r.value].empty() || readers[r.value].back() != i) readers[r.value].push_back(i);
-  }
-  std::vector<bool> output(g.values.size(), false);
-  for (int32_t o : g.outputs) output[o] = true;
+  const Uses uses(g);
+  const auto& [producer, readers, output] = uses;
   auto single = [&](const Node& n) { return n.results.size() == 1 && n.refs.size() >= 1; };
   // The zero buffer whose fill_ result is `z`, with its one slice copy; false when it is none.
   auto zero_buffer = [&](int32_t z, ZeroBuffer* b) {
@@ -172,15 +198,140 @@ void merge_zero_slices(Graph& g) {
   }
   for (int32_t& o : g.outputs)
     if (alias[o] >= 0) o = alias[o];
-  std::vector<Node> kept;
-  for (int32_t i = 0; i < count; ++i) {
-    if (!replace[i].empty()) {
-      for (Node& m : replace[i]) kept.push_back(std::move(m));
-    } else if (!drop[i]) {
-      kept.push_back(std::move(g.nodes[i]));
+  rebuild(g, drop, replace);
+}
+
+// Note [Slices written in place]
+// After the merge above, the QKV split's backward is one buffer `z = empty(s).fill_(0)` whose
+// slices z.select(d, k) each receive one gradient (a copy_, or an add into the zero), then
+// `z.permute(p)` copied into a fresh `f = empty(s permuted)` (the `reshape` of the permuted
+// gradient): a fill and a copy of the whole buffer. When every slice along d is written once, z
+// is read by nothing else and f by nothing but that copy, f is allocated where z was, z becomes
+// the view f.permute(p^-1) and each slice is copied there: the same values in the same places
+// (the adds into zero become copies: only the sign of a zero may differ, as above), with no fill
+// and no final copy. BRASA_COMPILE_SLICES_IN_PLACE=0 turns it off (for comparisons).
+void write_slices_in_place(Graph& g) {
+  static const bool off = switched_off("BRASA_COMPILE_SLICES_IN_PLACE");
+  if (off) return;
+  const auto count = static_cast<int32_t>(g.nodes.size());
+  const Uses uses(g);
+  const auto& [producer, readers, output] = uses;
+  auto fresh = [&](int32_t v, int32_t reader) {  // an `empty` result read by `reader` alone
+    const int32_t e = producer[v];
+    return e >= 0 && named(g.nodes[e], "empty") && g.nodes[e].results.size() == 1 && !output[v] &&
+           readers[v].size() == 1 && readers[v][0] == reader;
+  };
+  auto unread = [&](const Node& n) {
+    return n.results.size() == 1 && readers[n.results[0].value].empty() &&
+           !output[n.results[0].value];
+  };
+  std::vector<bool> drop(g.nodes.size(), false);
+  std::vector<std::vector<Node>> replace(g.nodes.size());
+  std::vector<int32_t> rename(g.values.size(), -1);
+  for (int32_t pi = 0; pi < count; ++pi) {
+    const Node& perm = g.nodes[pi];
+    if (!named(perm, "permute") || perm.results.size() != 1 || perm.refs.size() != 1 ||
+        perm.refs[0].slot != 0 || perm.args.size() != 2 || !perm.args[1].is<std::vector<int64_t>>())
+      continue;
+    const int32_t z = perm.refs[0].value, pv = perm.results[0].value;
+    const int32_t fi = producer[z];
+    if (fi < 0 || output[z] || output[pv] || readers[pv].size() != 1) continue;
+    const Node& fill = g.nodes[fi];
+    if (!named(fill, "fill_") || fill.refs.size() != 1 || fill.results.size() != 1 ||
+        fill.args.size() != 2 || !is_zero(fill.args[1]) || !fresh(fill.refs[0].value, fi))
+      continue;
+    // The final copy into a fresh buffer of the permuted shape.
+    const int32_t ci = readers[pv][0];
+    const Node& copy = g.nodes[ci];
+    if (!named(copy, "copy_") || copy.refs.size() != 2 || copy.refs[0].slot != 0 ||
+        copy.refs[1].slot != 1 || copy.refs[1].value != pv || copy.results.size() != 1)
+      continue;
+    const int32_t fv = copy.refs[0].value;
+    if (!fresh(fv, ci) || g.values[fv].sizes != g.values[pv].sizes ||
+        g.values[fv].dtype != g.values[z].dtype)
+      continue;
+    // z's other readers: one select per index along one dim, each written once before the permute.
+    const std::vector<int64_t>& dims = perm.args[1].get<std::vector<int64_t>>();
+    const std::vector<int64_t>& zs = g.values[z].sizes;
+    if (dims.size() != zs.size()) continue;
+    int64_t dim = -1;
+    std::vector<int32_t> writer;  // per slice index: the node writing it
+    bool ok = true;
+    for (int32_t si : readers[z]) {
+      if (si == pi) continue;
+      const Node& sel = g.nodes[si];
+      int64_t d = 0, k = 0;
+      ok = ok && si < pi && named(sel, "select") && sel.refs.size() == 1 &&
+           sel.results.size() == 1 && int_arg(sel, 1, &d) && int_arg(sel, 2, &k) && d >= 0 &&
+           d < int64_t(zs.size()) && (dim < 0 || d == dim);
+      if (!ok) break;
+      dim = d;
+      if (writer.empty()) writer.assign(size_t(zs[size_t(d)]), -1);
+      const int32_t sv = sel.results[0].value;
+      ok = k >= 0 && k < int64_t(writer.size()) && writer[size_t(k)] < 0 && !output[sv] &&
+           readers[sv].size() == 1;
+      if (!ok) break;
+      const int32_t wi = readers[sv][0];
+      const Node& w = g.nodes[wi];
+      const bool is_copy = named(w, "copy_") && w.refs.size() == 2 && w.refs[0].slot == 0 &&
+                           w.refs[0].value == sv && w.refs[1].slot == 1;
+      const bool is_add = named(w, "add") && w.mutates && w.refs.size() == 3 &&
+                          w.args.size() == 4 && w.refs[0].slot == 0 && w.refs[0].value == sv &&
+                          w.refs[1].slot == 1 && w.refs[2].slot == 3 && w.refs[2].value == sv &&
+                          w.args[2].is<Scalar>() && w.args[2].get<Scalar>().to<double>() == 1.0;
+      ok = (is_copy || is_add) && wi < pi && unread(w) &&
+           g.values[w.refs[1].value].sizes == g.values[sv].sizes &&
+           g.values[w.refs[1].value].dtype == g.values[z].dtype;
+      if (ok) writer[size_t(k)] = wi;
     }
+    ok = ok && !writer.empty() &&
+         std::all_of(writer.begin(), writer.end(), [](int32_t w) { return w >= 0; });
+    if (!ok) continue;
+    // f = empty(...) where z's empty was, z = f.permute(inverse), the writes as copies.
+    const int32_t fe = producer[fv], ze = producer[fill.refs[0].value];
+    std::vector<int64_t> inverse(dims.size());
+    for (size_t i = 0; i < dims.size(); ++i) inverse[size_t(dims[i])] = int64_t(i);
+    Node view = clone(perm);
+    view.args[1] = Value(inverse);
+    view.refs[0].value = fv;
+    view.results[0].value = z;
+    replace[ze].push_back(clone(g.nodes[fe]));
+    replace[ze].push_back(std::move(view));
+    for (int32_t wi : writer) {
+      if (named(g.nodes[wi], "copy_")) continue;
+      Node c = clone(copy);
+      c.refs[0].value = g.nodes[wi].refs[0].value;
+      c.refs[1].value = g.nodes[wi].refs[1].value;
+      c.results[0].value = g.nodes[wi].results[0].value;
+      replace[wi].push_back(std::move(c));
+    }
+    for (int32_t j : {fi, pi, ci, fe}) drop[j] = true;
+    rename[copy.results[0].value] = fv;
+    // z and its slices now have f's layout, permuted.
+    std::vector<int64_t> fstrides(g.values[fv].sizes.size());
+    int64_t st = 1;
+    for (size_t i = fstrides.size(); i-- > 0;) {
+      fstrides[i] = st;
+      st *= g.values[fv].sizes[i];
+    }
+    std::vector<int64_t> zstrides(dims.size());
+    for (size_t j = 0; j < dims.size(); ++j) zstrides[j] = fstrides[size_t(inverse[j])];
+    g.values[z].strides = zstrides;
+    g.values[z].contiguous = false;
+    zstrides.erase(zstrides.begin() + dim);
+    for (int32_t si : readers[z])
+      if (si != pi) {
+        ValueInfo& sv = g.values[g.nodes[si].results[0].value];
+        sv.strides = zstrides;
+        sv.contiguous = false;
+      }
   }
-  g.nodes = std::move(kept);
+  for (int32_t& o : g.outputs)
+    if (rename[o] >= 0) o = rename[o];
+  rebuild(g, drop, replace);
+  for (Node& n : g.nodes)
+    for (ArgRef& r : n.refs)
+      if (rename[r.value] >= 0) r.value = rename[r.value];
 }
 
 }  // namespace brasa::compiler

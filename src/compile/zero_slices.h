@@ -10,4 +10,10 @@ namespace brasa::compiler {
 /// value into that slice of `acc`, dropping `z`.
 void merge_zero_slices(Graph& g);
 
+/// Rewrites a zero-filled buffer whose slices along one dim are each written once (copied, or
+/// added into the zero) and which is then copied through a permute into a fresh buffer: the fresh
+/// buffer is allocated first and the slices are copied into it through the inverse permute, with
+/// no fill and no final copy (Note [Slices written in place]).
+void write_slices_in_place(Graph& g);
+
 }  // namespace brasa::compiler

@@ -52,6 +52,28 @@ TEST_F(ZeroSlices, ABufferReadElsewhereOrASliceWrittenTwiceStays) {
   for (size_t i = 0; i < got.size(); ++i) EXPECT_TRUE(bitwise_equal(got[i], want[i])) << i;
 }
 
+// Note [Slices written in place]: the first test's buffer (all three slices written) is copied
+// through its permute with no fill; here one slice is never written, so its zeros must stay, and
+// a buffer whose permute is read twice keeps its copy.
+TEST_F(ZeroSlices, PermutedCopyOfAPartlyWrittenBufferKeepsItsZeros) {
+  auto fn = [](const Tensor& x, const Tensor& y) {
+    const Tensor like = brasa::empty({3, 4, 5});
+    Tensor a = one_slice(like, 0, x);
+    a.add_(one_slice(like, 2, y));
+    Tensor b = one_slice(like, 1, y);
+    b.add_(one_slice(like, 0, x));
+    b.add_(one_slice(like, 2, x));
+    const Tensor bp = b.permute({2, 0, 1});
+    return std::vector<Tensor>{a.permute({1, 2, 0}).contiguous(), bp.contiguous(), bp * 2.0};
+  };
+  auto f = brasa::compile(fn);
+  const Tensor x = randn({4, 5}), y = randn({4, 5});
+  f(x, y);
+  const std::vector<Tensor> got = f(x, y), want = fn(x, y);
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_TRUE(equal_values(got[i], want[i])) << i;
+  EXPECT_TRUE(got[0].is_contiguous());
+}
+
 // The attention pattern through autograd: q, k, v selected from one [3, ...] view; the compiled
 // backward's gradient of the projection equals eager's. (Here the engine sums the three buffers
 // out of place, which the pass leaves alone; the GPT's in-place form is checked by

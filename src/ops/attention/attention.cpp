@@ -262,14 +262,21 @@ Triple backward_kernel(const Tensor& grad_out, const Tensor& q, const Tensor& k,
                        const Tensor& philox, double dropout_p, bool is_causal,
                        std::optional<double> scale) {
   auto [p, gq, gk, gv] = backward_rule(grad_out, q, k, v, mask, out, dropout_p, is_causal, scale);
-  gq.zero_(), gk.zero_(), gv.zero_();
-  if (p.N * p.L * p.S > 0) {
+  if (p.N * p.L * p.S == 0) {
+    gq.zero_(), gk.zero_(), gv.zero_();
+  } else {  // the kernels write every element of the gradients
     const ScalarType dt = p.native_bf16 ? kBFloat16 : p.compute;
-    Tensor go = grad_out.to(dt).contiguous(), o = out.to(dt).contiguous();
+    // grad_out as it comes (the head merge's backward gives it strided) when its rows have unit
+    // stride; the BFloat16 kernels take it contiguous.
+    Tensor go = grad_out.to(dt), o = out.to(dt).contiguous();
+    if (p.native_bf16 || (go.stride(-1) != 1 && go.size(-1) > 1)) go = go.contiguous();
     Tensor l = lse.to(p.compute).contiguous();
     Tensor ph = philox.contiguous();
     PhiloxRange rng{uint64_t(ph.data_ptr<int64_t>()[0]), uint64_t(ph.data_ptr<int64_t>()[1])};
     AttentionGeometry g = geometry(p, is_causal, dropout_p, rng);
+    const std::vector<int64_t> go_off = batch_offsets(go, p.batch);
+    g.go_off = go_off.data();
+    g.go_row = go.stride(int64_t(p.batch.size()));
     auto& stub = p.native_bf16 ? attention_bf16_backward_stub : attention_backward_stub;
     stub(dt, g, base(p.q), base(p.k), base(p.v), base(p.mask), o.data_ptr(), go.data_ptr(),
          l.data_ptr(), gq.data_ptr(), gk.data_ptr(), gv.data_ptr());

@@ -1,12 +1,17 @@
 // Loops of scaled_dot_product_attention (compiled once per CPU capability): Note [Blockwise
 // attention] in attention_kernels.h. Tile products use a 4-row x 2-vector register-blocked
-// micro-kernel on GCC vector types, so each capability gets its widest registers.
+// micro-kernel on GCC vector types, so each capability gets its widest registers; operands whose
+// rows fill whole column chunks are read in place, and the one transposed operand per product
+// (the key tile for scores, the value tile for the probability gradient) is transposed once per
+// key tile in registers (Note [Tile transposes]).
 #include "backends/cpu/kernels/attention_kernels.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "backends/cpu/fast_exp.h"
@@ -45,6 +50,8 @@ inline void store(T* p, V v) {
   std::memcpy(p, &v, sizeof(V));
 }
 
+constexpr int64_t round_up(int64_t n, int64_t m) { return (n + m - 1) / m * m; }
+
 // Columns are processed two vectors at a time: every B and C buffer is padded to this width.
 template <typename T>
 constexpr int64_t col_chunk() {
@@ -52,75 +59,119 @@ constexpr int64_t col_chunk() {
 }
 template <typename T>
 int64_t padded(int64_t n) {
-  return (n + col_chunk<T>() - 1) / col_chunk<T>() * col_chunk<T>();
+  return round_up(n, col_chunk<T>());
+}
+// Rows of the micro-kernel's C block; score rows are processed to a multiple of span() columns
+// (Note [Causal tiles]).
+constexpr int64_t kRows = 4;
+template <typename T>
+constexpr int64_t span() {
+  return std::max<int64_t>(VecOf<T>::lanes, kRows);
 }
 
-// c[m x n] (+)= a[m x k] @ b[k x n]; b and c rows hold padded(n) readable columns.
-template <typename T>
-void gemm_tile(T* __restrict c, int64_t ldc, const T* __restrict a, int64_t lda,
-               const T* __restrict b, int64_t ldb, int64_t m, int64_t n, int64_t k, bool acc) {
+// Note [Causal tiles]
+// On a tile that the causal diagonal crosses, a product skips what the mask zeroes: for the C
+// block of rows [r0, r1], columns past r1 + col, and terms p past r1 + hi or before r0 + lo. The
+// rows of a block share its bounds, so the extra entries a block reads must be finite and the
+// probabilities and score gradients among them zero: each score row r is kept to width(r), the
+// last row of r's block's key count rounded up to span() (a multiple of both the vector width and
+// kRows), masked to -inf past the row's own keys, so its probabilities are exp(-inf) = 0 there.
+// A transposed product (rows are keys, terms queries) reads, for the key block [jb, jb + kRows),
+// query rows that see key jb at least, whose width then reaches jb + kRows: written too.
+constexpr int64_t kUnbounded = int64_t(1) << 40;
+struct Band {
+  int64_t col = kUnbounded, hi = kUnbounded, lo = -kUnbounded;
+};
+
+// One block of R rows of c (+)= a @ b: c's columns [0, n_end), terms [p0, p1). a(r, p) is
+// a[r * lda + p], or a[p * lda + r] when TransA.
+template <typename T, bool TransA, int R>
+inline void gemm_block(T* __restrict c, int64_t ldc, const T* __restrict a, int64_t lda,
+                       const T* __restrict b, int64_t ldb, int64_t n_end, int64_t p0, int64_t p1,
+                       bool acc) {
   using V = typename VecOf<T>::type;
   constexpr int64_t W = VecOf<T>::lanes;
-  for (int64_t j = 0; j < n; j += 2 * W) {
-    int64_t i = 0;
-    for (; i + 4 <= m; i += 4) {
-      V c0[4], c1[4];
-      for (int r = 0; r < 4; ++r) {
-        c0[r] = acc ? load<T, V>(c + (i + r) * ldc + j) : V{};
-        c1[r] = acc ? load<T, V>(c + (i + r) * ldc + j + W) : V{};
-      }
-      const T* ar = a + i * lda;
-      for (int64_t p = 0; p < k; ++p) {
-        const V b0 = load<T, V>(b + p * ldb + j), b1 = load<T, V>(b + p * ldb + j + W);
-        for (int r = 0; r < 4; ++r) {
-          const T x = ar[r * lda + p];
-          c0[r] += x * b0;
-          c1[r] += x * b1;
-        }
-      }
-      for (int r = 0; r < 4; ++r) {
-        store<T, V>(c + (i + r) * ldc + j, c0[r]);
-        store<T, V>(c + (i + r) * ldc + j + W, c1[r]);
+  for (int64_t j = 0; j < n_end; j += 2 * W) {
+    V c0[R], c1[R];
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+      c0[r] = acc ? load<T, V>(c + r * ldc + j) : V{};
+      c1[r] = acc ? load<T, V>(c + r * ldc + j + W) : V{};
+    }
+    for (int64_t p = p0; p < p1; ++p) {
+      const V b0 = load<T, V>(b + p * ldb + j), b1 = load<T, V>(b + p * ldb + j + W);
+#pragma GCC unroll 8
+      for (int r = 0; r < R; ++r) {
+        const T x = TransA ? a[p * lda + r] : a[r * lda + p];
+        c0[r] += x * b0;
+        c1[r] += x * b1;
       }
     }
-    for (; i < m; ++i) {
-      V c0 = acc ? load<T, V>(c + i * ldc + j) : V{};
-      V c1 = acc ? load<T, V>(c + i * ldc + j + W) : V{};
-      for (int64_t p = 0; p < k; ++p) {
-        const T x = a[i * lda + p];
-        c0 += x * load<T, V>(b + p * ldb + j);
-        c1 += x * load<T, V>(b + p * ldb + j + W);
-      }
-      store<T, V>(c + i * ldc + j, c0);
-      store<T, V>(c + i * ldc + j + W, c1);
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+      store<T, V>(c + r * ldc + j, c0[r]);
+      store<T, V>(c + r * ldc + j + W, c1[r]);
     }
   }
 }
 
-// Max and sum of a score row of kBK entries, in vector lanes (the compiler does not reorder float
-// reductions itself).
+// c[m x n] (+)= a[m x k] @ b[k x n] within the band; b and c rows hold padded(n) readable
+// columns.
+template <typename T, bool TransA = false>
+void gemm_tile(T* c, int64_t ldc, const T* a, int64_t lda, const T* b, int64_t ldb, int64_t m,
+               int64_t n, int64_t k, bool acc, Band band = {}) {
+  constexpr int64_t C2 = col_chunk<T>();
+  auto run = [&](auto rows, int64_t i) {
+    constexpr int R = decltype(rows)::value;
+    const int64_t last = i + R - 1;
+    const int64_t n_end = std::min(n, std::max<int64_t>(0, last + band.col + 1));
+    const int64_t p0 = std::max<int64_t>(0, i + band.lo), p1 = std::min(k, last + band.hi + 1);
+    const T* ai = TransA ? a + i : a + i * lda;
+    gemm_block<T, TransA, R>(c + i * ldc, ldc, ai, lda, b, ldb, round_up(n_end, C2), p0,
+                             std::max(p0, p1), acc);
+  };
+  int64_t i = 0;
+  for (; i + kRows <= m; i += kRows) run(std::integral_constant<int, int(kRows)>{}, i);
+  for (; i < m; ++i) run(std::integral_constant<int, 1>{}, i);
+}
+
+// Shuffle masks as constants (an index sequence expanded into the vector's initialiser), so each
+// shuffle compiles to one permute. M: the integer vector of V's shape.
+template <typename V>
+using MaskOf = decltype(V{} < V{});
+template <typename V, int64_t H, int... L>
+inline V swap_lanes(V v, std::integer_sequence<int, L...>) {  // lane l takes lane l ^ H
+  return __builtin_shuffle(v, MaskOf<V>{(L ^ H)...});
+}
+// The lanes of v combined by op in a butterfly of log2(W) shuffles (the compiler does not reorder
+// float reductions itself).
+template <typename V, int64_t W, typename Op>
+inline auto reduce_lanes(V v, Op op) {
+  [&]<int64_t... H>(std::integer_sequence<int64_t, H...>) {
+    ((v = op(v, swap_lanes<V, (W >> (H + 1))>(v, std::make_integer_sequence<int, int(W)>{}))), ...);
+  }
+  (std::make_integer_sequence<int64_t, std::countr_zero(uint64_t(W))>{});
+  return v[0];
+}
+// Max and sum of the first w entries of a row (w a multiple of the vector width).
 template <typename T>
-T row_max(const T* x) {
+T row_max(const T* x, int64_t w) {
   using V = typename VecOf<T>::type;
   constexpr int64_t W = VecOf<T>::lanes;
   V acc = load<T, V>(x);
-  for (int64_t j = W; j < kBK; j += W) {
+  for (int64_t j = W; j < w; j += W) {
     const V y = load<T, V>(x + j);
     acc = acc > y ? acc : y;
   }
-  T r = acc[0];
-  for (int64_t l = 1; l < W; ++l) r = std::max(r, T(acc[l]));
-  return r;
+  return reduce_lanes<V, W>(acc, [](V a, V b) -> V { return a > b ? a : b; });
 }
 template <typename T>
-T row_sum(const T* x) {
+T row_sum(const T* x, int64_t w) {
   using V = typename VecOf<T>::type;
   constexpr int64_t W = VecOf<T>::lanes;
   V acc = load<T, V>(x);
-  for (int64_t j = W; j < kBK; j += W) acc += load<T, V>(x + j);
-  T r = 0;
-  for (int64_t l = 0; l < W; ++l) r += acc[l];
-  return r;
+  for (int64_t j = W; j < w; j += W) acc += load<T, V>(x + j);
+  return reduce_lanes<V, W>(acc, [](V a, V b) -> V { return a + b; });
 }
 
 // Copies rows x cols of src (row stride ld, unit column stride) into dst [rows x ldd], times s.
@@ -129,38 +180,127 @@ void copy_rows(T* dst, int64_t ldd, const T* src, int64_t ld, int64_t rows, int6
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < cols; ++c) dst[r * ldd + c] = src[r * ld + c] * s;
 }
-// dst[cols x ldd] = transpose of src rows x cols.
+// Note [Tile transposes]
+// A square block of W x W (W the vector lanes) is transposed in registers by log2(W) butterfly
+// stages: stage h swaps, in each pair of rows (i, i + h) with bit h of i clear, the lanes with bit
+// h set of row i and those with bit h clear of row i + h, so element (i, l) moves to
+// (i ^ d, l ^ d) with d the bits where i and l differ, i.e. to (l, i). Edges go element by element.
+template <typename V, int64_t W, int64_t H, int... L>
+inline void butterfly_stage(V (&r)[W], std::integer_sequence<int, L...>) {
+  constexpr MaskOf<V> lo{((L & H) ? int(W + (L ^ H)) : int(L))...};
+  constexpr MaskOf<V> hi{((L & H) ? int(W + L) : int(L | H))...};
+  for (int64_t i = 0; i < W; ++i)
+    if (!(i & H)) {
+      const V a = r[i], b = r[i + H];
+      r[i] = __builtin_shuffle(a, b, lo);
+      r[i + H] = __builtin_shuffle(a, b, hi);
+    }
+}
+template <typename V, int64_t W>
+inline void transpose_block(V (&r)[W]) {
+  [&]<int64_t... H>(std::integer_sequence<int64_t, H...>) {
+    (butterfly_stage<V, W, (W >> (H + 1))>(r, std::make_integer_sequence<int, int(W)>{}), ...);
+  }
+  (std::make_integer_sequence<int64_t, std::countr_zero(uint64_t(W))>{});
+}
+// dst[cols x ldd] = transpose of src rows x cols, times s.
 template <typename T>
-void transpose_rows(T* dst, int64_t ldd, const T* src, int64_t ld, int64_t rows, int64_t cols) {
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c = 0; c < cols; ++c) dst[c * ldd + r] = src[r * ld + c];
+void transpose_rows(T* dst, int64_t ldd, const T* src, int64_t ld, int64_t rows, int64_t cols,
+                    T s) {
+  using V = typename VecOf<T>::type;
+  constexpr int64_t W = VecOf<T>::lanes;
+  int64_t r0 = 0;
+  for (; r0 + W <= rows; r0 += W) {
+    int64_t c0 = 0;
+    for (; c0 + W <= cols; c0 += W) {
+      V x[W];
+      for (int64_t i = 0; i < W; ++i) x[i] = load<T, V>(src + (r0 + i) * ld + c0) * s;
+      transpose_block<V, W>(x);
+      for (int64_t i = 0; i < W; ++i) store<T, V>(dst + (c0 + i) * ldd + r0, x[i]);
+    }
+    for (int64_t r = r0; r < r0 + W; ++r)
+      for (int64_t c = c0; c < cols; ++c) dst[c * ldd + r] = src[r * ld + c] * s;
+  }
+  for (int64_t r = r0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) dst[c * ldd + r] = src[r * ld + c] * s;
+}
+// Rows of a B operand: src itself when its width fills whole column chunks, else a padded copy.
+template <typename T>
+const T* b_rows(const T* src, int64_t ld, int64_t rows, int64_t cols, std::vector<T>& buf,
+                int64_t& ldb) {
+  if (cols == padded<T>(cols)) {
+    ldb = ld;
+    return src;
+  }
+  ldb = padded<T>(cols);
+  if (buf.size() < size_t(rows * ldb)) buf.assign(size_t(std::max(kBQ, kBK) * ldb), T(0));
+  copy_rows(buf.data(), ldb, src, ld, rows, cols, T(1));
+  return buf.data();
 }
 
-// Scores of one tile: s[r][j] = (q_i . k_j) * scale + mask, -inf where causally masked.
+// Rows [rows x cols] that products accumulate into, zeroed: dst itself when its rows are as wide
+// as the padded columns, else buf, which acc_end copies to dst.
+template <typename T>
+T* acc_begin(T* dst, int64_t rows, int64_t cols, std::vector<T>& buf) {
+  const int64_t ld = padded<T>(cols);
+  if (ld != cols && buf.size() < size_t(rows * ld)) buf.resize(size_t(rows * ld));
+  T* p = ld == cols ? dst : buf.data();
+  std::fill(p, p + rows * ld, T(0));
+  return p;
+}
+template <typename T>
+void acc_end(T* dst, const T* p, int64_t rows, int64_t cols) {
+  if (p != dst) copy_rows(dst, cols, p, padded<T>(cols), rows, cols, T(1));
+}
+
+// sum_c a[c] * b[c], in vector lanes.
+template <typename T>
+T dot(const T* a, const T* b, int64_t n) {
+  using V = typename VecOf<T>::type;
+  constexpr int64_t W = VecOf<T>::lanes;
+  V acc{};
+  int64_t c = 0;
+  for (; c + W <= n; c += W) acc += load<T, V>(a + c) * load<T, V>(b + c);
+  T sum = reduce_lanes<V, W>(acc, [](V x, V y) -> V { return x + y; });
+  for (; c < n; ++c) sum += a[c] * b[c];
+  return sum;
+}
+
+// Scores of one tile: s[r][j] = q_i . (k_j * scale) + mask, -inf where masked, for j < width(r)
+// (Note [Causal tiles]).
 template <typename T>
 struct ScoreTile {
   const AttentionGeometry& g;
-  std::vector<T> qs, kt;  // scaled query tile [kBQ x E], key tile transposed [E x kBK]
+  std::vector<T> kt;  // scaled key tile transposed [E x kBK]
+  int64_t keys[kBQ], width[kBQ];
 
-  explicit ScoreTile(const AttentionGeometry& geo)
-      : g(geo), qs(size_t(kBQ * geo.E)), kt(size_t(geo.E * kBK)) {}
+  explicit ScoreTile(const AttentionGeometry& geo) : g(geo), kt(size_t(geo.E * kBK)) {}
 
-  void load_queries(const T* q, int64_t n, int64_t i0, int64_t iq) {
-    copy_rows(qs.data(), g.E, q + g.q_off[n] + i0 * g.q_row, g.q_row, iq, g.E, T(g.scale));
+  void load_keys(const T* k, int64_t n, int64_t j0, int64_t jk) {
+    transpose_rows(kt.data(), kBK, k + g.k_off[n] + j0 * g.k_row, g.k_row, jk, g.E, T(g.scale));
   }
-  void compute(T* s, const T* k, const T* mask, int64_t n, int64_t i0, int64_t iq, int64_t j0,
+  // Bounds of products whose columns (col) or terms (hi) are the tile's keys.
+  Band band(int64_t i0, int64_t j0, bool keys_are_terms) const {
+    Band b;
+    if (g.causal) (keys_are_terms ? b.hi : b.col) = i0 - j0;
+    return b;
+  }
+  void compute(T* s, const T* q, const T* mask, int64_t n, int64_t i0, int64_t iq, int64_t j0,
                int64_t jk) {
-    transpose_rows(kt.data(), kBK, k + g.k_off[n] + j0 * g.k_row, g.k_row, jk, g.E);
-    gemm_tile(s, kBK, qs.data(), g.E, kt.data(), kBK, iq, jk, g.E, false);
+    gemm_tile(s, kBK, q + g.q_off[n] + i0 * g.q_row, g.q_row, kt.data(), kBK, iq, jk, g.E, false,
+              band(i0, j0, false));
+    for (int64_t r = 0; r < iq; ++r)
+      keys[r] = g.causal ? std::clamp<int64_t>(i0 + r + 1 - j0, 0, jk) : jk;
+    for (int64_t r = 0; r < iq; ++r)
+      width[r] =
+          std::min(kBK, round_up(keys[std::min(iq - 1, r / kRows * kRows + kRows - 1)], span<T>()));
     if (g.mask_off) {
       const T* m = mask + g.mask_off[n] + i0 * g.mask_row + j0 * g.mask_col;
       for (int64_t r = 0; r < iq; ++r)
-        for (int64_t j = 0; j < jk; ++j) s[r * kBK + j] += m[r * g.mask_row + j * g.mask_col];
+        for (int64_t j = 0; j < keys[r]; ++j) s[r * kBK + j] += m[r * g.mask_row + j * g.mask_col];
     }
-    if (g.causal)
-      for (int64_t r = 0; r < iq; ++r)
-        for (int64_t j = std::max<int64_t>(0, i0 + r + 1 - j0); j < jk; ++j)
-          s[r * kBK + j] = -std::numeric_limits<T>::infinity();
+    for (int64_t r = 0; r < iq; ++r)
+      std::fill(s + r * kBK + keys[r], s + r * kBK + width[r], -std::numeric_limits<T>::infinity());
   }
   // Last key (exclusive) that query rows [i0, i0 + iq) may see.
   int64_t key_end(int64_t i0, int64_t iq) const { return g.causal ? std::min(g.S, i0 + iq) : g.S; }
@@ -172,103 +312,121 @@ void forward_impl(const AttentionGeometry& g, const T* q, const T* k, const T* v
   const int64_t nq = (g.L + kBQ - 1) / kBQ, ldv = padded<T>(g.Ev);
   parallel_for(0, g.batch * nq, 1, [&](int64_t w0, int64_t w1) {
     ScoreTile<T> tile(g);
-    std::vector<T> s(size_t(kBQ * kBK)), vt(size_t(kBK * ldv)), acc(size_t(kBQ * ldv));
+    std::vector<T> s(size_t(kBQ * kBK)), vbuf, acc(size_t(kBQ * ldv));
     T m[kBQ], l[kBQ];
     for (int64_t w = w0; w < w1; ++w) {
       const int64_t n = w / nq, i0 = (w % nq) * kBQ, iq = std::min(kBQ, g.L - i0);
-      tile.load_queries(q, n, i0, iq);
       std::fill(acc.begin(), acc.end(), T(0));
       std::fill(m, m + kBQ, -std::numeric_limits<T>::infinity());
       std::fill(l, l + kBQ, T(0));
       const int64_t kend = tile.key_end(i0, iq);
       for (int64_t j0 = 0; j0 < kend; j0 += kBK) {
         const int64_t jk = std::min(kBK, kend - j0);
-        tile.compute(s.data(), k, mask, n, i0, iq, j0, jk);
+        tile.load_keys(k, n, j0, jk);
+        tile.compute(s.data(), q, mask, n, i0, iq, j0, jk);
         for (int64_t r = 0; r < iq; ++r) {
           T* sr = s.data() + r * kBK;
-          std::fill(sr + jk, sr + kBK, -std::numeric_limits<T>::infinity());
-          const T mx = std::max(m[r], row_max(sr));
+          const int64_t wr = tile.width[r];
+          if (wr == 0) continue;
+          const T mx = std::max(m[r], row_max(sr, wr));
           if (mx == -std::numeric_limits<T>::infinity()) {
-            std::fill(sr, sr + kBK, T(0));
+            std::fill(sr, sr + wr, T(0));
             continue;
           }
-          const T corr = exp_of(m[r] - mx);
-          for (int64_t j = 0; j < kBK; ++j) sr[j] = exp_of(sr[j] - mx);
-          l[r] = l[r] * corr + row_sum(sr);
+          for (int64_t j = 0; j < wr; ++j) sr[j] = exp_of(sr[j] - mx);
+          if (m[r] == -std::numeric_limits<T>::infinity()) {  // acc and l are still zero
+            l[r] = row_sum(sr, wr);
+          } else {
+            const T corr = exp_of(m[r] - mx);
+            l[r] = l[r] * corr + row_sum(sr, wr);
+            if (corr != T(1))
+              for (int64_t c = 0; c < g.Ev; ++c) acc[size_t(r * ldv + c)] *= corr;
+          }
           m[r] = mx;
-          if (corr != T(1))
-            for (int64_t c = 0; c < g.Ev; ++c) acc[size_t(r * ldv + c)] *= corr;
         }
         if (g.dropout_p > 0) apply_dropout(s.data(), kBK, g, n, i0, iq, j0, jk);
-        copy_rows(vt.data(), ldv, v + g.v_off[n] + j0 * g.v_row, g.v_row, jk, g.Ev, T(1));
-        gemm_tile(acc.data(), ldv, s.data(), kBK, vt.data(), ldv, iq, g.Ev, jk, true);
+        int64_t ldb = 0;
+        const T* vb = b_rows(v + g.v_off[n] + j0 * g.v_row, g.v_row, jk, g.Ev, vbuf, ldb);
+        gemm_tile(acc.data(), ldv, s.data(), kBK, vb, ldb, iq, g.Ev, jk, true,
+                  tile.band(i0, j0, true));
       }
       for (int64_t r = 0; r < iq; ++r) {
         T* o = out + (n * g.L + i0 + r) * g.Ev;
-        const T inv = T(1) / l[r];  // l == 0 (every key masked): NaN, as softmax gives
-        for (int64_t c = 0; c < g.Ev; ++c)
-          o[c] = l[r] == T(0) ? T(NAN) : acc[size_t(r * ldv + c)] * inv;
+        // l == 0 (every key masked): NaN, as softmax gives
+        const T inv = l[r] == T(0) ? T(NAN) : T(1) / l[r];
+        const T* a = acc.data() + r * ldv;
+        for (int64_t c = 0; c < g.Ev; ++c) o[c] = a[c] * inv;
         lse[n * g.L + i0 + r] = m[r] + std::log(l[r]);
       }
     }
   });
 }
 
-// Backward state of one (query tile, key tile) pair: probabilities p (dropout applied in pd) and
-// the score gradient ds = p * (dp - D).
+// The backward of one (query tile, key tile) pair: probabilities p (dropout applied in pd), the
+// score gradient ds = p * (dp - D) * scale (the scale of both products it feeds), and their
+// products into grad_v, grad_k (rows of the key tile) and grad_q (rows of the query tile).
 template <typename T>
 struct BackwardTile {
   const AttentionGeometry& g;
   ScoreTile<T> scores;
-  std::vector<T> p, pd, dp, vt, d;
-  std::vector<char> dead;
-  BackwardTile(const AttentionGeometry& geo)
+  std::vector<T> p, pd, ds, vt, d, qbuf, gobuf, kbuf;
+  const T* kb = nullptr;  // the key tile as a B operand (unscaled)
+  int64_t ldk = 0;
+  explicit BackwardTile(const AttentionGeometry& geo)
       : g(geo),
         scores(geo),
         p(size_t(kBQ * kBK)),
-        pd(size_t(kBQ * kBK)),
-        dp(size_t(kBQ * kBK)),
+        pd(geo.dropout_p > 0 ? size_t(kBQ * kBK) : 0),
+        ds(size_t(kBQ * kBK)),
         vt(size_t(geo.Ev * kBK)),
-        d(size_t(kBQ)),
-        dead(size_t(kBQ)) {}
+        d(size_t(kBQ)) {}
 
-  // D_r = sum_c grad_out[r][c] * out[r][c] for the query tile.
-  void load_queries(const T* q, const T* out, const T* gout, int64_t n, int64_t i0, int64_t iq) {
-    scores.load_queries(q, n, i0, iq);
-    for (int64_t r = 0; r < iq; ++r) {
-      const T* o = out + (n * g.L + i0 + r) * g.Ev;
-      const T* go = gout + (n * g.L + i0 + r) * g.Ev;
-      T sum = 0;
-      for (int64_t c = 0; c < g.Ev; ++c) sum += o[c] * go[c];
-      d[size_t(r)] = sum;
-    }
+  void load_keys(const T* k, const T* v, int64_t n, int64_t j0, int64_t jk) {
+    scores.load_keys(k, n, j0, jk);
+    transpose_rows(vt.data(), kBK, v + g.v_off[n] + j0 * g.v_row, g.v_row, jk, g.Ev, T(1));
+    kb = b_rows(k + g.k_off[n] + j0 * g.k_row, g.k_row, jk, g.E, kbuf, ldk);
   }
-  void compute(const T* k, const T* v, const T* mask, const T* gout, const T* lse, int64_t n,
-               int64_t i0, int64_t iq, int64_t j0, int64_t jk) {
-    scores.compute(p.data(), k, mask, n, i0, iq, j0, jk);
+  // dv, dk: [jk x padded] rows of the key tile (null: not wanted); dq: [iq x padded(E)].
+  void run(const T* q, const T* mask, const T* out, const T* gout, const T* lse, int64_t n,
+           int64_t i0, int64_t iq, int64_t j0, int64_t jk, T* dv, T* dk, T* dq) {
+    const T* go = gout + g.go_off[n] + i0 * g.go_row;
+    for (int64_t r = 0; r < iq; ++r)  // D_r = sum_c grad_out[r][c] * out[r][c]
+      d[size_t(r)] = dot(out + (n * g.L + i0 + r) * g.Ev, go + r * g.go_row, g.Ev);
+    scores.compute(p.data(), q, mask, n, i0, iq, j0, jk);
     // A row whose keys are all masked has NaN probabilities (as softmax gives, so grad_v is NaN)
     // but, like a masked_fill, passes no gradient to its scores.
     constexpr T kNegInf = -std::numeric_limits<T>::infinity();
+    gemm_tile(ds.data(), kBK, go, g.go_row, vt.data(), kBK, iq, jk, g.Ev, false,
+              scores.band(i0, j0, false));  // dp
+    if (g.dropout_p > 0) apply_dropout(ds.data(), kBK, g, n, i0, iq, j0, jk);
+    const T scale = T(g.scale);
     for (int64_t r = 0; r < iq; ++r) {
-      const T ls = lse[n * g.L + i0 + r];
-      dead[size_t(r)] = ls == kNegInf;
+      const T ls = lse[n * g.L + i0 + r], dr = d[size_t(r)];
+      const bool dead = ls == kNegInf;
       T* pr = p.data() + r * kBK;
-      for (int64_t j = 0; j < jk; ++j)
-        pr[j] = pr[j] == kNegInf ? (ls == kNegInf ? T(NAN) : T(0)) : exp_of(pr[j] - ls);
+      T* dsr = ds.data() + r * kBK;
+      const int64_t wr = scores.width[r];
+      for (int64_t j = 0; j < wr; ++j)
+        pr[j] = pr[j] == kNegInf ? (dead ? T(NAN) : T(0)) : exp_of(pr[j] - ls);
+      if (g.dropout_p > 0) std::copy(pr, pr + wr, pd.data() + r * kBK);
+      for (int64_t j = 0; j < wr; ++j) dsr[j] = dead ? T(0) : pr[j] * (dsr[j] - dr) * scale;
     }
-    pd = p;
-    transpose_rows(vt.data(), kBK, v + g.v_off[n] + j0 * g.v_row, g.v_row, jk, g.Ev);
-    gemm_tile(dp.data(), kBK, gout + (n * g.L + i0) * g.Ev, g.Ev, vt.data(), kBK, iq, jk, g.Ev,
-              false);
-    if (g.dropout_p > 0) {
-      apply_dropout(pd.data(), kBK, g, n, i0, iq, j0, jk);
-      apply_dropout(dp.data(), kBK, g, n, i0, iq, j0, jk);
+    if (g.dropout_p > 0) apply_dropout(pd.data(), kBK, g, n, i0, iq, j0, jk);
+    Band tb;  // the transposed products: rows are keys, terms queries
+    if (g.causal) tb.lo = j0 - i0;
+    int64_t ld = 0;
+    if (dv) {
+      const T* gb = b_rows(go, g.go_row, iq, g.Ev, gobuf, ld);
+      gemm_tile<T, true>(dv, padded<T>(g.Ev), g.dropout_p > 0 ? pd.data() : p.data(), kBK, gb, ld,
+                         jk, g.Ev, iq, true, tb);
     }
-    for (int64_t r = 0; r < iq; ++r)
-      for (int64_t j = 0; j < jk; ++j) {
-        const size_t x = size_t(r * kBK + j);
-        dp[x] = dead[size_t(r)] ? T(0) : p[x] * (dp[x] - d[size_t(r)]);  // now ds
-      }
+    if (dk) {
+      const T* qb = b_rows(q + g.q_off[n] + i0 * g.q_row, g.q_row, iq, g.E, qbuf, ld);
+      gemm_tile<T, true>(dk, padded<T>(g.E), ds.data(), kBK, qb, ld, jk, g.E, iq, true, tb);
+    }
+    if (dq)
+      gemm_tile(dq, padded<T>(g.E), ds.data(), kBK, kb, ldk, iq, g.E, jk, true,
+                scores.band(i0, j0, true));
   }
 };
 
@@ -279,35 +437,24 @@ struct BackwardTile {
 template <typename T>
 void backward_fused(const AttentionGeometry& g, const T* q, const T* k, const T* v, const T* mask,
                     const T* out, const T* gout, const T* lse, T* gq, T* gk, T* gv) {
-  const int64_t lde = padded<T>(g.E), ldv = padded<T>(g.Ev);
-  const T scale = T(g.scale);
   parallel_for(0, g.batch, 1, [&](int64_t n0, int64_t n1) {
     BackwardTile<T> t(g);
-    std::vector<T> tr(size_t(kBK * kBQ)), qt(size_t(kBQ * lde)), got(size_t(kBQ * ldv)),
-        kc(size_t(kBK * lde)), dk(size_t(kBK * lde)), dv(size_t(kBK * ldv)), dq(size_t(g.L * lde));
+    std::vector<T> kbuf, vbuf, qbuf;
     for (int64_t n = n0; n < n1; ++n) {
-      std::fill(dq.begin(), dq.end(), T(0));
+      T* dq = acc_begin(gq + n * g.L * g.E, g.L, g.E, qbuf);
       for (int64_t j0 = 0; j0 < g.S; j0 += kBK) {
         const int64_t jk = std::min(kBK, g.S - j0);
-        std::fill(dk.begin(), dk.end(), T(0));
-        std::fill(dv.begin(), dv.end(), T(0));
-        copy_rows(kc.data(), lde, k + g.k_off[n] + j0 * g.k_row, g.k_row, jk, g.E, scale);
+        T* dk = acc_begin(gk + (n * g.S + j0) * g.E, jk, g.E, kbuf);
+        T* dv = acc_begin(gv + (n * g.S + j0) * g.Ev, jk, g.Ev, vbuf);
+        t.load_keys(k, v, n, j0, jk);
         for (int64_t i0 = g.causal ? j0 / kBQ * kBQ : 0; i0 < g.L; i0 += kBQ) {
           const int64_t iq = std::min(kBQ, g.L - i0);
-          t.load_queries(q, out, gout, n, i0, iq);
-          t.compute(k, v, mask, gout, lse, n, i0, iq, j0, jk);
-          transpose_rows(tr.data(), kBQ, t.pd.data(), kBK, iq, jk);
-          copy_rows(got.data(), ldv, gout + (n * g.L + i0) * g.Ev, g.Ev, iq, g.Ev, T(1));
-          gemm_tile(dv.data(), ldv, tr.data(), kBQ, got.data(), ldv, jk, g.Ev, iq, true);
-          transpose_rows(tr.data(), kBQ, t.dp.data(), kBK, iq, jk);
-          copy_rows(qt.data(), lde, q + g.q_off[n] + i0 * g.q_row, g.q_row, iq, g.E, scale);
-          gemm_tile(dk.data(), lde, tr.data(), kBQ, qt.data(), lde, jk, g.E, iq, true);
-          gemm_tile(dq.data() + i0 * lde, lde, t.dp.data(), kBK, kc.data(), lde, iq, g.E, jk, true);
+          t.run(q, mask, out, gout, lse, n, i0, iq, j0, jk, dv, dk, dq + i0 * padded<T>(g.E));
         }
-        copy_rows(gk + (n * g.S + j0) * g.E, g.E, dk.data(), lde, jk, g.E, T(1));
-        copy_rows(gv + (n * g.S + j0) * g.Ev, g.Ev, dv.data(), ldv, jk, g.Ev, T(1));
+        acc_end(gk + (n * g.S + j0) * g.E, dk, jk, g.E);
+        acc_end(gv + (n * g.S + j0) * g.Ev, dv, jk, g.Ev);
       }
-      copy_rows(gq + n * g.L * g.E, g.E, dq.data(), lde, g.L, g.E, T(1));
+      acc_end(gq + n * g.L * g.E, dq, g.L, g.E);
     }
   });
 }
@@ -320,48 +467,37 @@ void backward_impl(const AttentionGeometry& g, const T* q, const T* k, const T* 
   if (g.batch >= get_num_threads())
     return backward_fused(g, q, k, v, mask, out, gout, lse, gq, gk, gv);
   const int64_t nq = (g.L + kBQ - 1) / kBQ, nk = (g.S + kBK - 1) / kBK;
-  const int64_t lde = padded<T>(g.E), ldv = padded<T>(g.Ev);
-  const T scale = T(g.scale);
   // grad_k, grad_v: one (batch, key tile) per work item.
   parallel_for(0, g.batch * nk, 1, [&](int64_t w0, int64_t w1) {
     BackwardTile<T> t(g);
-    std::vector<T> tr(size_t(kBK * kBQ)), qt(size_t(kBQ * lde)), got(size_t(kBQ * ldv)),
-        dk(size_t(kBK * lde)), dv(size_t(kBK * ldv));
+    std::vector<T> kbuf, vbuf;
     for (int64_t w = w0; w < w1; ++w) {
       const int64_t n = w / nk, j0 = (w % nk) * kBK, jk = std::min(kBK, g.S - j0);
-      std::fill(dk.begin(), dk.end(), T(0));
-      std::fill(dv.begin(), dv.end(), T(0));
+      T* dk = acc_begin(gk + (n * g.S + j0) * g.E, jk, g.E, kbuf);
+      T* dv = acc_begin(gv + (n * g.S + j0) * g.Ev, jk, g.Ev, vbuf);
+      t.load_keys(k, v, n, j0, jk);
       for (int64_t i0 = g.causal ? j0 / kBQ * kBQ : 0; i0 < g.L; i0 += kBQ) {
         const int64_t iq = std::min(kBQ, g.L - i0);
-        t.load_queries(q, out, gout, n, i0, iq);
-        t.compute(k, v, mask, gout, lse, n, i0, iq, j0, jk);
-        transpose_rows(tr.data(), kBQ, t.pd.data(), kBK, iq, jk);
-        copy_rows(got.data(), ldv, gout + (n * g.L + i0) * g.Ev, g.Ev, iq, g.Ev, T(1));
-        gemm_tile(dv.data(), ldv, tr.data(), kBQ, got.data(), ldv, jk, g.Ev, iq, true);
-        transpose_rows(tr.data(), kBQ, t.dp.data(), kBK, iq, jk);
-        copy_rows(qt.data(), lde, q + g.q_off[n] + i0 * g.q_row, g.q_row, iq, g.E, scale);
-        gemm_tile(dk.data(), lde, tr.data(), kBQ, qt.data(), lde, jk, g.E, iq, true);
+        t.run(q, mask, out, gout, lse, n, i0, iq, j0, jk, dv, dk, nullptr);
       }
-      copy_rows(gk + (n * g.S + j0) * g.E, g.E, dk.data(), lde, jk, g.E, T(1));
-      copy_rows(gv + (n * g.S + j0) * g.Ev, g.Ev, dv.data(), ldv, jk, g.Ev, T(1));
+      acc_end(gk + (n * g.S + j0) * g.E, dk, jk, g.E);
+      acc_end(gv + (n * g.S + j0) * g.Ev, dv, jk, g.Ev);
     }
   });
   // grad_q: one (batch, query tile) per work item.
   parallel_for(0, g.batch * nq, 1, [&](int64_t w0, int64_t w1) {
     BackwardTile<T> t(g);
-    std::vector<T> kc(size_t(kBK * lde)), dq(size_t(kBQ * lde));
+    std::vector<T> qbuf;
     for (int64_t w = w0; w < w1; ++w) {
       const int64_t n = w / nq, i0 = (w % nq) * kBQ, iq = std::min(kBQ, g.L - i0);
-      std::fill(dq.begin(), dq.end(), T(0));
-      t.load_queries(q, out, gout, n, i0, iq);
+      T* dq = acc_begin(gq + (n * g.L + i0) * g.E, iq, g.E, qbuf);
       const int64_t kend = t.scores.key_end(i0, iq);
       for (int64_t j0 = 0; j0 < kend; j0 += kBK) {
         const int64_t jk = std::min(kBK, kend - j0);
-        t.compute(k, v, mask, gout, lse, n, i0, iq, j0, jk);
-        copy_rows(kc.data(), lde, k + g.k_off[n] + j0 * g.k_row, g.k_row, jk, g.E, scale);
-        gemm_tile(dq.data(), lde, t.dp.data(), kBK, kc.data(), lde, iq, g.E, jk, true);
+        t.load_keys(k, v, n, j0, jk);
+        t.run(q, mask, out, gout, lse, n, i0, iq, j0, jk, nullptr, nullptr, dq);
       }
-      copy_rows(gq + (n * g.L + i0) * g.E, g.E, dq.data(), lde, iq, g.E, T(1));
+      acc_end(gq + (n * g.L + i0) * g.E, dq, iq, g.E);
     }
   });
 }

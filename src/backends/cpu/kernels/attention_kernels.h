@@ -14,7 +14,11 @@
 // add the same products in the same order and use no atomics, so the results do not depend on the
 // thread count.
 // Causal masks are top-left aligned (key j is kept for query i when j <= i); key tiles that are
-// wholly masked are skipped. Dropout element (n, i, j) keeps with probability 1 - p by Philox block
+// wholly masked are skipped, and on a tile the diagonal crosses the products skip the masked part
+// by blocks of rows (Note [Causal tiles] in attention_kernels.cpp). The scale multiplies the
+// transposed key tile (scores) and the score gradient (grad_q, grad_k), so query, key, value and
+// grad_out rows are read where they lie, without scaled copies.
+// Dropout element (n, i, j) keeps with probability 1 - p by Philox block
 // offset + ((n * L + i) * S + j) / 4, lane ((n * L + i) * S + j) % 4, so the backward replays it.
 #include <cstdint>
 
@@ -34,6 +38,8 @@ struct AttentionGeometry {
   int64_t batch, L, S, E, Ev;
   const int64_t *q_off, *k_off, *v_off, *mask_off;  // mask_off null: no mask
   int64_t q_row, k_row, v_row, mask_row, mask_col;
+  const int64_t* go_off;  // grad_out (backward only)
+  int64_t go_row;
   bool causal;
   double scale;
   double dropout_p;
@@ -44,8 +50,9 @@ struct AttentionGeometry {
 using AttentionForwardKernel = void (*)(ScalarType dt, const AttentionGeometry& g, const void* q,
                                         const void* k, const void* v, const void* mask, void* out,
                                         void* lse);
-/// out, grad_out: contiguous [N, L, Ev]; lse [N, L]; writes contiguous grad_q [N, L, E],
-/// grad_k [N, S, E], grad_v [N, S, Ev].
+/// out: contiguous [N, L, Ev]; grad_out: [N, L, Ev] with batch n at go_off[n], row stride go_row
+/// and unit last stride (the BFloat16 kernels: contiguous); lse [N, L]; writes contiguous grad_q
+/// [N, L, E], grad_k [N, S, E], grad_v [N, S, Ev], every element.
 using AttentionBackwardKernel = void (*)(ScalarType dt, const AttentionGeometry& g, const void* q,
                                          const void* k, const void* v, const void* mask,
                                          const void* out, const void* grad_out, const void* lse,
