@@ -2,12 +2,12 @@
 for tuple results, overloads chosen by argument, and the Tensor methods torch has."""
 import collections
 
-from . import _ops
+from . import _C, _ops
 
 _Result = {name: collections.namedtuple(name, fields) for name, fields in (
     ("sort", ["values", "indices"]), ("median", ["values", "indices"]),
     ("nanmedian", ["values", "indices"]), ("kthvalue", ["values", "indices"]),
-    ("mode", ["values", "indices"]), ("aminmax", ["min", "max"]))}
+    ("mode", ["values", "indices"]), ("aminmax", ["min", "max"]), ("svd", ["U", "S", "V"]))}
 
 
 def sort(input, dim=-1, descending=False, stable=False, *, out=None):
@@ -54,14 +54,58 @@ def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=Fals
     return t.requires_grad_() if requires_grad else t
 
 
+def roll(input, shifts, dims=None):
+    as_list = (lambda v: [v] if isinstance(v, int) else list(v))
+    return _ops.roll(input, as_list(shifts), [] if dims is None else as_list(dims))
+
+
+def pow(input, exponent, *, out=None):
+    if not isinstance(input, _C.Tensor) and isinstance(exponent, _C.Tensor) and out is None:
+        return _ops._pow_scalar_self(input, exponent)
+    return _ops.pow(input, exponent) if out is None else _ops.pow(input, exponent, out=out)
+
+
+def div_(self, other, *, rounding_mode=None):
+    op = {None: _ops.div_, "trunc": _ops.div_trunc_, "floor": _ops.floor_divide_}.get(rounding_mode)
+    if op is None:
+        raise ValueError(f"div_ expected rounding_mode to be one of None, 'trunc', or 'floor' but "
+                         f"found '{rounding_mode}'")
+    return op(self, other)
+
+
+def svd(input, some=True, compute_uv=True, *, out=None):
+    return _Result["svd"](*_ops._svd_legacy(input, some, compute_uv))
+
+
+def _functional(name):
+    """torch.celu & co.: torch.nn.functional's function of the same name (imported on first use,
+    as brasa.nn imports this package)."""
+    def fn(*args, **kwargs):
+        from .nn import functional
+        return getattr(functional, name)(*args, **kwargs)
+    fn.__name__ = name
+    return fn
+
+
 FUNCTIONS = {"sort": sort, "median": median, "nanmedian": nanmedian, "kthvalue": kthvalue,
              "mode": mode, "aminmax": aminmax, "scalar_tensor": scalar_tensor,
              "hann_window": _window("hann", ()),
              "hamming_window": _window("hamming", (("alpha", 0.54), ("beta", 0.46))),
              "blackman_window": _window("blackman", ()),
              "bartlett_window": _window("bartlett", ()),
-             "kaiser_window": _window("kaiser", (("beta", 12.0),))}
-METHODS = dict(FUNCTIONS)
+             "kaiser_window": _window("kaiser", (("beta", 12.0),)), "roll": roll, "pow": pow,
+             "svd": svd}
+for _name in ("celu", "selu", "rrelu", "threshold", "prelu", "hardshrink", "glu"):
+    FUNCTIONS.setdefault(_name, _functional(_name))
+for _alias, _name in (("arcsinh", "asinh"), ("arccosh", "acosh"), ("arctanh", "atanh"),
+                      ("negative", "neg"), ("multiply", "mul"), ("subtract", "sub"),
+                      ("absolute", "abs"),
+                      ("clip", "clamp"), ("greater", "gt"), ("less", "lt")):
+    if hasattr(_ops, _name) and not hasattr(_ops, _alias):
+        FUNCTIONS[_alias] = getattr(_ops, _name)
+METHODS = {n: f for n, f in FUNCTIONS.items() if not n.endswith("_window") and n not in (
+    "scalar_tensor", "celu", "selu", "rrelu", "threshold", "glu")}
+METHODS["div_"] = div_
 for _name in ("argsort", "msort", "quantile", "nanquantile", "nansum", "nanmean", "rot90", "diag",
               "diag_embed", "diagflat", "diagonal_scatter", "take_along_dim", "tensor_split", "diff",
               "trace", "cov", "corrcoef", "histc", "bincount", "scatter", "scatter_add",

@@ -114,7 +114,7 @@ def chunk(input, chunks, dim=0):
 
 FUNCTIONS = {"max": max, "min": min, "topk": topk, "cummax": cummax,
              "cummin": cummin, "reshape": reshape, "flatten": flatten, "div": div, "var": var,
-             "std": std, "split": split, "chunk": chunk}
+             "std": std, "split": split, "chunk": chunk, "divide": div, "true_divide": div}
 
 METHODS = dict(FUNCTIONS)
 FUNCTIONS.update(_composite_functions.FUNCTIONS)

@@ -18,6 +18,7 @@
 #include "brasa/ops/legacy_norms.h"
 #include "brasa/ops/linalg.h"
 #include "brasa/ops/math.h"
+#include "brasa/ops/pointwise.h"
 #include "brasa/ops/products.h"
 #include "brasa/ops/special.h"
 #include "brasa/ops/statistics.h"
@@ -37,16 +38,17 @@ using G = nb::gil_scoped_release;
 void bind_tables(nb::module_& m) {
   using Unary = Tensor (*)(T);
   using UnaryOut = Tensor& (*)(Tensor&, T);
-  for (auto [name, f, f_out] : {std::tuple<const char*, Unary, UnaryOut>{"arccos", &arccos, &arccos_out},
-                                {"arcsin", &arcsin, &arcsin_out},
-                                {"arctan", &arctan, &arctan_out},
-                                {"fix", &fix, &fix_out},
-                                {"sgn", &sgn, &sgn_out},
-                                {"deg2rad", &deg2rad, &deg2rad_out},
-                                {"rad2deg", &rad2deg, &rad2deg_out},
-                                {"sinc", &sinc, &sinc_out},
-                                {"isneginf", &isneginf, &isneginf_out},
-                                {"isposinf", &isposinf, &isposinf_out}}) {
+  for (auto [name, f, f_out] :
+       {std::tuple<const char*, Unary, UnaryOut>{"arccos", &arccos, &arccos_out},
+        {"arcsin", &arcsin, &arcsin_out},
+        {"arctan", &arctan, &arctan_out},
+        {"fix", &fix, &fix_out},
+        {"sgn", &sgn, &sgn_out},
+        {"deg2rad", &deg2rad, &deg2rad_out},
+        {"rad2deg", &rad2deg, &rad2deg_out},
+        {"sinc", &sinc, &sinc_out},
+        {"isneginf", &isneginf, &isneginf_out},
+        {"isposinf", &isposinf, &isposinf_out}}) {
     m.def(
         name,
         [f, f_out](T a, OptTensor out) {
@@ -79,20 +81,19 @@ void bind_tables(nb::module_& m) {
     BinaryOut f_out;
     WithScalar f_scalar;  // null: `other` must be a tensor
   };
-  for (Entry e : {Entry{"arctan2", &arctan2, &arctan2_out, nullptr},
-                  Entry{"fmax", &fmax, &fmax_out, nullptr},
-                  Entry{"fmin", &fmin, &fmin_out, nullptr},
-                  Entry{"ldexp", &ldexp, &ldexp_out, nullptr},
-                  Entry{"logaddexp", &logaddexp, &logaddexp_out, nullptr},
-                  Entry{"logaddexp2", &logaddexp2, &logaddexp2_out, nullptr},
-                  Entry{"heaviside", &heaviside, &heaviside_out, nullptr},
-                  Entry{"greater_equal", &greater_equal, &greater_equal_out,
-                        static_cast<WithScalar>(&greater_equal)},
-                  Entry{"less_equal", &less_equal, &less_equal_out, static_cast<WithScalar>(&less_equal)},
-                  Entry{"not_equal", &not_equal, &not_equal_out, static_cast<WithScalar>(&not_equal)},
-                  Entry{"float_power", &float_power, &float_power_out, static_cast<WithScalar>(&float_power)},
-                  Entry{"xlogy", &xlogy, &xlogy_out, static_cast<WithScalar>(&xlogy)},
-                  Entry{"copysign", &copysign, &copysign_out, static_cast<WithScalar>(&copysign)}}) {
+  for (Entry e :
+       {Entry{"arctan2", &arctan2, &arctan2_out, nullptr}, Entry{"fmax", &fmax, &fmax_out, nullptr},
+        Entry{"fmin", &fmin, &fmin_out, nullptr}, Entry{"ldexp", &ldexp, &ldexp_out, nullptr},
+        Entry{"logaddexp", &logaddexp, &logaddexp_out, nullptr},
+        Entry{"logaddexp2", &logaddexp2, &logaddexp2_out, nullptr},
+        Entry{"heaviside", &heaviside, &heaviside_out, nullptr},
+        Entry{"greater_equal", &greater_equal, &greater_equal_out,
+              static_cast<WithScalar>(&greater_equal)},
+        Entry{"less_equal", &less_equal, &less_equal_out, static_cast<WithScalar>(&less_equal)},
+        Entry{"not_equal", &not_equal, &not_equal_out, static_cast<WithScalar>(&not_equal)},
+        Entry{"float_power", &float_power, &float_power_out, static_cast<WithScalar>(&float_power)},
+        Entry{"xlogy", &xlogy, &xlogy_out, static_cast<WithScalar>(&xlogy)},
+        Entry{"copysign", &copysign, &copysign_out, static_cast<WithScalar>(&copysign)}}) {
     const std::string name = e.name;
     m.def(
         e.name,
@@ -182,6 +183,18 @@ void bind_products(nb::module_& m) {
         return matrix_power(a, n);
       },
       nb::arg("input"), nb::arg("n"));
+  m.def("_pow_scalar_self", [](nb::handle s, T exponent) {  // pow(2, t)
+    Scalar base = scalar_arg(s, "pow", "self");
+    G g;
+    return pow(base, exponent);
+  });
+  m.def(
+      "_svd_legacy",  // torch.svd: V rather than Vh; some=False gives full U and V
+      [](T a, bool some, bool compute_uv) {
+        G g;
+        return a.svd(some, compute_uv);
+      },
+      nb::arg("input"), nb::arg("some") = true, nb::arg("compute_uv") = true);
   m.def("chain_matmul", [](nb::args ms) {
     std::vector<Tensor> ts = nb::cast<std::vector<Tensor>>(ms);
     G g;

@@ -104,16 +104,16 @@ avg_pool2d, avg_pool3d = _avg_pool(2), _avg_pool(3)
 def _adaptive(kind, n):
     fn = getattr(_nn, f"adaptive_{kind}_pool{n}d")
 
-    def output_size(input, size):
+    def sizes(input, size):
         size = _ntuple(size, n)
         return [input.shape[-n + i] if s is None else s for i, s in enumerate(size)]
 
     if kind == "avg":
-        def pool(input, output_size_):
-            return fn(input, output_size(input, output_size_))
+        def pool(input, output_size):
+            return fn(input, sizes(input, output_size))
     else:
-        def pool(input, output_size_, return_indices=False):
-            out = fn(input, output_size(input, output_size_))
+        def pool(input, output_size, return_indices=False):
+            out = fn(input, sizes(input, output_size))
             return out if return_indices else out[0]
     pool.__name__ = f"adaptive_{kind}_pool{n}d"
     return pool
