@@ -4,8 +4,8 @@
 // arguments. Module headers include this rather than all of AnyModule.
 
 #include <any>
-#include <typeinfo>
 #include <type_traits>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -45,10 +45,10 @@ class AnyValue {
 // first listed index up to all arguments and fills in the missing ones. The library's modules whose
 // forward has defaults (ConvTranspose, EmbeddingBag, MaxUnpool, the RNNs and cells,
 // MultiheadAttention, the Transformer modules) declare them as libtorch's do.
-#define BRASA_FORWARD_HAS_DEFAULT_ARGS(...)                                                 \
-  friend class ::brasa::nn::AnyModule;                                                      \
+#define BRASA_FORWARD_HAS_DEFAULT_ARGS(...)                                                    \
+  friend class ::brasa::nn::AnyModule;                                                         \
   static std::vector<std::pair<unsigned int, ::brasa::nn::AnyValue>> _forward_default_args() { \
-    return {__VA_ARGS__};                                                                   \
+    return {__VA_ARGS__};                                                                      \
   }
 
 }  // namespace brasa::nn
