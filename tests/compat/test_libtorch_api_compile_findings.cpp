@@ -245,6 +245,24 @@ TEST(LibtorchApiCompile, LibraryModulesWithDefaultArgumentsRunInSequential) {
   EXPECT_EQ(encoder.forward(torch::randn({3, 1, 8})).sizes(), torch::IntArrayRef({3, 1, 8}));
 }
 
+int64_t first_of_optional_list(c10::OptionalIntArrayRef list) { return list.value()[0]; }
+
+// Note [Optional list arguments]: a single value converts at the call site, so the list refers to
+// a temporary that lives for the call (libtorch's OptionalArrayRefTest.DanglingPointerFix).
+TEST(LibtorchApiCompile, OptionalListFromASingleValue) {
+  EXPECT_EQ(first_of_optional_list(300), 300);
+  EXPECT_EQ(first_of_optional_list({400}), 400);
+  EXPECT_EQ(first_of_optional_list(int64_t(5)), 5);
+  std::vector<int64_t> dims = {7, 8};
+  EXPECT_EQ(first_of_optional_list(dims), 7);
+  EXPECT_EQ(first_of_optional_list(std::optional<std::vector<int64_t>>(dims)), 7);
+  EXPECT_FALSE(c10::OptionalIntArrayRef(std::nullopt).has_value());
+  auto x = torch::randn({4, 3});
+  EXPECT_EQ(x.var(0).numel(), 3);
+  EXPECT_EQ(x.std(0, /*unbiased=*/true).numel(), 3);
+  EXPECT_EQ(std::get<0>(torch::std_mean(x, 1)).numel(), 4);
+}
+
 TEST(LibtorchApiCompile, AmbiguousDefaultsTestOp) {
   auto tmp = at::empty({}, at::kCPU);
   EXPECT_EQ(at::_test_ambiguous_defaults(tmp).item<int64_t>(), 1);
