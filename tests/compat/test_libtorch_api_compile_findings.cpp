@@ -263,6 +263,25 @@ TEST(LibtorchApiCompile, OptionalListFromASingleValue) {
   EXPECT_EQ(std::get<0>(torch::std_mean(x, 1)).numel(), 4);
 }
 
+// libtorch's functional.cpp compares antialiased interpolation with its internal kernels; brasa has
+// none, and says so rather than ignoring the option.
+TEST(LibtorchApiCompile, InterpolateRefusesAntialias) {
+  auto x = torch::rand({1, 1, 8, 8});
+  auto options = F::InterpolateFuncOptions().size(std::vector<int64_t>{3, 3}).align_corners(false);
+  EXPECT_EQ(F::interpolate(x, options.mode(torch::kBilinear)).sizes(),
+            torch::IntArrayRef({1, 1, 3, 3}));
+  EXPECT_THROW(F::interpolate(x, F::InterpolateFuncOptions(options).antialias(true)),
+               c10::NotImplementedError);
+  EXPECT_THROW(
+      F::interpolate(x, F::InterpolateFuncOptions(options).mode(torch::kBicubic).antialias(true)),
+      c10::NotImplementedError);
+  EXPECT_THROW(F::interpolate(x, F::InterpolateFuncOptions()
+                                     .size(std::vector<int64_t>{3, 3})
+                                     .mode(torch::kNearest)
+                                     .antialias(true)),
+               c10::Error);
+}
+
 TEST(LibtorchApiCompile, AmbiguousDefaultsTestOp) {
   auto tmp = at::empty({}, at::kCPU);
   EXPECT_EQ(at::_test_ambiguous_defaults(tmp).item<int64_t>(), 1);
