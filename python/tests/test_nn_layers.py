@@ -257,6 +257,12 @@ def test_interpolate_modes_match_torch(mode, n, kw):
     assert_close(xb.grad, xt.grad, rtol=1e-4, atol=1e-4)
 
 
+def test_interpolate_antialias_is_not_implemented():
+    x = brasa.from_numpy(R.randn(1, 1, 8, 8).astype(np.float32))
+    with pytest.raises(NotImplementedError):
+        F.interpolate(x, size=(3, 3), mode="bilinear", antialias=True)
+
+
 def test_max_unpool_grid_sample_pad_sequence_match_torch():
     x = R.randn(1, 2, 6, 6).astype(np.float32)
     vb, ib = F.max_pool2d(brasa.from_numpy(x), 2, return_indices=True)

@@ -4,4 +4,5 @@
 #include "brasa/nn/nn.h"
 #include "c10/brasa_namespaces.h"
 #include "torch/nn/functional.h"
+#include "torch/nn/modules/common.h"
 #include "torch/nn/pimpl.h"

@@ -36,6 +36,7 @@ class DataPtr {
   }
   void* get() const { return data_; }
   void* context() const { return ctx_; }
+  void* get_context() const { return ctx_; }  // libtorch's spelling
   Deleter deleter() const { return deleter_; }
 
  private:

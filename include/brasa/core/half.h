@@ -87,6 +87,7 @@ class numeric_limits<brasa::Half> {
   static constexpr bool is_integer = false;
   static constexpr bool has_infinity = true;
   static constexpr bool has_quiet_NaN = true;
+  static constexpr bool has_signaling_NaN = true;
   static constexpr int digits = 11;
   static brasa::Half lowest() { return {0xfbff, brasa::Half::from_bits_t{}}; }
   static brasa::Half max() { return {0x7bff, brasa::Half::from_bits_t{}}; }
@@ -94,6 +95,7 @@ class numeric_limits<brasa::Half> {
   static brasa::Half epsilon() { return {0x1400, brasa::Half::from_bits_t{}}; }
   static brasa::Half infinity() { return {0x7c00, brasa::Half::from_bits_t{}}; }
   static brasa::Half quiet_NaN() { return {0x7e00, brasa::Half::from_bits_t{}}; }
+  static brasa::Half signaling_NaN() { return {0x7d00, brasa::Half::from_bits_t{}}; }
 };
 template <>
 class numeric_limits<brasa::BFloat16> {
@@ -103,6 +105,7 @@ class numeric_limits<brasa::BFloat16> {
   static constexpr bool is_integer = false;
   static constexpr bool has_infinity = true;
   static constexpr bool has_quiet_NaN = true;
+  static constexpr bool has_signaling_NaN = true;
   static constexpr int digits = 8;
   static brasa::BFloat16 lowest() { return {0xff7f, brasa::BFloat16::from_bits_t{}}; }
   static brasa::BFloat16 max() { return {0x7f7f, brasa::BFloat16::from_bits_t{}}; }
@@ -110,5 +113,7 @@ class numeric_limits<brasa::BFloat16> {
   static brasa::BFloat16 epsilon() { return {0x3c00, brasa::BFloat16::from_bits_t{}}; }
   static brasa::BFloat16 infinity() { return {0x7f80, brasa::BFloat16::from_bits_t{}}; }
   static brasa::BFloat16 quiet_NaN() { return {0x7fc0, brasa::BFloat16::from_bits_t{}}; }
+  // float's signaling NaN (0x7fa00000) cut to its top half; libtorch's 0x7f80 is infinity.
+  static brasa::BFloat16 signaling_NaN() { return {0x7fa0, brasa::BFloat16::from_bits_t{}}; }
 };
 }  // namespace std

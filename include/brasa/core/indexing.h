@@ -7,6 +7,7 @@
 #include <limits>
 #include <optional>
 #include <ostream>
+#include <vector>
 
 #include "brasa/core/tensor.h"
 
@@ -75,5 +76,11 @@ struct BRASA_API TensorIndex final {
   TensorIndexType type_;
 };
 BRASA_API std::ostream& operator<<(std::ostream& os, const TensorIndex& index);
+/// Prints a list of indices as libtorch does: (None, ..., 0, 1:3:1).
+inline std::ostream& operator<<(std::ostream& os, const std::vector<TensorIndex>& indices) {
+  os << '(';
+  for (size_t i = 0; i < indices.size(); ++i) os << (i ? ", " : "") << indices[i];
+  return os << ')';
+}
 
 }  // namespace brasa::indexing

@@ -17,6 +17,7 @@ class BRASA_API StorageImpl : public RefCounted, public detail::PooledObject<Sto
       : data_(std::move(data)), nbytes_(nbytes), device_(device), allocator_(allocator) {}
 
   void* data() const { return data_.get(); }
+  const DataPtr& data_ptr() const { return data_; }
   size_t nbytes() const { return nbytes_; }
   Device device() const { return device_; }
   Allocator* allocator() const { return allocator_; }
@@ -38,6 +39,24 @@ class BRASA_API StorageImpl : public RefCounted, public detail::PooledObject<Sto
   std::atomic<uint32_t> version_{0};
 };
 
-using Storage = IntrusivePtr<StorageImpl>;
+/// A counted reference to a StorageImpl (`->` reaches it) with c10::Storage's accessors, so that
+/// `tensor.storage().data()` reads as it does with libtorch.
+class Storage : public IntrusivePtr<StorageImpl> {
+ public:
+  using IntrusivePtr<StorageImpl>::IntrusivePtr;
+  Storage() = default;
+  Storage(IntrusivePtr<StorageImpl> p) : IntrusivePtr<StorageImpl>(std::move(p)) {}  // NOLINT
+
+  void* data() const { return get()->data(); }
+  template <typename T>
+  T* data() const {
+    return static_cast<T*>(get()->data());
+  }
+  const DataPtr& data_ptr() const { return get()->data_ptr(); }
+  size_t nbytes() const { return get()->nbytes(); }
+  Device device() const { return get()->device(); }
+  Allocator* allocator() const { return get()->allocator(); }
+  bool resizable() const { return get()->resizable(); }
+};
 
 }  // namespace brasa

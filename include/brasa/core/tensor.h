@@ -30,6 +30,10 @@ class TensorAccessor;
 namespace indexing {
 struct TensorIndex;
 }
+// brasa/ops/indexing_ops.h's at::index_put_, declared here for the method that forwards to it.
+BRASA_API const Tensor& index_put_(const Tensor& self,
+                                   const std::vector<std::optional<Tensor>>& indices,
+                                   const Tensor& values, bool accumulate);
 
 class BRASA_API Tensor {
  public:
@@ -296,6 +300,11 @@ class BRASA_API Tensor {
                            const Tensor& value) const;
   const Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices,
                            const Scalar& value) const;
+  /// at::index_put_ as a method: self[indices] = values, += with accumulate.
+  const Tensor& index_put_(const std::vector<std::optional<Tensor>>& indices, const Tensor& values,
+                           bool accumulate) const {
+    return brasa::index_put_(*this, indices, values, accumulate);
+  }
   Tensor operator[](int64_t index) const { return select(0, index); }
 
   // ---- random in-place ----
@@ -306,6 +315,14 @@ class BRASA_API Tensor {
   const Tensor& bernoulli_(double p = 0.5, std::optional<Generator> gen = std::nullopt) const;
   const Tensor& random_(int64_t from, int64_t to,
                         std::optional<Generator> gen = std::nullopt) const;
+  /// random_(0, to).
+  const Tensor& random_(int64_t to, std::optional<Generator> gen = std::nullopt) const {
+    return random_(0, to, std::move(gen));
+  }
+  /// libtorch's random_(from, nullopt) draws from [from, the dtype's maximum]; brasa has no such
+  /// form, and without this line the call would silently mean random_(0, from).
+  const Tensor& random_(int64_t from, std::nullopt_t,
+                        std::optional<Generator> gen = std::nullopt) const = delete;
   const Tensor& exponential_(double lambd = 1, std::optional<Generator> gen = std::nullopt) const;
   const Tensor& geometric_(double p, std::optional<Generator> gen = std::nullopt) const;
   /// Cauchy(median, sigma) draws: median + sigma * tan(pi * (u - 1/2)), u uniform on [0, 1).

@@ -19,6 +19,10 @@ BRASA_API Tensor ones(IntArrayRef size, const TensorOptions& options = {});
 BRASA_API Tensor full(IntArrayRef size, const Scalar& fill_value,
                       const TensorOptions& options = {});
 /// The _like forms take sizes, dtype and device from `self` unless options override them.
+/// A copy of self with its own storage (self.clone(); differentiable).
+inline Tensor clone(const Tensor& self, std::optional<MemoryFormat> memory_format = std::nullopt) {
+  return self.clone(memory_format);
+}
 BRASA_API Tensor empty_like(const Tensor& self, const TensorOptions& options = {});
 BRASA_API Tensor zeros_like(const Tensor& self, const TensorOptions& options = {});
 BRASA_API Tensor ones_like(const Tensor& self, const TensorOptions& options = {});

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "brasa/core/tensor.h"
+#include "brasa/ops/composite_out.h"
 
 namespace brasa {
 
@@ -36,6 +37,12 @@ BRASA_API Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor&
 BRASA_API Tensor matmul(const Tensor& self, const Tensor& other);
 /// input [*, in] @ weight[out, in]^T + bias[out] -> [*, out].
 BRASA_API Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias = {});
+/// linear written into out (resized when it has no elements; ValueError for another shape); no
+/// autograd.
+inline Tensor& linear_out(Tensor& out, const Tensor& input, const Tensor& weight,
+                          const Tensor& bias = {}) {
+  return ops::composite_out(out, linear(input, weight, bias), "linear");
+}
 /// Einstein summation over lowercase/uppercase letters ("bij,bjk->bik", "ij->ji", "i,i->"):
 /// permute/reshape + bmm + sum. Throws ValueError for ill-formed equations or mismatched sizes,
 /// NotImplementedError for ellipsis and repeated subscripts within one operand.

@@ -8,6 +8,7 @@
 #include <iosfwd>
 #include <vector>
 
+#include "brasa/core/error.h"
 #include "brasa/core/tensor.h"
 
 namespace brasa {
@@ -66,9 +67,27 @@ class BRASA_API TensorDataContainer {
   bool is_tensor() const { return kind_ == Kind::Tensor; }
   const std::vector<int64_t>& sizes() const { return sizes_; }
   ScalarType scalar_type() const { return scalar_type_; }
-  const Scalar& scalar() const { return scalar_; }
+  /// The value of a scalar node; throws for the other kinds, as the two accessors below do.
+  const Scalar& scalar() const {
+    BRASA_CHECK(is_scalar(),
+                "Can only call `scalar()` on a TensorDataContainer that has `is_scalar() == true`");
+    return scalar_;
+  }
+  /// The nodes of a braced list (libtorch's init_list()).
+  const std::vector<TensorDataContainer>& init_list() const {
+    BRASA_CHECK(is_init_list(),
+                "Can only call `init_list()` on a TensorDataContainer that has "
+                "`is_init_list() == true`");
+    return elements_;
+  }
+  /// The 1-D tensor of a vector or ArrayRef node.
+  const Tensor& tensor() const {
+    BRASA_CHECK(is_tensor(),
+                "Can only call `tensor()` on a TensorDataContainer that has `is_tensor() == true`");
+    return tensor_;
+  }
+  /// The nodes of a braced list; empty for the other kinds.
   const std::vector<TensorDataContainer>& elements() const { return elements_; }
-  const Tensor& tensor() const { return tensor_; }
 
   /// The tensor this literal describes (dtype from options, else by the rules above).
   Tensor convert_to_tensor(const TensorOptions& options) const;

@@ -50,6 +50,11 @@ BRASA_API Tensor slice(const Tensor& self, int64_t dim = 0,
 /// it.
 BRASA_API Tensor as_strided(const Tensor& self, IntArrayRef sizes, IntArrayRef strides,
                             std::optional<int64_t> storage_offset = std::nullopt);
+/// libtorch's _reshape_alias (the view reshape makes when strides allow one): as_strided at self's
+/// storage offset.
+inline Tensor _reshape_alias(const Tensor& self, IntArrayRef sizes, IntArrayRef strides) {
+  return as_strided(self, sizes, strides);
+}
 /// `chunks` views of size ceil(size(dim) / chunks) (the last may be smaller; there may be fewer).
 BRASA_API std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim = 0);
 /// Views of split_size elements along dim (the last may be smaller).

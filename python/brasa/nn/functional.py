@@ -411,6 +411,8 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         raise ValueError(f"interpolate: expected an input with at least 3 dims, got {input.dim()}")
     if (size is None) == (scale_factor is None):
         raise ValueError("only one of size or scale_factor should be defined")
+    if antialias:  # brasa has no antialiased kernel; ignoring the flag would change the result
+        raise NotImplementedError("interpolate: antialias=True is not implemented in brasa")
     if mode in ("nearest", "area", "nearest-exact") and align_corners is not None:
         raise ValueError("align_corners option can only be set with the interpolating modes: "
                          "linear | bilinear | bicubic | trilinear")

@@ -45,6 +45,12 @@ Tensor interpolate(const Tensor& input, const InterpolateFuncOptions& o) {
               "with the interpolating modes: linear | bilinear | bicubic | trilinear");
   BRASA_CHECK(o.size().has_value() != o.scale_factor().has_value(),
               "interpolate: exactly one of size or scale_factor must be defined");
+  // libtorch computes antialiased bilinear/bicubic downsampling here; brasa has no such kernel,
+  // and ignoring the option would silently give the plain interpolation.
+  BRASA_CHECK(!o.antialias() || bilinear || std::holds_alternative<enumtype::kBicubic>(o.mode()),
+              "interpolate: anti-alias option is only supported for bilinear and bicubic modes");
+  BRASA_CHECK_NOT_IMPLEMENTED(!o.antialias(), "interpolate: antialias=true (mode ", mode,
+                              ") is not implemented in brasa");
   std::vector<int64_t> out;
   std::vector<std::optional<double>> scales(static_cast<size_t>(dim));
   if (o.size()) {

@@ -8,13 +8,13 @@
 #include "brasa/core/type_promotion.h"
 #include "brasa/dispatch/grad_mode.h"
 #include "brasa/ops/complex.h"
+#include "brasa/ops/composite_out.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/indexing_ops.h"
 #include "brasa/ops/math.h"
 #include "brasa/ops/pointwise.h"
 #include "brasa/ops/reduce.h"
 #include "brasa/ops/special.h"
-#include "ops/composite_out.h"
 
 namespace brasa {
 namespace {

@@ -10,12 +10,12 @@
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/dispatch/grad_mode.h"
+#include "brasa/ops/composite_out.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/math.h"
 #include "brasa/ops/pointwise.h"
 #include "brasa/ops/reduce.h"
 #include "brasa/ops/special.h"
-#include "ops/composite_out.h"
 #include "ops/meta.h"
 #include "ops/pointwise/binary.h"
 

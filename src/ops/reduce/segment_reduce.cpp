@@ -13,6 +13,7 @@
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/dispatch/grad_mode.h"
+#include "brasa/ops/composite_out.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/indexing_ops.h"
 #include "brasa/ops/pointwise.h"
@@ -20,7 +21,6 @@
 #include "brasa/ops/shaping.h"
 #include "brasa/ops/statistics.h"
 #include "brasa/ops/view.h"
-#include "ops/composite_out.h"
 
 namespace brasa {
 namespace {

@@ -12,13 +12,13 @@
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/dispatch/grad_mode.h"
+#include "brasa/ops/composite_out.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/indexing_ops.h"
 #include "brasa/ops/linalg.h"
 #include "brasa/ops/pointwise.h"
 #include "brasa/ops/reduce.h"
 #include "brasa/ops/view.h"
-#include "ops/composite_out.h"
 
 namespace brasa {
 namespace {

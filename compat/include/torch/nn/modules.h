@@ -3,4 +3,5 @@
 
 #include "brasa/nn/modules.h"
 #include "c10/brasa_namespaces.h"
+#include "torch/nn/modules/common.h"
 #include "torch/nn/pimpl.h"

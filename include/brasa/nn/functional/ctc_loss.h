@@ -11,6 +11,7 @@
 namespace brasa::nn {
 
 struct BRASA_API CTCLossOptions {
+  using reduction_t = nn::reduction_t;
   BRASA_ARG(int64_t, blank) = 0;
   BRASA_ARG(reduction_t, reduction) = kMean;
   BRASA_ARG(bool, zero_infinity) = false;

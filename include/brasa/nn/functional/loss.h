@@ -22,30 +22,36 @@ namespace brasa::nn {
   Name(enumtype::kSum reduction) : reduction_(reduction) {}  /* NOLINT */
 
 struct BRASA_API MSELossOptions {
+  using reduction_t = nn::reduction_t;
   BRASA_LOSS_REDUCTION_CTORS(MSELossOptions)
   BRASA_ARG(reduction_t, reduction) = kMean;
 };
 struct BRASA_API L1LossOptions {
+  using reduction_t = nn::reduction_t;
   BRASA_LOSS_REDUCTION_CTORS(L1LossOptions)
   BRASA_ARG(reduction_t, reduction) = kMean;
 };
 struct BRASA_API SmoothL1LossOptions {
+  using reduction_t = nn::reduction_t;
   BRASA_LOSS_REDUCTION_CTORS(SmoothL1LossOptions)
   BRASA_ARG(reduction_t, reduction) = kMean;
   BRASA_ARG(double, beta) = 1.0;
 };
 struct BRASA_API HuberLossOptions {
+  using reduction_t = nn::reduction_t;
   BRASA_LOSS_REDUCTION_CTORS(HuberLossOptions)
   BRASA_ARG(reduction_t, reduction) = kMean;
   BRASA_ARG(double, delta) = 1.0;
 };
 struct BRASA_API NLLLossOptions {
+  using reduction_t = nn::reduction_t;
   BRASA_LOSS_REDUCTION_CTORS(NLLLossOptions)
   BRASA_ARG(Tensor, weight) = {};
   BRASA_ARG(int64_t, ignore_index) = -100;
   BRASA_ARG(reduction_t, reduction) = kMean;
 };
 struct BRASA_API CrossEntropyLossOptions {
+  using reduction_t = nn::reduction_t;
   BRASA_LOSS_REDUCTION_CTORS(CrossEntropyLossOptions)
   BRASA_ARG(Tensor, weight) = {};
   BRASA_ARG(int64_t, ignore_index) = -100;
@@ -53,22 +59,26 @@ struct BRASA_API CrossEntropyLossOptions {
   BRASA_ARG(double, label_smoothing) = 0.0;
 };
 struct BRASA_API BCELossOptions {
+  using reduction_t = nn::reduction_t;
   BRASA_LOSS_REDUCTION_CTORS(BCELossOptions)
   BRASA_ARG(Tensor, weight) = {};
   BRASA_ARG(reduction_t, reduction) = kMean;
 };
 struct BRASA_API BCEWithLogitsLossOptions {
+  using reduction_t = nn::reduction_t;
   BRASA_LOSS_REDUCTION_CTORS(BCEWithLogitsLossOptions)
   BRASA_ARG(Tensor, weight) = {};
   BRASA_ARG(reduction_t, reduction) = kMean;
   BRASA_ARG(Tensor, pos_weight) = {};
 };
 struct BRASA_API MarginRankingLossOptions {
+  using reduction_t = nn::reduction_t;
   BRASA_LOSS_REDUCTION_CTORS(MarginRankingLossOptions)
   BRASA_ARG(double, margin) = 0;
   BRASA_ARG(reduction_t, reduction) = kMean;
 };
 struct BRASA_API CosineEmbeddingLossOptions {
+  using reduction_t = nn::reduction_t;
   BRASA_LOSS_REDUCTION_CTORS(CosineEmbeddingLossOptions)
   BRASA_ARG(double, margin) = 0.0;
   BRASA_ARG(reduction_t, reduction) = kMean;
@@ -109,6 +119,12 @@ BRASA_API Tensor l1_loss(const Tensor& input, const Tensor& target,
 /// ValueError for a negative beta.
 BRASA_API Tensor smooth_l1_loss(const Tensor& input, const Tensor& target,
                                 const SmoothL1LossFuncOptions& options = {});
+/// libtorch's form with beta as its own argument (`F::smooth_l1_loss(x, y, torch::kSum, 0.5)`);
+/// it takes precedence over options.beta().
+inline Tensor smooth_l1_loss(const Tensor& input, const Tensor& target,
+                             const SmoothL1LossFuncOptions& options, double beta) {
+  return smooth_l1_loss(input, target, SmoothL1LossFuncOptions(options).beta(beta));
+}
 /// 0.5 d^2 where d < delta, delta (d - 0.5 delta) elsewhere; ValueError unless delta > 0.
 BRASA_API Tensor huber_loss(const Tensor& input, const Tensor& target,
                             const HuberLossFuncOptions& options = {});

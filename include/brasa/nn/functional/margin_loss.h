@@ -24,30 +24,36 @@ namespace brasa::nn {
   Name(enumtype::kSum reduction) : reduction_(reduction) {}  /* NOLINT */
 
 struct BRASA_API HingeEmbeddingLossOptions {
+  using reduction_t = nn::reduction_t;
   BRASA_ARG(double, margin) = 1.0;
   BRASA_ARG(reduction_t, reduction) = kMean;
 };
 /// p is 1 or 2 (ValueError otherwise); weight: one value per class.
 struct BRASA_API MultiMarginLossOptions {
+  using reduction_t = nn::reduction_t;
   BRASA_ARG(int64_t, p) = 1;
   BRASA_ARG(double, margin) = 1.0;
   BRASA_ARG(Tensor, weight) = Tensor();
   BRASA_ARG(reduction_t, reduction) = kMean;
 };
 struct BRASA_API SoftMarginLossOptions {
+  using reduction_t = nn::reduction_t;
   BRASA_MARGIN_REDUCTION_CTORS(SoftMarginLossOptions)
   BRASA_ARG(reduction_t, reduction) = kMean;
 };
 struct BRASA_API MultiLabelMarginLossOptions {
+  using reduction_t = nn::reduction_t;
   BRASA_MARGIN_REDUCTION_CTORS(MultiLabelMarginLossOptions)
   BRASA_ARG(reduction_t, reduction) = kMean;
 };
 /// weight: one value per class (broadcast against the input).
 struct BRASA_API MultiLabelSoftMarginLossOptions {
+  using reduction_t = nn::reduction_t;
   BRASA_ARG(Tensor, weight) = Tensor();
   BRASA_ARG(reduction_t, reduction) = kMean;
 };
 struct BRASA_API TripletMarginLossOptions {
+  using reduction_t = nn::reduction_t;
   BRASA_ARG(double, margin) = 1.0;
   BRASA_ARG(double, p) = 2.0;
   BRASA_ARG(double, eps) = 1e-6;
@@ -56,6 +62,7 @@ struct BRASA_API TripletMarginLossOptions {
 };
 /// distance_function(a, b) -> one distance per sample; pairwise_distance when absent.
 struct BRASA_API TripletMarginWithDistanceLossOptions {
+  using reduction_t = nn::reduction_t;
   using distance_function_t = std::function<Tensor(const Tensor&, const Tensor&)>;
   BRASA_ARG(std::optional<distance_function_t>, distance_function) = std::nullopt;
   BRASA_ARG(double, margin) = 1.0;
@@ -63,6 +70,7 @@ struct BRASA_API TripletMarginWithDistanceLossOptions {
   BRASA_ARG(reduction_t, reduction) = kMean;
 };
 struct BRASA_API PoissonNLLLossOptions {
+  using reduction_t = nn::reduction_t;
   BRASA_ARG(bool, log_input) = true;
   BRASA_ARG(bool, full) = false;
   BRASA_ARG(double, eps) = 1e-8;

@@ -14,6 +14,7 @@
 #include "brasa/nn/expanding_array.h"
 #include "brasa/nn/functional/conv.h"
 #include "brasa/nn/modes.h"
+#include "brasa/nn/modules/container/any_value.h"
 #include "brasa/nn/pimpl.h"
 
 namespace brasa {
@@ -123,6 +124,7 @@ class BRASA_API ConvNdImpl : public Cloneable<Derived> {
           ##dImpl(ConvTransposeOptions<D>(input_channels, output_channels, kernel_size)) {}        \
     explicit ConvTranspose##D##dImpl(ConvTransposeOptions<D> options_);                            \
     Tensor forward(const Tensor& input, const OptionalIntArrayRef& output_size = std::nullopt);    \
+    BRASA_FORWARD_HAS_DEFAULT_ARGS({1, AnyValue(OptionalIntArrayRef())})                           \
   };                                                                                               \
   BRASA_MODULE(ConvTranspose##D##d)
 

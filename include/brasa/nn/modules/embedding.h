@@ -12,6 +12,7 @@
 #include "brasa/nn/cloneable.h"
 #include "brasa/nn/functional/embedding.h"
 #include "brasa/nn/init_modes.h"
+#include "brasa/nn/modules/container/any_value.h"
 #include "brasa/nn/pimpl.h"
 #include "brasa/nn/reduction.h"
 
@@ -101,6 +102,7 @@ class BRASA_API EmbeddingBagImpl : public Cloneable<EmbeddingBagImpl> {
   void pretty_print(std::ostream& stream) const override;
   Tensor forward(const Tensor& input, const Tensor& offsets = {},
                  const Tensor& per_sample_weights = {});
+  BRASA_FORWARD_HAS_DEFAULT_ARGS({1, AnyValue(Tensor())}, {2, AnyValue(Tensor())})
 
   EmbeddingBagOptions options;
   Tensor weight;

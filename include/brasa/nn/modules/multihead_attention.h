@@ -8,6 +8,7 @@
 #include "brasa/core/options_arg.h"
 #include "brasa/core/tensor.h"
 #include "brasa/nn/cloneable.h"
+#include "brasa/nn/modules/container/any_value.h"
 #include "brasa/nn/modules/linear.h"
 #include "brasa/nn/pimpl.h"
 
@@ -43,6 +44,8 @@ class BRASA_API MultiheadAttentionImpl : public Cloneable<MultiheadAttentionImpl
                                      const Tensor& key_padding_mask = {}, bool need_weights = true,
                                      const Tensor& attn_mask = {},
                                      bool average_attn_weights = true);
+  BRASA_FORWARD_HAS_DEFAULT_ARGS({3, AnyValue(Tensor())}, {4, AnyValue(true)},
+                                 {5, AnyValue(Tensor())}, {6, AnyValue(true)})
   void reset() override;
   void _reset_parameters();
   void pretty_print(std::ostream& stream) const override;

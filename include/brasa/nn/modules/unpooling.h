@@ -10,6 +10,7 @@
 #include "brasa/core/tensor.h"
 #include "brasa/nn/cloneable.h"
 #include "brasa/nn/functional/unpooling.h"
+#include "brasa/nn/modules/container/any_value.h"
 #include "brasa/nn/pimpl.h"
 
 namespace brasa::nn {
@@ -27,6 +28,7 @@ namespace brasa::nn {
     /** input and indices of a max_pool##D##d; output_size as MaxUnpoolFuncOptions. */      \
     Tensor forward(const Tensor& input, const Tensor& indices,                              \
                    const std::optional<std::vector<int64_t>>& output_size = std::nullopt);  \
+    BRASA_FORWARD_HAS_DEFAULT_ARGS({2, AnyValue(std::optional<std::vector<int64_t>>())})    \
     MaxUnpoolOptions<D> options;                                                            \
   };                                                                                        \
   BRASA_MODULE(MaxUnpool##D##d)

@@ -17,31 +17,10 @@
 
 #include "brasa/core/error.h"
 #include "brasa/nn/module.h"
+#include "brasa/nn/modules/container/any_value.h"
 #include "brasa/nn/pimpl.h"
 
 namespace brasa::nn {
-
-/// A type-erased value passed between modules: `value.get<T>()` (TypeError for another type).
-class AnyValue {
- public:
-  template <typename T, typename = std::enable_if_t<!std::is_same_v<std::decay_t<T>, AnyValue>>>
-  explicit AnyValue(T&& value) : value_(std::forward<T>(value)) {}
-  template <typename T>
-  T* try_get() noexcept {
-    return std::any_cast<T>(&value_);
-  }
-  template <typename T>
-  T get() {
-    T* p = try_get<T>();
-    BRASA_CHECK_TYPE(p != nullptr, "AnyValue: attempted to cast a value of type ",
-                     value_.type().name(), " to ", typeid(T).name());
-    return *p;
-  }
-  const std::type_info& type_info() const noexcept { return value_.type(); }
-
- private:
-  std::any value_;
-};
 
 namespace detail {
 template <typename T>
@@ -77,6 +56,11 @@ class BRASA_API AnyModule {
       : AnyModule(std::make_shared<std::decay_t<ModuleType>>(std::forward<ModuleType>(module))) {}
   template <typename ModuleType>
   explicit AnyModule(const ModuleHolder<ModuleType>& holder) : AnyModule(holder.ptr()) {}
+  /// Holds another module (libtorch's `any = std::make_shared<M>()`).
+  template <typename ModuleType>
+  AnyModule& operator=(std::shared_ptr<ModuleType> module) {
+    return *this = AnyModule(std::move(module));
+  }
 
   /// Calls the module's forward with these arguments, returning an AnyValue.
   template <typename... Args>
@@ -142,10 +126,25 @@ class BRASA_API AnyModule {
     using Traits = detail::ForwardTraits<decltype(&ModuleType::forward)>;
     ModuleType* raw = module.get();
     forward_ = [raw](std::vector<AnyValue>&& args) -> AnyValue {
-      BRASA_CHECK(args.size() == Traits::arity, "AnyModule::forward: ", raw->name(),
-                  "'s forward takes ", Traits::arity, " argument(s), but ", args.size(),
-                  " were given");
-      return call(raw, args, std::make_index_sequence<Traits::arity>{});
+      constexpr size_t n = Traits::arity;
+      if constexpr (HasForwardDefaults<ModuleType>::value) {
+        auto defaults = ModuleType::_forward_default_args();
+        const size_t required = defaults.empty() ? n : defaults.front().first;
+        BRASA_CHECK(args.size() >= required && args.size() <= n, raw->name(),
+                    "'s forward() method expects at least ", required, " argument(s) and at most ",
+                    n, " argument(s), but received ", args.size(), ".");
+        for (auto& [index, value] : defaults) {
+          if (index >= args.size()) args.push_back(std::move(value));
+        }
+      } else {
+        BRASA_CHECK(args.size() <= n, raw->name(), "'s forward() method expects ", n,
+                    " argument(s), but received ", args.size(), ".");
+        BRASA_CHECK(args.size() == n, raw->name(), "'s forward() method expects ", n,
+                    " argument(s), but received ", args.size(), ". If ", raw->name(),
+                    "'s forward() method has default arguments, please make sure the forward() "
+                    "method is declared with a corresponding `FORWARD_HAS_DEFAULT_ARGS` macro.");
+      }
+      return call(raw, args, std::make_index_sequence<n>{});
     };
     clone_into_ = [](AnyModule& self, const std::optional<Device>& device) {
       auto cloned = std::dynamic_pointer_cast<ModuleType>(self.module_->clone(device));
@@ -154,6 +153,13 @@ class BRASA_API AnyModule {
     type_info_ = &typeid(ModuleType);
     module_ = std::move(module);
   }
+
+  // Members of AnyModule, so they see a module's protected defaults (the macro befriends us).
+  template <typename M, typename = void>
+  struct HasForwardDefaults : std::false_type {};
+  template <typename M>
+  struct HasForwardDefaults<M, std::void_t<decltype(M::_forward_default_args())>> : std::true_type {
+  };
 
   template <typename ModuleType, size_t... I>
   static AnyValue call(ModuleType* m, std::vector<AnyValue>& args, std::index_sequence<I...>) {

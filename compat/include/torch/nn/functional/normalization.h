@@ -1,0 +1,5 @@
+#pragma once
+// <torch/nn/functional/normalization.h>: forwards to brasa/nn/functional/normalization.h.
+
+#include "brasa/nn/functional/normalization.h"
+#include "c10/brasa_namespaces.h"

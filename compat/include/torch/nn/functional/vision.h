@@ -1,0 +1,5 @@
+#pragma once
+// <torch/nn/functional/vision.h>: forwards to brasa/nn/functional/vision.h.
+
+#include "brasa/nn/functional/vision.h"
+#include "c10/brasa_namespaces.h"

@@ -1,0 +1,6 @@
+#pragma once
+// <torch/nn/modules/linear.h>: forwards to brasa/nn/modules/linear.h.
+
+#include "brasa/nn/modules/linear.h"
+#include "c10/brasa_namespaces.h"
+#include "torch/nn/pimpl.h"

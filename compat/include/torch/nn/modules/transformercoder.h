@@ -1,0 +1,6 @@
+#pragma once
+// <torch/nn/modules/transformercoder.h>: forwards to brasa/nn/modules/transformer.h.
+
+#include "brasa/nn/modules/transformer.h"
+#include "c10/brasa_namespaces.h"
+#include "torch/nn/pimpl.h"

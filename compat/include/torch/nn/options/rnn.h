@@ -1,0 +1,5 @@
+#pragma once
+// <torch/nn/options/rnn.h>: forwards to brasa/nn/modules/rnn.h.
+
+#include "brasa/nn/modules/rnn.h"
+#include "c10/brasa_namespaces.h"

@@ -1,0 +1,5 @@
+#pragma once
+// <torch/nn/options/transformercoder.h>: forwards to brasa/nn/modules/transformer.h.
+
+#include "brasa/nn/modules/transformer.h"
+#include "c10/brasa_namespaces.h"
