@@ -70,7 +70,6 @@ class BRASA_API TransformerEncoderLayerImpl : public Cloneable<TransformerEncode
                  const Tensor& src_key_padding_mask = {});
   void reset() override;
   void reset_parameters();
-  void pretty_print(std::ostream& stream) const override;
 
   TransformerEncoderLayerOptions options;
   MultiheadAttention self_attn = nullptr;
@@ -106,7 +105,6 @@ class BRASA_API TransformerDecoderLayerImpl : public Cloneable<TransformerDecode
   explicit TransformerDecoderLayerImpl(const TransformerDecoderLayerOptions& options_);
   void reset() override;
   void reset_parameters();
-  void pretty_print(std::ostream& stream) const override;
   Tensor forward(Tensor tgt, const Tensor& memory, const Tensor& tgt_mask = {},
                  const Tensor& memory_mask = {}, const Tensor& tgt_key_padding_mask = {},
                  const Tensor& memory_key_padding_mask = {});
@@ -149,7 +147,6 @@ class BRASA_API TransformerEncoderImpl : public Cloneable<TransformerEncoderImpl
                  const Tensor& src_key_padding_mask = {});
   void reset() override;
   void reset_parameters();
-  void pretty_print(std::ostream& stream) const override;
 
   TransformerEncoderOptions options;
   ModuleList layers = nullptr;
@@ -174,7 +171,6 @@ class BRASA_API TransformerDecoderImpl : public Cloneable<TransformerDecoderImpl
   explicit TransformerDecoderImpl(TransformerDecoderOptions options_);
   void reset() override;
   void reset_parameters();
-  void pretty_print(std::ostream& stream) const override;
   Tensor forward(const Tensor& tgt, const Tensor& memory, const Tensor& tgt_mask = {},
                  const Tensor& memory_mask = {}, const Tensor& tgt_key_padding_mask = {},
                  const Tensor& memory_key_padding_mask = {});
@@ -216,7 +212,6 @@ class BRASA_API TransformerImpl : public Cloneable<TransformerImpl> {
                  const Tensor& memory_key_padding_mask = {});
   void reset() override;
   void reset_parameters();
-  void pretty_print(std::ostream& stream) const override;
   /// [sz, sz] float mask: 0 on and below the diagonal, -inf above.
   static Tensor generate_square_subsequent_mask(int64_t sz);
 
