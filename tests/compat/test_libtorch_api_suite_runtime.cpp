@@ -26,11 +26,11 @@ std::string runtime_suite_error(Fn&& fn) {
   return {};
 }
 
-#define EXPECT_THROWS_CONTAINING(type, statement, text)                                       \
-  do {                                                                                       \
-    EXPECT_THROW((void)(statement), type);                                                    \
-    const std::string message = runtime_suite_error([&] { (void)(statement); });             \
-    EXPECT_NE(message.find(text), std::string::npos) << "message: " << message;              \
+#define EXPECT_THROWS_CONTAINING(type, statement, text)                          \
+  do {                                                                           \
+    EXPECT_THROW((void)(statement), type);                                       \
+    const std::string message = runtime_suite_error([&] { (void)(statement); }); \
+    EXPECT_NE(message.find(text), std::string::npos) << "message: " << message;  \
   } while (false)
 
 TEST(LibtorchApiSuiteRuntime, ZeroGradZeroesByDefault) {
@@ -113,8 +113,10 @@ TEST(LibtorchApiSuiteRuntime, TransformerModulesPrintTheirTypeNames) {
             0u)
       << layer.str();
   std::ostringstream full;
-  full << torch::nn::Transformer(torch::nn::TransformerOptions(4, 2).num_encoder_layers(1)
-                                     .num_decoder_layers(1).dim_feedforward(8));
+  full << torch::nn::Transformer(torch::nn::TransformerOptions(4, 2)
+                                     .num_encoder_layers(1)
+                                     .num_decoder_layers(1)
+                                     .dim_feedforward(8));
   EXPECT_EQ(full.str().rfind("torch::nn::TransformerImpl(\n"
                              "  (encoder): torch::nn::TransformerEncoderImpl(\n",
                              0),
@@ -134,8 +136,8 @@ TEST(LibtorchApiSuiteRuntime, AllcloseOfComplexTensors) {
   torch::Tensor shifted = a.clone();
   shifted[0] = c(1.001, 1);
   EXPECT_FALSE(torch::allclose(a, shifted, 1e-5, 1e-8, true));
-  EXPECT_TRUE(
-      torch::equal(torch::isclose(a, shifted, 1e-5, 1e-8, true), torch::tensor({false, true, true})));
+  EXPECT_TRUE(torch::equal(torch::isclose(a, shifted, 1e-5, 1e-8, true),
+                           torch::tensor({false, true, true})));
   using cf = c10::complex<float>;
   torch::Tensor d = torch::tensor({cf(1, 1)}), e = torch::tensor({cf(1, 1.00001f)});
   EXPECT_TRUE(torch::allclose(d, e));
@@ -190,8 +192,8 @@ TEST(LibtorchApiSuiteRuntime, DataLoaderIteratorCopiesShareAPosition) {
   ++j;  // the same position: now past the last batch for both
   EXPECT_TRUE(i == loader->end());
   // With workers, begin() sends the first requests, so a second begin() is an error.
-  auto threaded = torch::data::make_data_loader(
-      RuntimeSuiteDataset{}, torch::data::DataLoaderOptions(1).workers(2));
+  auto threaded = torch::data::make_data_loader(RuntimeSuiteDataset{},
+                                                torch::data::DataLoaderOptions(1).workers(2));
   auto k = threaded->begin();
   EXPECT_THROWS_CONTAINING(c10::Error, threaded->begin(),
                            "Attempted to get a new DataLoader iterator while another iterator is "
@@ -209,8 +211,10 @@ TEST(LibtorchApiSuiteRuntime, DistributedRandomSamplerPartitionsAsLibtorch) {
       while (auto batch = s.next(2)) all.insert(all.end(), batch->begin(), batch->end());
     }
     std::sort(all.begin(), all.end());
-    EXPECT_EQ(all, duplicates ? std::vector<size_t>{0, 0, 1, 1, 2, 3, 4, 5, 6, 7, 8, 9}
-                              : std::vector<size_t>{0, 1, 2, 3, 4, 5, 6, 7, 8});
+    const std::vector<size_t> expected =
+        duplicates ? std::vector<size_t>{0, 0, 1, 1, 2, 3, 4, 5, 6, 7, 8, 9}
+                   : std::vector<size_t>{0, 1, 2, 3, 4, 5, 6, 7, 8};
+    EXPECT_EQ(all, expected);
   }
 }
 
@@ -248,9 +252,10 @@ TEST(LibtorchApiSuiteRuntime, AtenBinaryCrossEntropySqueezesTheTarget) {
   torch::Tensor loss = torch::binary_cross_entropy(x, t);
   EXPECT_NEAR(loss.item<double>(), 0.22839300363692283, 1e-15);
   loss.backward();
-  EXPECT_TRUE(torch::allclose(x.grad().flatten(),
-                              torch::tensor({0.4166666666666666, -0.4761904761904762,
-                                             -0.3703703703703704}, torch::kDouble)));
+  EXPECT_TRUE(
+      torch::allclose(x.grad().flatten(),
+                      torch::tensor({0.4166666666666666, -0.4761904761904762, -0.3703703703703704},
+                                    torch::kDouble)));
   EXPECT_EQ(torch::binary_cross_entropy(x, t, {}, at::Reduction::None).sizes(),
             torch::IntArrayRef({3, 1}));
   EXPECT_THROW(torch::nn::functional::binary_cross_entropy(x, t), torch::ValueError);
