@@ -54,7 +54,7 @@ double mlp_step_us(Device device) {
   optim::AdamW opt(model.parameters(), optim::AdamWOptions(1e-3));
   Tensor x = randn({64, 784}).to(device), y = randint(0, 10, {64}).to(device);
   return median_us(5, [&] {
-    opt.zero_grad();
+    opt.zero_grad(/*set_to_none=*/true);
     Tensor loss = nn::functional::cross_entropy(model.forward(x), y);
     loss.backward();
     opt.step();

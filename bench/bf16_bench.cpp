@@ -52,7 +52,7 @@ std::function<void()> mlp_step(ScalarType dtype) {
   auto opt = std::make_shared<optim::SGD>(model->parameters(), optim::SGDOptions(0.01));
   Tensor x = rand({128, 784}), y = randint(0, 10, {128});
   return [=]() mutable {
-    opt->zero_grad();
+    opt->zero_grad(/*set_to_none=*/true);
     Tensor loss;
     {
       AutocastGuard guard(kBFloat16, dtype == kBFloat16);

@@ -63,7 +63,7 @@ void run_mlp(Record& record) {
                               [&] { adam.step(); }));
   brasa::optim::AdamW adamw({W1, b1, W2, b2, W3, b3}, brasa::optim::AdamWOptions(1e-3));
   record(bench::time_workload(bench::workload("mlp_step_adamw"), brasa::get_num_threads(), [&] {
-    adamw.zero_grad();
+    adamw.zero_grad(/*set_to_none=*/true);
     brasa::Tensor h1 = brasa::linear(X, W1, b1).relu();
     brasa::Tensor h2 = brasa::linear(h1, W2, b2).relu();
     F::cross_entropy(brasa::linear(h2, W3, b3), labels).backward();
@@ -87,7 +87,7 @@ void run_cnn(Record& record) {
   for (const auto& s : shapes) params.push_back(uniform(s, seed++).mul_(0.05).requires_grad_(true));
   brasa::optim::AdamW opt(params, brasa::optim::AdamWOptions(1e-3));
   record(bench::time_workload(bench::workload("cnn_step"), brasa::get_num_threads(), [&] {
-    opt.zero_grad();
+    opt.zero_grad(/*set_to_none=*/true);
     brasa::Tensor h = brasa::max_pool2d(brasa::conv2d(X, params[0], params[1], 1, 1).relu(), 2);
     h = brasa::max_pool2d(brasa::conv2d(h, params[2], params[3], 1, 1).relu(), 2);
     h = brasa::linear(brasa::linear(h.flatten(1), params[4], params[5]).relu(), params[6],

@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
   auto compiled_loss = brasa::compile(loss_fn);
   torch::optim::AdamW optimizer(model->parameters(), torch::optim::AdamWOptions(1e-4));
   auto step = [&](bool compiled) {
-    optimizer.zero_grad();
+    optimizer.zero_grad(/*set_to_none=*/true);
     torch::Tensor loss = compiled ? compiled_loss(x, y) : loss_fn(x, y);
     loss.backward();
     optimizer.step();
@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
   }
   // The parts: forward + backward alone, and the optimizer step alone (eager in both columns).
   auto fwd_bwd = [&](bool compiled) {
-    optimizer.zero_grad();
+    optimizer.zero_grad(/*set_to_none=*/true);
     (compiled ? compiled_loss(x, y) : loss_fn(x, y)).backward();
   };
   double eager_fb = 1e300, compiled_fb = 1e300, opt_ms = 1e300;

@@ -96,7 +96,7 @@ void mlp_step(const IntrusivePtr<dist::ProcessGroup>& pg) {
   Mlp plain;
   optim::SGD opt_plain(plain->parameters(), optim::SGDOptions(0.01));
   const double t_plain = median_time(30, [&] {
-    opt_plain.zero_grad();
+    opt_plain.zero_grad(/*set_to_none=*/true);
     nn::functional::cross_entropy(plain->forward(x), y).backward();
     opt_plain.step();
   });
@@ -105,7 +105,7 @@ void mlp_step(const IntrusivePtr<dist::ProcessGroup>& pg) {
   optim::SGD opt(model->parameters(), optim::SGDOptions(0.01));
   std::vector<double> waits;
   const double t_ddp = median_time(30, [&] {
-    opt.zero_grad();
+    opt.zero_grad(/*set_to_none=*/true);
     nn::functional::cross_entropy(ddp.forward(x), y).backward();
     waits.push_back(ddp.reducer().last_wait_seconds());
     opt.step();

@@ -92,7 +92,7 @@ int main(int argc, char** argv) {
   for (int s = 0; s < kSteps; ++s) {
     for (auto& u : units) gather_wait -= s == 1 ? u.state().all_gather_wait_seconds() : 0;
     const auto start = std::chrono::steady_clock::now();
-    opt.zero_grad();
+    opt.zero_grad(/*set_to_none=*/true);
     Tensor out = fsdp ? (*root)(x) : ddp->forward(x);
     out.pow(2).mean().backward();
     opt.step();

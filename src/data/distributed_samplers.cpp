@@ -45,13 +45,19 @@ DistributedRandomSampler::DistributedRandomSampler(size_t size, size_t num_repli
   populate_indices();
 }
 
+// libtorch's partition, so that an epoch gives each rank the same indices as there: the first
+// num_replicas * local_sample_count indices (without allow_duplicates the last ones are left
+// out; with it 0, 1, ... are repeated to fill up), shuffled by std::mt19937 seeded with the
+// epoch alone (every replica draws the same permutation), then cut into consecutive slices, one
+// per rank.
 void DistributedRandomSampler::populate_indices() {
-  std::vector<size_t> order(size_);
-  std::iota(order.begin(), order.end(), size_t{0});
-  // Seeded by the epoch alone, so every replica draws the same permutation.
-  std::mt19937_64 rng(epoch_);
+  const size_t local = local_sample_count();
+  const size_t total = num_replicas_ == 1 ? size_ : local * num_replicas_;
+  std::vector<size_t> order(total);
+  for (size_t i = 0; i < total; ++i) order[i] = i < size_ ? i : (i - size_) % size_;
+  std::mt19937 rng(static_cast<std::mt19937::result_type>(epoch_));
   std::shuffle(order.begin(), order.end(), rng);
-  all_indices_ = rank_slice(order, rank_, local_sample_count());
+  all_indices_ = size_ == 0 ? std::vector<size_t>{} : rank_slice(order, rank_, local);
   sample_index_ = 0;
 }
 

@@ -76,8 +76,13 @@ Tensor cross_entropy_loss(const Tensor& self, const Tensor& target,
 
 Tensor binary_cross_entropy(const Tensor& self, const Tensor& target,
                             const std::optional<Tensor>& weight, int64_t reduction) {
+  // aten's form pairs the squeezed input with the squeezed target (libtorch 1.13's own optimizer
+  // tests pass an [N, 1] input with an [N] target); F::binary_cross_entropy keeps its strict
+  // size check. The loss keeps the input's shape.
+  const bool same_squeezed = target.defined() && self.defined() && target.sizes() != self.sizes() &&
+                             target.squeeze().sizes() == self.squeeze().sizes();
   return F::binary_cross_entropy(
-      self, target,
+      self, same_squeezed ? target.reshape(self.sizes()) : target,
       F::BinaryCrossEntropyFuncOptions(reduction_of(reduction, "binary_cross_entropy"))
           .weight(or_undefined(weight)));
 }

@@ -9,6 +9,7 @@
 
 #include "brasa/autograd/grad_mode.h"
 #include "brasa/core/error.h"
+#include "brasa/core/warning.h"
 
 namespace brasa::nn {
 namespace {
@@ -25,13 +26,19 @@ std::string join(const std::string& prefix, const std::string& name) {
   return prefix.empty() ? name : prefix + "." + name;
 }
 
-void check_name(const std::string& name, const char* what) {
-  BRASA_CHECK(!name.empty(), "register_", what, ": the name must not be empty");
-  BRASA_CHECK(name.find('.') == std::string::npos, "register_", what, ": the name '", name,
-              "' must not contain a dot");
+// `kind` is the capitalised noun libtorch's messages start with ("Parameter name must not be
+// empty"); programs and libtorch's own tests match those words.
+void check_name(const std::string& name, const char* what, const char* kind) {
+  BRASA_CHECK(!name.empty(), "register_", what, ": ", kind, " name must not be empty");
+  BRASA_CHECK(name.find('.') == std::string::npos, "register_", what, ": ", kind,
+              " name must not contain a dot (got '", name, "')");
 }
 
 }  // namespace
+
+namespace detail {
+std::string type_name(const std::type_info& type) { return demangle(type.name()); }
+}  // namespace detail
 
 Module::Module(std::string name) : name_(std::move(name)) {}
 Module::Module() = default;
@@ -89,9 +96,10 @@ std::shared_ptr<Module> Module::shared_from_this_checked() const {
   try {
     ptr = shared_from_this();
   } catch (const std::bad_weak_ptr&) {
-    BRASA_THROW(ValueError, "modules(): ", name(),
-                " is not owned by a std::shared_ptr, so it cannot include itself; create it "
-                "with std::make_shared or a ModuleHolder");
+    BRASA_THROW(ValueError, "modules(): It looks like you attempted to retrieve your top-level ",
+                "module as a shared_ptr, but ", name(), " is not owned by one, so it cannot ",
+                "include itself; create it with std::make_shared or a ModuleHolder, or pass ",
+                "include_self = false");
   }
   return std::const_pointer_cast<Module>(ptr);
 }
@@ -244,18 +252,24 @@ void Module::zero_grad(bool set_to_none) {
 }
 
 Tensor& Module::register_parameter(std::string name, Tensor tensor, bool requires_grad) {
-  check_name(name, "parameter");
-  if (tensor.defined()) tensor.set_requires_grad(requires_grad);
+  check_name(name, "parameter", "Parameter");
+  if (tensor.defined()) {
+    tensor.set_requires_grad(requires_grad);
+  } else if (requires_grad) {
+    warn("register_parameter: '" + name + "' is an undefined tensor (not a parameter yet). " +
+         "Ignoring the `requires_grad=true` function parameter; pass requires_grad = false to " +
+         "register an absent parameter without this warning");
+  }
   return parameters_.insert(std::move(name), std::move(tensor));
 }
 
 Tensor& Module::register_buffer(std::string name, Tensor tensor) {
-  check_name(name, "buffer");
+  check_name(name, "buffer", "Buffer");
   return buffers_.insert(std::move(name), std::move(tensor));
 }
 
 void Module::register_child(std::string name, std::shared_ptr<Module> module) {
-  check_name(name, "module");
+  check_name(name, "module", "Submodule");
   BRASA_CHECK(module != nullptr, "register_module: submodule '", name, "' is empty (nullptr)");
   children_.insert(std::move(name), std::move(module));
 }
@@ -265,7 +279,8 @@ void Module::replace_child(const std::string& name, std::shared_ptr<Module> modu
 }
 
 void Module::unregister_module(const std::string& name) {
-  BRASA_CHECK_INDEX(children_.contains(name), "unregister_module: no submodule named '", name, "'");
+  BRASA_CHECK_INDEX(children_.contains(name), "unregister_module: No Module with name `", name,
+                    "` is registered");
   children_.erase(name);
 }
 

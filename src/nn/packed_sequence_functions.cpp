@@ -34,7 +34,7 @@ std::tuple<Tensor, Tensor> _pack_padded_sequence(const Tensor& input, const Tens
   const auto batch = static_cast<int64_t>(len.size());
   BRASA_CHECK(x.size(1) == batch, op, ": expected ", x.size(1), " lengths for input ",
               input.sizes(), (batch_first ? " (batch_first)" : ""), ", got ", batch);
-  BRASA_CHECK(batch > 0, op, ": cannot pack an empty batch");
+  BRASA_CHECK(batch > 0, op, ": cannot pack an empty tensor (a batch of 0 sequences)");
   BRASA_CHECK(len.back() > 0, op,
               ": Length of all samples has to be greater than 0, but found an element in "
               "'lengths' that is <= 0: ",

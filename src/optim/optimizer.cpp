@@ -5,8 +5,18 @@
 #include <unordered_set>
 
 #include "brasa/core/error.h"
+#include "brasa/core/warning.h"
 
 namespace brasa::optim {
+namespace {
+// Note [Old optimizer interface]: size(), parameters() and add_parameters() predate parameter
+// groups; libtorch 1.13 warns at every call that they are going away, and so does brasa (programs
+// and libtorch's tests count the warning). brasa's own code uses param_groups().
+void warn_old_interface(const char* method, const char* instead) {
+  warn(std::string("Optimizer::") + method + " is the old single-group interface and will be " +
+       "removed (as in libtorch); use " + instead);
+}
+}  // namespace
 
 std::unique_ptr<OptimizerParamState> OptimizerParamState::clone() const {
   BRASA_THROW(NotImplementedError, "OptimizerParamState::clone: not implemented for this state");
@@ -86,6 +96,7 @@ void Optimizer::add_param_group(const OptimizerParamGroup& param_group) {
 }
 
 void Optimizer::add_parameters(const std::vector<Tensor>& parameters) {
+  warn_old_interface("add_parameters()", "add_param_group()");
   BRASA_CHECK(!param_groups_.empty(), "Optimizer::add_parameters: the optimizer has no group");
   auto& params = param_groups_[0].params();
   params.insert(params.end(), parameters.begin(), parameters.end());
@@ -111,12 +122,17 @@ void Optimizer::zero_grad(bool set_to_none) {
 }
 
 const std::vector<Tensor>& Optimizer::parameters() const noexcept {
+  warn_old_interface("parameters()", "param_groups()");
   return param_groups_.at(0).params();
 }
 
-std::vector<Tensor>& Optimizer::parameters() noexcept { return param_groups_.at(0).params(); }
+std::vector<Tensor>& Optimizer::parameters() noexcept {
+  warn_old_interface("parameters()", "param_groups()");
+  return param_groups_.at(0).params();
+}
 
 size_t Optimizer::size() const noexcept {
+  warn_old_interface("size()", "param_groups()");
   size_t n = 0;
   for (const auto& group : param_groups_) n += group.params().size();
   return n;

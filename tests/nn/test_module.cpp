@@ -142,10 +142,10 @@ TEST(NNModule, ZeroGrad) {
   nn::Linear fc(3, 2);
   fc(ones({4, 3})).sum().backward();
   ASSERT_TRUE(fc->weight.grad().defined());
-  fc->zero_grad(false);
+  fc->zero_grad();  // set_to_none = false by default, as in libtorch 1.13
   ASSERT_TRUE(fc->weight.grad().defined());
   EXPECT_EQ(fc->weight.grad().abs().sum().item<double>(), 0.0);
-  fc->zero_grad();
+  fc->zero_grad(/*set_to_none=*/true);
   EXPECT_FALSE(fc->weight.grad().defined());
   EXPECT_FALSE(fc->bias.grad().defined());
 }

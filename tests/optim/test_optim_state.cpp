@@ -112,10 +112,10 @@ TEST(OptimState, ZeroGradAndParamGroups) {
   EXPECT_THROW(opt.add_param_group(O::OptimizerParamGroup({p[0]})), torch::ValueError);
 
   optim_test::model_loss(p, 0, "mse").backward();
-  opt.zero_grad(false);
+  opt.zero_grad();  // libtorch 1.13's zero_grad() zeroes in place
   EXPECT_TRUE(p[0].grad().defined());
   EXPECT_EQ(p[0].grad().abs().sum().item<double>(), 0.0);
-  opt.zero_grad();
+  opt.zero_grad(/*set_to_none=*/true);
   EXPECT_FALSE(p[0].grad().defined());
 
   // step(closure) returns the closure's loss and updates only parameters with gradients.

@@ -56,7 +56,8 @@ class StatelessDataLoader {
   /// previous epoch still has batches in flight.
   Iterator<BatchType> begin() {
     BRASA_CHECK(in_flight_ == 0,
-                "DataLoader: attempted to get a new iterator while another is not yet exhausted");
+                "DataLoader: Attempted to get a new DataLoader iterator while another iterator "
+                "is not yet exhausted");
     if (resume_) {
       auto resume = std::move(resume_);
       start_epoch(resume.get());
@@ -66,6 +67,9 @@ class StatelessDataLoader {
     } else {
       start_epoch(nullptr);
     }
+    // With workers, the epoch's first requests go out now, as in libtorch (so a second begin()
+    // before this epoch is exhausted is an error); batches are still taken on first use.
+    if (!main_thread_dataset_) prefetch();
     return Iterator<BatchType>([this] { return next(); });
   }
   Iterator<BatchType> end() { return Iterator<BatchType>(); }
@@ -157,15 +161,8 @@ class StatelessDataLoader {
     return request;
   }
 
-  std::optional<BatchType> next() {
-    if (main_thread_dataset_) {
-      auto request = next_request();
-      if (!request) {
-        return std::nullopt;
-      }
-      ++delivered_;
-      return main_thread_dataset_->get_batch(std::move(*request));
-    }
+  // Hands the workers requests until max_jobs are in flight or the sampler is exhausted.
+  void prefetch() {
     while (in_flight_ < options_.max_jobs) {
       auto request = next_request();
       if (!request) {
@@ -178,6 +175,18 @@ class StatelessDataLoader {
       ++in_flight_;
       jobs_ready_.notify_one();
     }
+  }
+
+  std::optional<BatchType> next() {
+    if (main_thread_dataset_) {
+      auto request = next_request();
+      if (!request) {
+        return std::nullopt;
+      }
+      ++delivered_;
+      return main_thread_dataset_->get_batch(std::move(*request));
+    }
+    prefetch();
     if (in_flight_ == 0) {
       return std::nullopt;
     }
@@ -274,7 +283,8 @@ std::unique_ptr<StatelessDataLoader<Dataset, Sampler>> make_data_loader(
     Dataset dataset, DataLoaderOptions options = DataLoaderOptions()) {
   const std::optional<size_t> size = dataset.size();
   BRASA_CHECK(size.has_value(),
-              "make_data_loader: the dataset must have a size to build a sampler");
+              "make_data_loader: Expected the dataset to be sized in order to construct the "
+              "Sampler");
   return make_data_loader(std::move(dataset), Sampler(*size), std::move(options));
 }
 

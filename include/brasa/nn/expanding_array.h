@@ -22,7 +22,8 @@ class ExpandingArray {
   ExpandingArray(const std::vector<T>& v)
       : ExpandingArray(ArrayRef<T>(v.data(), v.size())) {}  // NOLINT
   ExpandingArray(ArrayRef<T> v) {                           // NOLINT
-    BRASA_CHECK(v.size() == D, "ExpandingArray: expected ", D, " values, got ", v.size());
+    BRASA_CHECK(v.size() == D, "ExpandingArray: Expected ", D, " values, but instead got ",
+                v.size());
     for (size_t i = 0; i < D; ++i) values_[i] = v[i];
   }
   ExpandingArray(const std::array<T, D>& v) : values_(v) {}  // NOLINT
@@ -45,8 +46,8 @@ class ExpandingArrayWithOptionalElem {
  public:
   ExpandingArrayWithOptionalElem(int64_t single) { values_.fill(single); }              // NOLINT
   ExpandingArrayWithOptionalElem(std::initializer_list<std::optional<int64_t>> list) {  // NOLINT
-    BRASA_CHECK(list.size() == D, "ExpandingArrayWithOptionalElem: expected ", D, " values, got ",
-                list.size());
+    BRASA_CHECK(list.size() == D, "ExpandingArrayWithOptionalElem: Expected ", D,
+                " values, but instead got ", list.size());
     size_t i = 0;
     for (const auto& v : list) values_[i++] = v;
   }

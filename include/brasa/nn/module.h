@@ -15,6 +15,7 @@
 #include <ostream>
 #include <string>
 #include <type_traits>
+#include <typeinfo>
 #include <vector>
 
 #include "brasa/core/device.h"
@@ -40,6 +41,8 @@ struct ModuleHolderIndicator {};
 template <typename T>
 inline constexpr bool is_module_holder_v =
     std::is_base_of_v<ModuleHolderIndicator, std::decay_t<T>>;
+/// The readable (demangled) name of a type, for error messages ("int", "brasa::Tensor").
+BRASA_API std::string type_name(const std::type_info& type);
 }  // namespace detail
 
 class BRASA_API Module : public std::enable_shared_from_this<Module> {
@@ -103,8 +106,9 @@ class BRASA_API Module : public std::enable_shared_from_this<Module> {
   virtual void to(ScalarType dtype, bool non_blocking = false);
   virtual void to(Device device, bool non_blocking = false);
 
-  /// Resets every parameter's gradient: undefined (set_to_none) or zero-filled.
-  virtual void zero_grad(bool set_to_none = true);
+  /// Resets every parameter's gradient: zero-filled, or undefined with set_to_none (libtorch
+  /// 1.13's default is false, as torch 1.13's Python).
+  virtual void zero_grad(bool set_to_none = false);
 
   /// Writes this module's one-line description (no children); overridden by layers.
   virtual void pretty_print(std::ostream& stream) const;

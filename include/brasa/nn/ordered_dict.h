@@ -107,8 +107,9 @@ class OrderedDict {
     if (Value* v = find(key)) return *v = std::forward<V>(value);
     return insert(key, std::forward<V>(value));
   }
+  /// Inserts every item of `other`; ValueError for a key already present, as in libtorch.
   void update(const OrderedDict& other) {
-    for (const auto& item : other) insert_or_assign(item.key(), item.value());
+    for (const auto& item : other) insert(item.key(), item.value());
   }
   /// Removes and returns the value under `key`; IndexError when absent.
   Value pop(const Key& key) {

@@ -82,7 +82,7 @@ class ModuleHolder : detail::ModuleHolderIndicator {
 
   void check_not_empty() const {
     BRASA_CHECK(raw_ != nullptr,
-                "Accessing an empty ModuleHolder: default-construct it or "
+                "Accessing empty ModuleHolder: default-construct it or "
                 "assign a module before use (`Name name{nullptr}` is empty)");
   }
 };

@@ -131,12 +131,16 @@ class BRASA_API Optimizer {
   void add_param_group(const OptimizerParamGroup& param_group);
   /// Appends parameters to the first group.
   void add_parameters(const std::vector<Tensor>& parameters);
-  /// Clears every parameter's gradient: reset (set_to_none) or zeroed in place.
-  void zero_grad(bool set_to_none = true);
+  /// Clears every parameter's gradient: zeroed in place, as libtorch 1.13's zero_grad(), or
+  /// reset with set_to_none (libtorch 2.x's default).
+  void zero_grad(bool set_to_none = false);
   /// One optimisation step; the closure (re)computes the loss with gradients. Returns its loss,
   /// or an undefined tensor without a closure.
   virtual Tensor step(LossClosure closure = nullptr) = 0;
 
+  /// The old single-group interface: the first group's parameters, the number of parameters in all
+  /// groups. Each call warns that it will be removed, as libtorch 1.13's do (Note [Old optimizer
+  /// interface]); add_parameters() too.
   const std::vector<Tensor>& parameters() const noexcept;
   std::vector<Tensor>& parameters() noexcept;
   size_t size() const noexcept;

@@ -45,8 +45,8 @@ void ModuleListImpl::insert(size_t index, std::shared_ptr<Module> module) {
   for (size_t i = 0; i < modules_.size(); ++i) children_.insert(std::to_string(i), modules_[i]);
 }
 std::shared_ptr<Module> ModuleListImpl::ptr(size_t index) const {
-  BRASA_CHECK_INDEX(index < modules_.size(), "ModuleList: index ", index,
-                    " is out of range for a ModuleList of size ", modules_.size());
+  BRASA_CHECK_INDEX(index < modules_.size(), "ModuleList: Index out of range (index ", index,
+                    ", size ", modules_.size(), ")");
   return modules_[index];
 }
 

@@ -61,8 +61,7 @@ void MultiheadAttentionImpl::_reset_parameters() {
 }
 
 void MultiheadAttentionImpl::pretty_print(std::ostream& stream) const {
-  stream << "torch::nn::MultiheadAttention(embed_dim=" << options.embed_dim()
-         << ", num_heads=" << options.num_heads() << ")";
+  stream << "torch::nn::MultiheadAttention";  // libtorch 1.13 prints no options
 }
 
 std::tuple<Tensor, Tensor> MultiheadAttentionImpl::forward(

@@ -47,19 +47,15 @@ void TransformerEncoderImpl::reset() {
 
 void TransformerEncoderImpl::reset_parameters() {
   for (size_t i = 0; i < layers->size(); ++i) {
-    layers->ptr<TransformerEncoderLayerImpl>(i)->reset_parameters();
+    layers->at<TransformerEncoderLayerImpl>(i).reset_parameters();
   }
-}
-
-void TransformerEncoderImpl::pretty_print(std::ostream& stream) const {
-  stream << "torch::nn::TransformerEncoder(num_layers=" << options.num_layers() << ")";
 }
 
 Tensor TransformerEncoderImpl::forward(const Tensor& src, const Tensor& src_mask,
                                        const Tensor& src_key_padding_mask) {
   Tensor x = src;
   for (size_t i = 0; i < layers->size(); ++i) {
-    x = layers->ptr<TransformerEncoderLayerImpl>(i)->forward(x, src_mask, src_key_padding_mask);
+    x = layers->at<TransformerEncoderLayerImpl>(i).forward(x, src_mask, src_key_padding_mask);
   }
   return norm.is_empty() ? x : norm.forward<Tensor>(x);
 }
@@ -85,12 +81,8 @@ void TransformerDecoderImpl::reset() {
 
 void TransformerDecoderImpl::reset_parameters() {
   for (size_t i = 0; i < layers->size(); ++i) {
-    layers->ptr<TransformerDecoderLayerImpl>(i)->reset_parameters();
+    layers->at<TransformerDecoderLayerImpl>(i).reset_parameters();
   }
-}
-
-void TransformerDecoderImpl::pretty_print(std::ostream& stream) const {
-  stream << "torch::nn::TransformerDecoder(num_layers=" << options.num_layers() << ")";
 }
 
 Tensor TransformerDecoderImpl::forward(const Tensor& tgt, const Tensor& memory,
@@ -99,7 +91,7 @@ Tensor TransformerDecoderImpl::forward(const Tensor& tgt, const Tensor& memory,
                                        const Tensor& memory_key_padding_mask) {
   Tensor x = tgt;
   for (size_t i = 0; i < layers->size(); ++i) {
-    x = layers->ptr<TransformerDecoderLayerImpl>(i)->forward(
+    x = layers->at<TransformerDecoderLayerImpl>(i).forward(
         x, memory, tgt_mask, memory_mask, tgt_key_padding_mask, memory_key_padding_mask);
   }
   return norm.is_empty() ? x : norm.forward<Tensor>(x);
@@ -144,12 +136,6 @@ void TransformerImpl::reset_parameters() {
   }
 }
 
-void TransformerImpl::pretty_print(std::ostream& stream) const {
-  stream << "torch::nn::Transformer(d_model=" << options.d_model() << ", nhead=" << options.nhead()
-         << ", num_encoder_layers=" << options.num_encoder_layers()
-         << ", num_decoder_layers=" << options.num_decoder_layers() << ")";
-}
-
 Tensor TransformerImpl::forward(const Tensor& src, const Tensor& tgt, const Tensor& src_mask,
                                 const Tensor& tgt_mask, const Tensor& memory_mask,
                                 const Tensor& src_key_padding_mask,
@@ -157,13 +143,14 @@ Tensor TransformerImpl::forward(const Tensor& src, const Tensor& tgt, const Tens
                                 const Tensor& memory_key_padding_mask) {
   std::ostringstream shapes;
   shapes << "src " << src.sizes() << ", tgt " << tgt.sizes();
-  BRASA_CHECK(src.dim() == 3 && tgt.dim() == 3, "Transformer: src and tgt must be 3-D, got ",
-              shapes.str());
-  BRASA_CHECK(src.size(1) == tgt.size(1), "Transformer: src and tgt batch sizes differ (",
+  // The messages keep libtorch's words, which its tests match.
+  BRASA_CHECK(src.dim() == 3 && tgt.dim() == 3, "Transformer: src and tgt should have 3 dimensions",
+              ", got ", shapes.str());
+  BRASA_CHECK(src.size(1) == tgt.size(1), "Transformer: src and tgt should have equal batch size (",
               shapes.str(), ")");
   BRASA_CHECK(src.size(2) == options.d_model() && tgt.size(2) == options.d_model(),
-              "Transformer: src and tgt feature sizes must equal d_model ", options.d_model(), " (",
-              shapes.str(), ")");
+              "Transformer: src and tgt should have same feature size as d_model (",
+              options.d_model(), "; ", shapes.str(), ")");
   Tensor memory = encoder.forward<Tensor>(src, src_mask, src_key_padding_mask);
   return decoder.forward<Tensor>(tgt, memory, tgt_mask, memory_mask, tgt_key_padding_mask,
                                  memory_key_padding_mask);

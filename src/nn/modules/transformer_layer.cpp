@@ -18,12 +18,6 @@ Tensor apply_activation(const activation_t& act, const Tensor& x) {
   return std::get<std::function<Tensor(const Tensor&)>>(act)(x);
 }
 
-const char* activation_name(const activation_t& act) {
-  if (std::holds_alternative<enumtype::kReLU>(act)) return "kReLU";
-  if (std::holds_alternative<enumtype::kGELU>(act)) return "kGELU";
-  return "custom";
-}
-
 void check_heads(const char* layer, int64_t d_model, int64_t nhead) {
   BRASA_CHECK(d_model > 0 && nhead > 0 && d_model % nhead == 0, layer, ": d_model (", d_model,
               ") must be positive and divisible by nhead (", nhead, ")");
@@ -80,13 +74,6 @@ void TransformerEncoderLayerImpl::reset_parameters() {
   norm2->reset_parameters();
 }
 
-void TransformerEncoderLayerImpl::pretty_print(std::ostream& stream) const {
-  stream << std::boolalpha << "torch::nn::TransformerEncoderLayer(d_model=" << options.d_model()
-         << ", nhead=" << options.nhead() << ", dim_feedforward=" << options.dim_feedforward()
-         << ", dropout=" << options.dropout()
-         << ", activation=" << activation_name(options.activation()) << ")";
-}
-
 Tensor TransformerEncoderLayerImpl::forward(const Tensor& src, const Tensor& src_mask,
                                             const Tensor& src_key_padding_mask) {
   auto self_block = [&](const Tensor& x) {
@@ -134,13 +121,6 @@ void TransformerDecoderLayerImpl::reset_parameters() {
   norm1->reset_parameters();
   norm2->reset_parameters();
   norm3->reset_parameters();
-}
-
-void TransformerDecoderLayerImpl::pretty_print(std::ostream& stream) const {
-  stream << std::boolalpha << "torch::nn::TransformerDecoderLayer(d_model=" << options.d_model()
-         << ", nhead=" << options.nhead() << ", dim_feedforward=" << options.dim_feedforward()
-         << ", dropout=" << options.dropout()
-         << ", activation=" << activation_name(options.activation()) << ")";
 }
 
 Tensor TransformerDecoderLayerImpl::activation(const Tensor& input) {

@@ -311,8 +311,13 @@ Tensor isclose(const Tensor& self, const Tensor& other, double rtol, double atol
   BRASA_CHECK(atol >= 0, "isclose: atol must be greater than or equal to zero, but got ", atol);
   NoGradGuard no_grad;
   Tensor close = self.eq(other);
-  if (equal_nan && (is_floating_type(self.scalar_type()) || self.is_complex()))
-    close = logical_or(close, logical_and(isnan(self), isnan(other)));
+  if (equal_nan && (is_floating_type(self.scalar_type()) || self.is_complex())) {
+    // A complex value is NaN when either part is.
+    auto nan = [](const Tensor& t) {
+      return t.is_complex() ? logical_or(isnan(t.real()), isnan(t.imag())) : isnan(t);
+    };
+    close = logical_or(close, logical_and(nan(self), nan(other)));
+  }
   if (self.scalar_type() == kBool) return close;
   Tensor a = to_floating(self), b = to_floating(other);
   Tensor diff = (a - b).abs();

@@ -71,7 +71,6 @@ class BRASA_API TransformerEncoderLayerImpl : public Cloneable<TransformerEncode
   BRASA_FORWARD_HAS_DEFAULT_ARGS({1, AnyValue(Tensor())}, {2, AnyValue(Tensor())})
   void reset() override;
   void reset_parameters();
-  void pretty_print(std::ostream& stream) const override;
 
   TransformerEncoderLayerOptions options;
   MultiheadAttention self_attn = nullptr;
@@ -107,7 +106,6 @@ class BRASA_API TransformerDecoderLayerImpl : public Cloneable<TransformerDecode
   explicit TransformerDecoderLayerImpl(const TransformerDecoderLayerOptions& options_);
   void reset() override;
   void reset_parameters();
-  void pretty_print(std::ostream& stream) const override;
   Tensor forward(Tensor tgt, const Tensor& memory, const Tensor& tgt_mask = {},
                  const Tensor& memory_mask = {}, const Tensor& tgt_key_padding_mask = {},
                  const Tensor& memory_key_padding_mask = {});
@@ -153,7 +151,6 @@ class BRASA_API TransformerEncoderImpl : public Cloneable<TransformerEncoderImpl
   BRASA_FORWARD_HAS_DEFAULT_ARGS({1, AnyValue(Tensor())}, {2, AnyValue(Tensor())})
   void reset() override;
   void reset_parameters();
-  void pretty_print(std::ostream& stream) const override;
 
   TransformerEncoderOptions options;
   ModuleList layers = nullptr;
@@ -178,7 +175,6 @@ class BRASA_API TransformerDecoderImpl : public Cloneable<TransformerDecoderImpl
   explicit TransformerDecoderImpl(TransformerDecoderOptions options_);
   void reset() override;
   void reset_parameters();
-  void pretty_print(std::ostream& stream) const override;
   Tensor forward(const Tensor& tgt, const Tensor& memory, const Tensor& tgt_mask = {},
                  const Tensor& memory_mask = {}, const Tensor& tgt_key_padding_mask = {},
                  const Tensor& memory_key_padding_mask = {});
@@ -225,7 +221,6 @@ class BRASA_API TransformerImpl : public Cloneable<TransformerImpl> {
                                  {6, AnyValue(Tensor())}, {7, AnyValue(Tensor())})
   void reset() override;
   void reset_parameters();
-  void pretty_print(std::ostream& stream) const override;
   /// [sz, sz] float mask: 0 on and below the diagonal, -inf above.
   static Tensor generate_square_subsequent_mask(int64_t sz);
 

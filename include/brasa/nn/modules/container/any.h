@@ -38,7 +38,8 @@ template <typename T>
 T&& unpack_argument(std::vector<AnyValue>& args, size_t i) {
   T* p = args[i].try_get<T>();
   BRASA_CHECK_TYPE(p != nullptr, "AnyModule::forward: expected argument #", i, " to be of type ",
-                   typeid(T).name(), ", but received a value of type ", args[i].type_info().name());
+                   type_name(typeid(T)), ", but received a value of type ",
+                   type_name(args[i].type_info()));
   return std::move(*p);
 }
 }  // namespace detail
@@ -85,8 +86,9 @@ class BRASA_API AnyModule {
   template <typename T, typename = std::enable_if_t<!detail::is_module_holder_v<T>>>
   std::shared_ptr<T> ptr() const {
     auto p = std::dynamic_pointer_cast<T>(ptr());
-    BRASA_CHECK_TYPE(p != nullptr, "AnyModule::ptr: the module is a ", module_->name(), ", not a ",
-                     typeid(T).name());
+    BRASA_CHECK_TYPE(p != nullptr, "AnyModule: Attempted to cast module of type ",
+                     detail::type_name(typeid(*module_)), " to type ",
+                     detail::type_name(typeid(T)));
     return p;
   }
   template <typename T, typename = std::enable_if_t<!detail::is_module_holder_v<T>>>

@@ -4,6 +4,7 @@
 // arguments. Module headers include this rather than all of AnyModule.
 
 #include <any>
+#include <string>
 #include <type_traits>
 #include <typeinfo>
 #include <utility>
@@ -14,6 +15,9 @@
 namespace brasa::nn {
 
 class AnyModule;
+namespace detail {
+BRASA_API std::string type_name(const std::type_info& type);  // brasa/nn/module.h
+}
 
 /// A type-erased value passed between modules: `value.get<T>()` (TypeError for another type).
 class AnyValue {
@@ -27,8 +31,9 @@ class AnyValue {
   template <typename T>
   T get() {
     T* p = try_get<T>();
-    BRASA_CHECK_TYPE(p != nullptr, "AnyValue: attempted to cast a value of type ",
-                     value_.type().name(), " to ", typeid(T).name());
+    BRASA_CHECK_TYPE(p != nullptr, "AnyValue: Attempted to cast AnyValue to ",
+                     detail::type_name(typeid(T)), ", but its actual type is ",
+                     detail::type_name(value_.type()));
     return *p;
   }
   const std::type_info& type_info() const noexcept { return value_.type(); }

@@ -61,19 +61,21 @@ class BRASA_API ModuleListImpl : public Cloneable<ModuleListImpl> {
   Iterator end() { return modules_.end(); }
   ConstIterator end() const { return modules_.end(); }
 
-  /// The module at `index` (IndexError out of range; TypeError for at<T> of another type).
+  /// The module at `index` (IndexError out of range). ptr<T> is nullptr when the module is not a
+  /// T, as in libtorch; at<T> raises TypeError then (libtorch dereferences the null pointer).
   std::shared_ptr<Module> operator[](size_t index) const { return ptr(index); }
   std::shared_ptr<Module> ptr(size_t index) const;
   template <typename T>
   std::shared_ptr<T> ptr(size_t index) const {
-    auto p = std::dynamic_pointer_cast<T>(ptr(index));
-    BRASA_CHECK_TYPE(p != nullptr, "ModuleList: module ", index, " is a ", ptr(index)->name(),
-                     ", not the requested type");
-    return p;
+    return std::dynamic_pointer_cast<T>(ptr(index));
   }
   template <typename T>
   T& at(size_t index) {
-    return *ptr<T>(index);
+    auto p = ptr<T>(index);
+    BRASA_CHECK_TYPE(p != nullptr, "ModuleList: Attempted to cast module ", index, " of type ",
+                     detail::type_name(typeid(*modules_[index])), " to type ",
+                     detail::type_name(typeid(T)));
+    return *p;
   }
   size_t size() const noexcept { return modules_.size(); }
   bool is_empty() const noexcept { return modules_.empty(); }

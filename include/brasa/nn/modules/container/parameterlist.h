@@ -49,14 +49,24 @@ class BRASA_API ParameterListImpl : public Cloneable<ParameterListImpl> {
   Iterator end() { return params_.end(); }
   ConstIterator end() const { return params_.end(); }
   /// The parameter at `index` (IndexError out of range).
-  Tensor& at(size_t index) { return params_[index].value(); }
-  const Tensor& at(size_t index) const { return params_[index].value(); }
+  Tensor& at(size_t index) {
+    check_index(index);
+    return params_[index].value();
+  }
+  const Tensor& at(size_t index) const {
+    check_index(index);
+    return params_[index].value();
+  }
   Tensor& operator[](size_t index) { return at(index); }
   const Tensor& operator[](size_t index) const { return at(index); }
   size_t size() const noexcept { return params_.size(); }
   bool is_empty() const noexcept { return params_.is_empty(); }
 
  private:
+  void check_index(size_t index) const {
+    BRASA_CHECK_INDEX(index < params_.size(), "ParameterList: Index out of range (index ", index,
+                      ", size ", params_.size(), ")");
+  }
   // Copies of the registered tensors (same TensorImpl), indexable by position.
   OrderedDict<std::string, Tensor> params_{"Parameter"};
 };
@@ -81,8 +91,14 @@ class BRASA_API ParameterDictImpl : public Cloneable<ParameterDictImpl> {
   /// Removes `key` and returns its tensor (IndexError when absent).
   Tensor pop(const std::string& key);
   void clear();
+  /// Sets the parameters of `container`'s keys, which must all be registered already (IndexError
+  /// naming the first that is not, before anything changes), as in libtorch.
   template <typename Container>
   void update(const Container& container) {
+    for (const auto& item : container) {
+      BRASA_CHECK_INDEX(contains(item.key()), "ParameterDict::update: Parameter '", item.key(),
+                        "' is not defined");
+    }
     for (const auto& item : container) insert(item.key(), item.value());
   }
 

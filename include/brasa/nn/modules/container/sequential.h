@@ -63,7 +63,7 @@ class BRASA_API SequentialImpl : public Cloneable<SequentialImpl> {
   /// ValueError when empty; TypeError when an output is not the next module's input type.
   template <typename ReturnType = Tensor, typename... InputTypes>
   ReturnType forward(InputTypes&&... inputs) {
-    BRASA_CHECK(!modules_.empty(), "Sequential: cannot call forward() on an empty Sequential");
+    BRASA_CHECK(!modules_.empty(), "Sequential: Cannot call forward() on an empty Sequential");
     auto it = modules_.begin();
     AnyValue value = it->any_forward(std::forward<InputTypes>(inputs)...);
     for (++it; it != modules_.end(); ++it) value = it->any_forward(std::move(value));
@@ -71,8 +71,9 @@ class BRASA_API SequentialImpl : public Cloneable<SequentialImpl> {
       return value;
     } else {
       ReturnType* result = value.try_get<ReturnType>();
-      BRASA_CHECK_TYPE(result != nullptr, "Sequential: the last module returned a ",
-                       value.type_info().name(), ", not the requested ", typeid(ReturnType).name());
+      BRASA_CHECK_TYPE(result != nullptr, "Sequential: The type of the return value is ",
+                       detail::type_name(value.type_info()), ", but you asked for type ",
+                       detail::type_name(typeid(ReturnType)));
       return std::move(*result);
     }
   }
@@ -105,8 +106,8 @@ class BRASA_API SequentialImpl : public Cloneable<SequentialImpl> {
 
  private:
   void check_index(size_t index) const {
-    BRASA_CHECK_INDEX(index < modules_.size(), "Sequential: index ", index,
-                      " is out of range for a Sequential of size ", modules_.size());
+    BRASA_CHECK_INDEX(index < modules_.size(), "Sequential: Index out of range (index ", index,
+                      ", size ", modules_.size(), ")");
   }
   std::vector<AnyModule> modules_;
 };
