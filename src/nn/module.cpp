@@ -35,6 +35,11 @@ void check_name(const std::string& name, const char* what) {
 
 Module::Module(std::string name) : name_(std::move(name)) {}
 Module::Module() = default;
+Module::Module(const Module&) = default;
+Module& Module::operator=(const Module&) = default;
+Module::Module(Module&&) noexcept = default;
+Module& Module::operator=(Module&&) noexcept = default;
+Module::~Module() = default;
 
 const std::string& Module::name() const noexcept {
   if (!name_) {

@@ -13,14 +13,14 @@ namespace brasa::nn {
 namespace {
 
 Tensor apply_activation(const activation_t& act, const Tensor& x) {
-  if (std::holds_alternative<enumtype::kReLU>(act)) return x.relu();
-  if (std::holds_alternative<enumtype::kGELU>(act)) return functional::gelu(x);
-  return std::get<std::function<Tensor(const Tensor&)>>(act)(x);
+  if (nn::holds_alternative<enumtype::kReLU>(act)) return x.relu();
+  if (nn::holds_alternative<enumtype::kGELU>(act)) return functional::gelu(x);
+  return nn::get<std::function<Tensor(const Tensor&)>>(act)(x);
 }
 
 const char* activation_name(const activation_t& act) {
-  if (std::holds_alternative<enumtype::kReLU>(act)) return "kReLU";
-  if (std::holds_alternative<enumtype::kGELU>(act)) return "kGELU";
+  if (nn::holds_alternative<enumtype::kReLU>(act)) return "kReLU";
+  if (nn::holds_alternative<enumtype::kGELU>(act)) return "kGELU";
   return "custom";
 }
 
