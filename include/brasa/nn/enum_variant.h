@@ -171,7 +171,9 @@ decltype(auto) visit(F&& f, const EnumVariant<Ts...>& v) {
   using First = typename detail::EnumVariantFirst<Ts...>::type;
   using R = decltype(std::declval<F>()(std::declval<const First&>()));
   static constexpr R (*table[])(F&, V&) = {&detail::enum_variant_visit_one<R, F, V, Ts>...};
-  return table[v.index()](f, v);
+  // index() < sizeof...(Ts) always; said again so that -Warray-bounds sees it at -O3.
+  const std::size_t i = v.index();
+  return table[i < sizeof...(Ts) ? i : 0](f, v);
 }
 
 }  // namespace brasa::nn
