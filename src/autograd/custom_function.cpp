@@ -97,6 +97,11 @@ variable_list CustomNodeBase::apply(variable_list&& grads) {
 }
 
 namespace detail {
+void CollectedArgs::add(const Tensor& t) {
+  tensors.push_back(t);
+  arg_positions.push_back(args);
+  flat_positions.push_back(flat++);
+}
 
 void wrap_outputs(CustomNodeBase& node, const std::shared_ptr<Node>& self,
                   const variable_list& inputs, variable_list& outputs, bool needs_grad) {

@@ -36,6 +36,8 @@ bool Node::remove_tensor_pre_hook(unsigned id) {
   return false;
 }
 
+void Node::add_post_hook(PostHook hook) { post_hooks_.push_back(std::move(hook)); }
+
 variable_list Node::operator()(variable_list&& grads) {
   for (const PreHook& h : pre_hooks_) {
     if (h.output_nr >= grads.size() || !grads[h.output_nr].defined()) continue;

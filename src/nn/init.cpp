@@ -21,13 +21,13 @@ Overloaded(Ts...) -> Overloaded<Ts...>;
 
 int64_t fan(const Tensor& tensor, const FanModeType& mode) {
   auto [fan_in, fan_out] = _calculate_fan_in_and_fan_out(tensor);
-  return std::holds_alternative<enumtype::kFanIn>(mode) ? fan_in : fan_out;
+  return nn::holds_alternative<enumtype::kFanIn>(mode) ? fan_in : fan_out;
 }
 
 }  // namespace
 
 double calculate_gain(NonlinearityType nonlinearity, double param) {
-  return std::visit(
+  return nn::visit(
       Overloaded{[](enumtype::kTanh) { return 5.0 / 3.0; },
                  [](enumtype::kReLU) { return std::sqrt(2.0); },
                  [&](enumtype::kLeakyReLU) { return std::sqrt(2.0 / (1 + param * param)); },

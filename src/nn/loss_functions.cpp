@@ -101,7 +101,7 @@ Tensor binary_cross_entropy_with_logits(const Tensor& self, const Tensor& target
 
 Tensor kl_div(const Tensor& self, const Tensor& target, int64_t reduction, bool log_target) {
   F::KLDivFuncOptions options;
-  std::visit([&](auto r) { options.reduction(r); }, reduction_of(reduction, "kl_div"));
+  nn::visit([&](auto r) { options.reduction(r); }, reduction_of(reduction, "kl_div"));
   return F::kl_div(self, target, options.log_target(log_target));
 }
 

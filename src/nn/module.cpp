@@ -42,6 +42,11 @@ std::string type_name(const std::type_info& type) { return demangle(type.name())
 
 Module::Module(std::string name) : name_(std::move(name)) {}
 Module::Module() = default;
+Module::Module(const Module&) = default;
+Module& Module::operator=(const Module&) = default;
+Module::Module(Module&&) noexcept = default;
+Module& Module::operator=(Module&&) noexcept = default;
+Module::~Module() = default;
 
 const std::string& Module::name() const noexcept {
   if (!name_) {

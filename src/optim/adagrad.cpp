@@ -96,4 +96,8 @@ Tensor Adagrad::step(LossClosure closure) {
 template class OptimizerCloneableOptions<AdagradOptions>;
 template class OptimizerCloneableParamState<AdagradParamState>;
 
+std::unique_ptr<OptimizerParamState> Adagrad::make_param_state() const {
+  return std::make_unique<AdagradParamState>();
+}
+
 }  // namespace brasa::optim

@@ -40,4 +40,12 @@ template class OptimizerCloneableParamState<AdamParamState>;
 template class OptimizerCloneableOptions<AdamWOptions>;
 template class OptimizerCloneableParamState<AdamWParamState>;
 
+std::unique_ptr<OptimizerParamState> Adam::make_param_state() const {
+  return std::make_unique<AdamParamState>();
+}
+
+std::unique_ptr<OptimizerParamState> AdamW::make_param_state() const {
+  return std::make_unique<AdamWParamState>();
+}
+
 }  // namespace brasa::optim

@@ -248,4 +248,8 @@ Tensor LBFGS::step(LossClosure closure) {
 template class OptimizerCloneableOptions<LBFGSOptions>;
 template class OptimizerCloneableParamState<LBFGSParamState>;
 
+std::unique_ptr<OptimizerParamState> LBFGS::make_param_state() const {
+  return std::make_unique<LBFGSParamState>();
+}
+
 }  // namespace brasa::optim

@@ -47,6 +47,9 @@ OptimizerParamGroup& OptimizerParamGroup::operator=(const OptimizerParamGroup& o
   return *this;
 }
 
+OptimizerParamGroup::OptimizerParamGroup(OptimizerParamGroup&&) noexcept = default;
+OptimizerParamGroup& OptimizerParamGroup::operator=(OptimizerParamGroup&&) noexcept = default;
+OptimizerParamGroup::~OptimizerParamGroup() = default;
 OptimizerParamGroup::OptimizerParamGroup(std::vector<Tensor> params) : params_(std::move(params)) {}
 
 OptimizerParamGroup::OptimizerParamGroup(std::vector<Tensor> params,
@@ -69,6 +72,8 @@ std::string param_key(const Tensor& param) {
   return s.str();
 }
 
+Optimizer::Optimizer(Optimizer&&) noexcept = default;
+Optimizer::~Optimizer() = default;
 Optimizer::Optimizer(std::vector<OptimizerParamGroup> param_groups,
                      std::unique_ptr<OptimizerOptions> defaults)
     : defaults_(std::move(defaults)) {

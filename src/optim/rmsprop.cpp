@@ -107,4 +107,8 @@ Tensor RMSprop::step(LossClosure closure) {
 template class OptimizerCloneableOptions<RMSpropOptions>;
 template class OptimizerCloneableParamState<RMSpropParamState>;
 
+std::unique_ptr<OptimizerParamState> RMSprop::make_param_state() const {
+  return std::make_unique<RMSpropParamState>();
+}
+
 }  // namespace brasa::optim

@@ -139,4 +139,8 @@ Tensor SGD::step(LossClosure closure) {
 template class OptimizerCloneableOptions<SGDOptions>;
 template class OptimizerCloneableParamState<SGDParamState>;
 
+std::unique_ptr<OptimizerParamState> SGD::make_param_state() const {
+  return std::make_unique<SGDParamState>();
+}
+
 }  // namespace brasa::optim

@@ -30,12 +30,14 @@ TEST(NNFunctionalExtra, TorchSpellingsAndDefaults) {
   EXPECT_EQ(TF::one_hot(torch::tensor({0, 2})).sizes(), IntArrayRef({2, 3}));
   EXPECT_FALSE(TF::EmbeddingFuncOptions().padding_idx().has_value());
   EXPECT_EQ(TF::EmbeddingFuncOptions().norm_type(), 2.0);
-  EXPECT_TRUE(std::holds_alternative<enumtype::kMean>(TF::EmbeddingBagFuncOptions().mode()));
-  EXPECT_TRUE(std::holds_alternative<enumtype::kBilinear>(TF::GridSampleFuncOptions().mode()));
-  EXPECT_TRUE(std::holds_alternative<enumtype::kZeros>(TF::GridSampleFuncOptions().padding_mode()));
+  EXPECT_TRUE(brasa::nn::holds_alternative<enumtype::kMean>(TF::EmbeddingBagFuncOptions().mode()));
+  EXPECT_TRUE(
+      brasa::nn::holds_alternative<enumtype::kBilinear>(TF::GridSampleFuncOptions().mode()));
+  EXPECT_TRUE(
+      brasa::nn::holds_alternative<enumtype::kZeros>(TF::GridSampleFuncOptions().padding_mode()));
   TF::GridSampleFuncOptions g;
   g.mode(torch::kNearest).padding_mode(torch::kReflection).align_corners(true);
-  EXPECT_TRUE(std::holds_alternative<enumtype::kReflection>(g.padding_mode()));
+  EXPECT_TRUE(brasa::nn::holds_alternative<enumtype::kReflection>(g.padding_mode()));
   EXPECT_EQ(TF::GumbelSoftmaxFuncOptions().tau(), 1.0);
   EXPECT_EQ(TF::GumbelSoftmaxFuncOptions().dim(), -1);
   EXPECT_FALSE(TF::GumbelSoftmaxFuncOptions().hard());

@@ -92,14 +92,15 @@ TEST(NNCatalogue, OptionDefaultsAsLibtorch) {
   nn::CTCLossOptions ctc;
   EXPECT_EQ(ctc.blank(), 0);
   EXPECT_FALSE(ctc.zero_infinity());
-  EXPECT_TRUE(std::holds_alternative<enumtype::kMean>(ctc.reduction()));
+  EXPECT_TRUE(brasa::nn::holds_alternative<enumtype::kMean>(ctc.reduction()));
   nn::MultiMarginLossOptions mm;
   EXPECT_EQ(mm.p(), 1);
   EXPECT_DOUBLE_EQ(mm.margin(), 1.0);
   nn::PoissonNLLLossOptions pn;
   EXPECT_TRUE(pn.log_input());
   EXPECT_DOUBLE_EQ(pn.eps(), 1e-8);
-  EXPECT_TRUE(std::holds_alternative<enumtype::kSum>(nn::SoftMarginLossOptions(kSum).reduction()));
+  EXPECT_TRUE(
+      brasa::nn::holds_alternative<enumtype::kSum>(nn::SoftMarginLossOptions(kSum).reduction()));
   EXPECT_FALSE(nn::TripletMarginWithDistanceLossOptions().distance_function().has_value());
 }
 

@@ -1,10 +1,10 @@
 #pragma once
 // torch::enumtype::get_enum_name and reduction_get_enum, for the enum options of nn
 // (`torch::kMean`, `torch::kReflect`, ...): the name libtorch prints ("kMean") of the alternative a
-// variant holds, and the at::Reduction value of a reduction variant.
+// variant holds, and the at::Reduction value of a reduction variant. Both take the options'
+// EnumVariants and a program's own c10::variant of the tags.
 
 #include <string>
-#include <variant>
 
 #include "brasa/core/error.h"
 #include "brasa/nn/functional/conv.h"
@@ -13,6 +13,7 @@
 #include "brasa/nn/modules/rnn.h"
 #include "brasa/nn/reduction.h"
 #include "c10/brasa_namespaces.h"
+#include "c10/util/variant.h"
 
 namespace brasa::enumtype {
 
@@ -60,15 +61,15 @@ struct _compute_enum_name {
 
 template <typename V>
 std::string get_enum_name(V variant_enum) {
-  return std::visit(_compute_enum_name{}, variant_enum);
+  return c10::visit(_compute_enum_name{}, variant_enum);
 }
 
 /// at::Reduction::{None, Mean, Sum} of a reduction variant; ValueError for another alternative.
 template <typename V>
 ::brasa::Reduction::Reduction reduction_get_enum(V variant_enum) {
-  if (std::get_if<kNone>(&variant_enum)) return ::brasa::Reduction::None;
-  if (std::get_if<kMean>(&variant_enum)) return ::brasa::Reduction::Mean;
-  if (std::get_if<kSum>(&variant_enum)) return ::brasa::Reduction::Sum;
+  if (c10::get_if<kNone>(&variant_enum)) return ::brasa::Reduction::None;
+  if (c10::get_if<kMean>(&variant_enum)) return ::brasa::Reduction::Mean;
+  if (c10::get_if<kSum>(&variant_enum)) return ::brasa::Reduction::Sum;
   BRASA_CHECK(false, get_enum_name(variant_enum), " is not a valid value for reduction");
   return ::brasa::Reduction::END;
 }

@@ -133,11 +133,7 @@ struct CollectedArgs {
   std::vector<Tensor> tensors;
   std::vector<int> arg_positions, flat_positions;
   int args = 0, flat = 0;
-  void add(const Tensor& t) {
-    tensors.push_back(t);
-    arg_positions.push_back(args);
-    flat_positions.push_back(flat++);
-  }
+  BRASA_API void add(const Tensor& t);
 };
 inline void collect_arg(CollectedArgs& c, const Tensor& t) {
   c.add(t);

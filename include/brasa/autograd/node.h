@@ -100,7 +100,7 @@ class BRASA_API Node : public std::enable_shared_from_this<Node> {
   bool remove_tensor_pre_hook(unsigned id);
   /// Hook called with (grad_inputs, grad_outputs) after apply.
   using PostHook = std::function<void(const variable_list&, const variable_list&)>;
-  void add_post_hook(PostHook hook) { post_hooks_.push_back(std::move(hook)); }
+  void add_post_hook(PostHook hook);
 
  protected:
   edge_list next_edges_;

@@ -5,20 +5,20 @@
 
 #include <cstdint>
 #include <tuple>
-#include <variant>
 
 #include "brasa/core/scalar.h"
 #include "brasa/core/tensor.h"
+#include "brasa/nn/enum_variant.h"
 #include "brasa/nn/init_modes.h"
 #include "brasa/nn/modes.h"
 
 namespace brasa::nn::init {
 
 using NonlinearityType =
-    std::variant<enumtype::kLinear, enumtype::kConv1D, enumtype::kConv2D, enumtype::kConv3D,
-                 enumtype::kConvTranspose1D, enumtype::kConvTranspose2D, enumtype::kConvTranspose3D,
-                 enumtype::kSigmoid, enumtype::kTanh, enumtype::kReLU, enumtype::kLeakyReLU>;
-using FanModeType = std::variant<enumtype::kFanIn, enumtype::kFanOut>;
+    EnumVariant<enumtype::kLinear, enumtype::kConv1D, enumtype::kConv2D, enumtype::kConv3D,
+                enumtype::kConvTranspose1D, enumtype::kConvTranspose2D, enumtype::kConvTranspose3D,
+                enumtype::kSigmoid, enumtype::kTanh, enumtype::kReLU, enumtype::kLeakyReLU>;
+using FanModeType = EnumVariant<enumtype::kFanIn, enumtype::kFanOut>;
 
 /// The recommended gain for a nonlinearity (param: LeakyReLU's negative slope).
 BRASA_API double calculate_gain(NonlinearityType nonlinearity, double param = 0.01);

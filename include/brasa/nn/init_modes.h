@@ -1,6 +1,7 @@
 #pragma once
 // Tags for nn::init and the embedding-bag mode in libtorch's spelling (`torch::kFanIn`,
-// `torch::kReLU`, `torch::kMax`), used as std::variant alternatives.
+// `torch::kReLU`, `torch::kMax`), alternatives of the EnumVariant options
+// (brasa/nn/enum_variant.h).
 
 namespace brasa {
 namespace enumtype {

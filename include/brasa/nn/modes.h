@@ -1,7 +1,7 @@
 #pragma once
 // Mode tags of padding and interpolation in libtorch's spelling (`torch::kReflect`,
-// `torch::kBilinear`, grid_sample's `torch::kBorder`), used as std::variant alternatives in the
-// option structs.
+// `torch::kBilinear`, grid_sample's `torch::kBorder`), alternatives of the EnumVariant options
+// (brasa/nn/enum_variant.h).
 
 namespace brasa {
 namespace enumtype {

@@ -58,11 +58,13 @@ class BRASA_API Module : public std::enable_shared_from_this<Module> {
   /// A module whose name() is `name` instead of its demangled type name.
   explicit Module(std::string name);
   Module();
-  Module(const Module&) = default;
-  Module& operator=(const Module&) = default;
-  Module(Module&&) noexcept = default;
-  Module& operator=(Module&&) noexcept = default;
-  virtual ~Module() = default;
+  // Defaulted in module.cpp, so that a program does not compile the copies and destructors of
+  // the members (OrderedDicts, std::functions) for every module class it includes.
+  Module(const Module&);
+  Module& operator=(const Module&);
+  Module(Module&&) noexcept;
+  Module& operator=(Module&&) noexcept;
+  virtual ~Module();
 
   /// The module's name: its constructor argument, else its type name (brasa:: spelled torch::).
   const std::string& name() const noexcept;

@@ -3,9 +3,8 @@
 // (`MSELossFuncOptions(torch::kSum)`, `.reduction(torch::kNone)`); `Reduction::Mean` is the int64_t
 // of the at:: loss functions.
 
-#include <variant>
-
 #include "brasa/core/macros.h"
+#include "brasa/nn/enum_variant.h"
 
 namespace brasa {
 namespace enumtype {
@@ -26,6 +25,6 @@ enum Reduction { None, Mean, Sum, END };
 }  // namespace Reduction
 
 namespace nn {
-using reduction_t = std::variant<enumtype::kNone, enumtype::kMean, enumtype::kSum>;
+using reduction_t = EnumVariant<enumtype::kNone, enumtype::kMean, enumtype::kSum>;
 }  // namespace nn
 }  // namespace brasa

@@ -27,14 +27,11 @@ class BRASA_API TensorDataContainer {
   TensorDataContainer() : sizes_{0}, scalar_type_(get_default_dtype()), kind_(Kind::InitList) {}
 #define BRASA_TENSOR_DATA_SCALAR(T, S) \
   TensorDataContainer(T v) : scalar_type_(S), kind_(Kind::Scalar), scalar_(v) {}  // NOLINT
-#define BRASA_TENSOR_DATA_ARRAY(T, S)             \
-  TensorDataContainer(ArrayRef<T> v) /* NOLINT */ \
-      : sizes_{int64_t(v.size())},                \
-        scalar_type_(S),                          \
-        kind_(Kind::Tensor),                      \
-        tensor_(tensor_from_array(v.data(), int64_t(v.size()), S)) {}
-#define BRASA_TENSOR_DATA_VECTOR(T, S) \
-  TensorDataContainer(const std::vector<T>& v) : TensorDataContainer(ArrayRef<T>(v)) {}  // NOLINT
+// Out of line (src/ops/factory/tensor_data.cpp): a program that includes this header does not
+// instantiate std::vector and ArrayRef of the eleven element types.
+#define BRASA_TENSOR_DATA_ARRAY(T, S) TensorDataContainer(ArrayRef<T> v);             // NOLINT
+#define BRASA_TENSOR_DATA_VECTOR(T, S) TensorDataContainer(const std::vector<T>& v);  // NOLINT
+// The element types (and their dtypes) of the array constructors; tensor_data.cpp defines them.
 #define BRASA_TENSOR_DATA_FORALL(_) \
   _(uint8_t, kByte)                 \
   _(int8_t, kChar)                  \
@@ -56,7 +53,6 @@ class BRASA_API TensorDataContainer {
 #undef BRASA_TENSOR_DATA_SCALAR
 #undef BRASA_TENSOR_DATA_ARRAY
 #undef BRASA_TENSOR_DATA_VECTOR
-#undef BRASA_TENSOR_DATA_FORALL
 
   /// A braced list; throws ValueError for ragged sub-lists, TypeError for mixed element types.
   TensorDataContainer(std::initializer_list<TensorDataContainer> list);  // NOLINT

@@ -44,9 +44,7 @@ class BRASA_API Adagrad : public Optimizer {
   Tensor step(LossClosure closure = nullptr) override;
 
  protected:
-  std::unique_ptr<OptimizerParamState> make_param_state() const override {
-    return std::make_unique<AdagradParamState>();
-  }
+  std::unique_ptr<OptimizerParamState> make_param_state() const override;
 };
 
 }  // namespace brasa::optim

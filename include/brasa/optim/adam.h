@@ -49,9 +49,7 @@ class BRASA_API Adam : public Optimizer {
   Tensor step(LossClosure closure = nullptr) override;
 
  protected:
-  std::unique_ptr<OptimizerParamState> make_param_state() const override {
-    return std::make_unique<AdamParamState>();
-  }
+  std::unique_ptr<OptimizerParamState> make_param_state() const override;
 };
 
 }  // namespace brasa::optim

@@ -49,9 +49,7 @@ class BRASA_API AdamW : public Optimizer {
   Tensor step(LossClosure closure = nullptr) override;
 
  protected:
-  std::unique_ptr<OptimizerParamState> make_param_state() const override {
-    return std::make_unique<AdamWParamState>();
-  }
+  std::unique_ptr<OptimizerParamState> make_param_state() const override;
 };
 
 }  // namespace brasa::optim

@@ -61,9 +61,7 @@ class BRASA_API LBFGS : public Optimizer {
   Tensor step(LossClosure closure) override;
 
  protected:
-  std::unique_ptr<OptimizerParamState> make_param_state() const override {
-    return std::make_unique<LBFGSParamState>();
-  }
+  std::unique_ptr<OptimizerParamState> make_param_state() const override;
 
  private:
   Tensor gather_flat_grad() const;

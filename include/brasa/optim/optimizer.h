@@ -94,8 +94,9 @@ class BRASA_API OptimizerParamGroup {
  public:
   OptimizerParamGroup(const OptimizerParamGroup& other);
   OptimizerParamGroup& operator=(const OptimizerParamGroup& other);
-  OptimizerParamGroup(OptimizerParamGroup&&) = default;
-  OptimizerParamGroup& operator=(OptimizerParamGroup&&) = default;
+  OptimizerParamGroup(OptimizerParamGroup&&) noexcept;
+  OptimizerParamGroup& operator=(OptimizerParamGroup&&) noexcept;
+  ~OptimizerParamGroup();
   OptimizerParamGroup(std::vector<Tensor> params);  // NOLINT(google-explicit-constructor)
   OptimizerParamGroup(std::vector<Tensor> params, std::unique_ptr<OptimizerOptions> options);
 
@@ -119,8 +120,9 @@ class BRASA_API Optimizer {
 
   Optimizer(const Optimizer&) = delete;
   Optimizer& operator=(const Optimizer&) = delete;
-  Optimizer(Optimizer&&) = default;
-  virtual ~Optimizer() = default;
+  // Out of line (optimizer.cpp): a program does not compile the members' moves and destructors.
+  Optimizer(Optimizer&&) noexcept;
+  virtual ~Optimizer();
 
   Optimizer(std::vector<OptimizerParamGroup> param_groups,
             std::unique_ptr<OptimizerOptions> defaults);

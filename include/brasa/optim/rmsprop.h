@@ -47,9 +47,7 @@ class BRASA_API RMSprop : public Optimizer {
   Tensor step(LossClosure closure = nullptr) override;
 
  protected:
-  std::unique_ptr<OptimizerParamState> make_param_state() const override {
-    return std::make_unique<RMSpropParamState>();
-  }
+  std::unique_ptr<OptimizerParamState> make_param_state() const override;
 };
 
 }  // namespace brasa::optim

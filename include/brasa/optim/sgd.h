@@ -44,9 +44,7 @@ class BRASA_API SGD : public Optimizer {
   Tensor step(LossClosure closure = nullptr) override;
 
  protected:
-  std::unique_ptr<OptimizerParamState> make_param_state() const override {
-    return std::make_unique<SGDParamState>();
-  }
+  std::unique_ptr<OptimizerParamState> make_param_state() const override;
 };
 
 }  // namespace brasa::optim

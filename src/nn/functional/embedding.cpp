@@ -77,8 +77,8 @@ Tensor embedding_bag(const Tensor& input, const Tensor& weight,
     }
   }
   std::string mode = "mean";
-  if (std::holds_alternative<enumtype::kSum>(options.mode())) mode = "sum";
-  if (std::holds_alternative<enumtype::kMax>(options.mode())) {
+  if (nn::holds_alternative<enumtype::kSum>(options.mode())) mode = "sum";
+  if (nn::holds_alternative<enumtype::kMax>(options.mode())) {
     mode = "max";
     BRASA_CHECK(!options.scale_grad_by_freq(), op,
                 ": max mode does not support scaling the gradient by the frequency");

@@ -24,8 +24,8 @@ void check_floating(const Tensor& t, const char* op, const char* what) {
 }
 
 Tensor reduce(const Tensor& loss, const reduction_t& reduction) {
-  if (std::holds_alternative<enumtype::kNone>(reduction)) return loss;
-  if (std::holds_alternative<enumtype::kSum>(reduction)) return loss.sum();
+  if (nn::holds_alternative<enumtype::kNone>(reduction)) return loss;
+  if (nn::holds_alternative<enumtype::kSum>(reduction)) return loss.sum();
   return loss.mean();
 }
 
@@ -96,7 +96,7 @@ ClassTargets class_targets(const Tensor& input, const Tensor& target, const Tens
 Tensor nll_from(const Tensor& input, const ClassTargets& ct, const reduction_t& reduction) {
   Tensor picked = where(ct.onehot, input, 0).sum({ct.class_dim});
   Tensor loss = where(ct.valid, picked.neg() * ct.weight, 0);
-  if (std::holds_alternative<enumtype::kMean>(reduction)) return loss.sum() / ct.weight.sum();
+  if (nn::holds_alternative<enumtype::kMean>(reduction)) return loss.sum() / ct.weight.sum();
   return reduce(loss, reduction);
 }
 
@@ -159,8 +159,8 @@ static bool takes_fast_path(const Tensor& input, const Tensor& target,
 }
 
 static int64_t reduction_enum(const reduction_t& reduction) {
-  if (std::holds_alternative<enumtype::kNone>(reduction)) return 0;
-  return std::holds_alternative<enumtype::kSum>(reduction) ? 2 : 1;
+  if (nn::holds_alternative<enumtype::kNone>(reduction)) return 0;
+  return nn::holds_alternative<enumtype::kSum>(reduction) ? 2 : 1;
 }
 
 static Tensor cross_entropy_impl(const Tensor& input, const Tensor& target,
@@ -186,7 +186,7 @@ static Tensor cross_entropy_impl(const Tensor& input, const Tensor& target,
     Tensor prod = logp * t;
     if (weight.defined()) prod = prod * weight.view(class_view(input, cd));
     Tensor loss = prod.sum({cd}).neg();
-    if (std::holds_alternative<enumtype::kMean>(options.reduction())) {
+    if (nn::holds_alternative<enumtype::kMean>(options.reduction())) {
       const int64_t n = c == 0 ? 0 : input.numel() / c;
       return loss.sum() / static_cast<double>(n);
     }
@@ -200,7 +200,7 @@ static Tensor cross_entropy_impl(const Tensor& input, const Tensor& target,
   Tensor wl = weight.defined() ? logp * weight.view(class_view(input, ct.class_dim)) : logp;
   Tensor smooth = where(ct.valid, wl.sum({ct.class_dim}).neg(), 0);
   Tensor smooth_red;
-  if (std::holds_alternative<enumtype::kMean>(options.reduction())) {
+  if (nn::holds_alternative<enumtype::kMean>(options.reduction())) {
     smooth_red = smooth.sum() / (weight.defined() ? ct.weight.sum() : ct.valid.sum());
   } else {
     smooth_red = reduce(smooth, options.reduction());
@@ -254,9 +254,9 @@ static Tensor kl_div_impl(const Tensor& input, const Tensor& target,
     loss = xlogx - target * input;
   }
   const auto& r = options.reduction();
-  if (std::holds_alternative<enumtype::kNone>(r)) return loss;
-  if (std::holds_alternative<enumtype::kSum>(r)) return loss.sum();
-  if (std::holds_alternative<enumtype::kMean>(r)) return loss.mean();
+  if (nn::holds_alternative<enumtype::kNone>(r)) return loss;
+  if (nn::holds_alternative<enumtype::kSum>(r)) return loss.sum();
+  if (nn::holds_alternative<enumtype::kMean>(r)) return loss.mean();
   BRASA_CHECK(input.dim() >= 1, "kl_div: batchmean needs an input of 1 or more dims");
   return loss.sum() / static_cast<double>(input.size(0));
 }

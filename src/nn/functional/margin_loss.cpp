@@ -15,14 +15,14 @@ namespace brasa::nn {
 namespace detail {
 
 int64_t reduction_enum(const reduction_t& reduction) {
-  if (std::holds_alternative<enumtype::kNone>(reduction)) return Reduction::None;
-  if (std::holds_alternative<enumtype::kSum>(reduction)) return Reduction::Sum;
+  if (nn::holds_alternative<enumtype::kNone>(reduction)) return Reduction::None;
+  if (nn::holds_alternative<enumtype::kSum>(reduction)) return Reduction::Sum;
   return Reduction::Mean;
 }
 
 const char* reduction_name(const reduction_t& reduction) {
-  if (std::holds_alternative<enumtype::kNone>(reduction)) return "kNone";
-  if (std::holds_alternative<enumtype::kSum>(reduction)) return "kSum";
+  if (nn::holds_alternative<enumtype::kNone>(reduction)) return "kNone";
+  if (nn::holds_alternative<enumtype::kSum>(reduction)) return "kSum";
   return "kMean";
 }
 
@@ -33,8 +33,8 @@ namespace functional {
 namespace {
 
 Tensor reduce(const Tensor& loss, const reduction_t& reduction) {
-  if (std::holds_alternative<enumtype::kNone>(reduction)) return loss;
-  if (std::holds_alternative<enumtype::kSum>(reduction)) return loss.sum();
+  if (nn::holds_alternative<enumtype::kNone>(reduction)) return loss;
+  if (nn::holds_alternative<enumtype::kSum>(reduction)) return loss.sum();
   return loss.mean();
 }
 

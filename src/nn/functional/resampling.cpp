@@ -20,14 +20,14 @@ template <typename... Fs>
 Overloaded(Fs...) -> Overloaded<Fs...>;
 
 const char* mode_name(const InterpolateFuncOptions::mode_t& m) {
-  return std::visit(Overloaded{[](enumtype::kNearest) { return "nearest"; },
-                               [](enumtype::kLinear) { return "linear"; },
-                               [](enumtype::kBilinear) { return "bilinear"; },
-                               [](enumtype::kBicubic) { return "bicubic"; },
-                               [](enumtype::kTrilinear) { return "trilinear"; },
-                               [](enumtype::kArea) { return "area"; },
-                               [](enumtype::kNearestExact) { return "nearest-exact"; }},
-                    m);
+  return nn::visit(Overloaded{[](enumtype::kNearest) { return "nearest"; },
+                              [](enumtype::kLinear) { return "linear"; },
+                              [](enumtype::kBilinear) { return "bilinear"; },
+                              [](enumtype::kBicubic) { return "bicubic"; },
+                              [](enumtype::kTrilinear) { return "trilinear"; },
+                              [](enumtype::kArea) { return "area"; },
+                              [](enumtype::kNearestExact) { return "nearest-exact"; }},
+                   m);
 }
 
 }  // namespace
@@ -36,8 +36,8 @@ Tensor interpolate(const Tensor& input, const InterpolateFuncOptions& o) {
   BRASA_CHECK(input.defined(), "interpolate: got an undefined tensor");
   const int64_t dim = input.dim() - 2;
   const char* mode = mode_name(o.mode());
-  const bool nearest = std::holds_alternative<enumtype::kNearest>(o.mode());
-  const bool bilinear = std::holds_alternative<enumtype::kBilinear>(o.mode());
+  const bool nearest = nn::holds_alternative<enumtype::kNearest>(o.mode());
+  const bool bilinear = nn::holds_alternative<enumtype::kBilinear>(o.mode());
   BRASA_CHECK(dim >= 1 && dim <= 3, "interpolate: expected a 3-D, 4-D or 5-D input [N, C, *], got ",
               input.dim(), "-D input");
   BRASA_CHECK(!(nearest && o.align_corners()),
@@ -82,9 +82,9 @@ Tensor interpolate(const Tensor& input, const InterpolateFuncOptions& o) {
                 "input");
     return upsample_bilinear2d(input, out, o.align_corners().value_or(false), sc(0), sc(1));
   }
-  const bool linear = std::holds_alternative<enumtype::kLinear>(o.mode());
-  const bool trilinear = std::holds_alternative<enumtype::kTrilinear>(o.mode());
-  const bool bicubic = std::holds_alternative<enumtype::kBicubic>(o.mode());
+  const bool linear = nn::holds_alternative<enumtype::kLinear>(o.mode());
+  const bool trilinear = nn::holds_alternative<enumtype::kTrilinear>(o.mode());
+  const bool bicubic = nn::holds_alternative<enumtype::kBicubic>(o.mode());
   if (linear || trilinear || bicubic) {
     const int64_t needs = linear ? 1 : trilinear ? 3 : 2;
     BRASA_CHECK(dim == needs, "interpolate: got ", input.dim(), "-D input, but ", mode,
@@ -100,7 +100,7 @@ Tensor interpolate(const Tensor& input, const InterpolateFuncOptions& o) {
 
 Tensor pad(const Tensor& input, const PadFuncOptions& o) {
   const std::vector<int64_t>& p = o.pad();
-  if (std::holds_alternative<enumtype::kConstant>(o.mode()))
+  if (nn::holds_alternative<enumtype::kConstant>(o.mode()))
     return constant_pad_nd(input, p, o.value());
   BRASA_CHECK(input.defined(), "pad: got an undefined tensor");
   BRASA_CHECK(p.size() % 2 == 0, "pad: padding length must be divisible by 2, got ", p.size());
@@ -110,28 +110,28 @@ Tensor pad(const Tensor& input, const PadFuncOptions& o) {
               "of ",
               p.size(), " values in a non-constant mode needs a ", n + 1, "-D or ", n + 2,
               "-D input, got shape ", input.sizes());
-  BRASA_CHECK(!std::holds_alternative<enumtype::kCircular>(o.mode()) || input.dim() == n + 2,
+  BRASA_CHECK(!nn::holds_alternative<enumtype::kCircular>(o.mode()) || input.dim() == n + 2,
               "pad: circular padding of ", n, " dims needs a ", n + 2,
               "-D (batched) input, got "
               "shape ",
               input.sizes());
-  return std::visit(Overloaded{[&](enumtype::kReflect) {
-                                 return n == 1   ? reflection_pad1d(input, p)
-                                        : n == 2 ? reflection_pad2d(input, p)
-                                                 : reflection_pad3d(input, p);
-                               },
-                               [&](enumtype::kReplicate) {
-                                 return n == 1   ? replication_pad1d(input, p)
-                                        : n == 2 ? replication_pad2d(input, p)
-                                                 : replication_pad3d(input, p);
-                               },
-                               [&](enumtype::kCircular) {
-                                 return n == 1   ? circular_pad1d(input, p)
-                                        : n == 2 ? circular_pad2d(input, p)
-                                                 : circular_pad3d(input, p);
-                               },
-                               [&](enumtype::kConstant) { return Tensor(); }},
-                    o.mode());
+  return nn::visit(Overloaded{[&](enumtype::kReflect) {
+                                return n == 1   ? reflection_pad1d(input, p)
+                                       : n == 2 ? reflection_pad2d(input, p)
+                                                : reflection_pad3d(input, p);
+                              },
+                              [&](enumtype::kReplicate) {
+                                return n == 1   ? replication_pad1d(input, p)
+                                       : n == 2 ? replication_pad2d(input, p)
+                                                : replication_pad3d(input, p);
+                              },
+                              [&](enumtype::kCircular) {
+                                return n == 1   ? circular_pad1d(input, p)
+                                       : n == 2 ? circular_pad2d(input, p)
+                                                : circular_pad3d(input, p);
+                              },
+                              [&](enumtype::kConstant) { return Tensor(); }},
+                   o.mode());
 }
 
 Tensor pixel_shuffle(const Tensor& input, const PixelShuffleFuncOptions& o) {

@@ -29,10 +29,10 @@ Tensor affine_grid(const Tensor& theta, IntArrayRef size, bool align_corners) {
 }
 
 Tensor grid_sample(const Tensor& input, const Tensor& grid, const GridSampleFuncOptions& options) {
-  const int64_t mode = std::holds_alternative<enumtype::kNearest>(options.mode()) ? 1 : 0;
+  const int64_t mode = nn::holds_alternative<enumtype::kNearest>(options.mode()) ? 1 : 0;
   int64_t padding = 0;
-  if (std::holds_alternative<enumtype::kBorder>(options.padding_mode())) padding = 1;
-  if (std::holds_alternative<enumtype::kReflection>(options.padding_mode())) padding = 2;
+  if (nn::holds_alternative<enumtype::kBorder>(options.padding_mode())) padding = 1;
+  if (nn::holds_alternative<enumtype::kReflection>(options.padding_mode())) padding = 2;
   if (!options.align_corners()) {
     warn(
         "grid_sample: align_corners not given, using false (the default since PyTorch 1.3.0); "

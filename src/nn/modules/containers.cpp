@@ -85,6 +85,17 @@ void ModuleDictImpl::clear() {
 std::shared_ptr<Module> ModuleDictImpl::operator[](const std::string& key) const {
   return modules_[key];
 }
+void ModuleDictImpl::update(const OrderedDict<std::string, std::shared_ptr<Module>>& modules) {
+  for (const auto& item : modules) insert(item.key(), item.value());
+}
+void ModuleDictImpl::update(const ModuleDictImpl& other) {
+  for (const auto& item : other) insert(item.key(), item.value());
+}
+std::vector<std::string> ModuleDictImpl::keys() const { return modules_.keys(); }
+std::vector<std::shared_ptr<Module>> ModuleDictImpl::values() const { return modules_.values(); }
+std::vector<std::pair<std::string, std::shared_ptr<Module>>> ModuleDictImpl::items() const {
+  return modules_.pairs();
+}
 
 std::shared_ptr<Module> ParameterListImpl::clone(const std::optional<Device>& device) const {
   auto copy = std::make_shared<ParameterListImpl>();
@@ -108,6 +119,11 @@ std::shared_ptr<Module> ParameterDictImpl::clone(const std::optional<Device>& de
   for (const auto& item : params_) copy->insert(item.key(), cloned_parameter(item.value(), device));
   return copy;
 }
+ParameterDictImpl::ParameterDictImpl(const OrderedDict<std::string, Tensor>& params) {
+  for (const auto& item : params) insert(item.key(), item.value());
+}
+std::vector<std::string> ParameterDictImpl::keys() const { return params_.keys(); }
+std::vector<Tensor> ParameterDictImpl::values() const { return params_.values(); }
 void ParameterDictImpl::insert(const std::string& key, const Tensor& param) {
   if (Tensor* existing = params_.find(key)) {
     existing->set_data(param.detach());

@@ -9,6 +9,7 @@
 #include "brasa/core/error.h"
 #include "brasa/nn/functional/padding.h"
 #include "brasa/nn/init.h"
+#include "brasa/ops/conv.h"
 #include "brasa/ops/factory.h"
 #include "print_util.h"
 
@@ -55,11 +56,11 @@ std::vector<int64_t> explicit_padding(const detail::ConvNdOptions<D>& o) {
   std::vector<int64_t> pad;
   for (size_t j = D; j-- > 0;) {
     int64_t left = 0, right = 0;
-    if (std::holds_alternative<enumtype::kSame>(o.padding())) {
+    if (nn::holds_alternative<enumtype::kSame>(o.padding())) {
       const int64_t total = o.dilation()[j] * (o.kernel_size()[j] - 1);
       left = total / 2;
       right = total - left;
-    } else if (const auto* p = std::get_if<ExpandingArray<D>>(&o.padding())) {
+    } else if (const auto* p = nn::get_if<ExpandingArray<D>>(&o.padding())) {
       left = right = (*p)[j];
     }
     pad.push_back(left);
@@ -84,13 +85,13 @@ void ConvNdImpl<D, Derived>::reset() {
     BRASA_CHECK(
         options.kernel_size()[i] > 0 && options.stride()[i] > 0 && options.dilation()[i] > 0, name,
         ": kernel_size, stride and dilation must be positive");
-  if (std::holds_alternative<enumtype::kSame>(options.padding())) {
+  if (nn::holds_alternative<enumtype::kSame>(options.padding())) {
     for (size_t i = 0; i < D; ++i)
       BRASA_CHECK(options.stride()[i] == 1, name,
                   ": padding='same' is not supported for strided convolutions");
   }
   BRASA_CHECK(
-      !options.transposed() || std::holds_alternative<enumtype::kZeros>(options.padding_mode()),
+      !options.transposed() || nn::holds_alternative<enumtype::kZeros>(options.padding_mode()),
       name, ": only the zeros padding mode is supported for transposed convolutions");
   std::vector<int64_t> shape =
       options.transposed()
@@ -121,12 +122,12 @@ void ConvNdImpl<D, Derived>::pretty_print(std::ostream& stream) const {
          << options.in_channels() << ", " << options.out_channels()
          << ", kernel_size=" << detail::print(options.kernel_size())
          << ", stride=" << detail::print(options.stride());
-  if (std::holds_alternative<enumtype::kValid>(options.padding())) {
+  if (nn::holds_alternative<enumtype::kValid>(options.padding())) {
     stream << ", padding='valid'";
-  } else if (std::holds_alternative<enumtype::kSame>(options.padding())) {
+  } else if (nn::holds_alternative<enumtype::kSame>(options.padding())) {
     stream << ", padding='same'";
   } else {
-    const auto& pad = std::get<ExpandingArray<D>>(options.padding());
+    const auto& pad = nn::get<ExpandingArray<D>>(options.padding());
     if (*pad != *ExpandingArray<D>(0)) stream << ", padding=" << detail::print(pad);
   }
   if (*options.dilation() != *ExpandingArray<D>(1))
@@ -135,9 +136,9 @@ void ConvNdImpl<D, Derived>::pretty_print(std::ostream& stream) const {
     stream << ", output_padding=" << detail::print(options.output_padding());
   if (options.groups() != 1) stream << ", groups=" << options.groups();
   if (!options.bias()) stream << ", bias=false";
-  if (!std::holds_alternative<enumtype::kZeros>(options.padding_mode())) {
+  if (!nn::holds_alternative<enumtype::kZeros>(options.padding_mode())) {
     stream << ", padding_mode="
-           << std::visit(
+           << nn::visit(
                   [](auto tag) -> const char* {
                     if constexpr (std::is_same_v<decltype(tag), enumtype::kZeros>)
                       return "kZeros";
@@ -173,12 +174,12 @@ void ConvNdImpl<D, Derived>::check_input(const Tensor& input) const {
     check_input(input);                                                                          \
     functional::ConvFuncOptions<D> f;                                                            \
     f.bias(bias).stride(options.stride()).dilation(options.dilation()).groups(options.groups()); \
-    if (std::holds_alternative<enumtype::kZeros>(options.padding_mode())) {                      \
+    if (nn::holds_alternative<enumtype::kZeros>(options.padding_mode())) {                       \
       f.padding(options.padding());                                                              \
       return functional::conv##D##d(input, weight, f);                                           \
     }                                                                                            \
     functional::PadFuncOptions p(explicit_padding(options));                                     \
-    std::visit(                                                                                  \
+    nn::visit(                                                                                   \
         [&](auto tag) {                                                                          \
           if constexpr (!std::is_same_v<decltype(tag), enumtype::kZeros>) p.mode(tag);           \
         },                                                                                       \
@@ -193,7 +194,7 @@ void ConvNdImpl<D, Derived>::check_input(const Tensor& input) const {
   Tensor ConvTranspose##D##dImpl::forward(const Tensor& input,                                   \
                                           const OptionalIntArrayRef& output_size) {              \
     check_input(input);                                                                          \
-    const auto& pad = std::get<ExpandingArray<D>>(options.padding());                            \
+    const auto& pad = nn::get<ExpandingArray<D>>(options.padding());                             \
     return conv_transpose##D##d(                                                                 \
         input, weight, bias, options.stride(), pad,                                              \
         transposed_output_padding<D>(options, input, output_size, short_name(options)),          \
@@ -212,7 +213,7 @@ std::vector<int64_t> transposed_output_padding(const detail::ConvNdOptions<D>& o
   BRASA_CHECK(size.size() == D || size.size() == size_t(input.dim()), name,
               ": output_size must have ", D, " or ", input.dim(), " elements, got ", size);
   size = size.slice(size.size() - D);
-  const auto& pad = std::get<ExpandingArray<D>>(o.padding());
+  const auto& pad = nn::get<ExpandingArray<D>>(o.padding());
   for (size_t i = 0; i < D; ++i) {
     const int64_t in = input.size(input.dim() - int64_t(D) + int64_t(i));
     const int64_t min_size =

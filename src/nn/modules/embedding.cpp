@@ -110,8 +110,8 @@ void EmbeddingBagImpl::pretty_print(std::ostream& s) const {
   if (options.norm_type() != 2) s << ", norm_type=" << options.norm_type();
   if (options.scale_grad_by_freq()) s << ", scale_grad_by_freq=true";
   if (options.sparse()) s << ", sparse=true";
-  if (!std::holds_alternative<enumtype::kMean>(options.mode()))
-    s << ", mode=" << (std::holds_alternative<enumtype::kSum>(options.mode()) ? "kSum" : "kMax");
+  if (!nn::holds_alternative<enumtype::kMean>(options.mode()))
+    s << ", mode=" << (nn::holds_alternative<enumtype::kSum>(options.mode()) ? "kSum" : "kMax");
   if (options.include_last_offset()) s << ", include_last_offset=true";
   if (options.padding_idx()) s << ", padding_idx=" << *options.padding_idx();
   s << ")";

@@ -4,8 +4,8 @@
 
 #include <optional>
 #include <ostream>
-#include <variant>
 
+#include "brasa/nn/enum_variant.h"
 #include "brasa/nn/expanding_array.h"
 #include "brasa/nn/modes.h"
 
@@ -67,8 +67,8 @@ inline const char* enum_name(enumtype::kBicubic) { return "kBicubic"; }
 inline const char* enum_name(enumtype::kTrilinear) { return "kTrilinear"; }
 inline const char* enum_name(enumtype::kArea) { return "kArea"; }
 template <typename... Ts>
-const char* enum_name(const std::variant<Ts...>& v) {
-  return std::visit([](auto tag) { return enum_name(tag); }, v);
+const char* enum_name(const EnumVariant<Ts...>& v) {
+  return nn::visit([](auto tag) { return enum_name(tag); }, v);
 }
 
 }  // namespace brasa::nn::detail

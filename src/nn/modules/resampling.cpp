@@ -34,7 +34,7 @@ Tensor UpsampleImpl::forward(const Tensor& input) {
   f.size(options.size())
       .scale_factor(options.scale_factor())
       .align_corners(options.align_corners());
-  std::visit([&](auto tag) { f.mode(tag); }, options.mode());
+  nn::visit([&](auto tag) { f.mode(tag); }, options.mode());
   return functional::interpolate(input, f);
 }
 

@@ -19,9 +19,9 @@ namespace detail {
 namespace {
 
 CellKind kind_of(const RNNOptionsBase::rnn_options_base_mode_t& mode) {
-  if (std::holds_alternative<enumtype::kLSTM>(mode)) return CellKind::kLSTM;
-  if (std::holds_alternative<enumtype::kGRU>(mode)) return CellKind::kGRU;
-  if (std::holds_alternative<enumtype::kRNN_RELU>(mode)) return CellKind::kReLU;
+  if (nn::holds_alternative<enumtype::kLSTM>(mode)) return CellKind::kLSTM;
+  if (nn::holds_alternative<enumtype::kGRU>(mode)) return CellKind::kGRU;
+  if (nn::holds_alternative<enumtype::kRNN_RELU>(mode)) return CellKind::kReLU;
   return CellKind::kTanh;
 }
 
@@ -202,7 +202,7 @@ template class RNNImplBase<GRUImpl>;
 
 RNNImpl::RNNImpl(const RNNOptions& options_)
     : RNNImplBase(
-          detail::RNNOptionsBase(std::holds_alternative<enumtype::kReLU>(options_.nonlinearity())
+          detail::RNNOptionsBase(nn::holds_alternative<enumtype::kReLU>(options_.nonlinearity())
                                      ? detail::RNNOptionsBase::rnn_options_base_mode_t(kRNN_RELU)
                                      : detail::RNNOptionsBase::rnn_options_base_mode_t(kRNN_TANH),
                                  options_.input_size(), options_.hidden_size())

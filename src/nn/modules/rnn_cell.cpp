@@ -87,13 +87,13 @@ RNNCellImpl::RNNCellImpl(const RNNCellOptions& options_)
 }
 
 std::string RNNCellImpl::nonlinearity_str() const {
-  return std::holds_alternative<enumtype::kReLU>(options.nonlinearity()) ? ", nonlinearity=kReLU"
-                                                                         : "";
+  return nn::holds_alternative<enumtype::kReLU>(options.nonlinearity()) ? ", nonlinearity=kReLU"
+                                                                        : "";
 }
 
 Tensor RNNCellImpl::forward(const Tensor& input, Tensor hx) {
   auto [x, h] = check_and_batch(input, hx);
-  const auto kind = std::holds_alternative<enumtype::kReLU>(options.nonlinearity())
+  const auto kind = nn::holds_alternative<enumtype::kReLU>(options.nonlinearity())
                         ? detail::CellKind::kReLU
                         : detail::CellKind::kTanh;
   Tensor gi = options.bias() ? linear(x, weight_ih, bias_ih + bias_hh) : linear(x, weight_ih);

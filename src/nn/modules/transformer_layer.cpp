@@ -13,9 +13,9 @@ namespace brasa::nn {
 namespace {
 
 Tensor apply_activation(const activation_t& act, const Tensor& x) {
-  if (std::holds_alternative<enumtype::kReLU>(act)) return x.relu();
-  if (std::holds_alternative<enumtype::kGELU>(act)) return functional::gelu(x);
-  return std::get<std::function<Tensor(const Tensor&)>>(act)(x);
+  if (nn::holds_alternative<enumtype::kReLU>(act)) return x.relu();
+  if (nn::holds_alternative<enumtype::kGELU>(act)) return functional::gelu(x);
+  return nn::get<std::function<Tensor(const Tensor&)>>(act)(x);
 }
 
 void check_heads(const char* layer, int64_t d_model, int64_t nhead) {

@@ -19,6 +19,21 @@ Tensor tensor_from_array(const void* data, int64_t n, ScalarType dt) {
   return t;
 }
 
+#define BRASA_TENSOR_DATA_ARRAY(T, S)                     \
+  TensorDataContainer::TensorDataContainer(ArrayRef<T> v) \
+      : sizes_{int64_t(v.size())},                        \
+        scalar_type_(S),                                  \
+        kind_(Kind::Tensor),                              \
+        tensor_(tensor_from_array(v.data(), int64_t(v.size()), S)) {}
+#define BRASA_TENSOR_DATA_VECTOR(T, S)                              \
+  TensorDataContainer::TensorDataContainer(const std::vector<T>& v) \
+      : TensorDataContainer(ArrayRef<T>(v)) {}
+BRASA_TENSOR_DATA_FORALL(BRASA_TENSOR_DATA_ARRAY)
+BRASA_TENSOR_DATA_ARRAY(bool, kBool)
+BRASA_TENSOR_DATA_FORALL(BRASA_TENSOR_DATA_VECTOR)
+#undef BRASA_TENSOR_DATA_ARRAY
+#undef BRASA_TENSOR_DATA_VECTOR
+
 TensorDataContainer::TensorDataContainer(std::initializer_list<TensorDataContainer> list)
     : scalar_type_(list.size() ? list.begin()->scalar_type() : get_default_dtype()),
       kind_(Kind::InitList),

@@ -7,16 +7,16 @@
 
 #include <cstdint>
 #include <optional>
-#include <variant>
 
 #include "brasa/core/options_arg.h"
 #include "brasa/core/tensor.h"
+#include "brasa/nn/enum_variant.h"
 #include "brasa/nn/init_modes.h"
 #include "brasa/nn/reduction.h"
 
 namespace brasa::nn {
 
-using EmbeddingBagMode = std::variant<enumtype::kSum, enumtype::kMean, enumtype::kMax>;
+using EmbeddingBagMode = EnumVariant<enumtype::kSum, enumtype::kMean, enumtype::kMax>;
 
 namespace functional {
 

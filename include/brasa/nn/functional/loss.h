@@ -87,7 +87,7 @@ struct BRASA_API CosineEmbeddingLossOptions {
 
 struct BRASA_API KLDivLossOptions {
   using reduction_t =
-      std::variant<enumtype::kNone, enumtype::kBatchMean, enumtype::kSum, enumtype::kMean>;
+      EnumVariant<enumtype::kNone, enumtype::kBatchMean, enumtype::kSum, enumtype::kMean>;
   KLDivLossOptions() = default;
   KLDivLossOptions(reduction_t reduction)  // NOLINT(google-explicit-constructor)
       : reduction_(reduction) {}

@@ -3,18 +3,18 @@
 // dims of an input with one or two more dims). `pad` lists (left, right) pairs from the last dim.
 
 #include <utility>
-#include <variant>
 #include <vector>
 
 #include "brasa/core/options_arg.h"
 #include "brasa/core/tensor.h"
+#include "brasa/nn/enum_variant.h"
 #include "brasa/nn/modes.h"
 
 namespace brasa::nn::functional {
 
 struct BRASA_API PadFuncOptions {
-  using mode_t = std::variant<enumtype::kConstant, enumtype::kReflect, enumtype::kReplicate,
-                              enumtype::kCircular>;
+  using mode_t = EnumVariant<enumtype::kConstant, enumtype::kReflect, enumtype::kReplicate,
+                             enumtype::kCircular>;
   PadFuncOptions(std::vector<int64_t> pad) : pad_(std::move(pad)) {}  // NOLINT
   BRASA_ARG(std::vector<int64_t>, pad);
   BRASA_ARG(mode_t, mode) = enumtype::kConstant{};

@@ -6,19 +6,19 @@
 // interpolating modes.
 
 #include <optional>
-#include <variant>
 #include <vector>
 
 #include "brasa/core/options_arg.h"
 #include "brasa/core/tensor.h"
+#include "brasa/nn/enum_variant.h"
 #include "brasa/nn/modes.h"
 
 namespace brasa::nn::functional {
 
 struct BRASA_API InterpolateFuncOptions {
   using mode_t =
-      std::variant<enumtype::kNearest, enumtype::kLinear, enumtype::kBilinear, enumtype::kBicubic,
-                   enumtype::kTrilinear, enumtype::kArea, enumtype::kNearestExact>;
+      EnumVariant<enumtype::kNearest, enumtype::kLinear, enumtype::kBilinear, enumtype::kBicubic,
+                  enumtype::kTrilinear, enumtype::kArea, enumtype::kNearestExact>;
   BRASA_ARG(std::optional<std::vector<int64_t>>, size) = std::nullopt;
   BRASA_ARG(std::optional<std::vector<double>>, scale_factor) = std::nullopt;
   BRASA_ARG(mode_t, mode) = enumtype::kNearest{};

@@ -6,18 +6,18 @@
 
 #include <cstdint>
 #include <optional>
-#include <variant>
 
 #include "brasa/core/array_ref.h"
 #include "brasa/core/options_arg.h"
 #include "brasa/core/tensor.h"
+#include "brasa/nn/enum_variant.h"
 #include "brasa/nn/modes.h"
 
 namespace brasa::nn::functional {
 
 struct BRASA_API GridSampleFuncOptions {
-  using mode_t = std::variant<enumtype::kBilinear, enumtype::kNearest>;
-  using padding_mode_t = std::variant<enumtype::kZeros, enumtype::kBorder, enumtype::kReflection>;
+  using mode_t = EnumVariant<enumtype::kBilinear, enumtype::kNearest>;
+  using padding_mode_t = EnumVariant<enumtype::kZeros, enumtype::kBorder, enumtype::kReflection>;
   BRASA_ARG(mode_t, mode) = enumtype::kBilinear{};
   BRASA_ARG(padding_mode_t, padding_mode) = enumtype::kZeros{};
   /// Absent: false, with libtorch's warning that the default changed in 1.3.0.

@@ -5,12 +5,12 @@
 
 #include <cstdint>
 #include <optional>
-#include <variant>
 #include <vector>
 
 #include "brasa/core/options_arg.h"
 #include "brasa/core/tensor.h"
 #include "brasa/nn/cloneable.h"
+#include "brasa/nn/enum_variant.h"
 #include "brasa/nn/expanding_array.h"
 #include "brasa/nn/functional/conv.h"
 #include "brasa/nn/modes.h"
@@ -21,7 +21,7 @@ namespace brasa {
 namespace nn {
 namespace detail {
 using conv_padding_mode_t =
-    std::variant<enumtype::kZeros, enumtype::kReflect, enumtype::kReplicate, enumtype::kCircular>;
+    EnumVariant<enumtype::kZeros, enumtype::kReflect, enumtype::kReplicate, enumtype::kCircular>;
 
 /// The options every convolution module shares (libtorch's ConvNdOptions).
 template <size_t D>

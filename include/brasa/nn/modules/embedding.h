@@ -5,7 +5,6 @@
 
 #include <cstdint>
 #include <optional>
-#include <variant>
 
 #include "brasa/core/options_arg.h"
 #include "brasa/core/tensor.h"

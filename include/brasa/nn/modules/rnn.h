@@ -5,12 +5,12 @@
 #include <cstdint>
 #include <optional>
 #include <tuple>
-#include <variant>
 #include <vector>
 
 #include "brasa/core/options_arg.h"
 #include "brasa/core/tensor.h"
 #include "brasa/nn/cloneable.h"
+#include "brasa/nn/enum_variant.h"
 #include "brasa/nn/init_modes.h"
 #include "brasa/nn/modules/container/any_value.h"
 #include "brasa/nn/pimpl.h"
@@ -34,7 +34,7 @@ namespace brasa::nn {
 namespace detail {
 struct BRASA_API RNNOptionsBase {
   using rnn_options_base_mode_t =
-      std::variant<enumtype::kLSTM, enumtype::kGRU, enumtype::kRNN_TANH, enumtype::kRNN_RELU>;
+      EnumVariant<enumtype::kLSTM, enumtype::kGRU, enumtype::kRNN_TANH, enumtype::kRNN_RELU>;
   RNNOptionsBase(rnn_options_base_mode_t mode, int64_t input_size, int64_t hidden_size)
       : mode_(mode), input_size_(input_size), hidden_size_(hidden_size) {}
   BRASA_ARG(rnn_options_base_mode_t, mode);
@@ -50,7 +50,7 @@ struct BRASA_API RNNOptionsBase {
 }  // namespace detail
 
 struct BRASA_API RNNOptions {
-  using nonlinearity_t = std::variant<enumtype::kTanh, enumtype::kReLU>;
+  using nonlinearity_t = EnumVariant<enumtype::kTanh, enumtype::kReLU>;
   RNNOptions(int64_t input_size, int64_t hidden_size)
       : input_size_(input_size), hidden_size_(hidden_size) {}
   BRASA_ARG(int64_t, input_size);
@@ -181,7 +181,7 @@ class BRASA_API GRUImpl : public detail::RNNImplBase<GRUImpl> {
 BRASA_MODULE(GRU);
 
 struct BRASA_API RNNCellOptions {
-  using nonlinearity_t = std::variant<enumtype::kTanh, enumtype::kReLU>;
+  using nonlinearity_t = EnumVariant<enumtype::kTanh, enumtype::kReLU>;
   RNNCellOptions(int64_t input_size, int64_t hidden_size)
       : input_size_(input_size), hidden_size_(hidden_size) {}
   BRASA_ARG(int64_t, input_size);

@@ -5,12 +5,12 @@
 
 #include <cstdint>
 #include <functional>
-#include <variant>
 #include <vector>
 
 #include "brasa/core/options_arg.h"
 #include "brasa/core/tensor.h"
 #include "brasa/nn/cloneable.h"
+#include "brasa/nn/enum_variant.h"
 #include "brasa/nn/init_modes.h"
 #include "brasa/nn/modules/container/any.h"
 #include "brasa/nn/modules/container/modulelist.h"
@@ -22,7 +22,7 @@
 namespace brasa::nn {
 
 using activation_t =
-    std::variant<enumtype::kReLU, enumtype::kGELU, std::function<Tensor(const Tensor&)>>;
+    EnumVariant<enumtype::kReLU, enumtype::kGELU, std::function<Tensor(const Tensor&)>>;
 
 namespace detail {
 /// Layer normalisation over the last dim with weight (ones) and bias (zeros) of [d_model]; prints

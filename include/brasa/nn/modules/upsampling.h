@@ -2,12 +2,12 @@
 // Upsample module (libtorch's UpsampleOptions) over F::interpolate.
 
 #include <optional>
-#include <variant>
 #include <vector>
 
 #include "brasa/core/options_arg.h"
 #include "brasa/core/tensor.h"
 #include "brasa/nn/cloneable.h"
+#include "brasa/nn/enum_variant.h"
 #include "brasa/nn/functional/upsampling.h"
 #include "brasa/nn/modes.h"
 #include "brasa/nn/pimpl.h"
@@ -15,8 +15,8 @@
 namespace brasa::nn {
 
 struct BRASA_API UpsampleOptions {
-  using mode_t = std::variant<enumtype::kNearest, enumtype::kLinear, enumtype::kBilinear,
-                              enumtype::kBicubic, enumtype::kTrilinear>;
+  using mode_t = EnumVariant<enumtype::kNearest, enumtype::kLinear, enumtype::kBilinear,
+                             enumtype::kBicubic, enumtype::kTrilinear>;
   BRASA_ARG(std::optional<std::vector<int64_t>>, size) = std::nullopt;
   BRASA_ARG(std::optional<std::vector<double>>, scale_factor) = std::nullopt;
   BRASA_ARG(mode_t, mode) = enumtype::kNearest{};

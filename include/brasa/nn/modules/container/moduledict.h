@@ -36,13 +36,9 @@ class BRASA_API ModuleDictImpl : public Cloneable<ModuleDictImpl> {
   void update(const Container& container) {
     for (const auto& item : container) insert(item.first, item.second);
   }
-  void update(const OrderedDict<std::string, std::shared_ptr<Module>>& modules) {
-    for (const auto& item : modules) insert(item.key(), item.value());
-  }
+  void update(const OrderedDict<std::string, std::shared_ptr<Module>>& modules);
   /// The modules of another ModuleDict (`dict->update(*other)`).
-  void update(const ModuleDictImpl& other) {
-    for (const auto& item : other) insert(item.key(), item.value());
-  }
+  void update(const ModuleDictImpl& other);
   /// Removes and returns the module under `key` (IndexError when absent).
   std::shared_ptr<Module> pop(const std::string& key);
   void clear();
@@ -63,11 +59,9 @@ class BRASA_API ModuleDictImpl : public Cloneable<ModuleDictImpl> {
   bool contains(const std::string& key) const noexcept { return modules_.contains(key); }
   size_t size() const noexcept { return modules_.size(); }
   bool empty() const noexcept { return modules_.is_empty(); }
-  std::vector<std::string> keys() const { return modules_.keys(); }
-  std::vector<std::shared_ptr<Module>> values() const { return modules_.values(); }
-  std::vector<std::pair<std::string, std::shared_ptr<Module>>> items() const {
-    return modules_.pairs();
-  }
+  std::vector<std::string> keys() const;
+  std::vector<std::shared_ptr<Module>> values() const;
+  std::vector<std::pair<std::string, std::shared_ptr<Module>>> items() const;
 
  private:
   OrderedDict<std::string, std::shared_ptr<Module>> modules_{"Module"};

@@ -79,9 +79,7 @@ class BRASA_API ParameterDictImpl : public Cloneable<ParameterDictImpl> {
 
   ParameterDictImpl() = default;
   std::shared_ptr<Module> clone(const std::optional<Device>& device = std::nullopt) const override;
-  explicit ParameterDictImpl(const OrderedDict<std::string, Tensor>& params) {
-    for (const auto& item : params) insert(item.key(), item.value());
-  }
+  explicit ParameterDictImpl(const OrderedDict<std::string, Tensor>& params);
 
   void reset() override {}
   void pretty_print(std::ostream& stream) const override;
@@ -113,8 +111,8 @@ class BRASA_API ParameterDictImpl : public Cloneable<ParameterDictImpl> {
   bool contains(const std::string& key) const noexcept { return params_.contains(key); }
   size_t size() const noexcept { return params_.size(); }
   bool empty() const noexcept { return params_.is_empty(); }
-  std::vector<std::string> keys() const { return params_.keys(); }
-  std::vector<Tensor> values() const { return params_.values(); }
+  std::vector<std::string> keys() const;
+  std::vector<Tensor> values() const;
 
  private:
   OrderedDict<std::string, Tensor> params_{"Parameter"};
