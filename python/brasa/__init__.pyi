@@ -1007,3 +1007,4 @@ from . import distributed as distributed
 from . import compiler as compiler
 from . import fft as fft
 from . import linalg as linalg
+from . import special as special

@@ -29,6 +29,7 @@ NB_MODULE(_C, m) {
   bind_nn_functions(m);
   bind_fft(m);
   bind_linalg(m);
+  bind_special(m);
   {
     nb::module_ nn = nb::borrow<nb::module_>(m.attr("_nn"));
     bind_packed_sequence(nn);

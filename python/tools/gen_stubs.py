@@ -169,7 +169,8 @@ def main(out_path):
               "            options: Optional[Dict[str, Any]] = ..., disable: bool = ...) -> Any: ...",
               "from . import utils as utils", "from . import distributed as distributed",
               "from . import compiler as compiler", "from . import fft as fft",
-              "from . import linalg as linalg", ""]
+              "from . import linalg as linalg",
+              "from . import special as special", ""]
     Path(out_path).write_text("\n".join(lines))
 
 

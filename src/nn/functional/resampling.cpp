@@ -47,7 +47,7 @@ Tensor interpolate(const Tensor& input, const InterpolateFuncOptions& o) {
               "interpolate: exactly one of size or scale_factor must be defined");
   // libtorch computes antialiased bilinear/bicubic downsampling here; brasa has no such kernel,
   // and ignoring the option would silently give the plain interpolation.
-  BRASA_CHECK(!o.antialias() || bilinear || std::holds_alternative<enumtype::kBicubic>(o.mode()),
+  BRASA_CHECK(!o.antialias() || bilinear || nn::holds_alternative<enumtype::kBicubic>(o.mode()),
               "interpolate: anti-alias option is only supported for bilinear and bicubic modes");
   BRASA_CHECK_NOT_IMPLEMENTED(!o.antialias(), "interpolate: antialias=true (mode ", mode,
                               ") is not implemented in brasa");
