@@ -34,12 +34,6 @@ using OptInt = std::optional<int64_t>;
 using OptTensor = std::optional<Tensor>;
 using G = nb::gil_scoped_release;
 
-nb::tuple as_tuple(const Tensors& ts) {
-  nb::list l;
-  for (const Tensor& t : ts) l.append(nb::cast(t));
-  return nb::tuple(l);
-}
-
 /// torch.result_type's operands: a tensor, or a Python number (a wrapped number).
 ScalarType result_type_of(nb::handle a, nb::handle b) {
   const bool ta = nb::isinstance<Tensor>(a), tb = nb::isinstance<Tensor>(b);
@@ -213,7 +207,7 @@ void bind_shape_functions(nb::module_& m) {
           G g;
           r = tensor_split(a, idx, dim);
         }
-        return as_tuple(r);
+        return tensor_tuple(r);
       },
       nb::arg("input"), nb::arg("indices_or_sections"), nb::arg("dim") = 0);
   m.def("block_diag", [](nb::args ts) {
@@ -233,7 +227,7 @@ void bind_shape_functions(nb::module_& m) {
       G g;
       r = broadcast_tensors(v);
     }
-    return as_tuple(r);
+    return tensor_tuple(r);
   });
   for (const char* name : {"column_stack", "dstack", "hstack", "vstack", "row_stack"}) {
     const std::string n = name;

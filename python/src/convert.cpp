@@ -1,6 +1,8 @@
 #include "convert.h"
 
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
 #include <array>
 #include <string>
@@ -168,6 +170,29 @@ nb::object value_to_python(const Value& v) {
   if (const ScalarType* t = std::get_if<ScalarType>(&p)) return dtype_object(*t);
   if (const std::string* s = std::get_if<std::string>(&p)) return nb::str(s->c_str());
   return nb::none();
+}
+
+std::optional<std::vector<int64_t>> optional_int_list(nb::handle h) {
+  if (h.is_none()) return std::nullopt;
+  return to_int_list(h);
+}
+
+nb::tuple tensor_tuple(const std::vector<Tensor>& ts) {
+  nb::list l;
+  for (const Tensor& t : ts) l.append(nb::cast(t));
+  return nb::tuple(l);
+}
+
+void def_unary_with_out(nb::module_& m, const char* name, Tensor (*f)(const Tensor&),
+                        Tensor& (*f_out)(Tensor&, const Tensor&)) {
+  m.def(
+      name,
+      [f, f_out](const Tensor& a, std::optional<Tensor> out) {
+        nb::gil_scoped_release release;
+        if (out) return f_out(*out, a);
+        return f(a);
+      },
+      nb::arg("input"), nb::kw_only(), nb::arg("out").none() = nb::none());
 }
 
 }  // namespace brasa::python

@@ -27,6 +27,17 @@ Scalar scalar_arg(nanobind::handle h, const char* fn, const char* arg);
 std::optional<int64_t> to_int(nanobind::handle h);
 /// An int, or a list/tuple of ints (torch.Size included); nullopt otherwise.
 std::optional<std::vector<int64_t>> to_int_list(nanobind::handle h);
+/// None, an int or a sequence of ints (torch's `dim=`/`s=` arguments) as an optional int list.
+std::optional<std::vector<int64_t>> optional_int_list(nanobind::handle h);
+/// A view of an optional int list as the OptionalIntArrayRef C++ functions take.
+inline OptionalIntArrayRef optional_dims(const std::optional<std::vector<int64_t>>& v) {
+  return v ? OptionalIntArrayRef(IntArrayRef(*v)) : OptionalIntArrayRef();
+}
+/// Tensors as a Python tuple (torch returns tuples from split-like functions).
+nanobind::tuple tensor_tuple(const std::vector<Tensor>& ts);
+/// Binds `name(input, *, out=None)` calling f, or f_out when out is given (GIL released).
+void def_unary_with_out(nanobind::module_& m, const char* name, Tensor (*f)(const Tensor&),
+                        Tensor& (*f_out)(Tensor&, const Tensor&));
 /// A Scalar as a Python bool, int, float or complex.
 nanobind::object scalar_to_python(const Scalar& s);
 /// One boxed value (a result) as a Python object; undefined tensors become None.

@@ -24,16 +24,6 @@ using G = nb::gil_scoped_release;
 
 FftNorm norm_of(const OptStr& s) { return s ? FftNorm(*s) : FftNorm(); }
 
-OptionalDims dims_of(const OptInts& v) {
-  return v ? OptionalDims(IntArrayRef(*v)) : OptionalDims();
-}
-
-/// None, an int, or a sequence of ints (torch accepts an int for s and dim).
-OptInts ints_of(nb::handle h) {
-  if (h.is_none()) return std::nullopt;
-  return to_int_list(h);
-}
-
 using OneDim = Tensor (*)(T, OptInt, int64_t, FftNorm);
 using ManyDims = Tensor (*)(T, OptionalDims, OptionalDims, FftNorm);
 using TwoDims = Tensor (*)(T, OptionalDims, IntArrayRef, FftNorm);
@@ -53,9 +43,9 @@ void def_many_dims(nb::module_& m, const char* name, ManyDims f) {
   m.def(
       name,
       [f](T a, nb::handle s, nb::handle dim, const OptStr& norm) {
-        OptInts sv = ints_of(s), dv = ints_of(dim);
+        OptInts sv = optional_int_list(s), dv = optional_int_list(dim);
         G g;
-        return f(a, dims_of(sv), dims_of(dv), norm_of(norm));
+        return f(a, optional_dims(sv), optional_dims(dv), norm_of(norm));
       },
       nb::arg("input"), nb::arg("s").none() = nb::none(), nb::arg("dim").none() = nb::none(),
       nb::arg("norm").none() = nb::none());
@@ -65,9 +55,9 @@ void def_two_dims(nb::module_& m, const char* name, TwoDims f) {
   m.def(
       name,
       [f](T a, nb::handle s, std::vector<int64_t> dim, const OptStr& norm) {
-        OptInts sv = ints_of(s);
+        OptInts sv = optional_int_list(s);
         G g;
-        return f(a, dims_of(sv), dim, norm_of(norm));
+        return f(a, optional_dims(sv), dim, norm_of(norm));
       },
       nb::arg("input"), nb::arg("s").none() = nb::none(),
       nb::arg("dim") = std::vector<int64_t>{-2, -1}, nb::arg("norm").none() = nb::none());
@@ -111,9 +101,9 @@ void bind_fft(nb::module_& parent) {
     m.def(
         name,
         [inverse](T a, nb::handle dim) {
-          OptInts dv = ints_of(dim);
+          OptInts dv = optional_int_list(dim);
           G g;
-          return inverse ? fft_ifftshift(a, dims_of(dv)) : fft_fftshift(a, dims_of(dv));
+          return inverse ? fft_ifftshift(a, optional_dims(dv)) : fft_fftshift(a, optional_dims(dv));
         },
         nb::arg("input"), nb::arg("dim").none() = nb::none());
   }

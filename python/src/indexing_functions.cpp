@@ -25,12 +25,6 @@ using T = const Tensor&;
 using Tensors = std::vector<Tensor>;
 using G = nb::gil_scoped_release;
 
-nb::tuple as_tuple(const Tensors& ts) {
-  nb::list l;
-  for (const Tensor& t : ts) l.append(nb::cast(t));
-  return nb::tuple(l);
-}
-
 /// An int list given as one list or as varargs (t.tile(2, 3), t.tile((2, 3))).
 std::vector<int64_t> int_list_args(nb::args a, const char* fn) {
   if (a.size() == 1)
@@ -191,7 +185,7 @@ void bind_rearranging(nb::module_& m) {
             G g;
             r = at(a, idx);
           }
-          return as_tuple(r);
+          return tensor_tuple(r);
         },
         nb::arg("input"), nb::arg("indices_or_sections"));
   }

@@ -27,10 +27,6 @@ using OptDouble = std::optional<double>;
 using OptInts = std::optional<std::vector<int64_t>>;
 using G = nb::gil_scoped_release;
 
-OptInts ints_of(nb::handle h) { return h.is_none() ? OptInts() : to_int_list(h); }
-OptionalIntArrayRef dims_of(const OptInts& v) {
-  return v ? OptionalIntArrayRef(IntArrayRef(*v)) : OptionalIntArrayRef();
-}
 std::optional<ScalarType> dtype_of(const std::optional<DType>& d) {
   return d ? std::optional<ScalarType>(d->type) : std::nullopt;
 }
@@ -238,9 +234,9 @@ void bind_solvers(nb::module_& m) {
   m.def(
       "tensorsolve",
       [](T a, T b, nb::handle dims) {
-        OptInts d = ints_of(dims);
+        OptInts d = optional_int_list(dims);
         G g;
-        return linalg_tensorsolve(a, b, dims_of(d));
+        return linalg_tensorsolve(a, b, optional_dims(d));
       },
       nb::arg("A"), nb::arg("B"), nb::arg("dims").none() = nb::none());
 }
@@ -251,9 +247,9 @@ void bind_norms(nb::module_& m) {
       "vector_norm",
       [](T a, nb::handle ord, nb::handle dim, bool keepdim, std::optional<DType> dtype) {
         Scalar o = scalar_arg(ord, "linalg.vector_norm", "ord");
-        OptInts d = ints_of(dim);
+        OptInts d = optional_int_list(dim);
         G g;
-        return linalg_vector_norm(a, o, dims_of(d), keepdim, dtype_of(dtype));
+        return linalg_vector_norm(a, o, optional_dims(d), keepdim, dtype_of(dtype));
       },
       nb::arg("x"), nb::arg("ord") = 2, nb::arg("dim").none() = nb::none(),
       nb::arg("keepdim") = false, nb::kw_only(), nb::arg("dtype").none() = nb::none());
@@ -274,16 +270,16 @@ void bind_norms(nb::module_& m) {
   m.def(
       "norm",
       [](T a, nb::handle ord, nb::handle dim, bool keepdim, std::optional<DType> dtype) {
-        OptInts d = ints_of(dim);
+        OptInts d = optional_int_list(dim);
         if (nb::isinstance<nb::str>(ord)) {
           std::string o = nb::cast<std::string>(ord);
           G g;
-          return linalg_norm(a, o, dims_of(d), keepdim, dtype_of(dtype));
+          return linalg_norm(a, o, optional_dims(d), keepdim, dtype_of(dtype));
         }
         std::optional<Scalar> o;
         if (!ord.is_none()) o = scalar_arg(ord, "linalg.norm", "ord");
         G g;
-        return linalg_norm(a, o, dims_of(d), keepdim, dtype_of(dtype));
+        return linalg_norm(a, o, optional_dims(d), keepdim, dtype_of(dtype));
       },
       nb::arg("A"), nb::arg("ord").none() = nb::none(), nb::arg("dim").none() = nb::none(),
       nb::arg("keepdim") = false, nb::kw_only(), nb::arg("dtype").none() = nb::none());

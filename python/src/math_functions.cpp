@@ -49,14 +49,7 @@ void bind_tables(nb::module_& m) {
         {"sinc", &sinc, &sinc_out},
         {"isneginf", &isneginf, &isneginf_out},
         {"isposinf", &isposinf, &isposinf_out}}) {
-    m.def(
-        name,
-        [f, f_out](T a, OptTensor out) {
-          G g;
-          if (out) return f_out(*out, a);
-          return f(a);
-        },
-        nb::arg("input"), nb::kw_only(), nb::arg("out").none() = nb::none());
+    def_unary_with_out(m, name, f, f_out);
   }
   for (auto [name, f] : {std::pair<const char*, Unary>{"positive", &positive},
                          {"isreal", &isreal},

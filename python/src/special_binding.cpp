@@ -26,28 +26,44 @@ using G = nb::gil_scoped_release;
 
 using Unary = Tensor (*)(T);
 using UnaryOut = Tensor& (*)(Tensor&, T);
-#define BRASA_UNARY(name) {#name, &special_##name, &special_##name##_out}
+#define BRASA_UNARY(name) \
+  { #name, &special_##name, &special_##name##_out }
 
 void bind_unary(nb::module_& m) {
   for (auto [name, f, f_out] : std::initializer_list<std::tuple<const char*, Unary, UnaryOut>>{
-           BRASA_UNARY(i0), BRASA_UNARY(i0e), BRASA_UNARY(i1), BRASA_UNARY(i1e),
-           BRASA_UNARY(ndtri), BRASA_UNARY(erfcx), BRASA_UNARY(ndtr), BRASA_UNARY(log_ndtr),
-           BRASA_UNARY(entr), BRASA_UNARY(digamma), BRASA_UNARY(psi), BRASA_UNARY(gammaln),
-           BRASA_UNARY(erf), BRASA_UNARY(erfc), BRASA_UNARY(erfinv), BRASA_UNARY(expm1),
-           BRASA_UNARY(exp2), BRASA_UNARY(expit), BRASA_UNARY(log1p), BRASA_UNARY(sinc),
-           BRASA_UNARY(modified_bessel_i0), BRASA_UNARY(modified_bessel_i1),
-           BRASA_UNARY(spherical_bessel_j0), BRASA_UNARY(bessel_j0), BRASA_UNARY(bessel_j1),
-           BRASA_UNARY(bessel_y0), BRASA_UNARY(bessel_y1), BRASA_UNARY(modified_bessel_k0),
-           BRASA_UNARY(modified_bessel_k1), BRASA_UNARY(scaled_modified_bessel_k0),
-           BRASA_UNARY(scaled_modified_bessel_k1), BRASA_UNARY(airy_ai)}) {
-    m.def(
-        name,
-        [f, f_out](T a, OptTensor out) {
-          G g;
-          if (out) return f_out(*out, a);
-          return f(a);
-        },
-        nb::arg("input"), nb::kw_only(), nb::arg("out").none() = nb::none());
+           BRASA_UNARY(i0),
+           BRASA_UNARY(i0e),
+           BRASA_UNARY(i1),
+           BRASA_UNARY(i1e),
+           BRASA_UNARY(ndtri),
+           BRASA_UNARY(erfcx),
+           BRASA_UNARY(ndtr),
+           BRASA_UNARY(log_ndtr),
+           BRASA_UNARY(entr),
+           BRASA_UNARY(digamma),
+           BRASA_UNARY(psi),
+           BRASA_UNARY(gammaln),
+           BRASA_UNARY(erf),
+           BRASA_UNARY(erfc),
+           BRASA_UNARY(erfinv),
+           BRASA_UNARY(expm1),
+           BRASA_UNARY(exp2),
+           BRASA_UNARY(expit),
+           BRASA_UNARY(log1p),
+           BRASA_UNARY(sinc),
+           BRASA_UNARY(modified_bessel_i0),
+           BRASA_UNARY(modified_bessel_i1),
+           BRASA_UNARY(spherical_bessel_j0),
+           BRASA_UNARY(bessel_j0),
+           BRASA_UNARY(bessel_j1),
+           BRASA_UNARY(bessel_y0),
+           BRASA_UNARY(bessel_y1),
+           BRASA_UNARY(modified_bessel_k0),
+           BRASA_UNARY(modified_bessel_k1),
+           BRASA_UNARY(scaled_modified_bessel_k0),
+           BRASA_UNARY(scaled_modified_bessel_k1),
+           BRASA_UNARY(airy_ai)}) {
+    def_unary_with_out(m, name, f, f_out);
   }
 }
 #undef BRASA_UNARY
@@ -62,28 +78,28 @@ struct Binary {
   Tensor (*ts)(T, const Scalar&);
   Tensor (*st)(const Scalar&, T);
 };
-#define BRASA_BINARY(name, a, b)                                                       \
-  Binary {                                                                             \
-    #name, a, b, &special_##name, &special_##name##_out,                               \
-        static_cast<Tensor (*)(T, const Scalar&)>(&special_##name),                    \
-        static_cast<Tensor (*)(const Scalar&, T)>(&special_##name)                     \
+#define BRASA_BINARY(name, a, b)                                      \
+  Binary {                                                            \
+#name, a, b, &special_##name, &special_##name##_out,              \
+        static_cast < Tensor (*)(T, const Scalar&)>(&special_##name), \
+        static_cast < Tensor (*)(const Scalar&, T)>(&special_##name)  \
   }
 
 void bind_binary(nb::module_& m) {
-  for (Binary b : {BRASA_BINARY(zeta, "input", "other"), BRASA_BINARY(xlog1py, "input", "other"),
-                   BRASA_BINARY(xlogy, "input", "other"),
-                   BRASA_BINARY(chebyshev_polynomial_t, "input", "n"),
-                   BRASA_BINARY(chebyshev_polynomial_u, "input", "n"),
-                   BRASA_BINARY(chebyshev_polynomial_v, "input", "n"),
-                   BRASA_BINARY(chebyshev_polynomial_w, "input", "n"),
-                   BRASA_BINARY(shifted_chebyshev_polynomial_t, "input", "n"),
-                   BRASA_BINARY(shifted_chebyshev_polynomial_u, "input", "n"),
-                   BRASA_BINARY(shifted_chebyshev_polynomial_v, "input", "n"),
-                   BRASA_BINARY(shifted_chebyshev_polynomial_w, "input", "n"),
-                   BRASA_BINARY(hermite_polynomial_h, "input", "n"),
-                   BRASA_BINARY(hermite_polynomial_he, "input", "n"),
-                   BRASA_BINARY(laguerre_polynomial_l, "input", "n"),
-                   BRASA_BINARY(legendre_polynomial_p, "input", "n")}) {
+  for (Binary b :
+       {BRASA_BINARY(zeta, "input", "other"), BRASA_BINARY(xlog1py, "input", "other"),
+        BRASA_BINARY(xlogy, "input", "other"), BRASA_BINARY(chebyshev_polynomial_t, "input", "n"),
+        BRASA_BINARY(chebyshev_polynomial_u, "input", "n"),
+        BRASA_BINARY(chebyshev_polynomial_v, "input", "n"),
+        BRASA_BINARY(chebyshev_polynomial_w, "input", "n"),
+        BRASA_BINARY(shifted_chebyshev_polynomial_t, "input", "n"),
+        BRASA_BINARY(shifted_chebyshev_polynomial_u, "input", "n"),
+        BRASA_BINARY(shifted_chebyshev_polynomial_v, "input", "n"),
+        BRASA_BINARY(shifted_chebyshev_polynomial_w, "input", "n"),
+        BRASA_BINARY(hermite_polynomial_h, "input", "n"),
+        BRASA_BINARY(hermite_polynomial_he, "input", "n"),
+        BRASA_BINARY(laguerre_polynomial_l, "input", "n"),
+        BRASA_BINARY(legendre_polynomial_p, "input", "n")}) {
     m.def(
         b.name,
         [b](nb::handle x, nb::handle y, OptTensor out) {

@@ -117,7 +117,7 @@ TEST(Checkpoint, SequentialAndWrapperMatchPlainGradients) {
   for (int64_t segments : {1, 2, 3, 4}) {
     manual_seed(3);
     Tensor x = randn({4, 16, 32}).requires_grad_();
-    stack->zero_grad();
+    stack->zero_grad(/*set_to_none=*/true);  // plain holds the previous .grad tensors
     for (auto& p : stack->parameters()) p.mutable_grad().reset();
     manual_seed(11);
     utils::checkpoint_sequential(stack, segments, x).pow(2).mean().backward();
