@@ -123,7 +123,7 @@ class _Compiled:
         self._generation = _generation[0]
         self._warned = set()
 
-    def _eager(self, key, why, args, kwargs):
+    def _eager(self, why, args, kwargs):
         if why not in self._warned:
             self._warned.add(why)
             warnings.warn(f"brasa.compile: {self._name} runs eagerly: {why}", stacklevel=3)
@@ -138,7 +138,7 @@ class _Compiled:
         try:
             key = _freeze(arg_spec)
         except TypeError:
-            return self._eager(None, "an argument is not a tensor and not hashable", args, kwargs)
+            return self._eager("an argument is not a tensor and not hashable", args, kwargs)
         if self._extra_inputs is not None:
             owner = self._extra_inputs()
             key = (key, owner.training)
@@ -153,7 +153,7 @@ class _Compiled:
         if handle is None:  # BRASA_COMPILE=0
             return self._fn(*args, **kwargs)
         if eager_reason is not None:
-            return self._eager(key, eager_reason, args, kwargs)
+            return self._eager(eager_reason, args, kwargs)
 
         result = []  # the Python result of a run of fn during this call, if any
 

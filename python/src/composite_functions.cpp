@@ -133,13 +133,10 @@ void bind_nan_reductions(nb::module_& m) {
     m.def(
         name,
         [sum](T a, nb::handle dim, bool keepdim, std::optional<DType> dtype) {
-          std::optional<std::vector<int64_t>> dims;
-          if (!dim.is_none()) dims = to_int_list(dim);
-          std::optional<ScalarType> dt;
-          if (dtype) dt = dtype->type;
+          std::optional<std::vector<int64_t>> dims = optional_int_list(dim);
+          std::optional<ScalarType> dt = optional_scalar_type(dtype);
           G g;
-          OptionalIntArrayRef d =
-              dims ? OptionalIntArrayRef(IntArrayRef(*dims)) : OptionalIntArrayRef();
+          OptionalIntArrayRef d = optional_dims(dims);
           return sum ? nansum(a, d, keepdim, dt) : nanmean(a, d, keepdim, dt);
         },
         nb::arg("input"), nb::arg("dim").none() = nb::none(), nb::arg("keepdim") = false,

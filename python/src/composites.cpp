@@ -13,13 +13,6 @@
 namespace nb = nanobind;
 
 namespace brasa::python {
-namespace {
-
-TensorOptions options_of(const std::optional<DType>& dtype) {
-  return dtype ? TensorOptions(dtype->type) : TensorOptions(get_default_dtype());
-}
-
-}  // namespace
 
 void bind_composites(nb::module_& m, nb::handle cls) {
   using T = const Tensor&;
@@ -73,11 +66,11 @@ void bind_composites(nb::module_& m, nb::handle cls) {
                   nb::is_method(), nb::name("_to_dtype")));
   m.def("_rand", [](std::vector<int64_t> size, std::optional<DType> dtype) {
     nb::gil_scoped_release release;
-    return rand(size, options_of(dtype));
+    return rand(size, dtype_options(dtype));
   });
   m.def("_randn", [](std::vector<int64_t> size, std::optional<DType> dtype) {
     nb::gil_scoped_release release;
-    return randn(size, options_of(dtype));
+    return randn(size, dtype_options(dtype));
   });
 }
 

@@ -29,6 +29,14 @@ std::optional<int64_t> to_int(nanobind::handle h);
 std::optional<std::vector<int64_t>> to_int_list(nanobind::handle h);
 /// None, an int or a sequence of ints (torch's `dim=`/`s=` arguments) as an optional int list.
 std::optional<std::vector<int64_t>> optional_int_list(nanobind::handle h);
+/// A factory's dtype= (None: the default dtype) as TensorOptions.
+inline TensorOptions dtype_options(const std::optional<DType>& dtype) {
+  return TensorOptions(dtype ? dtype->type : get_default_dtype());
+}
+/// An optional dtype= argument as the optional ScalarType C++ functions take.
+inline std::optional<ScalarType> optional_scalar_type(const std::optional<DType>& dtype) {
+  return dtype ? std::optional<ScalarType>(dtype->type) : std::nullopt;
+}
 /// A view of an optional int list as the OptionalIntArrayRef C++ functions take.
 inline OptionalIntArrayRef optional_dims(const std::optional<std::vector<int64_t>>& v) {
   return v ? OptionalIntArrayRef(IntArrayRef(*v)) : OptionalIntArrayRef();

@@ -90,7 +90,7 @@ void bind_fft(nb::module_& parent) {
     m.def(
         name,
         [real](int64_t n, double d, std::optional<DType> dtype) {
-          TensorOptions o(dtype ? dtype->type : get_default_dtype());
+          TensorOptions o = dtype_options(dtype);
           G g;
           return real ? fft_rfftfreq(n, d, o) : fft_fftfreq(n, d, o);
         },

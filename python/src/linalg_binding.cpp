@@ -27,10 +27,6 @@ using OptDouble = std::optional<double>;
 using OptInts = std::optional<std::vector<int64_t>>;
 using G = nb::gil_scoped_release;
 
-std::optional<ScalarType> dtype_of(const std::optional<DType>& d) {
-  return d ? std::optional<ScalarType>(d->type) : std::nullopt;
-}
-
 /// One-tensor functions: A -> Tensor.
 void bind_unary(nb::module_& m) {
   using F = Tensor (*)(T);
@@ -249,7 +245,7 @@ void bind_norms(nb::module_& m) {
         Scalar o = scalar_arg(ord, "linalg.vector_norm", "ord");
         OptInts d = optional_int_list(dim);
         G g;
-        return linalg_vector_norm(a, o, optional_dims(d), keepdim, dtype_of(dtype));
+        return linalg_vector_norm(a, o, optional_dims(d), keepdim, optional_scalar_type(dtype));
       },
       nb::arg("x"), nb::arg("ord") = 2, nb::arg("dim").none() = nb::none(),
       nb::arg("keepdim") = false, nb::kw_only(), nb::arg("dtype").none() = nb::none());
@@ -259,11 +255,11 @@ void bind_norms(nb::module_& m) {
         if (nb::isinstance<nb::str>(ord)) {
           std::string o = nb::cast<std::string>(ord);
           G g;
-          return linalg_matrix_norm(a, o, dim, keepdim, dtype_of(dtype));
+          return linalg_matrix_norm(a, o, dim, keepdim, optional_scalar_type(dtype));
         }
         Scalar o = scalar_arg(ord, "linalg.matrix_norm", "ord");
         G g;
-        return linalg_matrix_norm(a, o, dim, keepdim, dtype_of(dtype));
+        return linalg_matrix_norm(a, o, dim, keepdim, optional_scalar_type(dtype));
       },
       nb::arg("A"), nb::arg("ord") = "fro", nb::arg("dim") = std::vector<int64_t>{-2, -1},
       nb::arg("keepdim") = false, nb::kw_only(), nb::arg("dtype").none() = nb::none());
@@ -274,12 +270,12 @@ void bind_norms(nb::module_& m) {
         if (nb::isinstance<nb::str>(ord)) {
           std::string o = nb::cast<std::string>(ord);
           G g;
-          return linalg_norm(a, o, optional_dims(d), keepdim, dtype_of(dtype));
+          return linalg_norm(a, o, optional_dims(d), keepdim, optional_scalar_type(dtype));
         }
         std::optional<Scalar> o;
         if (!ord.is_none()) o = scalar_arg(ord, "linalg.norm", "ord");
         G g;
-        return linalg_norm(a, o, optional_dims(d), keepdim, dtype_of(dtype));
+        return linalg_norm(a, o, optional_dims(d), keepdim, optional_scalar_type(dtype));
       },
       nb::arg("A"), nb::arg("ord").none() = nb::none(), nb::arg("dim").none() = nb::none(),
       nb::arg("keepdim") = false, nb::kw_only(), nb::arg("dtype").none() = nb::none());

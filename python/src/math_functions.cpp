@@ -282,16 +282,12 @@ void bind_others(nb::module_& m) {
   }
 }
 
-TensorOptions options_of(const std::optional<DType>& dtype) {
-  return TensorOptions(dtype ? dtype->type : get_default_dtype());
-}
-
 void bind_factories(nb::module_& m) {
   m.def(
       "_window",
       [](const std::string& kind, int64_t n, bool periodic, double a, double b,
          std::optional<DType> dtype) {
-        TensorOptions o = options_of(dtype);
+        TensorOptions o = dtype_options(dtype);
         G g;
         if (kind == "hann") return hann_window(n, periodic, o);
         if (kind == "hamming") return hamming_window(n, periodic, a, b, o);
@@ -305,7 +301,7 @@ void bind_factories(nb::module_& m) {
       "_scalar_tensor",
       [](nb::handle s, std::optional<DType> dtype) {
         Scalar v = scalar_arg(s, "scalar_tensor", "s");
-        return scalar_tensor(v, options_of(dtype));
+        return scalar_tensor(v, dtype_options(dtype));
       },
       nb::arg("s"), nb::arg("dtype").none());
 }

@@ -172,8 +172,7 @@ void bind_others(nb::module_& m) {
     m.def(
         name,
         [log](T a, int64_t dim, std::optional<DType> dtype) {
-          std::optional<ScalarType> dt;
-          if (dtype) dt = dtype->type;
+          std::optional<ScalarType> dt = optional_scalar_type(dtype);
           G g;
           return log ? special_log_softmax(a, dim, dt) : special_softmax(a, dim, dt);
         },
