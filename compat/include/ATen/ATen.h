@@ -19,3 +19,4 @@
 #include "c10/util/Optional.h"
 #include "c10/util/complex.h"
 #include "c10/util/irange.h"
+#include "c10/util/typeid.h"

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "ATen/ops/embedding_bag.h"
+#include "ATen/ops/tensor.h"
 #include "brasa/core/error.h"
 #include "brasa/functions.h"
 #include "brasa/nn/aten_nn_functions.h"

@@ -7,3 +7,4 @@
 #include "brasa/autograd/grad_mode.h"
 #include "brasa/autograd/gradcheck.h"
 #include "c10/brasa_namespaces.h"
+#include "torch/csrc/autograd/InferenceMode.h"

@@ -4,3 +4,4 @@
 
 #include "brasa/nn/functional.h"
 #include "c10/brasa_namespaces.h"
+#include "torch/nn/functional/dropout.h"
