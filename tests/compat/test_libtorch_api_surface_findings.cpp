@@ -37,8 +37,8 @@ TEST(LibtorchApiSurface, ReopenedTorchNnExtendsBrasaNn) {
 // PyTorch 1.13: torch.embedding_bag(w, i, o, False, mode, False, None, False, 2) with the
 // weight, indices and offsets below (one empty bag, padding index 2 in two bags).
 TEST(LibtorchApiSurface, AtenEmbeddingBagReturnsFourTensors) {
-  auto w = torch::tensor({{0., 5., 1.}, {3., 2., 2.}, {1., 9., 0.}, {7., 1., 3.}, {2., 2., 8.},
-                          {4., 0., 6.}});
+  auto w = torch::tensor(
+      {{0., 5., 1.}, {3., 2., 2.}, {1., 9., 0.}, {7., 1., 3.}, {2., 2., 8.}, {4., 0., 6.}});
   auto i = torch::tensor({1, 2, 4, 5, 3, 2, 0, 1}, torch::kLong);
   auto o = torch::tensor({0, 3, 3}, torch::kLong);
   auto longs = [](std::vector<int64_t> v) { return torch::tensor(v, torch::kLong); };

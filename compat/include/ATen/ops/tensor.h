@@ -19,10 +19,10 @@ namespace brasa::detail {
 /// values need a complex dtype: libtorch's kernel has no conversion to a real one.
 template <typename T>
 Tensor at_tensor_of(ArrayRef<T> values, TensorOptions options) {
-  BRASA_CHECK_TYPE(!::brasa::is_complex_type(::brasa::dtype_of<T>) ||
-                       ::brasa::is_complex_type(options.dtype()),
-                   "at::tensor: complex values cannot make a tensor of dtype ", options.dtype(),
-                   " (\"tensor_cpu\" not implemented for '", options.dtype(), "')");
+  BRASA_CHECK_TYPE(
+      !::brasa::is_complex_type(::brasa::dtype_of<T>) || ::brasa::is_complex_type(options.dtype()),
+      "at::tensor: complex values cannot make a tensor of dtype ", options.dtype(),
+      " (\"tensor_cpu\" not implemented for '", options.dtype(), "')");
   const bool requires_grad = options.requires_grad();
   const auto n = static_cast<int64_t>(values.size());
   Tensor source = ::brasa::empty({n}, TensorOptions(::brasa::dtype_of<T>));
@@ -36,25 +36,26 @@ Tensor at_tensor_of(ArrayRef<T> values, TensorOptions options) {
 
 namespace at {
 
-#define BRASA_COMPAT_AT_TENSOR(T, name)                                                        \
-  inline Tensor tensor(ArrayRef<T> values, const TensorOptions& options) {                     \
-    return ::brasa::detail::at_tensor_of<T>(values, options);                                               \
-  }                                                                                             \
-  inline Tensor tensor(ArrayRef<T> values) {                                                    \
-    return ::brasa::detail::at_tensor_of<T>(values, TensorOptions(ScalarType::name));                      \
-  }                                                                                             \
-  inline Tensor tensor(std::initializer_list<T> values, const TensorOptions& options) {        \
-    return ::brasa::detail::at_tensor_of<T>(ArrayRef<T>(values.begin(), values.size()), options);          \
-  }                                                                                             \
-  inline Tensor tensor(std::initializer_list<T> values) {                                       \
-    return ::brasa::detail::at_tensor_of<T>(ArrayRef<T>(values.begin(), values.size()),                    \
-                                TensorOptions(ScalarType::name));                               \
-  }                                                                                             \
-  inline Tensor tensor(T value, const TensorOptions& options) {                                 \
-    return ::brasa::detail::at_tensor_of<T>(ArrayRef<T>(&value, 1), options);                              \
-  }                                                                                             \
-  inline Tensor tensor(T value) {                                                               \
-    return ::brasa::detail::at_tensor_of<T>(ArrayRef<T>(&value, 1), TensorOptions(ScalarType::name));      \
+#define BRASA_COMPAT_AT_TENSOR(T, name)                                                           \
+  inline Tensor tensor(ArrayRef<T> values, const TensorOptions& options) {                        \
+    return ::brasa::detail::at_tensor_of<T>(values, options);                                     \
+  }                                                                                               \
+  inline Tensor tensor(ArrayRef<T> values) {                                                      \
+    return ::brasa::detail::at_tensor_of<T>(values, TensorOptions(ScalarType::name));             \
+  }                                                                                               \
+  inline Tensor tensor(std::initializer_list<T> values, const TensorOptions& options) {           \
+    return ::brasa::detail::at_tensor_of<T>(ArrayRef<T>(values.begin(), values.size()), options); \
+  }                                                                                               \
+  inline Tensor tensor(std::initializer_list<T> values) {                                         \
+    return ::brasa::detail::at_tensor_of<T>(ArrayRef<T>(values.begin(), values.size()),           \
+                                            TensorOptions(ScalarType::name));                     \
+  }                                                                                               \
+  inline Tensor tensor(T value, const TensorOptions& options) {                                   \
+    return ::brasa::detail::at_tensor_of<T>(ArrayRef<T>(&value, 1), options);                     \
+  }                                                                                               \
+  inline Tensor tensor(T value) {                                                                 \
+    return ::brasa::detail::at_tensor_of<T>(ArrayRef<T>(&value, 1),                               \
+                                            TensorOptions(ScalarType::name));                     \
   }
 BRASA_FORALL_SCALAR_TYPES(BRASA_COMPAT_AT_TENSOR)
 #undef BRASA_COMPAT_AT_TENSOR

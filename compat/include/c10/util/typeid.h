@@ -61,6 +61,8 @@ class TypeMeta {
     }
   }
 
+  friend constexpr bool operator==(TypeMeta a, TypeMeta b) noexcept { return a.type_ == b.type_; }
+  friend constexpr bool operator!=(TypeMeta a, TypeMeta b) noexcept { return a.type_ != b.type_; }
   // A TypeMeta and a ScalarType compare by the dtype they name, as libtorch's do.
   friend constexpr bool operator==(TypeMeta m, ::brasa::ScalarType t) noexcept {
     return m.type_ == t;
