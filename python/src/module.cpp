@@ -78,5 +78,9 @@ NB_MODULE(_C, m) {
   m.def("set_num_threads", &brasa::set_num_threads);
   m.def("get_num_threads", &brasa::get_num_threads);
   m.def("get_default_dtype", [] { return dtype_object(brasa::get_default_dtype()); });
-  m.def("set_default_dtype", [](const DType& d) { brasa::set_default_dtype(d.type); });
+  m.def("set_default_dtype", [](const DType& d) {
+    BRASA_CHECK_TYPE(d.type == brasa::kFloat || d.type == brasa::kDouble,
+                     "set_default_dtype: only Float and Double can be the default, got ", d.type);
+    brasa::set_default_dtype(d.type);
+  });
 }

@@ -66,6 +66,8 @@ std::vector<TensorIndex> to_indices(nb::handle key) {
   std::vector<TensorIndex> out;
   if (PyTuple_Check(key.ptr())) {
     for (nb::handle item : nb::borrow<nb::tuple>(key)) out.push_back(to_index(item));
+    // x[()] is all of x: C++'s Tensor::index rejects an empty list, as libtorch's.
+    if (out.empty()) out.emplace_back(brasa::indexing::Ellipsis);
   } else {
     out.push_back(to_index(key));
   }

@@ -149,6 +149,8 @@ void rebase_history(const Tensor& t, const std::shared_ptr<Node>& fn) {
 
 void check_inplace(const Tensor& t, const char* op) {
   if (!GradMode::is_enabled()) return;
+  // An inference tensor's own error comes first, as libtorch's (whatever its requires_grad).
+  if (t.is_inference()) t.unsafeGetTensorImpl()->check_inference_write();
   AutogradMeta* m = get_meta(t);
   if (m && m->requires_grad_ && !m->grad_fn_ && !m->is_view_) {
     BRASA_THROW(ValueError, op,

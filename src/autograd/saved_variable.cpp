@@ -10,10 +10,10 @@ SavedVariable::SavedVariable(const Tensor& t, bool is_output) {
   if (!t.defined()) return;
   // Note [Inference tensors]: one has no version history that backward could check.
   BRASA_CHECK_TYPED(RuntimeError, !t.is_inference() || ::brasa::detail::inference_mode_enabled(),
-                    "an inference tensor (created in InferenceMode; sizes ", t.sizes(), ", dtype ",
-                    t.dtype(),
-                    ") cannot be saved for backward: clone() it outside InferenceMode "
-                    "to use it in autograd");
+                    "Inference tensors cannot be saved for backward. This one (created in "
+                    "InferenceMode; sizes ",
+                    t.sizes(), ", dtype ", t.dtype(),
+                    "): clone() it outside InferenceMode to use it in autograd");
   version_ = t._version();
   is_output_ = is_output;
   if (!is_output) {

@@ -16,8 +16,9 @@ bool Tensor::requires_grad() const {
   if (m && m->requires_grad()) return true;
   // Like libtorch's differentiable views, a view answers with its base, also when it was taken
   // with grad mode off or the base started requiring grad later (make_view records the root).
+  // A view of an inference tensor is no differentiable view in libtorch: it answers for itself.
   const auto& base = impl_->view_base();
-  if (!base) return false;
+  if (!base || impl_->is_inference()) return false;
   auto* bm = base->autograd_meta();
   return bm && bm->requires_grad();
 }
@@ -26,18 +27,23 @@ const Tensor& Tensor::set_requires_grad(bool r) const {
   AutogradMeta* m = get_meta(*this);
   if (m && m->grad_fn_) {
     BRASA_CHECK(r,
-                "requires_grad_: you can only change requires_grad flags of leaf variables; "
-                "use detach() to get a tensor without history");
+                "requires_grad_: you can only change requires_grad flags of leaf variables. "
+                "Use detach() to get a tensor without history");
     return *this;
   }
   if (!r && !m) return *this;
   BRASA_CHECK_TYPE(!r || is_floating_type(dtype()) || is_complex_type(dtype()),
-                   "requires_grad_: only tensors of floating point and complex dtype can require "
+                   "requires_grad_: Only Tensors of floating point and complex dtype can require "
                    "gradients, "
                    "got ",
                    dtype());
+  BRASA_CHECK(!r || !is_inference() || detail::inference_mode_enabled(),
+              "requires_grad_: Setting requires_grad=True on inference tensor outside "
+              "InferenceMode is not allowed.");
   materialize_meta(*this).requires_grad_ = r;
-  if (r) {
+  // An inference tensor keeps the flag but never the Autograd key: ops on it alone record
+  // nothing, in InferenceMode or outside (libtorch's inference tensors have no autograd keys).
+  if (r && !is_inference()) {
     impl_->add_key(DispatchKey::Autograd);
   } else {
     impl_->remove_key(DispatchKey::Autograd);

@@ -82,9 +82,10 @@ namespace {
 ScalarType g_default_dtype = kFloat;
 }
 ScalarType get_default_dtype() { return g_default_dtype; }
+// Any dtype, as libtorch's C++ set_default_dtype (its tests make Int the default); Python's
+// set_default_dtype keeps to Float and Double (python/src/module.cpp).
 void set_default_dtype(ScalarType t) {
-  BRASA_CHECK_TYPE(t == kFloat || t == kDouble,
-                   "set_default_dtype: only Float and Double can be the default, got ", t);
+  BRASA_CHECK_TYPE(t != ScalarType::Undefined, "set_default_dtype: got an undefined dtype");
   g_default_dtype = t;
 }
 

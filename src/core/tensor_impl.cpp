@@ -33,10 +33,9 @@ TensorImpl::TensorImpl(Storage storage, ScalarType dtype, Device device)
 
 void TensorImpl::check_inference_write() const {
   BRASA_CHECK_TYPED(RuntimeError, !is_inference_ || t_inference_mode,
-                    "in-place write to an inference tensor (one created in InferenceMode, sizes ",
-                    sizes(), ", dtype ", dtype_,
-                    ") outside InferenceMode: clone() it into a "
-                    "normal tensor first");
+                    "Inplace update to inference tensor outside InferenceMode is not allowed (an "
+                    "inference tensor is one created in InferenceMode; sizes ",
+                    sizes(), ", dtype ", dtype_, "): clone() it into a normal tensor first");
 }
 
 TensorImpl::~TensorImpl() = default;

@@ -198,7 +198,8 @@ CtcProblem problem(const Tensor& log_probs, const Tensor& targets, IntArrayRef i
                 " labels (the sum of target_lengths), got ", targets.sizes());
   } else {
     BRASA_CHECK(targets.dim() == 2 && targets.size(0) == n && targets.size(1) >= longest, op,
-                ": expected targets [", n, ", S >= ", longest, "] or 1-D, got ", targets.sizes());
+                ": expected targets [", n, ", S >= ", longest, "] or 1-D, got ", targets.sizes(),
+                " (Expected tensor to have size at least ", longest, " at dimension 1)");
   }
   for (int64_t b = 0, offset = 0; b < n; ++b) {
     const int64_t tl = target_lengths[static_cast<size_t>(b)];
@@ -264,10 +265,10 @@ Tensor ctc_loss(const Tensor& log_probs, const Tensor& targets, const Tensor& in
                 bool zero_infinity) {
   BRASA_CHECK(input_lengths.defined() && target_lengths.defined(),
               "ctc_loss: got undefined input_lengths or target_lengths");
-  BRASA_CHECK_TYPE(is_integral_type(input_lengths.scalar_type(), false) &&
-                       is_integral_type(target_lengths.scalar_type(), false),
-                   "ctc_loss: expected integral input_lengths and target_lengths, got ",
-                   input_lengths.scalar_type(), " and ", target_lengths.scalar_type());
+  BRASA_CHECK_TYPE(is_integral_type(input_lengths.scalar_type(), false),
+                   "ctc_loss: input_lengths must be integral, got ", input_lengths.scalar_type());
+  BRASA_CHECK_TYPE(is_integral_type(target_lengths.scalar_type(), false),
+                   "ctc_loss: target_lengths must be integral, got ", target_lengths.scalar_type());
   Tensor il = input_lengths.to(Device(kCPU)).to(kLong).contiguous().reshape({-1});
   Tensor tl = target_lengths.to(Device(kCPU)).to(kLong).contiguous().reshape({-1});
   std::vector<int64_t> ils(il.data_ptr<int64_t>(), il.data_ptr<int64_t>() + il.numel());

@@ -13,25 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "support/throws_with.h"
+
 namespace {
-
-// The message of the exception `fn` throws (empty when it throws none).
-template <typename Fn>
-std::string runtime_suite_error(Fn&& fn) {
-  try {
-    fn();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return {};
-}
-
-#define EXPECT_THROWS_CONTAINING(type, statement, text)                          \
-  do {                                                                           \
-    EXPECT_THROW((void)(statement), type);                                       \
-    const std::string message = runtime_suite_error([&] { (void)(statement); }); \
-    EXPECT_NE(message.find(text), std::string::npos) << "message: " << message;  \
-  } while (false)
 
 TEST(LibtorchApiSuiteRuntime, ZeroGradZeroesByDefault) {
   torch::nn::Linear fc(2, 1);

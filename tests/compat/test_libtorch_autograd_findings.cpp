@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
+#include <string>
+
 namespace {
 
 using torch::autograd::AutogradContext;
@@ -256,6 +258,45 @@ TEST(LibtorchAutograd, ViewOfGradRequiringTensorRequiresGrad) {
   EXPECT_FALSE(torch::ones({3}).view({3}).requires_grad());
   // detach() is no differentiable view.
   EXPECT_FALSE(x.detach().requires_grad());
+}
+
+// libtorch's inference_mode.cpp: an inference tensor has no autograd keys, so ops on it alone
+// record nothing even when it says requires_grad; its views answer for themselves; in place
+// outside InferenceMode its own error comes before autograd's leaf check; and requires_grad can
+// only be turned on inside InferenceMode.
+TEST(LibtorchAutograd, InferenceTensorsRecordNoGraph) {
+  torch::Tensor t;
+  {
+    c10::InferenceMode guard;
+    t = torch::ones({1, 2, 3}).set_requires_grad(true);
+    EXPECT_TRUE(t.requires_grad());
+    EXPECT_FALSE((t * t).requires_grad());
+    EXPECT_FALSE(t.view({2, 3}).requires_grad());
+  }
+  torch::Tensor out = t * t;
+  EXPECT_FALSE(out.requires_grad());
+  EXPECT_FALSE(out.is_inference());
+  EXPECT_FALSE(t.view({2, 3}).requires_grad());
+  try {
+    t.mul_(1);
+    ADD_FAILURE() << "no error";
+  } catch (const c10::Error& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "Inplace update to inference tensor outside InferenceMode is not allowed"),
+              std::string::npos)
+        << e.what();
+  }
+  torch::Tensor u;
+  {
+    c10::InferenceMode guard;
+    u = torch::ones({2});
+  }
+  u.set_requires_grad(false);
+  EXPECT_THROW(u.set_requires_grad(true), c10::Error);
+  // A normal tensor that requires grad still records with an inference tensor beside it, when
+  // the op saves nothing (add).
+  auto s = torch::ones({2}, torch::requires_grad());
+  EXPECT_TRUE(u.add(s).requires_grad());
 }
 
 }  // namespace

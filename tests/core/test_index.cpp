@@ -38,7 +38,11 @@ TEST(Index, BasicIndicesGiveViews) {
   expect_geometry(y.index({Slice(2, 1)}), {0, 3}, {3, 1}, 6);
   expect_geometry(y.index({Ellipsis, 0}), {2}, {3}, 0);
   EXPECT_EQ(values(y.index({1})), (std::vector<float>{3, 4, 5}));
-  Tensor all = y.index({});
+  // libtorch rejects an empty index list; {Ellipsis} is all of y.
+  EXPECT_THROW(y.index({}), ValueError);
+  EXPECT_THROW(y.index(std::vector<TensorIndex>{}), ValueError);
+  EXPECT_THROW(y.index_put_({}, 1), ValueError);
+  Tensor all = y.index({Ellipsis});
   EXPECT_TRUE(all.is_view());
   expect_geometry(all, {2, 3}, {3, 1}, 0);
   y.index({0, 1}).fill_(-1);

@@ -173,8 +173,8 @@ TEST(Factory, TensorLiteralErrors) {
     FAIL();
   } catch (const ValueError& e) {
     EXPECT_STREQ(e.what(),
-                 "tensor: expected all sub-lists to have sizes: [2] (e.g. {1, 2}), but got "
-                 "sub-list {3} with sizes: [1]");
+                 "tensor: Expected all sub-lists to have sizes: 2 (e.g. {1, 2}), but got "
+                 "sub-list {3} with sizes: 1");
   }
 }
 

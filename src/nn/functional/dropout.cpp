@@ -39,9 +39,10 @@ Tensor scaled_mask(const Tensor& input, IntArrayRef shape, double p,
 Tensor feature_dropout(const Tensor& input, const DropoutFuncOptions& options,
                        const std::optional<Generator>& gen, const char* op) {
   check(input, options.p(), op);
+  // Outside training (or with p == 0) the input comes back whatever its shape, as libtorch's.
+  if (!options.training() || options.p() == 0) return input;
   BRASA_CHECK(input.dim() >= 2, op, ": expected an input of at least 2 dims [N, C, *], got ",
               input.sizes());
-  if (!options.training() || options.p() == 0) return input;
   std::vector<int64_t> shape(static_cast<size_t>(input.dim()), 1);
   shape[0] = input.size(0);
   shape[1] = input.size(1);
@@ -76,13 +77,13 @@ Tensor alpha_dropout_impl(const Tensor& input, const AlphaDropoutFuncOptions& op
                           const std::optional<Generator>& generator, bool feature, const char* op) {
   const double p = options.p();
   check(input, p, op);
+  if (!options.training() || p == 0) return input;
   std::vector<int64_t> shape = input.sizes().vec();
   if (feature) {
     BRASA_CHECK(input.dim() >= 2, op, ": expected an input of at least 2 dims [N, C, *], got ",
                 input.sizes());
     for (size_t d = 2; d < shape.size(); ++d) shape[d] = 1;
   }
-  if (!options.training() || p == 0) return input;
   if (p == 1) return finish(input, zeros_like(input), options.inplace());
   constexpr double kAlpha = 1.7580993408473766;  // SELU's scale * alpha
   const double a = 1.0 / std::sqrt((kAlpha * kAlpha * p + 1) * (1 - p));

@@ -4,6 +4,8 @@
 #include "brasa/nn/functional/vision.h"
 
 #include <algorithm>
+#include <cctype>
+#include <string>
 
 #include "brasa/core/error.h"
 #include "brasa/core/warning.h"
@@ -14,17 +16,22 @@ namespace brasa::nn::functional {
 Tensor affine_grid(const Tensor& theta, IntArrayRef size, bool align_corners) {
   const char* op = "affine_grid";
   BRASA_CHECK(theta.defined(), op, ": theta must be defined");
-  BRASA_CHECK_TYPE(is_floating_type(theta.scalar_type()), op,
-                   ": expected theta to have a floating point type, got ", theta.scalar_type());
+  if (!is_floating_type(theta.scalar_type())) {
+    // libtorch's words, with the dtype's name in lower case ("but got int").
+    std::string name = to_string(theta.scalar_type());
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    BRASA_THROW(TypeError, op, ": Expected theta to have floating point type, but got ", name);
+  }
   BRASA_CHECK(size.size() == 4 || size.size() == 5, op,
-              ": only supports 4-d and 5-d sizes, for 2-d and 3-d affine transforms, got size ",
-              size);
+              " only supports 4D and 5D sizes, for 2D and 3D affine transforms, respectively. "
+              "Got size ",
+              size, ".");
   const int64_t dims = static_cast<int64_t>(size.size()) - 2;
   BRASA_CHECK(theta.dim() == 3 && theta.size(1) == dims && theta.size(2) == dims + 1, op,
-              ": expected a batch of ", dims, "-d affine matrices of shape Nx", dims, "x", dims + 1,
-              " for size ", size, ", got ", theta.sizes());
+              ": Expected a batch of ", dims, "D affine matrices of shape Nx", dims, "x", dims + 1,
+              " for size ", size, ". Got ", theta.sizes(), ".");
   BRASA_CHECK(*std::min_element(size.begin(), size.end()) > 0, op,
-              ": expected a positive output size, got ", size);
+              ": Expected non-zero, positive output size. Got ", size);
   return affine_grid_generator(theta, size, align_corners);
 }
 

@@ -104,6 +104,9 @@ const Tensor& Tensor::fill_(const Tensor& value) const {
 const Tensor& Tensor::zero_() const { return fill_(0); }
 
 Tensor Tensor::to(const TensorOptions& options, bool, bool copy) const {
+  // As libtorch: the result's requires_grad follows the graph, an option cannot set it.
+  BRASA_CHECK(!options.requires_grad(), "to: Operators taking TensorOptions cannot take a ",
+              "TensorOptions with options.requires_grad set as true. This isn't implemented yet.");
   ScalarType dt = options.has_dtype() ? options.dtype() : dtype();
   Device dev = options.has_device() ? options.device() : device();
   if (!copy && dt == dtype() && dev == device()) return *this;

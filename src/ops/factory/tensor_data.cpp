@@ -2,8 +2,10 @@
 // typed copy into a CPU tensor when it is converted.
 #include "brasa/ops/tensor_data.h"
 
+#include <cctype>
 #include <cstring>
 #include <ostream>
+#include <string>
 
 #include "brasa/core/dispatch_type.h"
 #include "brasa/core/empty.h"
@@ -11,6 +13,21 @@
 #include "brasa/ops/factory.h"
 
 namespace brasa {
+namespace {
+/// "2, 3": sizes as libtorch's tensor() messages print them.
+std::string join_sizes(IntArrayRef sizes) {
+  std::string s;
+  for (size_t i = 0; i < sizes.size(); ++i) s += (i ? ", " : "") + std::to_string(sizes[i]);
+  return s;
+}
+/// "float", "double", "int": the lower-case dtype name libtorch's conversion errors use.
+std::string lower_name(ScalarType t) {
+  std::string s = to_string(t);
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+}  // namespace
+
 namespace detail {
 
 Tensor tensor_from_array(const void* data, int64_t n, ScalarType dt) {
@@ -45,11 +62,11 @@ TensorDataContainer::TensorDataContainer(std::initializer_list<TensorDataContain
   const TensorDataContainer& first = elements_.front();
   for (const TensorDataContainer& e : elements_) {
     BRASA_CHECK(e.sizes() == first.sizes(),
-                "tensor: expected all sub-lists to have sizes: ", IntArrayRef(first.sizes()),
+                "tensor: Expected all sub-lists to have sizes: ", join_sizes(first.sizes()),
                 " (e.g. ", first, "), but got sub-list ", e,
-                " with sizes: ", IntArrayRef(e.sizes()));
+                " with sizes: ", join_sizes(e.sizes()));
     BRASA_CHECK_TYPE(e.scalar_type() == first.scalar_type(),
-                     "tensor: expected all elements of the tensor to have the same scalar type: ",
+                     "tensor: Expected all elements of the tensor to have the same scalar type: ",
                      first.scalar_type(), ", but got element of scalar type: ", e.scalar_type());
   }
   sizes_.reserve(first.sizes().size() + 1);
@@ -87,9 +104,18 @@ void fill(const TensorDataContainer& c, T*& out) {
 
 Tensor TensorDataContainer::convert_to_tensor(const TensorOptions& options) const {
   TensorOptions o = options.has_dtype() ? options : options.dtype(desired_dtype(scalar_type_));
-  BRASA_CHECK_TYPE(!is_complex_type(scalar_type_) || is_complex_type(o.dtype()),
-                   "tensor: complex values cannot be converted to dtype ", o.dtype(),
-                   " without losing their imaginary part");
+  // libtorch's two wordings: a vector's, and a literal's (its checked element conversion).
+  if (is_complex_type(scalar_type_) && !is_complex_type(o.dtype())) {
+    if (is_tensor()) {
+      BRASA_THROW(TypeError,
+                  "tensor: can not do torch::tensor(complex, dtype=non-complex) because ",
+                  "complex can not be casted to real number without loss of information (dtype ",
+                  o.dtype(), ")");
+    }
+    BRASA_THROW(TypeError, "tensor: value cannot be converted to type ", lower_name(o.dtype()),
+                " without overflow (a complex value loses its imaginary part in dtype ", o.dtype(),
+                ")");
+  }
   if (is_scalar()) return scalar_tensor(scalar_, o);
   Tensor t;
   if (is_tensor()) {

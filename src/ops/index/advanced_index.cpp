@@ -68,6 +68,11 @@ Tensor checked_positions(const Tensor& p, int64_t size, int64_t dim) {
   Tensor bad = p.lt(-size).logical_or(p.ge(size));
   if (bad.any().item<bool>()) {
     int64_t v = masked_select(p, bad).reshape({-1})[0].item<int64_t>();
+    // An empty dim in libtorch's words ("index is out of bounds for dimension with size 0").
+    if (size == 0) {
+      BRASA_THROW(IndexError, "index: index ", v, " is out of bounds for dimension with size 0 ",
+                  "(dimension ", dim, ")");
+    }
     BRASA_THROW(IndexError, "index: index ", v, " is out of bounds for dimension ", dim,
                 " with size ", size);
   }
@@ -167,6 +172,13 @@ namespace {
 Tensor expand_value(const Tensor& value, const Tensor& offsets) {
   Tensor v = value;
   while (v.dim() > offsets.dim() && v.sizes()[0] == 1) v = v.squeeze(0);
+  bool fits = v.dim() <= offsets.dim();
+  for (int64_t k = 1; fits && k <= v.dim(); ++k) {
+    const int64_t a = v.sizes()[v.dim() - k], b = offsets.sizes()[offsets.dim() - k];
+    fits = a == b || a == 1;
+  }
+  BRASA_CHECK(fits, "index_put_: shape mismatch: value tensor of shape ", value.sizes(),
+              " cannot be broadcast to indexing result of shape ", offsets.sizes());
   return v.expand(offsets.sizes());
 }
 

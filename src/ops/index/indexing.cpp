@@ -14,6 +14,7 @@
 
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
+#include "brasa/core/warning.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/indexing_ops.h"
 #include "brasa/ops/view.h"
@@ -35,7 +36,7 @@ std::ostream& operator<<(std::ostream& os, const Slice& s) {
 
 TensorIndex::TensorIndex(const char* str) : type_(TensorIndexType::Ellipsis) {
   BRASA_CHECK(str != nullptr && std::strcmp(str, "...") == 0,
-              "TensorIndex: expected \"...\" to represent an ellipsis index, but got \"",
+              "TensorIndex: Expected \"...\" to represent an ellipsis index, but got \"",
               str ? str : "(null)", "\"");
 }
 
@@ -99,6 +100,12 @@ Indexed apply_indices(const Tensor& self, ArrayRef<TensorIndex> indices, const c
       BRASA_CHECK_INDEX(t.dtype() == kLong || t.dtype() == kBool || t.dtype() == kByte, op,
                         ": tensors used as indices must be long, byte or bool tensors, got ",
                         t.dtype());
+      // Each use warns, as libtorch's (not once per process).
+      if (t.dtype() == kByte) {
+        warn(
+            "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool "
+            "instead.");
+      }
       specified += t.dtype() == kLong ? 1 : t.dim();
     } else if (i.is_tensor() && scalar_of(i.tensor())->is_integer()) {
       ++specified;
@@ -115,7 +122,8 @@ Indexed apply_indices(const Tensor& self, ArrayRef<TensorIndex> indices, const c
   bool any_advanced = false;
   for (const TensorIndex& i : indices) any_advanced = any_advanced || is_advanced(i);
   Tensor v = self;
-  int64_t dim = 0;
+  int64_t dim = 0;       // in v
+  int64_t self_dim = 0;  // in self, for messages
   DimVector bool_dims;
   bool all_true = true;
   std::vector<Advanced> advanced;
@@ -124,6 +132,7 @@ Indexed apply_indices(const Tensor& self, ArrayRef<TensorIndex> indices, const c
       const Tensor& t = given.tensor();
       advanced.push_back({dim, t});
       dim += t.dtype() == kLong ? 1 : t.dim();
+      self_dim += t.dtype() == kLong ? 1 : t.dim();
       continue;
     }
     TensorIndex index = given.is_tensor() ? *scalar_of(given.tensor()) : given;
@@ -131,15 +140,18 @@ Indexed apply_indices(const Tensor& self, ArrayRef<TensorIndex> indices, const c
       v = v.unsqueeze(dim++);
     } else if (index.is_ellipsis()) {
       dim += self.dim() - specified;
+      self_dim += self.dim() - specified;
     } else if (index.is_integer()) {
       int64_t size = v.sizes()[dim];
       int64_t i = index.integer();
       BRASA_CHECK_INDEX(i >= -size && i < size, op, ": index ", i,
-                        " is out of bounds for dimension ", dim, " with size ", size);
+                        " is out of bounds for dimension ", self_dim, " with size ", size);
       v = v.select(dim, i);
+      ++self_dim;
     } else if (index.is_slice()) {
       const indexing::Slice& s = index.slice();
       v = v.slice(dim++, s.start(), s.stop(), s.step());
+      ++self_dim;
     } else if (index.is_boolean()) {
       v = v.unsqueeze(dim);
       if (any_advanced) {
@@ -175,7 +187,16 @@ void assign(const Tensor& dst, const Tensor& value) {
 
 }  // namespace
 
+namespace {
+// libtorch's words; x.index({Ellipsis}) is the spelling of "all of x".
+void check_not_empty(ArrayRef<indexing::TensorIndex> indices, const char* method) {
+  BRASA_CHECK(!indices.empty(), "Passing an empty index list to Tensor::", method,
+              "() is not valid syntax");
+}
+}  // namespace
+
 Tensor Tensor::index(ArrayRef<indexing::TensorIndex> indices) const {
+  check_not_empty(indices, "index");
   Indexed r = apply_indices(*this, indices, "index");
   if (!r.advanced.empty()) return ops::advanced_index(r.view, r.advanced);
   return r.is_copy ? r.view.clone() : r.view;
@@ -187,6 +208,7 @@ Tensor Tensor::index(std::initializer_list<indexing::TensorIndex> indices) const
 const Tensor& Tensor::index_put_(ArrayRef<indexing::TensorIndex> indices,
                                  const Tensor& value) const {
   BRASA_CHECK(value.defined(), "index_put_: the value is an undefined tensor");
+  check_not_empty(indices, "index_put_");
   Indexed r = apply_indices(*this, indices, "index_put_");
   if (!r.advanced.empty()) {
     ops::advanced_index_put(r.view, r.advanced, value, false);
@@ -197,6 +219,7 @@ const Tensor& Tensor::index_put_(ArrayRef<indexing::TensorIndex> indices,
 }
 const Tensor& Tensor::index_put_(ArrayRef<indexing::TensorIndex> indices,
                                  const Scalar& value) const {
+  check_not_empty(indices, "index_put_");
   Indexed r = apply_indices(*this, indices, "index_put_");
   if (!r.advanced.empty()) {
     ops::advanced_index_fill(r.view, r.advanced, value);

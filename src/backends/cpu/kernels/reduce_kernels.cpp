@@ -164,15 +164,20 @@ void count_nonzero_kernel(const ReduceIter& it, const ReduceParams&) {
   run_logical<Logical::Count>(it, "count_nonzero");
 }
 
+// |a - b| <= atol + rtol * |b|, for floating dtypes in their own precision (float's in float:
+// rtol and atol rounded to it, as aten's isclose computes with tensors of the inputs' dtype, so
+// allclose(0.1f, 0.0f, rtol, 0.1) holds); integers in double.
 void isclose_kernel(TensorIterator& it, double rtol, double atol, bool equal_nan) {
   BRASA_DISPATCH_ALL_TYPES(it.common_dtype(), "allclose", [&] {
+    using op_t = std::conditional_t<is_float_v<scalar_t>, opmath_t<scalar_t>, double>;
+    const op_t r = static_cast<op_t>(rtol), t = static_cast<op_t>(atol);
     run_binary<bool, scalar_t>(it, [=](scalar_t at, scalar_t bt) -> bool {
-      double a = static_cast<double>(static_cast<opmath_t<scalar_t>>(at));
-      double b = static_cast<double>(static_cast<opmath_t<scalar_t>>(bt));
+      op_t a = static_cast<op_t>(static_cast<opmath_t<scalar_t>>(at));
+      op_t b = static_cast<op_t>(static_cast<opmath_t<scalar_t>>(bt));
       if (a == b) return true;
       if (std::isnan(a) || std::isnan(b)) return equal_nan && std::isnan(a) && std::isnan(b);
       if (!std::isfinite(a) || !std::isfinite(b)) return false;
-      return std::abs(a - b) <= atol + rtol * std::abs(b);
+      return std::abs(a - b) <= t + std::abs(r * b);
     });
   });
 }

@@ -37,8 +37,8 @@ struct ForwardTraits<R (C::*)(Args...) const> : ForwardTraits<R (C::*)(Args...)>
 template <typename T>
 T&& unpack_argument(std::vector<AnyValue>& args, size_t i) {
   T* p = args[i].try_get<T>();
-  BRASA_CHECK_TYPE(p != nullptr, "AnyModule::forward: expected argument #", i, " to be of type ",
-                   type_name(typeid(T)), ", but received a value of type ",
+  BRASA_CHECK_TYPE(p != nullptr, "AnyModule::forward: Expected argument #", i, " to be of type ",
+                   type_name(typeid(T)), ", but received value of type ",
                    type_name(args[i].type_info()));
   return std::move(*p);
 }
@@ -66,7 +66,7 @@ class BRASA_API AnyModule {
   /// Calls the module's forward with these arguments, returning an AnyValue.
   template <typename... Args>
   AnyValue any_forward(Args&&... args) {
-    check_not_empty();
+    check_not_empty("forward");
     std::vector<AnyValue> values;
     values.reserve(sizeof...(Args));
     (values.push_back(to_any(std::forward<Args>(args))), ...);
@@ -80,7 +80,7 @@ class BRASA_API AnyModule {
 
   /// The module, as a base Module or (TypeError when it is another type) as ModuleType.
   std::shared_ptr<Module> ptr() const {
-    check_not_empty();
+    check_not_empty("ptr");
     return module_;
   }
   template <typename T, typename = std::enable_if_t<!detail::is_module_holder_v<T>>>
@@ -93,6 +93,7 @@ class BRASA_API AnyModule {
   }
   template <typename T, typename = std::enable_if_t<!detail::is_module_holder_v<T>>>
   T& get() const {
+    check_not_empty("get");
     return *ptr<T>();
   }
   template <typename T, typename = std::enable_if_t<detail::is_module_holder_v<T>>, int = 0>
@@ -100,13 +101,13 @@ class BRASA_API AnyModule {
     return T(ptr<typename T::ContainedType>());
   }
   const std::type_info& type_info() const {
-    check_not_empty();
+    check_not_empty("type_info");
     return *type_info_;
   }
   bool is_empty() const noexcept { return module_ == nullptr; }
   /// A deep copy of the module (it must derive from Cloneable).
   AnyModule clone(std::optional<Device> device = std::nullopt) const {
-    check_not_empty();
+    check_not_empty("clone");
     AnyModule copy = *this;
     copy.clone_into_(copy, device);
     return copy;
@@ -174,8 +175,9 @@ class BRASA_API AnyModule {
     }
   }
 
-  void check_not_empty() const {
-    BRASA_CHECK(module_ != nullptr, "AnyModule: the module is empty");
+  // libtorch's words: "Cannot call forward() on an empty AnyModule".
+  void check_not_empty(const char* method) const {
+    BRASA_CHECK(module_ != nullptr, "AnyModule: Cannot call ", method, "() on an empty AnyModule");
   }
 
   std::shared_ptr<Module> module_;
