@@ -7,16 +7,20 @@ from . import _C, _ops
 _Result = {name: collections.namedtuple(name, fields) for name, fields in (
     ("sort", ["values", "indices"]), ("median", ["values", "indices"]),
     ("nanmedian", ["values", "indices"]), ("kthvalue", ["values", "indices"]),
-    ("mode", ["values", "indices"]), ("aminmax", ["min", "max"]), ("svd", ["U", "S", "V"]))}
+    ("mode", ["values", "indices"]), ("aminmax", ["min", "max"]), ("svd", ["U", "S", "V"]),
+    ("histogram", ["hist", "bin_edges"]), ("histogramdd", ["hist", "bin_edges"]))}
 
 
 def sort(input, dim=-1, descending=False, stable=False, *, out=None):
     return _Result["sort"](*_ops._sort_stable(input, stable, dim, descending))
 
 
-def median(input, dim=None, keepdim=False):
+def median(input, dim=None, keepdim=False, *, out=None):
     if dim is None:
         return _ops._median_all(input)
+    if out is not None:
+        _ops._median_dim_out(input, dim, keepdim, *out)
+        return _Result["median"](*out)
     return _Result["median"](*_ops._median_dim(input, dim, keepdim))
 
 
@@ -26,8 +30,19 @@ def nanmedian(input, dim=None, keepdim=False):
     return _Result["nanmedian"](*_ops._nanmedian_dim(input, dim, keepdim))
 
 
-def kthvalue(input, k, dim=-1, keepdim=False):
+def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
+    if out is not None:
+        _ops._kthvalue_out(input, k, dim, keepdim, *out)
+        return _Result["kthvalue"](*out)
     return _Result["kthvalue"](*_ops._kthvalue(input, k, dim, keepdim))
+
+
+def histogram(input, bins=100, *, range=None, weight=None, density=False):
+    return _Result["histogram"](*_ops._histogram(input, bins, range, weight, density))
+
+
+def histogramdd(input, bins, *, range=None, weight=None, density=False):
+    return _Result["histogramdd"](*_ops._histogramdd(input, bins, range, weight, density))
 
 
 def mode(input, dim=-1, keepdim=False):
@@ -94,7 +109,7 @@ FUNCTIONS = {"sort": sort, "median": median, "nanmedian": nanmedian, "kthvalue":
              "blackman_window": _window("blackman", ()),
              "bartlett_window": _window("bartlett", ()),
              "kaiser_window": _window("kaiser", (("beta", 12.0),)), "roll": roll, "pow": pow,
-             "svd": svd}
+             "svd": svd, "histogram": histogram, "histogramdd": histogramdd}
 for _name in ("celu", "selu", "rrelu", "threshold", "prelu", "hardshrink", "glu"):
     FUNCTIONS.setdefault(_name, _functional(_name))
 for _alias, _name in (("arcsinh", "asinh"), ("arccosh", "acosh"), ("arctanh", "atanh"),
@@ -104,7 +119,7 @@ for _alias, _name in (("arcsinh", "asinh"), ("arccosh", "acosh"), ("arctanh", "a
     if hasattr(_ops, _name) and not hasattr(_ops, _alias):
         FUNCTIONS[_alias] = getattr(_ops, _name)
 METHODS = {n: f for n, f in FUNCTIONS.items() if not n.endswith("_window") and n not in (
-    "scalar_tensor", "celu", "selu", "rrelu", "threshold", "glu")}
+    "scalar_tensor", "celu", "selu", "rrelu", "threshold", "glu", "histogramdd")}
 METHODS["div_"] = div_
 for _name in ("argsort", "msort", "quantile", "nanquantile", "nansum", "nanmean", "rot90", "diag",
               "diag_embed", "diagflat", "diagonal_scatter", "take_along_dim", "tensor_split", "diff",
@@ -116,7 +131,8 @@ for _name in ("argsort", "msort", "quantile", "nanquantile", "nansum", "nanmean"
               "arctan2", "fmax", "fmin", "ldexp", "logaddexp", "logaddexp2", "heaviside",
               "greater_equal", "less_equal", "not_equal", "float_power", "xlogy", "copysign",
               "kron", "inner", "outer", "ger", "mv", "vdot", "addr", "addbmm", "matrix_power",
-              "isclose", "renorm", "logit"):
+              "isclose", "renorm", "logit", "addcdiv", "addcdiv_", "addcmul", "addcmul_",
+              "index_reduce", "index_reduce_", "stft", "istft"):
     # A Python function, so that t.name(...) passes t as the first argument (a nanobind function
     # set on a class is not a descriptor).
     METHODS[_name] = (lambda fn: lambda self, *args, **kwargs: fn(self, *args, **kwargs))(

@@ -228,12 +228,13 @@ void bind_others(nb::module_& m) {
       nb::arg("assume_unique") = false, nb::arg("invert") = false);
   m.def(
       "renorm",
-      [](T a, nb::handle p, int64_t dim, nb::handle maxnorm) {
+      [](T a, nb::handle p, int64_t dim, nb::handle maxnorm, OptTensor out) {
         Scalar ps = scalar_arg(p, "renorm", "p"), mx = scalar_arg(maxnorm, "renorm", "maxnorm");
         G g;
-        return renorm(a, ps, dim, mx);
+        return out ? renorm_out(*out, a, ps, dim, mx) : renorm(a, ps, dim, mx);
       },
-      nb::arg("input"), nb::arg("p"), nb::arg("dim"), nb::arg("maxnorm"));
+      nb::arg("input"), nb::arg("p"), nb::arg("dim"), nb::arg("maxnorm"), nb::kw_only(),
+      nb::arg("out").none() = nb::none());
   m.def(
       "cdist",
       [](T x1, T x2, double p, std::optional<std::string> mode) {
@@ -255,11 +256,35 @@ void bind_others(nb::module_& m) {
       nb::arg("input"), nb::arg("dim").none() = nb::none(), nb::arg("keepdim") = false);
   m.def(
       "logit",
-      [](T a, std::optional<double> eps) {
+      [](T a, std::optional<double> eps, OptTensor out) {
         G g;
-        return logit(a, eps);
+        return out ? logit_out(*out, a, eps) : logit(a, eps);
       },
-      nb::arg("input"), nb::arg("eps").none() = nb::none());
+      nb::arg("input"), nb::arg("eps").none() = nb::none(), nb::kw_only(),
+      nb::arg("out").none() = nb::none());
+  // self + value * tensor1 (/ or *) tensor2, and in place.
+  for (const char* name : {"addcdiv", "addcmul"}) {
+    const bool div = std::string(name) == "addcdiv";
+    m.def(
+        name,
+        [div, name](T a, T t1, T t2, nb::handle value, OptTensor out) {
+          Scalar v = scalar_arg(value, name, "value");
+          G g;
+          if (out) return div ? addcdiv_out(*out, a, t1, t2, v) : addcmul_out(*out, a, t1, t2, v);
+          return div ? addcdiv(a, t1, t2, v) : addcmul(a, t1, t2, v);
+        },
+        nb::arg("input"), nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(),
+        nb::arg("value") = 1, nb::arg("out").none() = nb::none());
+    m.def(
+        div ? "addcdiv_" : "addcmul_",
+        [div, name](T a, T t1, T t2, nb::handle value) {
+          Scalar v = scalar_arg(value, name, "value");
+          G g;
+          return div ? a.addcdiv_(t1, t2, v) : a.addcmul_(t1, t2, v);
+        },
+        nb::arg("input"), nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(),
+        nb::arg("value") = 1);
+  }
   for (const char* name : {"trapezoid", "trapz", "cumulative_trapezoid"}) {
     const bool cumulative = name[0] == 'c';
     m.def(
