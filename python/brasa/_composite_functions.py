@@ -8,7 +8,8 @@ _Result = {name: collections.namedtuple(name, fields) for name, fields in (
     ("sort", ["values", "indices"]), ("median", ["values", "indices"]),
     ("nanmedian", ["values", "indices"]), ("kthvalue", ["values", "indices"]),
     ("mode", ["values", "indices"]), ("aminmax", ["min", "max"]), ("svd", ["U", "S", "V"]),
-    ("histogram", ["hist", "bin_edges"]), ("histogramdd", ["hist", "bin_edges"]))}
+    ("histogram", ["hist", "bin_edges"]), ("histogramdd", ["hist", "bin_edges"]),
+    ("triangular_solve", ["solution", "cloned_coefficient"]))}
 
 
 def sort(input, dim=-1, descending=False, stable=False, *, out=None):
@@ -35,6 +36,11 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
         _ops._kthvalue_out(input, k, dim, keepdim, *out)
         return _Result["kthvalue"](*out)
     return _Result["kthvalue"](*_ops._kthvalue(input, k, dim, keepdim))
+
+
+def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False, *, out=None):
+    return _Result["triangular_solve"](*_ops._triangular_solve(input, A, upper, transpose,
+                                                                unitriangular))
 
 
 def histogram(input, bins=100, *, range=None, weight=None, density=False):
@@ -109,7 +115,8 @@ FUNCTIONS = {"sort": sort, "median": median, "nanmedian": nanmedian, "kthvalue":
              "blackman_window": _window("blackman", ()),
              "bartlett_window": _window("bartlett", ()),
              "kaiser_window": _window("kaiser", (("beta", 12.0),)), "roll": roll, "pow": pow,
-             "svd": svd, "histogram": histogram, "histogramdd": histogramdd}
+             "svd": svd, "histogram": histogram, "histogramdd": histogramdd,
+             "triangular_solve": triangular_solve}
 for _name in ("celu", "selu", "rrelu", "threshold", "prelu", "hardshrink", "glu"):
     FUNCTIONS.setdefault(_name, _functional(_name))
 for _alias, _name in (("arcsinh", "asinh"), ("arccosh", "acosh"), ("arctanh", "atanh"),
@@ -132,9 +139,13 @@ for _name in ("argsort", "msort", "quantile", "nanquantile", "nansum", "nanmean"
               "greater_equal", "less_equal", "not_equal", "float_power", "xlogy", "copysign",
               "kron", "inner", "outer", "ger", "mv", "vdot", "addr", "addbmm", "matrix_power",
               "isclose", "renorm", "logit", "addcdiv", "addcdiv_", "addcmul", "addcmul_",
-              "index_reduce", "index_reduce_", "stft", "istft"):
+              "index_reduce", "index_reduce_", "stft", "istft", "argwhere", "cross", "dist",
+              "matrix_exp", "select_scatter", "slice_scatter", "as_strided_scatter", "mvlgamma",
+              "is_nonzero", "is_same_size", "resolve_neg", "cholesky_solve", "cholesky_inverse",
+              "orgqr", "ormqr"):
     # A Python function, so that t.name(...) passes t as the first argument (a nanobind function
     # set on a class is not a descriptor).
     METHODS[_name] = (lambda fn: lambda self, *args, **kwargs: fn(self, *args, **kwargs))(
         getattr(_ops, _name))
 METHODS["where"] = lambda self, condition, y: _ops.where(condition, self, y)
+METHODS["polygamma"] = lambda self, n: _ops.polygamma(n, self)

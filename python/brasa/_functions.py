@@ -59,6 +59,8 @@ def _variance(name):
 
 
 var, std = _variance("var"), _variance("std")
+var_mean, std_mean = _variance("_var_mean"), _variance("_std_mean")
+var_mean.__name__, std_mean.__name__ = "var_mean", "std_mean"
 
 
 def _shape_args(shape):
@@ -117,6 +119,7 @@ FUNCTIONS = {"max": max, "min": min, "topk": topk, "cummax": cummax,
              "std": std, "split": split, "chunk": chunk, "divide": div, "true_divide": div}
 
 METHODS = dict(FUNCTIONS)
+FUNCTIONS.update(var_mean=var_mean, std_mean=std_mean)
 FUNCTIONS.update(_composite_functions.FUNCTIONS)
 METHODS.update(_composite_functions.METHODS)
 METHODS.update({

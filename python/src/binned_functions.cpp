@@ -105,8 +105,8 @@ void bind_histograms(nb::module_& m) {
 void bind_segment_and_index_reductions(nb::module_& m) {
   m.def(
       "segment_reduce",
-      [](T data, const std::string& reduce, OptTensor lengths, OptTensor indices,
-         OptTensor offsets, int64_t axis, bool unsafe, nb::handle initial) {
+      [](T data, const std::string& reduce, OptTensor lengths, OptTensor indices, OptTensor offsets,
+         int64_t axis, bool unsafe, nb::handle initial) {
         std::optional<Scalar> init;
         if (!initial.is_none()) init = scalar_arg(initial, "segment_reduce", "initial");
         G g;

@@ -138,6 +138,17 @@ void bind_order_statistics(nb::module_& m) {
 }
 
 void bind_nan_reductions(nb::module_& m) {
+  // (var, mean) / (std, mean); dims empty = all (python/brasa/_functions.py's _variance).
+  for (const char* name : {"_var_mean", "_std_mean"}) {
+    const bool var = std::string(name) == "_var_mean";
+    m.def(name, [var](T a, nb::handle dim, int64_t correction, bool keepdim) {
+      const std::optional<std::vector<int64_t>> dims = optional_int_list(dim);
+      OptionalIntArrayRef d = dims && !dims->empty() ? optional_dims(dims) : OptionalIntArrayRef();
+      const std::optional<int64_t> c = correction;  // not the `bool unbiased` overload
+      G g;
+      return var ? var_mean(a, d, c, keepdim) : std_mean(a, d, c, keepdim);
+    });
+  }
   for (const char* name : {"nansum", "nanmean"}) {
     const bool sum = name[3] == 's';
     m.def(

@@ -213,11 +213,68 @@ void bind_rearranging(nb::module_& m) {
       nb::arg("tensors"), nb::arg("dim") = 0);
 }
 
+// The *_scatter embeddings (self with src written into a view of it), index tables, predicates.
+void bind_embeddings_and_tables(nb::module_& m) {
+  m.def(
+      "select_scatter",
+      [](T a, T src, int64_t dim, int64_t index) {
+        G g;
+        return select_scatter(a, src, dim, index);
+      },
+      nb::arg("input"), nb::arg("src"), nb::arg("dim"), nb::arg("index"));
+  m.def(
+      "slice_scatter",
+      [](T a, T src, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
+         int64_t step) {
+        G g;
+        return slice_scatter(a, src, dim, start, end, step);
+      },
+      nb::arg("input"), nb::arg("src"), nb::arg("dim") = 0, nb::arg("start").none() = nb::none(),
+      nb::arg("end").none() = nb::none(), nb::arg("step") = 1);
+  m.def(
+      "as_strided_scatter",
+      [](T a, T src, const std::vector<int64_t>& size, const std::vector<int64_t>& stride,
+         std::optional<int64_t> offset) {
+        G g;
+        return as_strided_scatter(a, src, size, stride, offset);
+      },
+      nb::arg("input"), nb::arg("src"), nb::arg("size"), nb::arg("stride"),
+      nb::arg("storage_offset").none() = nb::none());
+  m.def("argwhere", [](T a) {
+    G g;
+    return argwhere(a);
+  });
+  for (const char* name : {"tril_indices", "triu_indices"}) {
+    const bool lower = std::string(name) == "tril_indices";
+    m.def(
+        name,
+        [lower](int64_t row, int64_t col, int64_t offset, std::optional<DType> dtype, nb::handle,
+                nb::handle) {
+          TensorOptions o(dtype ? dtype->type : kLong);
+          G g;
+          return lower ? tril_indices(row, col, offset, o) : triu_indices(row, col, offset, o);
+        },
+        nb::arg("row"), nb::arg("col"), nb::arg("offset") = 0, nb::kw_only(),
+        nb::arg("dtype").none() = nb::none(), nb::arg("device").none() = nb::none(),
+        nb::arg("layout").none() = nb::none());
+  }
+  m.def("is_nonzero", [](T a) {
+    G g;
+    return is_nonzero(a);
+  });
+  m.def("is_same_size", [](T a, T b) { return is_same_size(a, b); });
+  m.def("resolve_neg", [](T a) {
+    G g;
+    return resolve_neg(a);
+  });
+}
+
 }  // namespace
 
 void bind_indexing_functions(nb::module_& m) {
   bind_scatter_family(m);
   bind_rearranging(m);
+  bind_embeddings_and_tables(m);
 }
 
 }  // namespace brasa::python

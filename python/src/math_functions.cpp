@@ -197,6 +197,20 @@ void bind_products(nb::module_& m) {
 
 void bind_others(nb::module_& m) {
   m.def(
+      "polygamma",
+      [](int64_t n, T a, OptTensor out) {
+        G g;
+        return out ? polygamma_out(*out, n, a) : polygamma(n, a);
+      },
+      nb::arg("n"), nb::arg("input"), nb::kw_only(), nb::arg("out").none() = nb::none());
+  m.def(
+      "mvlgamma",
+      [](T a, int64_t p, OptTensor out) {
+        G g;
+        return out ? mvlgamma_out(*out, a, p) : mvlgamma(a, p);
+      },
+      nb::arg("input"), nb::arg("p"), nb::kw_only(), nb::arg("out").none() = nb::none());
+  m.def(
       "isclose",
       [](T a, T b, double rtol, double atol, bool equal_nan) {
         G g;

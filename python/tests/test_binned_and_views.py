@@ -121,3 +121,23 @@ def test_multi_head_attention_forward_checks_embed_dim():
     assert out.shape == (2, 1, 4) and weights.shape == (1, 2, 2)
     with pytest.raises(RuntimeError, match="embedding dimension of 8"):
         BF.multi_head_attention_forward(q, q, q, 8, 2, w, None, None, None, False, 0.0, wo, None)
+
+
+def test_more_torch_functions_named_tuples_and_overloads():
+    a = [[2.0, 0.0], [1.0, 3.0]]
+    (ba, ta), (bb, tb) = both(a), both([[1.0], [2.0]])
+    r, tr = brasa.triangular_solve(bb, ba, upper=False), torch.triangular_solve(tb, ta, upper=False)
+    np.testing.assert_allclose(r.solution.numpy(), tr.solution.numpy(), rtol=1e-6)
+    x, tx = both([[1.0, 2.0, 4.0], [3.0, 5.0, 9.0]])
+    for kw in ({"dim": 1, "correction": 2}, {"unbiased": False}, {}):
+        for name in ("var_mean", "std_mean"):
+            got, want = getattr(brasa, name)(x, **kw), getattr(torch, name)(tx, **kw)
+            for g, w in zip(got, want):
+                np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-6)
+    assert brasa.tril_indices(3, 3).tolist() == torch.tril_indices(3, 3).tolist()
+    assert brasa.triu_indices(3, 3, 1, dtype=brasa.int32).dtype == brasa.int32
+    assert brasa.triu_indices(3, 3, 1).tolist() == torch.triu_indices(3, 3, 1).tolist()
+    np.testing.assert_allclose(x.polygamma(1).numpy(), tx.polygamma(1).numpy(), rtol=1e-5)
+    g, tg = brasa.gradient(x, spacing=2.0, dim=1), torch.gradient(tx, spacing=2.0, dim=1)
+    assert isinstance(g, tuple) and len(g) == 1
+    np.testing.assert_allclose(g[0].numpy(), tg[0].numpy())
