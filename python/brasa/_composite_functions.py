@@ -9,7 +9,7 @@ _Result = {name: collections.namedtuple(name, fields) for name, fields in (
     ("nanmedian", ["values", "indices"]), ("kthvalue", ["values", "indices"]),
     ("mode", ["values", "indices"]), ("aminmax", ["min", "max"]), ("svd", ["U", "S", "V"]),
     ("histogram", ["hist", "bin_edges"]), ("histogramdd", ["hist", "bin_edges"]),
-    ("triangular_solve", ["solution", "cloned_coefficient"]))}
+    ("triangular_solve", ["solution", "cloned_coefficient"]), ("lu_unpack", ["P", "L", "U"]))}
 
 
 def sort(input, dim=-1, descending=False, stable=False, *, out=None):
@@ -41,6 +41,11 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
 def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False, *, out=None):
     return _Result["triangular_solve"](*_ops._triangular_solve(input, A, upper, transpose,
                                                                 unitriangular))
+
+
+def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=None):
+    return _Result["lu_unpack"](*_ops._lu_unpack(LU_data, LU_pivots, unpack_data,
+                                                  unpack_pivots))
 
 
 def histogram(input, bins=100, *, range=None, weight=None, density=False):
@@ -116,7 +121,7 @@ FUNCTIONS = {"sort": sort, "median": median, "nanmedian": nanmedian, "kthvalue":
              "bartlett_window": _window("bartlett", ()),
              "kaiser_window": _window("kaiser", (("beta", 12.0),)), "roll": roll, "pow": pow,
              "svd": svd, "histogram": histogram, "histogramdd": histogramdd,
-             "triangular_solve": triangular_solve}
+             "triangular_solve": triangular_solve, "lu_unpack": lu_unpack}
 for _name in ("celu", "selu", "rrelu", "threshold", "prelu", "hardshrink", "glu"):
     FUNCTIONS.setdefault(_name, _functional(_name))
 for _alias, _name in (("arcsinh", "asinh"), ("arccosh", "acosh"), ("arctanh", "atanh"),
@@ -126,7 +131,7 @@ for _alias, _name in (("arcsinh", "asinh"), ("arccosh", "acosh"), ("arctanh", "a
     if hasattr(_ops, _name) and not hasattr(_ops, _alias):
         FUNCTIONS[_alias] = getattr(_ops, _name)
 METHODS = {n: f for n, f in FUNCTIONS.items() if not n.endswith("_window") and n not in (
-    "scalar_tensor", "celu", "selu", "rrelu", "threshold", "glu", "histogramdd")}
+    "scalar_tensor", "celu", "selu", "rrelu", "threshold", "glu", "histogramdd", "lu_unpack")}
 METHODS["div_"] = div_
 for _name in ("argsort", "msort", "quantile", "nanquantile", "nansum", "nanmean", "rot90", "diag",
               "diag_embed", "diagflat", "diagonal_scatter", "take_along_dim", "tensor_split", "diff",

@@ -258,6 +258,56 @@ void bind_embeddings_and_tables(nb::module_& m) {
         nb::arg("dtype").none() = nb::none(), nb::arg("device").none() = nb::none(),
         nb::arg("layout").none() = nb::none());
   }
+  m.def(
+      "range",
+      [](nb::handle start, nb::handle end, nb::handle step, std::optional<DType> dtype, nb::handle,
+         nb::handle, bool requires_grad) {
+        Scalar s0 = scalar_arg(start, "range", "start"), s1 = scalar_arg(end, "range", "end"),
+               st = scalar_arg(step, "range", "step");
+        Tensor r;
+        {
+          G g;
+          r = range(s0, s1, st, dtype_options(dtype));
+        }
+        return requires_grad ? r.requires_grad_(true) : r;
+      },
+      nb::arg("start"), nb::arg("end"), nb::arg("step") = 1, nb::kw_only(),
+      nb::arg("dtype").none() = nb::none(), nb::arg("device").none() = nb::none(),
+      nb::arg("layout").none() = nb::none(), nb::arg("requires_grad") = false);
+  // The unsafe_* splits (views whose autograd does not check later in-place writes): tuples.
+  m.def(
+      "unsafe_chunk",
+      [](T a, int64_t chunks, int64_t dim) {
+        Tensors r;
+        {
+          G g;
+          r = unsafe_chunk(a, chunks, dim);
+        }
+        return tensor_tuple(r);
+      },
+      nb::arg("input"), nb::arg("chunks"), nb::arg("dim") = 0);
+  m.def(
+      "unsafe_split",
+      [](T a, int64_t size, int64_t dim) {
+        Tensors r;
+        {
+          G g;
+          r = unsafe_split(a, size, dim);
+        }
+        return tensor_tuple(r);
+      },
+      nb::arg("tensor"), nb::arg("split_size"), nb::arg("dim") = 0);
+  m.def(
+      "unsafe_split_with_sizes",
+      [](T a, const std::vector<int64_t>& sizes, int64_t dim) {
+        Tensors r;
+        {
+          G g;
+          r = unsafe_split_with_sizes(a, sizes, dim);
+        }
+        return tensor_tuple(r);
+      },
+      nb::arg("input"), nb::arg("split_sizes"), nb::arg("dim") = 0);
   m.def("is_nonzero", [](T a) {
     G g;
     return is_nonzero(a);

@@ -1,14 +1,18 @@
 // torch's top-level linear-algebra functions over libbrasa's C++ ones (the torch.linalg namespace
-// is linalg_binding.cpp): cholesky_solve / cholesky_inverse, triangular_solve, orgqr / ormqr,
-// matrix_exp, cross and dist (Note [Composite functions in Python]). The GIL is released around
-// each C++ call.
+// is linalg_binding.cpp): cholesky_solve / cholesky_inverse, triangular_solve, lu_unpack,
+// orgqr / ormqr, matrix_exp, cross, dist and the older norms (Note [Composite functions in
+// Python]). The GIL is released around each C++ call.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
 
 #include <optional>
+#include <vector>
 
 #include "brasa/ops/householder.h"
+#include "brasa/ops/legacy_norms.h"
+#include "brasa/ops/linalg_lu.h"
 #include "brasa/ops/linalg_solvers.h"
 #include "brasa/ops/products.h"
 #include "composites.h"
@@ -45,6 +49,13 @@ void bind_solvers(nb::module_& m) {
       },
       nb::arg("input"), nb::arg("A"), nb::arg("upper"), nb::arg("transpose"),
       nb::arg("unitriangular"));
+  m.def(
+      "_lu_unpack",
+      [](T lu, T pivots, bool unpack_data, bool unpack_pivots) {
+        G g;
+        return lu_unpack(lu, pivots, unpack_data, unpack_pivots);
+      },
+      nb::arg("LU_data"), nb::arg("LU_pivots"), nb::arg("unpack_data"), nb::arg("unpack_pivots"));
   m.def(
       "orgqr",
       [](T a, T tau) {
@@ -85,6 +96,28 @@ void bind_products(nb::module_& m) {
         return a.dist(b, ps);
       },
       nb::arg("input"), nb::arg("other"), nb::arg("p") = 2);
+  // nuclear_norm(input, keepdim=False) and nuclear_norm(input, dim, keepdim=False).
+  m.def(
+      "nuclear_norm",
+      [](T a, bool keepdim) {
+        G g;
+        return nuclear_norm(a, keepdim);
+      },
+      nb::arg("input"), nb::arg("keepdim") = false);
+  m.def(
+      "nuclear_norm",
+      [](T a, const std::vector<int64_t>& dim, bool keepdim) {
+        G g;
+        return nuclear_norm(a, dim, keepdim);
+      },
+      nb::arg("input"), nb::arg("dim"), nb::arg("keepdim") = false);
+  m.def(
+      "norm_except_dim",
+      [](T v, int64_t pow, int64_t dim) {
+        G g;
+        return norm_except_dim(v, pow, dim);
+      },
+      nb::arg("v"), nb::arg("pow") = 2, nb::arg("dim") = 0);
 }
 
 }  // namespace

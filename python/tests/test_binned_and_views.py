@@ -141,3 +141,15 @@ def test_more_torch_functions_named_tuples_and_overloads():
     g, tg = brasa.gradient(x, spacing=2.0, dim=1), torch.gradient(tx, spacing=2.0, dim=1)
     assert isinstance(g, tuple) and len(g) == 1
     np.testing.assert_allclose(g[0].numpy(), tg[0].numpy())
+
+
+def test_lu_unpack_range_unsafe_splits():
+    a, ta = both([[4.0, 3.0], [6.0, 3.0]])
+    lu, piv = brasa.linalg.lu_factor(a)
+    r, tr = brasa.lu_unpack(lu, piv), torch.lu_unpack(*torch.linalg.lu_factor(ta))
+    for name in ("P", "L", "U"):
+        np.testing.assert_allclose(getattr(r, name).numpy(), getattr(tr, name).numpy(), rtol=1e-6)
+    assert brasa.range(0, 1, 0.25).tolist() == torch.range(0, 1, 0.25).tolist()
+    assert brasa.range(0, 4, dtype=brasa.int64).dtype == brasa.int64
+    parts = brasa.unsafe_split(brasa.arange(5), 2)
+    assert isinstance(parts, tuple) and [p.tolist() for p in parts] == [[0, 1], [2, 3], [4]]
