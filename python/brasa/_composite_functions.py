@@ -9,7 +9,8 @@ _Result = {name: collections.namedtuple(name, fields) for name, fields in (
     ("nanmedian", ["values", "indices"]), ("kthvalue", ["values", "indices"]),
     ("mode", ["values", "indices"]), ("aminmax", ["min", "max"]), ("svd", ["U", "S", "V"]),
     ("histogram", ["hist", "bin_edges"]), ("histogramdd", ["hist", "bin_edges"]),
-    ("triangular_solve", ["solution", "cloned_coefficient"]), ("lu_unpack", ["P", "L", "U"]))}
+    ("triangular_solve", ["solution", "cloned_coefficient"]), ("lu_unpack", ["P", "L", "U"]),
+    ("qr", ["Q", "R"]))}
 
 
 def sort(input, dim=-1, descending=False, stable=False, *, out=None):
@@ -46,6 +47,23 @@ def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False,
 def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=None):
     return _Result["lu_unpack"](*_ops._lu_unpack(LU_data, LU_pivots, unpack_data,
                                                   unpack_pivots))
+
+
+def qr(input, some=True, *, out=None):
+    from . import linalg
+    return _Result["qr"](*linalg.qr(input, "reduced" if some else "complete"))
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    values, inverse, counts = _ops._unique(input, sorted, return_inverse, return_counts, dim)
+    if not (return_inverse or return_counts):
+        return values
+    return (values,) + ((inverse,) if return_inverse else ()) + ((counts,) if return_counts else ())
+
+
+def kl_div(input, target, reduction=1, *, log_target=False):
+    """aten's kl_div (reduction as torch's enum: 0 none, 1 mean, 2 sum)."""
+    return _C._nn.kl_div(input, target, reduction, log_target)
 
 
 def histogram(input, bins=100, *, range=None, weight=None, density=False):
@@ -121,7 +139,8 @@ FUNCTIONS = {"sort": sort, "median": median, "nanmedian": nanmedian, "kthvalue":
              "bartlett_window": _window("bartlett", ()),
              "kaiser_window": _window("kaiser", (("beta", 12.0),)), "roll": roll, "pow": pow,
              "svd": svd, "histogram": histogram, "histogramdd": histogramdd,
-             "triangular_solve": triangular_solve, "lu_unpack": lu_unpack}
+             "triangular_solve": triangular_solve, "lu_unpack": lu_unpack, "qr": qr,
+             "unique": unique, "kl_div": kl_div}
 for _name in ("celu", "selu", "rrelu", "threshold", "prelu", "hardshrink", "glu"):
     FUNCTIONS.setdefault(_name, _functional(_name))
 for _alias, _name in (("arcsinh", "asinh"), ("arccosh", "acosh"), ("arctanh", "atanh"),
@@ -131,7 +150,8 @@ for _alias, _name in (("arcsinh", "asinh"), ("arccosh", "acosh"), ("arctanh", "a
     if hasattr(_ops, _name) and not hasattr(_ops, _alias):
         FUNCTIONS[_alias] = getattr(_ops, _name)
 METHODS = {n: f for n, f in FUNCTIONS.items() if not n.endswith("_window") and n not in (
-    "scalar_tensor", "celu", "selu", "rrelu", "threshold", "glu", "histogramdd", "lu_unpack")}
+    "scalar_tensor", "celu", "selu", "rrelu", "threshold", "glu", "histogramdd", "lu_unpack",
+    "kl_div")}
 METHODS["div_"] = div_
 for _name in ("argsort", "msort", "quantile", "nanquantile", "nansum", "nanmean", "rot90", "diag",
               "diag_embed", "diagflat", "diagonal_scatter", "take_along_dim", "tensor_split", "diff",
@@ -147,10 +167,16 @@ for _name in ("argsort", "msort", "quantile", "nanquantile", "nansum", "nanmean"
               "index_reduce", "index_reduce_", "stft", "istft", "argwhere", "cross", "dist",
               "matrix_exp", "select_scatter", "slice_scatter", "as_strided_scatter", "mvlgamma",
               "is_nonzero", "is_same_size", "resolve_neg", "cholesky_solve", "cholesky_inverse",
-              "orgqr", "ormqr"):
+              "orgqr", "ormqr", "unflatten"):
     # A Python function, so that t.name(...) passes t as the first argument (a nanobind function
     # set on a class is not a descriptor).
     METHODS[_name] = (lambda fn: lambda self, *args, **kwargs: fn(self, *args, **kwargs))(
         getattr(_ops, _name))
 METHODS["where"] = lambda self, condition, y: _ops.where(condition, self, y)
 METHODS["polygamma"] = lambda self, n: _ops.polygamma(n, self)
+# brasa has no lazy conjugate / negative bits (conj and neg compute): resolving is the identity.
+FUNCTIONS["resolve_conj"] = METHODS["resolve_conj"] = lambda input: input
+FUNCTIONS["is_conj"] = METHODS["is_conj"] = lambda input: False
+FUNCTIONS["is_neg"] = METHODS["is_neg"] = lambda input: False
+METHODS["mT"] = property(lambda self: self.transpose(-2, -1))
+METHODS["mH"] = property(lambda self: self.transpose(-2, -1).conj())

@@ -4,6 +4,7 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 #include <optional>
@@ -13,6 +14,7 @@
 #include "brasa/ops/factory.h"
 #include "brasa/ops/indexing_ops.h"
 #include "brasa/ops/shaping.h"
+#include "brasa/ops/view.h"
 #include "composites.h"
 #include "convert.h"
 
@@ -308,6 +310,31 @@ void bind_embeddings_and_tables(nb::module_& m) {
         return tensor_tuple(r);
       },
       nb::arg("input"), nb::arg("split_sizes"), nb::arg("dim") = 0);
+  m.def(
+      "unflatten",
+      [](T a, int64_t dim, const std::vector<int64_t>& sizes) {
+        G g;
+        return unflatten(a, dim, sizes);
+      },
+      nb::arg("input"), nb::arg("dim"), nb::arg("sizes"));
+  m.def(
+      "bucketize",
+      [](T a, T boundaries, bool out_int32, bool right) {
+        G g;
+        return bucketize(a, boundaries, out_int32, right);
+      },
+      nb::arg("input"), nb::arg("boundaries"), nb::kw_only(), nb::arg("out_int32") = false,
+      nb::arg("right") = false);
+  // (values, inverse, counts), inverse / counts empty unless asked; dim: unique_dim.
+  m.def(
+      "_unique",
+      [](T a, bool sorted, bool inverse, bool counts, std::optional<int64_t> dim) {
+        G g;
+        return dim ? unique_dim(a, *dim, sorted, inverse, counts)
+                   : unique(a, sorted, inverse, counts);
+      },
+      nb::arg("input"), nb::arg("sorted"), nb::arg("return_inverse"), nb::arg("return_counts"),
+      nb::arg("dim").none());
   m.def("is_nonzero", [](T a) {
     G g;
     return is_nonzero(a);

@@ -5,6 +5,7 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 #include <optional>
@@ -124,7 +125,8 @@ void bind_products(nb::module_& m) {
                          {"ger", &outer},
                          {"mv", &mv},
                          {"vdot", &vdot},
-                         {"polar", &polar}}) {
+                         {"polar", &polar},
+                         {"complex", &complex_from}}) {
     m.def(name, [f](T a, T b) {
       G g;
       return f(a, b);

@@ -153,3 +153,18 @@ def test_lu_unpack_range_unsafe_splits():
     assert brasa.range(0, 4, dtype=brasa.int64).dtype == brasa.int64
     parts = brasa.unsafe_split(brasa.arange(5), 2)
     assert isinstance(parts, tuple) and [p.tolist() for p in parts] == [[0, 1], [2, 3], [4]]
+
+
+def test_svd_qr_unique_bucketize_mT_unflatten():
+    x, tx = both([[3.0, 1.0], [1.0, 2.0], [0.0, 1.0]])
+    u, s, v = brasa.svd(x)  # was a nanobind conversion error (no tuple caster in the file)
+    np.testing.assert_allclose(s.numpy(), torch.svd(tx).S.numpy(), rtol=1e-5)
+    q, r = brasa.qr(x, some=False)
+    assert q.shape == (3, 3) and r.shape == (3, 2) and brasa.qr(x).Q.shape == (3, 2)
+    assert x.mT.shape == (2, 3) and x.mT.tolist() == tx.mT.tolist()
+    values, counts = brasa.unique(brasa.tensor([3, 1, 3, 2]), return_counts=True)
+    assert values.tolist() == [1, 2, 3] and counts.tolist() == [1, 1, 2]
+    assert brasa.bucketize(brasa.tensor([0.5, 2.5]), brasa.tensor([1.0, 2.0]),
+                           right=True).tolist() == [0, 2]
+    assert x.flatten().unflatten(0, (2, 3)).shape == (2, 3)
+    assert brasa.resolve_conj(x) is x and not x.is_conj()
