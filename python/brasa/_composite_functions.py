@@ -66,6 +66,13 @@ def kl_div(input, target, reduction=1, *, log_target=False):
     return _C._nn.kl_div(input, target, reduction, log_target)
 
 
+def meshgrid(*tensors, indexing=None):
+    """torch.meshgrid(t1, t2, ...) or meshgrid([t1, t2]); indexing "ij" (the default) or "xy"."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tensors[0]
+    return tuple(_ops.meshgrid(list(tensors), "ij" if indexing is None else indexing))
+
+
 def histogram(input, bins=100, *, range=None, weight=None, density=False):
     return _Result["histogram"](*_ops._histogram(input, bins, range, weight, density))
 
@@ -140,7 +147,7 @@ FUNCTIONS = {"sort": sort, "median": median, "nanmedian": nanmedian, "kthvalue":
              "kaiser_window": _window("kaiser", (("beta", 12.0),)), "roll": roll, "pow": pow,
              "svd": svd, "histogram": histogram, "histogramdd": histogramdd,
              "triangular_solve": triangular_solve, "lu_unpack": lu_unpack, "qr": qr,
-             "unique": unique, "kl_div": kl_div}
+             "unique": unique, "kl_div": kl_div, "meshgrid": meshgrid}
 for _name in ("celu", "selu", "rrelu", "threshold", "prelu", "hardshrink", "glu"):
     FUNCTIONS.setdefault(_name, _functional(_name))
 for _alias, _name in (("arcsinh", "asinh"), ("arccosh", "acosh"), ("arctanh", "atanh"),
@@ -151,7 +158,7 @@ for _alias, _name in (("arcsinh", "asinh"), ("arccosh", "acosh"), ("arctanh", "a
         FUNCTIONS[_alias] = getattr(_ops, _name)
 METHODS = {n: f for n, f in FUNCTIONS.items() if not n.endswith("_window") and n not in (
     "scalar_tensor", "celu", "selu", "rrelu", "threshold", "glu", "histogramdd", "lu_unpack",
-    "kl_div")}
+    "kl_div", "meshgrid")}
 METHODS["div_"] = div_
 for _name in ("argsort", "msort", "quantile", "nanquantile", "nansum", "nanmean", "rot90", "diag",
               "diag_embed", "diagflat", "diagonal_scatter", "take_along_dim", "tensor_split", "diff",
