@@ -168,3 +168,15 @@ def test_svd_qr_unique_bucketize_mT_unflatten():
                            right=True).tolist() == [0, 2]
     assert x.flatten().unflatten(0, (2, 3)).shape == (2, 3)
     assert brasa.resolve_conj(x) is x and not x.is_conj()
+
+
+def test_aten_spelled_nn_functions():
+    x, tx = both([[1.0, 2.0, 4.0], [3.0, 5.0, 9.0]])
+    np.testing.assert_allclose(brasa.layer_norm(x, [3]).numpy(),
+                               torch.layer_norm(tx, [3]).numpy(), rtol=1e-5, atol=1e-6)
+    y, ty = both([[0.5, 2.0, 3.0], [3.0, 1.0, 2.0]])
+    for r in (0, 1, 2):  # reduction as aten's int
+        np.testing.assert_allclose(brasa.hinge_embedding_loss(x, y.sign(), 1.5, r).numpy(),
+                                   torch.hinge_embedding_loss(tx, ty.sign(), 1.5, r).numpy(),
+                                   rtol=1e-6)
+    assert BF._threshold is BF.threshold

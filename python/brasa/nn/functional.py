@@ -255,6 +255,9 @@ def threshold(input, threshold, value, inplace=False):
     return _with_inplace("threshold")(input, threshold, value, inplace=inplace)
 
 
+_threshold = threshold  # torch's own name for F.threshold (F.threshold is F._threshold)
+
+
 def hardshrink(input, lambd=0.5):
     return _nn.hardshrink(input, lambd)
 
