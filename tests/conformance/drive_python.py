@@ -175,10 +175,12 @@ def _to_brasa(v, memo):
 
 
 # The C modules behind torch's public namespaces: their builtins' brasa home and the prefix they
-# drop. (torch._C._nn's functions take aten's arguments, reduction as an int: not F's.)
+# drop. torch._C._nn's functions take aten's arguments (reduction as an int), as brasa._C._nn's
+# do (the C++ nn functions nn.functional is written over), not nn.functional's.
 _BUILTIN_HOMES = {"torch._C._fft": ("brasa.fft", "fft_"),
                   "torch._C._linalg": ("brasa.linalg", "linalg_"),
                   "torch._C._special": ("brasa.special", "special_"),
+                  "torch._C._nn": ("brasa._C._nn", ""),
                   "torch._C._VariableFunctions": ("brasa", "")}
 _GLOBALS = {}
 
