@@ -180,3 +180,12 @@ def test_aten_spelled_nn_functions():
                                    torch.hinge_embedding_loss(tx, ty.sign(), 1.5, r).numpy(),
                                    rtol=1e-6)
     assert BF._threshold is BF.threshold
+
+
+def test_ops_aten_namespace():
+    import brasa.ops.aten as aten
+    x = brasa.arange(6.0)
+    assert aten.slice(x, 0, 1, 5, 2).tolist() == [1.0, 3.0]
+    assert brasa.ops.aten.gelu_backward(brasa.ones(2), x[:2]).shape == (2,)
+    with pytest.raises(AttributeError, match="no op"):
+        brasa.ops.aten.no_such_op

@@ -169,7 +169,14 @@ def _to_brasa(v, memo):
             if found is not None:
                 return found
         return Missing(f"brasa counterpart of {v.__module__}.{v.__name__}")
-    if (type(v).__module__ or "").split(".")[0] == "torch":  # torch.ops.aten.x, torch.finfo, ...
+    if isinstance(v, (torch._ops.OpOverloadPacket, torch._ops.OpOverload)):
+        # torch.ops.aten.x(.overload) -> brasa.ops.aten.x (the registry op of that aten name)
+        packet = v if isinstance(v, torch._ops.OpOverloadPacket) else v.overloadpacket
+        namespace, name = packet._qualified_op_name.split("::")
+        found = getattr(brasa.ops, namespace, None)
+        found = getattr(found, name, None) if found is not None else None
+        return found if found is not None else Missing(f"brasa counterpart of {v!r}")
+    if (type(v).__module__ or "").split(".")[0] == "torch":  # torch.finfo, ...
         return Missing(f"brasa counterpart of {v!r}")
     return v  # numpy values, the cases' own objects, ...
 
