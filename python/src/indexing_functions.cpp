@@ -27,6 +27,17 @@ using T = const Tensor&;
 using Tensors = std::vector<Tensor>;
 using G = nb::gil_scoped_release;
 
+/// The tensors f returns (computed with the GIL released) as a Python tuple.
+template <class F>
+nb::tuple released_tuple(F&& f) {
+  Tensors r;
+  {
+    G g;
+    r = f();
+  }
+  return tensor_tuple(r);
+}
+
 /// An int list given as one list or as varargs (t.tile(2, 3), t.tile((2, 3))).
 std::vector<int64_t> int_list_args(nb::args a, const char* fn) {
   if (a.size() == 1)
@@ -280,34 +291,19 @@ void bind_embeddings_and_tables(nb::module_& m) {
   m.def(
       "unsafe_chunk",
       [](T a, int64_t chunks, int64_t dim) {
-        Tensors r;
-        {
-          G g;
-          r = unsafe_chunk(a, chunks, dim);
-        }
-        return tensor_tuple(r);
+        return released_tuple([&] { return unsafe_chunk(a, chunks, dim); });
       },
       nb::arg("input"), nb::arg("chunks"), nb::arg("dim") = 0);
   m.def(
       "unsafe_split",
       [](T a, int64_t size, int64_t dim) {
-        Tensors r;
-        {
-          G g;
-          r = unsafe_split(a, size, dim);
-        }
-        return tensor_tuple(r);
+        return released_tuple([&] { return unsafe_split(a, size, dim); });
       },
       nb::arg("tensor"), nb::arg("split_size"), nb::arg("dim") = 0);
   m.def(
       "unsafe_split_with_sizes",
       [](T a, const std::vector<int64_t>& sizes, int64_t dim) {
-        Tensors r;
-        {
-          G g;
-          r = unsafe_split_with_sizes(a, sizes, dim);
-        }
-        return tensor_tuple(r);
+        return released_tuple([&] { return unsafe_split_with_sizes(a, sizes, dim); });
       },
       nb::arg("input"), nb::arg("split_sizes"), nb::arg("dim") = 0);
   m.def(
