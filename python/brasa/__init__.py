@@ -38,7 +38,7 @@ from .autograd import (enable_grad, inference_mode, is_inference_mode_enabled, n
                        set_grad_enabled)
 from ._C import is_inference_mode_enabled as _is_inference  # noqa: E402,F401
 from ._hooks_dlpack import from_dlpack  # noqa: E402
-from . import fft, linalg, nn, optim, special, utils  # noqa: E402
+from . import fft, linalg, nn, ops, optim, special, utils  # noqa: E402
 from .serialization import load, save  # noqa: E402
 
 default_generator = _C.default_generator()

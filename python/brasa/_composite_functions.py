@@ -7,16 +7,22 @@ from . import _C, _ops
 _Result = {name: collections.namedtuple(name, fields) for name, fields in (
     ("sort", ["values", "indices"]), ("median", ["values", "indices"]),
     ("nanmedian", ["values", "indices"]), ("kthvalue", ["values", "indices"]),
-    ("mode", ["values", "indices"]), ("aminmax", ["min", "max"]), ("svd", ["U", "S", "V"]))}
+    ("mode", ["values", "indices"]), ("aminmax", ["min", "max"]), ("svd", ["U", "S", "V"]),
+    ("histogram", ["hist", "bin_edges"]), ("histogramdd", ["hist", "bin_edges"]),
+    ("triangular_solve", ["solution", "cloned_coefficient"]), ("lu_unpack", ["P", "L", "U"]),
+    ("qr", ["Q", "R"]))}
 
 
 def sort(input, dim=-1, descending=False, stable=False, *, out=None):
     return _Result["sort"](*_ops._sort_stable(input, stable, dim, descending))
 
 
-def median(input, dim=None, keepdim=False):
+def median(input, dim=None, keepdim=False, *, out=None):
     if dim is None:
         return _ops._median_all(input)
+    if out is not None:
+        _ops._median_dim_out(input, dim, keepdim, *out)
+        return _Result["median"](*out)
     return _Result["median"](*_ops._median_dim(input, dim, keepdim))
 
 
@@ -26,8 +32,53 @@ def nanmedian(input, dim=None, keepdim=False):
     return _Result["nanmedian"](*_ops._nanmedian_dim(input, dim, keepdim))
 
 
-def kthvalue(input, k, dim=-1, keepdim=False):
+def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
+    if out is not None:
+        _ops._kthvalue_out(input, k, dim, keepdim, *out)
+        return _Result["kthvalue"](*out)
     return _Result["kthvalue"](*_ops._kthvalue(input, k, dim, keepdim))
+
+
+def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False, *, out=None):
+    return _Result["triangular_solve"](*_ops._triangular_solve(input, A, upper, transpose,
+                                                                unitriangular))
+
+
+def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=None):
+    return _Result["lu_unpack"](*_ops._lu_unpack(LU_data, LU_pivots, unpack_data,
+                                                  unpack_pivots))
+
+
+def qr(input, some=True, *, out=None):
+    from . import linalg
+    return _Result["qr"](*linalg.qr(input, "reduced" if some else "complete"))
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    values, inverse, counts = _ops._unique(input, sorted, return_inverse, return_counts, dim)
+    if not (return_inverse or return_counts):
+        return values
+    return (values,) + ((inverse,) if return_inverse else ()) + ((counts,) if return_counts else ())
+
+
+def kl_div(input, target, reduction=1, *, log_target=False):
+    """aten's kl_div (reduction as torch's enum: 0 none, 1 mean, 2 sum)."""
+    return _C._nn.kl_div(input, target, reduction, log_target)
+
+
+def meshgrid(*tensors, indexing=None):
+    """torch.meshgrid(t1, t2, ...) or meshgrid([t1, t2]); indexing "ij" (the default) or "xy"."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tensors[0]
+    return tuple(_ops.meshgrid(list(tensors), "ij" if indexing is None else indexing))
+
+
+def histogram(input, bins=100, *, range=None, weight=None, density=False):
+    return _Result["histogram"](*_ops._histogram(input, bins, range, weight, density))
+
+
+def histogramdd(input, bins, *, range=None, weight=None, density=False):
+    return _Result["histogramdd"](*_ops._histogramdd(input, bins, range, weight, density))
 
 
 def mode(input, dim=-1, keepdim=False):
@@ -94,7 +145,9 @@ FUNCTIONS = {"sort": sort, "median": median, "nanmedian": nanmedian, "kthvalue":
              "blackman_window": _window("blackman", ()),
              "bartlett_window": _window("bartlett", ()),
              "kaiser_window": _window("kaiser", (("beta", 12.0),)), "roll": roll, "pow": pow,
-             "svd": svd}
+             "svd": svd, "histogram": histogram, "histogramdd": histogramdd,
+             "triangular_solve": triangular_solve, "lu_unpack": lu_unpack, "qr": qr,
+             "unique": unique, "kl_div": kl_div, "meshgrid": meshgrid}
 for _name in ("celu", "selu", "rrelu", "threshold", "prelu", "hardshrink", "glu"):
     FUNCTIONS.setdefault(_name, _functional(_name))
 for _alias, _name in (("arcsinh", "asinh"), ("arccosh", "acosh"), ("arctanh", "atanh"),
@@ -104,7 +157,8 @@ for _alias, _name in (("arcsinh", "asinh"), ("arccosh", "acosh"), ("arctanh", "a
     if hasattr(_ops, _name) and not hasattr(_ops, _alias):
         FUNCTIONS[_alias] = getattr(_ops, _name)
 METHODS = {n: f for n, f in FUNCTIONS.items() if not n.endswith("_window") and n not in (
-    "scalar_tensor", "celu", "selu", "rrelu", "threshold", "glu")}
+    "scalar_tensor", "celu", "selu", "rrelu", "threshold", "glu", "histogramdd", "lu_unpack",
+    "kl_div", "meshgrid")}
 METHODS["div_"] = div_
 for _name in ("argsort", "msort", "quantile", "nanquantile", "nansum", "nanmean", "rot90", "diag",
               "diag_embed", "diagflat", "diagonal_scatter", "take_along_dim", "tensor_split", "diff",
@@ -116,9 +170,20 @@ for _name in ("argsort", "msort", "quantile", "nanquantile", "nansum", "nanmean"
               "arctan2", "fmax", "fmin", "ldexp", "logaddexp", "logaddexp2", "heaviside",
               "greater_equal", "less_equal", "not_equal", "float_power", "xlogy", "copysign",
               "kron", "inner", "outer", "ger", "mv", "vdot", "addr", "addbmm", "matrix_power",
-              "isclose", "renorm", "logit"):
+              "isclose", "renorm", "logit", "addcdiv", "addcdiv_", "addcmul", "addcmul_",
+              "index_reduce", "index_reduce_", "stft", "istft", "argwhere", "cross", "dist",
+              "matrix_exp", "select_scatter", "slice_scatter", "as_strided_scatter", "mvlgamma",
+              "is_nonzero", "is_same_size", "resolve_neg", "cholesky_solve", "cholesky_inverse",
+              "orgqr", "ormqr", "unflatten"):
     # A Python function, so that t.name(...) passes t as the first argument (a nanobind function
     # set on a class is not a descriptor).
     METHODS[_name] = (lambda fn: lambda self, *args, **kwargs: fn(self, *args, **kwargs))(
         getattr(_ops, _name))
 METHODS["where"] = lambda self, condition, y: _ops.where(condition, self, y)
+METHODS["polygamma"] = lambda self, n: _ops.polygamma(n, self)
+# brasa has no lazy conjugate / negative bits (conj and neg compute): resolving is the identity.
+FUNCTIONS["resolve_conj"] = METHODS["resolve_conj"] = lambda input: input
+FUNCTIONS["is_conj"] = METHODS["is_conj"] = lambda input: False
+FUNCTIONS["is_neg"] = METHODS["is_neg"] = lambda input: False
+METHODS["mT"] = property(lambda self: self.transpose(-2, -1))
+METHODS["mH"] = property(lambda self: self.transpose(-2, -1).conj())

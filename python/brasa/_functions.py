@@ -3,7 +3,7 @@ behind one name (max/min), varargs shapes (reshape), dtype conversions (to, floa
 import builtins
 import collections
 
-from . import _C, _composite_functions, _ops
+from . import _C, _composite_functions, _nn_aten, _ops
 
 _ValuesIndices = {name: collections.namedtuple(name, ["values", "indices"])
                   for name in ("max", "min", "topk", "cummax", "cummin")}
@@ -59,6 +59,8 @@ def _variance(name):
 
 
 var, std = _variance("var"), _variance("std")
+var_mean, std_mean = _variance("_var_mean"), _variance("_std_mean")
+var_mean.__name__, std_mean.__name__ = "var_mean", "std_mean"
 
 
 def _shape_args(shape):
@@ -117,6 +119,8 @@ FUNCTIONS = {"max": max, "min": min, "topk": topk, "cummax": cummax,
              "std": std, "split": split, "chunk": chunk, "divide": div, "true_divide": div}
 
 METHODS = dict(FUNCTIONS)
+FUNCTIONS.update(var_mean=var_mean, std_mean=std_mean)
+FUNCTIONS.update({n: f for n, f in _nn_aten.FUNCTIONS.items() if not hasattr(_ops, n)})
 FUNCTIONS.update(_composite_functions.FUNCTIONS)
 METHODS.update(_composite_functions.METHODS)
 METHODS.update({

@@ -26,7 +26,7 @@ OP_DEFAULTS = {
     "gather": {"sparse_grad": False},
     "scatter_reduce": {"include_self": True},
     "multinomial": {"replacement": False},
-    "meshgrid": {"indexing": "ij"},
+    "meshgrid": {"indexing": "ij"}, "gelu_backward": {"approximate": "none"},
     "searchsorted": {"out_int32": False, "right": False},
     "embedding": {"padding_idx": -1, "scale_grad_by_freq": False, "sparse": False},
     "linalg_solve": {"left": True}, "linalg_cholesky": {"upper": False},

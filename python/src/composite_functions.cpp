@@ -98,6 +98,16 @@ void bind_order_statistics(nb::module_& m) {
     G g;
     return kthvalue(a, k, dim, keepdim);
   });
+  // out=(values, indices): written in place, resized as needed.
+  m.def("_median_dim_out", [](T a, int64_t dim, bool keepdim, Tensor values, Tensor indices) {
+    G g;
+    median_out(values, indices, a, dim, keepdim);
+  });
+  m.def("_kthvalue_out",
+        [](T a, int64_t k, int64_t dim, bool keepdim, Tensor values, Tensor indices) {
+          G g;
+          kthvalue_out(values, indices, a, k, dim, keepdim);
+        });
   m.def("_mode", [](T a, int64_t dim, bool keepdim) {
     G g;
     return mode(a, dim, keepdim);
@@ -128,6 +138,17 @@ void bind_order_statistics(nb::module_& m) {
 }
 
 void bind_nan_reductions(nb::module_& m) {
+  // (var, mean) / (std, mean); dims empty = all (python/brasa/_functions.py's _variance).
+  for (const char* name : {"_var_mean", "_std_mean"}) {
+    const bool var = std::string(name) == "_var_mean";
+    m.def(name, [var](T a, nb::handle dim, int64_t correction, bool keepdim) {
+      const std::optional<std::vector<int64_t>> dims = optional_int_list(dim);
+      OptionalIntArrayRef d = dims && !dims->empty() ? optional_dims(dims) : OptionalIntArrayRef();
+      const std::optional<int64_t> c = correction;  // not the `bool unbiased` overload
+      G g;
+      return var ? var_mean(a, d, c, keepdim) : std_mean(a, d, c, keepdim);
+    });
+  }
   for (const char* name : {"nansum", "nanmean"}) {
     const bool sum = name[3] == 's';
     m.def(
@@ -286,6 +307,36 @@ void bind_calculus(nb::module_& m) {
       },
       nb::arg("input"), nb::kw_only(), nb::arg("correction") = 1,
       nb::arg("fweights").none() = nb::none(), nb::arg("aweights").none() = nb::none());
+  // torch.gradient: spacing None / a number / numbers per dim / coordinate tensors per dim; dim
+  // None / an int / a list (one result per dim either way).
+  m.def(
+      "gradient",
+      [](T a, nb::handle spacing, nb::handle dim, int64_t edge_order) {
+        const std::optional<std::vector<int64_t>> dims = optional_int_list(dim);
+        const bool dim_list = dims && !to_int(dim);
+        const OptInt one_dim = dims && !dim_list ? OptInt(dims->front()) : std::nullopt;
+        std::vector<Tensor> r;
+        if (std::optional<Scalar> step = number_to_scalar(spacing); step || spacing.is_none()) {
+          G g;
+          r = dim_list ? (step ? gradient(a, *step, *dims, edge_order)
+                               : gradient(a, IntArrayRef(*dims), edge_order))
+                       : gradient(a, step, one_dim, edge_order);
+        } else if (nb::len(spacing) > 0 && nb::isinstance<Tensor>(spacing[0])) {
+          const auto coords = nb::cast<std::vector<Tensor>>(spacing);
+          G g;
+          r = dim_list ? gradient(a, TensorList(coords), *dims, edge_order)
+                       : gradient(a, TensorList(coords), one_dim, edge_order);
+        } else {
+          std::vector<Scalar> steps;
+          for (nb::handle h : spacing) steps.push_back(scalar_arg(h, "gradient", "spacing"));
+          G g;
+          r = dim_list ? gradient(a, ArrayRef<Scalar>(steps), *dims, edge_order)
+                       : gradient(a, ArrayRef<Scalar>(steps), one_dim, edge_order);
+        }
+        return tensor_tuple(r);
+      },
+      nb::arg("input"), nb::kw_only(), nb::arg("spacing").none() = nb::none(),
+      nb::arg("dim").none() = nb::none(), nb::arg("edge_order") = 1);
   m.def(
       "histc",
       [](T a, int64_t bins, double min, double max) {

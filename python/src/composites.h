@@ -16,6 +16,11 @@ void bind_composite_functions(nanobind::module_& m);
 void bind_indexing_functions(nanobind::module_& m);
 /// Pointwise math, products, isclose/isin, windows, ... (math_functions.cpp).
 void bind_math_functions(nanobind::module_& m);
+/// stft/istft, histogram(dd), segment_reduce, index_reduce(_) (binned_functions.cpp).
+void bind_binned_functions(nanobind::module_& m);
+/// cholesky_solve/inverse, triangular_solve, lu_unpack, orgqr/ormqr, matrix_exp, cross, dist,
+/// nuclear_norm, norm_except_dim (legacy_linalg_functions.cpp).
+void bind_legacy_linalg_functions(nanobind::module_& m);
 /// Creates the submodule `_special` of m: torch.special (special_binding.cpp).
 void bind_special(nanobind::module_& m);
 

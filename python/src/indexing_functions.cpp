@@ -4,6 +4,7 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 #include <optional>
@@ -13,6 +14,7 @@
 #include "brasa/ops/factory.h"
 #include "brasa/ops/indexing_ops.h"
 #include "brasa/ops/shaping.h"
+#include "brasa/ops/view.h"
 #include "composites.h"
 #include "convert.h"
 
@@ -24,6 +26,17 @@ namespace {
 using T = const Tensor&;
 using Tensors = std::vector<Tensor>;
 using G = nb::gil_scoped_release;
+
+/// The tensors f returns (computed with the GIL released) as a Python tuple.
+template <class F>
+nb::tuple released_tuple(F&& f) {
+  Tensors r;
+  {
+    G g;
+    r = f();
+  }
+  return tensor_tuple(r);
+}
 
 /// An int list given as one list or as varargs (t.tile(2, 3), t.tile((2, 3))).
 std::vector<int64_t> int_list_args(nb::args a, const char* fn) {
@@ -213,11 +226,128 @@ void bind_rearranging(nb::module_& m) {
       nb::arg("tensors"), nb::arg("dim") = 0);
 }
 
+// The *_scatter embeddings (self with src written into a view of it), index tables, predicates.
+void bind_embeddings_and_tables(nb::module_& m) {
+  m.def(
+      "select_scatter",
+      [](T a, T src, int64_t dim, int64_t index) {
+        G g;
+        return select_scatter(a, src, dim, index);
+      },
+      nb::arg("input"), nb::arg("src"), nb::arg("dim"), nb::arg("index"));
+  m.def(
+      "slice_scatter",
+      [](T a, T src, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
+         int64_t step) {
+        G g;
+        return slice_scatter(a, src, dim, start, end, step);
+      },
+      nb::arg("input"), nb::arg("src"), nb::arg("dim") = 0, nb::arg("start").none() = nb::none(),
+      nb::arg("end").none() = nb::none(), nb::arg("step") = 1);
+  m.def(
+      "as_strided_scatter",
+      [](T a, T src, const std::vector<int64_t>& size, const std::vector<int64_t>& stride,
+         std::optional<int64_t> offset) {
+        G g;
+        return as_strided_scatter(a, src, size, stride, offset);
+      },
+      nb::arg("input"), nb::arg("src"), nb::arg("size"), nb::arg("stride"),
+      nb::arg("storage_offset").none() = nb::none());
+  m.def("argwhere", [](T a) {
+    G g;
+    return argwhere(a);
+  });
+  for (const char* name : {"tril_indices", "triu_indices"}) {
+    const bool lower = std::string(name) == "tril_indices";
+    m.def(
+        name,
+        [lower](int64_t row, int64_t col, int64_t offset, std::optional<DType> dtype, nb::handle,
+                nb::handle) {
+          TensorOptions o(dtype ? dtype->type : kLong);
+          G g;
+          return lower ? tril_indices(row, col, offset, o) : triu_indices(row, col, offset, o);
+        },
+        nb::arg("row"), nb::arg("col"), nb::arg("offset") = 0, nb::kw_only(),
+        nb::arg("dtype").none() = nb::none(), nb::arg("device").none() = nb::none(),
+        nb::arg("layout").none() = nb::none());
+  }
+  m.def(
+      "range",
+      [](nb::handle start, nb::handle end, nb::handle step, std::optional<DType> dtype, nb::handle,
+         nb::handle, bool requires_grad) {
+        Scalar s0 = scalar_arg(start, "range", "start"), s1 = scalar_arg(end, "range", "end"),
+               st = scalar_arg(step, "range", "step");
+        Tensor r;
+        {
+          G g;
+          r = range(s0, s1, st, dtype_options(dtype));
+        }
+        return requires_grad ? r.requires_grad_(true) : r;
+      },
+      nb::arg("start"), nb::arg("end"), nb::arg("step") = 1, nb::kw_only(),
+      nb::arg("dtype").none() = nb::none(), nb::arg("device").none() = nb::none(),
+      nb::arg("layout").none() = nb::none(), nb::arg("requires_grad") = false);
+  // The unsafe_* splits (views whose autograd does not check later in-place writes): tuples.
+  m.def(
+      "unsafe_chunk",
+      [](T a, int64_t chunks, int64_t dim) {
+        return released_tuple([&] { return unsafe_chunk(a, chunks, dim); });
+      },
+      nb::arg("input"), nb::arg("chunks"), nb::arg("dim") = 0);
+  m.def(
+      "unsafe_split",
+      [](T a, int64_t size, int64_t dim) {
+        return released_tuple([&] { return unsafe_split(a, size, dim); });
+      },
+      nb::arg("tensor"), nb::arg("split_size"), nb::arg("dim") = 0);
+  m.def(
+      "unsafe_split_with_sizes",
+      [](T a, const std::vector<int64_t>& sizes, int64_t dim) {
+        return released_tuple([&] { return unsafe_split_with_sizes(a, sizes, dim); });
+      },
+      nb::arg("input"), nb::arg("split_sizes"), nb::arg("dim") = 0);
+  m.def(
+      "unflatten",
+      [](T a, int64_t dim, const std::vector<int64_t>& sizes) {
+        G g;
+        return unflatten(a, dim, sizes);
+      },
+      nb::arg("input"), nb::arg("dim"), nb::arg("sizes"));
+  m.def(
+      "bucketize",
+      [](T a, T boundaries, bool out_int32, bool right) {
+        G g;
+        return bucketize(a, boundaries, out_int32, right);
+      },
+      nb::arg("input"), nb::arg("boundaries"), nb::kw_only(), nb::arg("out_int32") = false,
+      nb::arg("right") = false);
+  // (values, inverse, counts), inverse / counts empty unless asked; dim: unique_dim.
+  m.def(
+      "_unique",
+      [](T a, bool sorted, bool inverse, bool counts, std::optional<int64_t> dim) {
+        G g;
+        return dim ? unique_dim(a, *dim, sorted, inverse, counts)
+                   : unique(a, sorted, inverse, counts);
+      },
+      nb::arg("input"), nb::arg("sorted"), nb::arg("return_inverse"), nb::arg("return_counts"),
+      nb::arg("dim").none());
+  m.def("is_nonzero", [](T a) {
+    G g;
+    return is_nonzero(a);
+  });
+  m.def("is_same_size", [](T a, T b) { return is_same_size(a, b); });
+  m.def("resolve_neg", [](T a) {
+    G g;
+    return resolve_neg(a);
+  });
+}
+
 }  // namespace
 
 void bind_indexing_functions(nb::module_& m) {
   bind_scatter_family(m);
   bind_rearranging(m);
+  bind_embeddings_and_tables(m);
 }
 
 }  // namespace brasa::python

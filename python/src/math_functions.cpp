@@ -5,6 +5,7 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 #include <optional>
@@ -124,7 +125,8 @@ void bind_products(nb::module_& m) {
                          {"ger", &outer},
                          {"mv", &mv},
                          {"vdot", &vdot},
-                         {"polar", &polar}}) {
+                         {"polar", &polar},
+                         {"complex", &complex_from}}) {
     m.def(name, [f](T a, T b) {
       G g;
       return f(a, b);
@@ -197,6 +199,20 @@ void bind_products(nb::module_& m) {
 
 void bind_others(nb::module_& m) {
   m.def(
+      "polygamma",
+      [](int64_t n, T a, OptTensor out) {
+        G g;
+        return out ? polygamma_out(*out, n, a) : polygamma(n, a);
+      },
+      nb::arg("n"), nb::arg("input"), nb::kw_only(), nb::arg("out").none() = nb::none());
+  m.def(
+      "mvlgamma",
+      [](T a, int64_t p, OptTensor out) {
+        G g;
+        return out ? mvlgamma_out(*out, a, p) : mvlgamma(a, p);
+      },
+      nb::arg("input"), nb::arg("p"), nb::kw_only(), nb::arg("out").none() = nb::none());
+  m.def(
       "isclose",
       [](T a, T b, double rtol, double atol, bool equal_nan) {
         G g;
@@ -228,12 +244,13 @@ void bind_others(nb::module_& m) {
       nb::arg("assume_unique") = false, nb::arg("invert") = false);
   m.def(
       "renorm",
-      [](T a, nb::handle p, int64_t dim, nb::handle maxnorm) {
+      [](T a, nb::handle p, int64_t dim, nb::handle maxnorm, OptTensor out) {
         Scalar ps = scalar_arg(p, "renorm", "p"), mx = scalar_arg(maxnorm, "renorm", "maxnorm");
         G g;
-        return renorm(a, ps, dim, mx);
+        return out ? renorm_out(*out, a, ps, dim, mx) : renorm(a, ps, dim, mx);
       },
-      nb::arg("input"), nb::arg("p"), nb::arg("dim"), nb::arg("maxnorm"));
+      nb::arg("input"), nb::arg("p"), nb::arg("dim"), nb::arg("maxnorm"), nb::kw_only(),
+      nb::arg("out").none() = nb::none());
   m.def(
       "cdist",
       [](T x1, T x2, double p, std::optional<std::string> mode) {
@@ -255,11 +272,35 @@ void bind_others(nb::module_& m) {
       nb::arg("input"), nb::arg("dim").none() = nb::none(), nb::arg("keepdim") = false);
   m.def(
       "logit",
-      [](T a, std::optional<double> eps) {
+      [](T a, std::optional<double> eps, OptTensor out) {
         G g;
-        return logit(a, eps);
+        return out ? logit_out(*out, a, eps) : logit(a, eps);
       },
-      nb::arg("input"), nb::arg("eps").none() = nb::none());
+      nb::arg("input"), nb::arg("eps").none() = nb::none(), nb::kw_only(),
+      nb::arg("out").none() = nb::none());
+  // self + value * tensor1 (/ or *) tensor2, and in place.
+  for (const char* name : {"addcdiv", "addcmul"}) {
+    const bool div = std::string(name) == "addcdiv";
+    m.def(
+        name,
+        [div, name](T a, T t1, T t2, nb::handle value, OptTensor out) {
+          Scalar v = scalar_arg(value, name, "value");
+          G g;
+          if (out) return div ? addcdiv_out(*out, a, t1, t2, v) : addcmul_out(*out, a, t1, t2, v);
+          return div ? addcdiv(a, t1, t2, v) : addcmul(a, t1, t2, v);
+        },
+        nb::arg("input"), nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(),
+        nb::arg("value") = 1, nb::arg("out").none() = nb::none());
+    m.def(
+        div ? "addcdiv_" : "addcmul_",
+        [div, name](T a, T t1, T t2, nb::handle value) {
+          Scalar v = scalar_arg(value, name, "value");
+          G g;
+          return div ? a.addcdiv_(t1, t2, v) : a.addcmul_(t1, t2, v);
+        },
+        nb::arg("input"), nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(),
+        nb::arg("value") = 1);
+  }
   for (const char* name : {"trapezoid", "trapz", "cumulative_trapezoid"}) {
     const bool cumulative = name[0] == 'c';
     m.def(

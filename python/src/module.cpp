@@ -43,6 +43,8 @@ NB_MODULE(_C, m) {
     bind_composite_functions(ops);
     bind_indexing_functions(ops);
     bind_math_functions(ops);
+    bind_binned_functions(ops);
+    bind_legacy_linalg_functions(ops);
     bind_operators(tensor_class);
   });
   m.def("_bound_signatures", &bound_signatures);

@@ -347,11 +347,18 @@ void bind_margin_losses(nb::module_& m) {
 }
 
 void bind_activations(nb::module_& m) {
+  // aten's positional signatures and defaults (torch._C._nn's: the conformance cases call them
+  // through this module); the in-place forms return their input, as torch's do.
 #define BRASA_UNARY(N)                                          \
   m.def(                                                        \
       #N, [](const Tensor& x) { return brasa::N(x); }, kNoGil); \
   m.def(                                                        \
-      #N "_", [](Tensor x) { brasa::N##_(x); }, kNoGil)
+      #N "_",                                                   \
+      [](Tensor x) {                                            \
+        brasa::N##_(x);                                         \
+        return x;                                               \
+      },                                                        \
+      kNoGil)
   BRASA_UNARY(relu6);
   BRASA_UNARY(selu);
   BRASA_UNARY(silu);
@@ -362,27 +369,62 @@ void bind_activations(nb::module_& m) {
   m.def(
       "log_sigmoid", [](const Tensor& x) { return brasa::log_sigmoid(x); }, kNoGil);
   m.def(
-      "elu", [](const Tensor& x, double a) { return brasa::elu(x, a); }, kNoGil);
+      "elu",
+      [](const Tensor& x, double a, double scale, double input_scale) {
+        return brasa::elu(x, a, scale, input_scale);
+      },
+      nb::arg("input"), nb::arg("alpha") = 1.0, nb::arg("scale") = 1.0,
+      nb::arg("input_scale") = 1.0, kNoGil);
   m.def(
-      "elu_", [](Tensor x, double a) { brasa::elu_(x, a); }, kNoGil);
+      "elu_",
+      [](Tensor x, double a) {
+        brasa::elu_(x, a);
+        return x;
+      },
+      nb::arg("input"), nb::arg("alpha") = 1.0, kNoGil);
+  m.def(
+      "gelu",
+      [](const Tensor& x, const std::string& approximate) { return brasa::gelu(x, approximate); },
+      nb::arg("input"), nb::kw_only(), nb::arg("approximate") = "none", kNoGil);
   m.def(
       "celu", [](const Tensor& x, double a) { return brasa::celu(x, a); }, kNoGil);
   m.def(
-      "celu_", [](Tensor x, double a) { brasa::celu_(x, a); }, kNoGil);
-  m.def(
-      "leaky_relu", [](const Tensor& x, double s) { return brasa::leaky_relu(x, s); }, kNoGil);
-  m.def(
-      "leaky_relu_", [](Tensor x, double s) { brasa::leaky_relu_(x, s); }, kNoGil);
-  m.def(
-      "hardtanh", [](const Tensor& x, double lo, double hi) { return brasa::hardtanh(x, lo, hi); },
+      "celu_",
+      [](Tensor x, double a) {
+        brasa::celu_(x, a);
+        return x;
+      },
       kNoGil);
   m.def(
-      "hardtanh_", [](Tensor x, double lo, double hi) { brasa::hardtanh_(x, lo, hi); }, kNoGil);
+      "leaky_relu", [](const Tensor& x, double s) { return brasa::leaky_relu(x, s); },
+      nb::arg("input"), nb::arg("negative_slope") = 0.01, kNoGil);
+  m.def(
+      "leaky_relu_",
+      [](Tensor x, double s) {
+        brasa::leaky_relu_(x, s);
+        return x;
+      },
+      nb::arg("input"), nb::arg("negative_slope") = 0.01, kNoGil);
+  m.def(
+      "hardtanh", [](const Tensor& x, double lo, double hi) { return brasa::hardtanh(x, lo, hi); },
+      nb::arg("input"), nb::arg("min_val") = -1.0, nb::arg("max_val") = 1.0, kNoGil);
+  m.def(
+      "hardtanh_",
+      [](Tensor x, double lo, double hi) {
+        brasa::hardtanh_(x, lo, hi);
+        return x;
+      },
+      nb::arg("input"), nb::arg("min_val") = -1.0, nb::arg("max_val") = 1.0, kNoGil);
   m.def(
       "threshold", [](const Tensor& x, double t, double v) { return brasa::threshold(x, t, v); },
       kNoGil);
   m.def(
-      "threshold_", [](Tensor x, double t, double v) { brasa::threshold_(x, t, v); }, kNoGil);
+      "threshold_",
+      [](Tensor x, double t, double v) {
+        brasa::threshold_(x, t, v);
+        return x;
+      },
+      kNoGil);
   m.def(
       "hardshrink", [](const Tensor& x, double l) { return brasa::hardshrink(x, l); }, kNoGil);
   m.def(
@@ -394,7 +436,8 @@ void bind_activations(nb::module_& m) {
       },
       kNoGil);
   m.def(
-      "glu", [](const Tensor& x, int64_t dim) { return brasa::glu(x, dim); }, kNoGil);
+      "glu", [](const Tensor& x, int64_t dim) { return brasa::glu(x, dim); }, nb::arg("input"),
+      nb::arg("dim") = -1, kNoGil);
   m.def(
       "prelu", [](const Tensor& x, const Tensor& w) { return brasa::prelu(x, w); }, kNoGil);
   m.def(
@@ -484,7 +527,7 @@ void bind_resampling(nb::module_& m) {
       [](const std::vector<Tensor>& seqs, bool batch_first, double value) {
         return brasa::pad_sequence(seqs, batch_first, value);
       },
-      kNoGil);
+      nb::arg("sequences"), nb::arg("batch_first") = false, nb::arg("padding_value") = 0.0, kNoGil);
   m.def(
       "grid_sampler",
       [](const Tensor& x, const Tensor& grid, int64_t interp, int64_t pad, bool align) {

@@ -129,11 +129,13 @@ void bind_binary(nb::module_& m) {
     const bool upper = std::string(name) == "gammaincc";
     m.def(
         name,
-        [upper](T a, T b) {
+        [upper](T a, T b, std::optional<Tensor> out) {
           G g;
+          if (out)
+            return upper ? special_gammaincc_out(*out, a, b) : special_gammainc_out(*out, a, b);
           return upper ? special_gammaincc(a, b) : special_gammainc(a, b);
         },
-        nb::arg("input"), nb::arg("other"));
+        nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("out").none() = nb::none());
   }
 }
 #undef BRASA_BINARY
@@ -148,11 +150,12 @@ void bind_others(nb::module_& m) {
       nb::arg("input"), nb::kw_only(), nb::arg("decimals") = 0);
   m.def(
       "logit",
-      [](T a, std::optional<double> eps) {
+      [](T a, std::optional<double> eps, std::optional<Tensor> out) {
         G g;
-        return special_logit(a, eps);
+        return out ? special_logit_out(*out, a, eps) : special_logit(a, eps);
       },
-      nb::arg("input"), nb::arg("eps").none() = nb::none());
+      nb::arg("input"), nb::arg("eps").none() = nb::none(), nb::kw_only(),
+      nb::arg("out").none() = nb::none());
   m.def(
       "polygamma",
       [](int64_t n, T a) {

@@ -114,16 +114,18 @@ def lbfgs_on(lib, fn, start, dtype, kw):
 @pytest.mark.parametrize("name", list(LINE_SEARCH_PROBLEMS))
 def test_lbfgs_strong_wolfe_matches_torch(name):
     """Each step's loss, parameters, iteration and evaluation counts and final step size equal
-    torch 1.13's (float64, 4 steps of up to 20 iterations)."""
+    torch 1.13's (float64, 4 steps of up to 20 iterations). Relative 1e-7: torch's dot products
+    run in the system BLAS (OpenBLAS's summation order differs from the reference BLAS's), and
+    L-BFGS carries the last-bit differences through its 80 iterations (5.7e-9 seen)."""
     fn, start, kw = LINE_SEARCH_PROBLEMS[name]
     pb, ob, cb = lbfgs_on(brasa, fn, start, "float64", kw)
     pt, ot, ct = lbfgs_on(torch, fn, start, "float64", kw)
     for _ in range(4):
         lb, lt = ob.step(cb), ot.step(ct)
-        assert lb.item() == pytest.approx(lt.item(), rel=1e-9, abs=1e-12)
-        assert_close(pb, pt, rtol=1e-9, atol=1e-11)
+        assert lb.item() == pytest.approx(lt.item(), rel=1e-7, abs=1e-12)
+        assert_close(pb, pt, rtol=1e-7, atol=1e-11)
         assert lbfgs_state(ob, pb)[:2] == lbfgs_state(ot, pt)[:2]
-        assert lbfgs_state(ob, pb)[2] == pytest.approx(lbfgs_state(ot, pt)[2], rel=1e-8)
+        assert lbfgs_state(ob, pb)[2] == pytest.approx(lbfgs_state(ot, pt)[2], rel=1e-7)
     if name == "rosenbrock":
         assert rosenbrock(brasa, pb).item() < 1e-8  # it reaches the minimum (1, ..., 1)
 

@@ -83,6 +83,32 @@ def _index_put(x, items, value):
     return x
 
 
+def _view_dtype_cases():
+    """x.view(dtype): the same bytes as another dtype (Note [Dtype views]); not differentiable."""
+    out = []
+    as_dtype = lambda x, d: x.view(d)
+
+    def add(label, t, d):
+        out.append(make_case("view.dtype", label, as_dtype, [t, d], flags=S, grad=False))
+    f32, i64, i32, i16 = torch.float32, torch.int64, torch.int32, torch.int16
+    for src, dst in ((f32, i32), (i64, torch.float64), (torch.float16, i16), (f32, i16),
+                     (i64, i32), (f32, torch.uint8), (i16, i32), (i32, i64),
+                     (torch.complex64, i64), (torch.complex64, f32)):
+        tag = f"{SHORT[src]} -> {SHORT[dst]}"
+        add(f"{tag} contiguous", make_tensor((2, 3, 4), src), dst)
+        add(f"{tag} rows every other", make_tensor((4, 4), src)[::2], dst)
+        add(f"{tag} offset 2", make_tensor((3, 4), src)[1:], dst)
+        add(f"{tag} empty", make_tensor((0, 4), src), dst)
+        add(f"{tag} 0-d", make_tensor((), src), dst)
+        add(f"{tag} transposed", make_tensor((4, 4), src, layout="transposed"), dst)
+        add(f"{tag} last stride 2", make_tensor((2, 4), src, layout="strided"), dst)
+    add("i16 -> i64 last dim 3", make_tensor((2, 3), i16), i64)
+    add("i16 -> i64 offset 1", make_tensor((9,), i16)[1:5], i64)
+    add("i16 -> i64 row stride 6", make_tensor((4, 6), i16)[:, :4], i64)
+    add("i32 -> i32 same dtype", make_tensor((3,), i32), i32)
+    return out
+
+
 def cases():
     out = []
     for d in DTYPES:
@@ -107,4 +133,5 @@ def cases():
                              flags=S))
         out.append(make_case("reshape", f"{SHORT[d]} empty", lambda x, s: x.reshape(s),
                              [make_tensor((0, 4), d), [2, 0, -1]], flags=S))
+    out += _view_dtype_cases()
     return out

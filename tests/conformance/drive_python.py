@@ -169,16 +169,25 @@ def _to_brasa(v, memo):
             if found is not None:
                 return found
         return Missing(f"brasa counterpart of {v.__module__}.{v.__name__}")
-    if (type(v).__module__ or "").split(".")[0] == "torch":  # torch.ops.aten.x, torch.finfo, ...
+    if isinstance(v, (torch._ops.OpOverloadPacket, torch._ops.OpOverload)):
+        # torch.ops.aten.x(.overload) -> brasa.ops.aten.x (the registry op of that aten name)
+        packet = v if isinstance(v, torch._ops.OpOverloadPacket) else v.overloadpacket
+        namespace, name = packet._qualified_op_name.split("::")
+        found = getattr(brasa.ops, namespace, None)
+        found = getattr(found, name, None) if found is not None else None
+        return found if found is not None else Missing(f"brasa counterpart of {v!r}")
+    if (type(v).__module__ or "").split(".")[0] == "torch":  # torch.finfo, ...
         return Missing(f"brasa counterpart of {v!r}")
     return v  # numpy values, the cases' own objects, ...
 
 
 # The C modules behind torch's public namespaces: their builtins' brasa home and the prefix they
-# drop. (torch._C._nn's functions take aten's arguments, reduction as an int: not F's.)
+# drop. torch._C._nn's functions take aten's arguments (reduction as an int), as brasa._C._nn's
+# do (the C++ nn functions nn.functional is written over), not nn.functional's.
 _BUILTIN_HOMES = {"torch._C._fft": ("brasa.fft", "fft_"),
                   "torch._C._linalg": ("brasa.linalg", "linalg_"),
                   "torch._C._special": ("brasa.special", "special_"),
+                  "torch._C._nn": ("brasa._C._nn", ""),
                   "torch._C._VariableFunctions": ("brasa", "")}
 _GLOBALS = {}
 

@@ -100,6 +100,13 @@ const OpTable kViews(
            brasa::find_op("unfold")->call_boxed(stack);
            return stack.at(0).tensor();
          }},
+        // Tensor::view(ScalarType) is not a member yet (docs/compat.md): the op, called boxed.
+        {"view.dtype",
+         [](const Args& a) -> Value {
+           Stack stack{brasa::Value(a.tensor(0)), brasa::Value(a.dtype(1))};
+           brasa::find_op("view.dtype")->call_boxed(stack);
+           return stack.at(0).tensor();
+         }},
         {"contiguous", [](const Args& a) -> Value { return a.tensor(0).contiguous(); }},
         {"clone", [](const Args& a) -> Value { return a.tensor(0).clone(); }},
         {"index", [](const Args& a) -> Value { return a.tensor(0).index(to_indices(a.at(1))); }},

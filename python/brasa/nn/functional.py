@@ -255,6 +255,9 @@ def threshold(input, threshold, value, inplace=False):
     return _with_inplace("threshold")(input, threshold, value, inplace=inplace)
 
 
+_threshold = threshold  # torch's own name for F.threshold (F.threshold is F._threshold)
+
+
 def hardshrink(input, lambd=0.5):
     return _nn.hardshrink(input, lambd)
 
@@ -542,6 +545,48 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
                         size_average=None, reduce=None, reduction="mean"):
     return _nn.triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap,
                                    _reduction(reduction, size_average, reduce))
+
+
+def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads,
+                                 in_proj_weight, in_proj_bias, bias_k, bias_v, add_zero_attn,
+                                 dropout_p, out_proj_weight, out_proj_bias, training=True,
+                                 key_padding_mask=None, need_weights=True, attn_mask=None,
+                                 use_separate_proj_weight=False, q_proj_weight=None,
+                                 k_proj_weight=None, v_proj_weight=None, static_k=None,
+                                 static_v=None, average_attn_weights=True):
+    """torch's signature over the computation nn.MultiheadAttention runs."""
+    from .modules.activation_attention import multi_head_attention_forward as mha
+    embed = query.shape[-1]
+    if embed != embed_dim_to_check:
+        raise RuntimeError(f"multi_head_attention_forward: was expecting embedding dimension of "
+                           f"{embed_dim_to_check}, but got {embed}")
+    if (bias_k is not None or bias_v is not None) and (static_k is not None or
+                                                        static_v is not None):
+        raise RuntimeError("multi_head_attention_forward: bias_k / bias_v cannot be added to "
+                           "static keys / values")
+    if not use_separate_proj_weight:
+        q_proj_weight = k_proj_weight = v_proj_weight = None
+    elif q_proj_weight is None or k_proj_weight is None or v_proj_weight is None:
+        raise RuntimeError("multi_head_attention_forward: use_separate_proj_weight is True but "
+                           "q_proj_weight, k_proj_weight or v_proj_weight is None")
+    return mha(query, key, value, num_heads, in_proj_weight, in_proj_bias, bias_k, bias_v,
+               add_zero_attn, dropout_p, out_proj_weight, out_proj_bias, training=training,
+               key_padding_mask=key_padding_mask, need_weights=need_weights,
+               attn_mask=attn_mask, q_proj_weight=q_proj_weight, k_proj_weight=k_proj_weight,
+               v_proj_weight=v_proj_weight, average_attn_weights=average_attn_weights,
+               static_k=static_k, static_v=static_v)
+
+
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None,
+                                      margin=1.0, swap=False, reduction="mean"):
+    """triplet_margin_loss with any distance (a Python callable; pairwise_distance by default)."""
+    dist = pairwise_distance if distance_function is None else distance_function
+    d_pos, d_neg = dist(anchor, positive), dist(anchor, negative)
+    if swap:
+        d_neg = _ops.minimum(d_neg, dist(positive, negative))
+    loss = (d_pos - d_neg + margin).clamp(min=0.0)
+    r = _reduction(reduction)
+    return loss if r == 0 else (loss.mean() if r == 1 else loss.sum())
 
 
 def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8,

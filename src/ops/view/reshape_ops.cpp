@@ -14,6 +14,7 @@
 namespace brasa::ops {
 
 BRASA_DEFINE_OP(view_op)
+BRASA_DEFINE_OP(view_dtype_op)
 BRASA_DEFINE_OP(squeeze_op)
 BRASA_DEFINE_OP(squeeze_dims_op)
 BRASA_DEFINE_OP(unsqueeze_op)
@@ -33,6 +34,46 @@ Tensor view_kernel(const Tensor& self, IntArrayRef sizes) {
               "sizes ",
               self.sizes(), ", strides ", self.strides(), ", requested ", sizes, ")");
   return detail::make_view(self, shape, *strides, self.storage_offset());
+}
+
+// Note [Dtype views]
+// view(dtype) reads the same bytes as another dtype, as libtorch's view(ScalarType) does: with
+// equal element sizes only the dtype changes; otherwise the last dim (which must have stride 1)
+// holds size(-1) * old / new elements, and every other stride and the storage offset are rescaled,
+// so they must divide evenly when the new element is wider. Not differentiable (as in libtorch):
+// the result shares the storage (and its version counter) but not the base's autograd view link, so
+// it never requires grad.
+Tensor view_dtype_kernel(const Tensor& self, ScalarType dtype) {
+  const int64_t from = int64_t(self.itemsize()), to = int64_t(element_size(dtype));
+  DimVector sizes(self.sizes()), strides(self.strides());
+  int64_t offset = self.storage_offset();
+  if (from != to) {
+    const std::string as =
+        detail::str_cat(" to view ", self.dtype(), " as ", dtype, " (different element sizes)");
+    BRASA_CHECK(self.dim() > 0, "view.dtype: self.dim() cannot be 0", as);
+    BRASA_CHECK(strides.back() == 1, "view.dtype: self.stride(-1) must be 1", as, ", but got ",
+                strides.back());
+    const bool widen = to > from;
+    const int64_t ratio = widen ? to / from : from / to;
+    if (widen) {
+      BRASA_CHECK(sizes.back() % ratio == 0, "view.dtype: self.size(-1) must be divisible by ",
+                  ratio, as, ", but got ", sizes.back());
+      BRASA_CHECK(offset % ratio == 0, "view.dtype: self.storage_offset() must be divisible by ",
+                  ratio, as, ", but got ", offset);
+      for (int64_t d = 0; d + 1 < self.dim(); ++d)
+        BRASA_CHECK(strides[d] % ratio == 0, "view.dtype: self.stride(", d,
+                    ") must be divisible by ", ratio, as, ", but got ", strides[d]);
+    }
+    auto scale = [&](int64_t v) { return widen ? v / ratio : v * ratio; };
+    for (int64_t d = 0; d + 1 < self.dim(); ++d) strides[d] = scale(strides[d]);
+    sizes.back() = scale(sizes.back());
+    offset = scale(offset);
+  }
+  Tensor r = detail::make_view(self, self.sizes(), self.strides(), self.storage_offset());
+  r.unsafeGetTensorImpl()->set_dtype(dtype);
+  r.unsafeGetTensorImpl()->set_sizes_and_strides(sizes, strides, offset);
+  r.unsafeGetTensorImpl()->set_view_base({});
+  return r;
 }
 
 Tensor squeeze_mask(const Tensor& self, uint64_t mask) {
@@ -140,6 +181,7 @@ Tensor resize_kernel(const Tensor& self, IntArrayRef sizes) {
 }  // namespace
 
 BRASA_REGISTER_KERNEL(view_op, view_kernel, CPU, Meta, PrivateUse1)
+BRASA_REGISTER_KERNEL(view_dtype_op, view_dtype_kernel, CPU, Meta, PrivateUse1)
 BRASA_REGISTER_KERNEL(squeeze_op, squeeze_kernel, CPU, Meta, PrivateUse1)
 BRASA_REGISTER_KERNEL(squeeze_dims_op, squeeze_dims_kernel, CPU, Meta, PrivateUse1)
 BRASA_REGISTER_KERNEL(unsqueeze_op, unsqueeze_kernel, CPU, Meta, PrivateUse1)

@@ -168,6 +168,7 @@ std::vector<Tensor> unbind_ag(const Tensor& self, int64_t dim) {
 }  // namespace
 
 BRASA_REGISTER_KERNEL(view_op, view_ag, Autograd)
+BRASA_NON_DIFFERENTIABLE(view_dtype_op)  // Note [Dtype views]
 BRASA_REGISTER_KERNEL(squeeze_op, squeeze_ag, Autograd)
 BRASA_REGISTER_KERNEL(squeeze_dims_op, squeeze_dims_ag, Autograd)
 BRASA_REGISTER_KERNEL(unsqueeze_op, unsqueeze_ag, Autograd)

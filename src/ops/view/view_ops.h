@@ -16,6 +16,9 @@ namespace brasa::ops {
 // shape_ops.cpp
 BRASA_DECLARE_OP(view_op, "view", "view(Tensor(a) self, int[] size) -> Tensor(a)",
                  Tensor(const Tensor&, IntArrayRef));
+BRASA_DECLARE_OP(view_dtype_op, "view.dtype",
+                 "view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)",
+                 Tensor(const Tensor&, ScalarType));
 BRASA_DECLARE_OP(squeeze_op, "squeeze", "squeeze(Tensor(a) self) -> Tensor(a)",
                  Tensor(const Tensor&));
 BRASA_DECLARE_OP(squeeze_dims_op, "squeeze.dims",

@@ -15,7 +15,8 @@ from .linear import Identity, Linear  # noqa: F401
 from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss,  # noqa
                    CTCLoss, HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss, MarginRankingLoss,
                    MSELoss, MultiLabelMarginLoss, MultiLabelSoftMarginLoss, MultiMarginLoss,
-                   NLLLoss, PoissonNLLLoss, SmoothL1Loss, SoftMarginLoss, TripletMarginLoss)
+                   NLLLoss, PoissonNLLLoss, SmoothL1Loss, SoftMarginLoss, TripletMarginLoss,
+                   TripletMarginWithDistanceLoss)
 from .module import Module  # noqa: F401
 from .normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm,  # noqa: F401
                             InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, LayerNorm)

@@ -20,14 +20,25 @@ def _float_mask(mask, dtype):
     return zeros(*mask.shape, dtype=dtype).masked_fill_(mask, float("-inf"))
 
 
+def _heads(x, rows, head_dim, static, name):
+    """[S, N, E] -> [N * H, S, E / H], or the given static keys / values of that shape."""
+    if static is None:
+        return x.contiguous().view(x.shape[0], rows, head_dim).transpose(0, 1)
+    if static.dim() != 3 or static.shape[0] != rows or static.shape[2] != head_dim:
+        raise RuntimeError(f"multi_head_attention_forward: expected {name} of shape "
+                           f"[{rows}, S, {head_dim}], got {list(static.shape)}")
+    return static
+
+
 def multi_head_attention_forward(query, key, value, num_heads, in_proj_weight, in_proj_bias,
                                  bias_k, bias_v, add_zero_attn, dropout_p, out_proj_weight,
                                  out_proj_bias, training=True, key_padding_mask=None,
                                  need_weights=True, attn_mask=None, q_proj_weight=None,
                                  k_proj_weight=None, v_proj_weight=None,
-                                 average_attn_weights=True):
+                                 average_attn_weights=True, static_k=None, static_v=None):
     """query [L, N, E], key/value [S, N, E*] -> (output [L, N, E], weights [N, L, S] or None);
-    unbatched [L, E] inputs give unbatched results."""
+    unbatched [L, E] inputs give unbatched results. static_k / static_v [N * H, S, E / H] replace
+    the projected keys / values."""
     batched = query.dim() == 3
     if not batched:
         query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
@@ -55,8 +66,8 @@ def multi_head_attention_forward(query, key, value, num_heads, in_proj_weight, i
         if key_padding_mask is not None:
             key_padding_mask = F.pad(key_padding_mask, (0, 1))
     q = q.contiguous().view(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
-    k = k.contiguous().view(k.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
-    v = v.contiguous().view(v.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
+    k = _heads(k, bsz * num_heads, head_dim, static_k, "static_k")
+    v = _heads(v, bsz * num_heads, head_dim, static_v, "static_v")
     if add_zero_attn:
         k = cat([k, zeros(bsz * num_heads, 1, head_dim, dtype=k.dtype)], dim=1)
         v = cat([v, zeros(bsz * num_heads, 1, head_dim, dtype=v.dtype)], dim=1)

@@ -157,6 +157,21 @@ class TripletMarginLoss(_Loss):
                                      eps=self.eps, swap=self.swap, reduction=self.reduction)
 
 
+class TripletMarginWithDistanceLoss(_Loss):
+    def __init__(self, *, distance_function=None, margin=1.0, swap=False, reduction="mean"):
+        super().__init__(reduction=reduction)
+        if margin <= 0:
+            raise ValueError("TripletMarginWithDistanceLoss: expected margin to be greater than "
+                             f"0, got {margin} instead")
+        self.distance_function = distance_function
+        self.margin, self.swap = margin, swap
+
+    def forward(self, anchor, positive, negative):
+        return F.triplet_margin_with_distance_loss(
+            anchor, positive, negative, distance_function=self.distance_function,
+            margin=self.margin, swap=self.swap, reduction=self.reduction)
+
+
 class PoissonNLLLoss(_Loss):
     def __init__(self, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
                  reduction="mean"):
