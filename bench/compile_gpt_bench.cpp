@@ -65,13 +65,15 @@ int main(int argc, char** argv) {
   }
   if (const char* profile = std::getenv("BENCH_PROFILE")) {  // where the time of BENCH_PROFILE
     const int steps = std::max(1, std::atoi(profile));       // steps goes, eager then compiled
+    const bool shapes = std::getenv("BENCH_PROFILE_SHAPES") != nullptr;  // grouped by input shapes
     for (bool compiled : {false, true}) {
-      brasa::profiler::Profiler p;
+      brasa::profiler::Profiler p(brasa::profiler::ProfilerOptions().record_shapes(shapes));
       p.start();
       for (int i = 0; i < steps; ++i) step(compiled);
       p.stop();
-      std::printf("%s step:\n%s\n", compiled ? "compiled" : "eager",
-                  p.table(brasa::profiler::SortBy::SelfCpuTimeTotal, 24).c_str());
+      std::printf(
+          "%s step:\n%s\n", compiled ? "compiled" : "eager",
+          p.table(brasa::profiler::SortBy::SelfCpuTimeTotal, shapes ? 60 : 24, shapes).c_str());
     }
   }
   const brasa::CompileStats train_stats = brasa::compile_stats();

@@ -29,8 +29,11 @@ namespace brasa::compiler {
 // Note [Tensor identity]
 // The tracer knows a tensor by its TensorImpl's address. Tensor objects are pooled and storage
 // blocks are cached, so once an intermediate dies another tensor may get its address. Results of
-// at most 64 KiB are kept alive until the trace ends (so their addresses stay theirs); for larger
-// ones a lookup also compares the data pointer, dtype and sizes, so only a tensor made outside the
+// at most 64 KiB, and views of any size, are kept alive until the trace ends (so their addresses
+// stay theirs: a view shares its base's data pointer, so a dead view's address taken by another
+// view of the same base with other sizes would look like a tensor resized outside the dispatcher,
+// which breaks the graph; a view holds only its base's storage); for larger results a lookup also
+// compares the data pointer, dtype and sizes, so only a tensor made outside the
 // dispatcher at the same address, in the same storage block, with the same shape could be
 // mistaken for the dead one. Keeping large results alive would hold every intermediate of the
 // trace at once (20 fresh 64 MiB buffers made a 16M-element chain's trace 25x slower than eager).
@@ -105,7 +108,7 @@ struct Tracer {
     info.constant = t;
     return define(t, std::move(info));
   }
-  int32_t define(const Tensor& t, ValueInfo info) {
+  int32_t define(const Tensor& t, ValueInfo info, bool view = false) {
     info.dtype = t.dtype();
     info.sizes = t.sizes().vec();
     info.strides = t.strides().vec();
@@ -114,7 +117,7 @@ struct Tracer {
     int32_t id = graph.add_value(std::move(info));
     ids[t.unsafeGetTensorImpl()] = {id, t.data_ptr()};
     by_storage[storage_key(t)] = id;
-    if (t.nbytes() <= kKeepAliveBytes) keep_alive.push_back(t);
+    if (view || t.nbytes() <= kKeepAliveBytes) keep_alive.push_back(t);
     return id;
   }
   void graph_break(const std::string& reason) {
@@ -167,12 +170,13 @@ void record_results(Tracer& t, Node& n, const Stack& stack) {
   for (size_t i = 0; i < stack.size(); ++i) {
     const Value& v = stack[i];
     if (v.is_tensor() && v.tensor().defined()) {
-      n.results.push_back({static_cast<int32_t>(i), -1, t.define(v.tensor(), ValueInfo{})});
+      n.results.push_back(
+          {static_cast<int32_t>(i), -1, t.define(v.tensor(), ValueInfo{}, n.is_view)});
     } else if (v.is_tensor_list()) {
       const auto& list = v.get<std::vector<Tensor>>();
       for (size_t j = 0; j < list.size(); ++j)
-        n.results.push_back(
-            {static_cast<int32_t>(i), static_cast<int32_t>(j), t.define(list[j], ValueInfo{})});
+        n.results.push_back({static_cast<int32_t>(i), static_cast<int32_t>(j),
+                             t.define(list[j], ValueInfo{}, n.is_view)});
     } else if (!v.is_none() && !v.is_tensor()) {
       t.graph_break(n.op->name() + " (it returns a value to C++: " + value_key(v) + ")");
     }
