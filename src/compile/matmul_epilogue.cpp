@@ -9,7 +9,9 @@
 #include "backends/cpu/onednn.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/parallel.h"
+#include "compile/codegen.h"
 #include "compile/log.h"
+#include "compile/row_fusion.h"
 
 namespace brasa::compiler {
 
@@ -30,13 +32,17 @@ namespace brasa::compiler {
 // sum |a||b|; at K = 128 the two agree bit for bit on this machine). GELU stays in generated code:
 // oneDNN's gelu_erf and gelu_tanh are off by up to 5e-7 absolute, which for x < -5 is every bit
 // of the result (measured over [-10, 10]), against the 2-ulp rule for transcendentals.
-// A chain of a bias alone is not taken: measured on the GPT and MLP steps of
+// A chain of a bias alone is not taken when a reader of its result could fuse the bias add into a
+// generated kernel (a pointwise op, a reduction): measured on the GPT and MLP steps of
 // bench/compile_gpt_bench and compile_compositions_bench it gained nothing over eager's sgemm
 // followed by a generated kernel that adds the bias (within the machine's noise), and eager's
-// product is kept bit for bit. The step runs where the chain's last node ran; nothing between the
-// mm and it may write (no mutating node), so reading the operands later reads what eager read. When
-// the runtime operands do not fit (a matrix with no unit stride, an operand of another layout, an
-// empty product), the step runs its nodes through the dispatcher, as eager does.
+// product is kept bit for bit. When its readers are views and library calls (the GPT's QKV
+// projection, read by attention through views; a classifier's logits, read by cross-entropy), the
+// bias add would run alone, as one more pass over the result: it is taken. The step runs where the
+// chain's last node ran; nothing between the mm and it may write (no mutating node), so reading the
+// operands later reads what eager read. When the runtime operands do not fit (a matrix with no unit
+// stride, an operand of another layout, an empty product), the step runs its nodes through the
+// dispatcher, as eager does.
 
 namespace {
 
@@ -103,6 +109,25 @@ struct Finder {
       if (n.mutates) return -1;
     }
     return -1;
+  }
+
+  /// Whether a node that reads `v` (or a view of it) could fuse into a generated kernel (a graph
+  /// output's later readers cannot: they are in another graph).
+  bool fusible_reader(int32_t v) const {
+    for (const Node& n : g.nodes) {
+      bool reads = false;
+      for (const ArgRef& r : n.refs) reads = reads || r.value == v;
+      if (!reads) continue;
+      if (n.is_view && !n.mutates && n.results.size() == 1) {
+        if (fusible_reader(n.results[0].value)) return true;
+        continue;
+      }
+      const std::string& name = n.op->name();
+      if (n.mutates || fusible_pointwise(g, n) || row_reduction(g, n) != RowReduction::None ||
+          name == "sum" || name == "mean")
+        return true;
+    }
+    return false;
   }
 
   /// The epilogue op node `i` applies to `cur` (false when it is none).
@@ -411,11 +436,11 @@ std::vector<MatmulEpilogue> find_matmul_epilogues(const Graph& g) {
     MatmulEpilogue e;
     if (!f.start(i, &e)) continue;
     f.extend(&e);
-    // A bias alone stays eager's product: the add fuses into the next generated kernel anyway.
+    // A bias alone stays eager's product when the add can fuse into a generated kernel after it.
     bool only_bias = true;
     for (const EpilogueOp& op : e.ops)
       only_bias = only_bias && (op.kind == EpilogueOp::Bias || op.kind == EpilogueOp::View);
-    if (e.output >= 0 && !only_bias) found.push_back(std::move(e));
+    if (e.output >= 0 && (!only_bias || !f.fusible_reader(e.output))) found.push_back(std::move(e));
   }
   return found;
 }

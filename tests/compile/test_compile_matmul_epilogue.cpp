@@ -113,5 +113,21 @@ TEST_F(MatmulEpilogues, BackwardOfLinearReluGivesEagersGradients) {
   EXPECT_GE(compile_stats().matmul_epilogues, 1);
 }
 
+TEST_F(MatmulEpilogues, BiasAloneReadByLibraryCallsIsTaken) {
+  // The bias add of a product read only through views by other library calls (the GPT's QKV
+  // projection before attention) would run alone: the matmul takes it; a bias whose result a
+  // pointwise op reads stays eager's product (BiasAloneKeepsEagersProductBitwise).
+  auto fn = [](const Tensor& x, const Tensor& w, const Tensor& b, const Tensor& w2) {
+    const Tensor h = linear(x, w, b).view({-1, 5, 9});
+    return mm(h.select(1, 2), w2);
+  };
+  auto f = brasa::compile(fn);
+  const Tensor x = randn({31, 200}), w = randn({45, 200}), b = randn({45}), w2 = randn({9, 7});
+  f(x, w, b, w2);
+  const Tensor got = f(x, w, b, w2), want = fn(x, w, b, w2);
+  expect_close(got, want, fn(x.abs(), w.abs(), b.abs(), w2.abs()));
+  EXPECT_EQ(compile_stats().matmul_epilogues, 1);
+}
+
 }  // namespace
 }  // namespace brasa::compile_test
