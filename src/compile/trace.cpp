@@ -29,14 +29,18 @@ namespace brasa::compiler {
 // Note [Tensor identity]
 // The tracer knows a tensor by its TensorImpl's address. Tensor objects are pooled and storage
 // blocks are cached, so once an intermediate dies another tensor may get its address. Results of
-// at most 64 KiB, and views of any size, are kept alive until the trace ends (so their addresses
-// stay theirs: a view shares its base's data pointer, so a dead view's address taken by another
-// view of the same base with other sizes would look like a tensor resized outside the dispatcher,
-// which breaks the graph; a view holds only its base's storage); for larger results a lookup also
-// compares the data pointer, dtype and sizes, so only a tensor made outside the
+// at most 64 KiB are kept alive until the trace ends (so their addresses stay theirs); for larger
+// ones a lookup also compares the data pointer, dtype and sizes, so only a tensor made outside the
 // dispatcher at the same address, in the same storage block, with the same shape could be
 // mistaken for the dead one. Keeping large results alive would hold every intermediate of the
 // trace at once (20 fresh 64 MiB buffers made a 16M-element chain's trace 25x slower than eager).
+// Other sizes at a known address and data pointer mean a tensor resized outside the dispatcher (a
+// graph break) unless the dead tensor was a view and the trace is in the backward phase: a view
+// shares its base's data pointer, so another view of the same base (the autograd engine's
+// transposes of a weight) may take a dead view's address with other sizes; it is looked up by its
+// storage, data pointer, sizes and strides as every tensor the backward reads is (Note [Joint
+// capture]), and one not found there stops the backward's capture. (Keeping views alive instead
+// holds references that turn the engine's in-place gradient sums into out-of-place ones.)
 // Wrapped numbers (`x * 2.0`) are never looked up: each is a new literal.
 //
 // Note [Joint capture]
@@ -63,6 +67,7 @@ struct Tracer {
   struct Known {
     int32_t id;
     const void* data;
+    bool view;  ///< a view's result (Note [Tensor identity])
   };
   Graph graph;
   std::unordered_map<const TensorImpl*, Known> ids;
@@ -93,8 +98,10 @@ struct Tracer {
           graph.values[it->second.id].dtype == t.dtype()) {
         if (t.sizes() == IntArrayRef(graph.values[it->second.id].sizes)) return it->second.id;
         // The same tensor with other sizes: reshaped outside the dispatcher. Taking it as a
-        // captured constant would replay its trace-time data.
-        graph_break("a tensor resized outside the dispatcher");
+        // captured constant would replay its trace-time data. (A dead view's address: another
+        // tensor, Note [Tensor identity].)
+        if (!it->second.view || !in_backward)
+          graph_break("a tensor resized outside the dispatcher");
       }
       if (in_backward) {
         auto s = by_storage.find(storage_key(t));
@@ -115,9 +122,9 @@ struct Tracer {
     info.contiguous = t.is_contiguous();
     info.cpu = t.is_cpu();
     int32_t id = graph.add_value(std::move(info));
-    ids[t.unsafeGetTensorImpl()] = {id, t.data_ptr()};
+    ids[t.unsafeGetTensorImpl()] = {id, t.data_ptr(), view};
     by_storage[storage_key(t)] = id;
-    if (view || t.nbytes() <= kKeepAliveBytes) keep_alive.push_back(t);
+    if (t.nbytes() <= kKeepAliveBytes) keep_alive.push_back(t);
     return id;
   }
   void graph_break(const std::string& reason) {
