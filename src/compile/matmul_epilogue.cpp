@@ -12,6 +12,7 @@
 #include "compile/codegen.h"
 #include "compile/log.h"
 #include "compile/row_fusion.h"
+#include "ops/conv/conv_params.h"
 
 namespace brasa::compiler {
 
@@ -43,6 +44,16 @@ namespace brasa::compiler {
 // operands later reads what eager read. When the runtime operands do not fit (a matrix with no unit
 // stride, an operand of another layout, an empty product), the step runs its nodes through the
 // dispatcher, as eager does.
+
+// Note [Conv epilogues]
+// A Float convolution (not transposed) whose result only a relu reads runs as one oneDNN
+// convolution primitive with a relu post-op (ops::conv::convolution_relu: eager's primitive, the
+// same formats and reorders, plus the post-op), instead of a convolution written to memory and read
+// back by relu: the CNN's two conv + relu pairs. The convolution's sums are eager's; relu is
+// applied to them in oneDNN's blocked format before the reorder to the result's layout (negative
+// sums may become -0 where eager's relu writes +0: equal values). When oneDNN cannot run the
+// geometry, the two nodes run through the dispatcher. BRASA_COMPILE_EPILOGUES=0 turns these off
+// with the matmul ones.
 
 namespace {
 
@@ -192,6 +203,30 @@ struct Finder {
     return false;
   }
 
+  /// A convolution whose one reader is a relu (Note [Conv epilogues]).
+  bool conv_relu(int32_t i, MatmulEpilogue* e) const {
+    const Node& n = g.nodes[i];
+    if (!is_op(n, "convolution") || n.mutates || n.results.size() != 1 || n.args.size() != 9 ||
+        !n.args[6].is<bool>() || n.args[6].get<bool>())
+      return false;
+    const int32_t out = n.results[0].value;
+    for (const ArgRef& r : n.refs)
+      if (r.element >= 0 || !float_cpu(g.values[r.value])) return false;
+    const int32_t next = single_reader(out, i);
+    if (!float_cpu(g.values[out]) || next < 0 || !is_op(g.nodes[next], "relu") ||
+        g.nodes[next].refs.size() != 1 || g.nodes[next].results.size() != 1)
+      return false;
+    e->mm = i;
+    e->conv = true;
+    e->ops = {EpilogueOp{}};
+    e->ops[0].node = next;
+    e->nodes = {i, next};
+    e->names = {"convolution", "relu"};
+    e->output = g.nodes[next].results[0].value;
+    e->last_node = next;
+    return true;
+  }
+
   bool start(int32_t i, MatmulEpilogue* e) const {
     const Node& n = g.nodes[i];
     if (!is_op(n, "addmm") || n.mutates || n.results.size() != 1 || n.args.size() != 5)
@@ -298,6 +333,20 @@ const Tensor* argument(const Node& n, int32_t slot, const std::vector<Tensor>& e
   for (const ArgRef& r : n.refs)
     if (r.slot == slot && r.element < 0) return &env[r.value];
   return nullptr;
+}
+
+/// Runs a convolution with its relu through ops::conv::convolution_relu; false when oneDNN
+/// cannot.
+bool run_conv(const Graph& g, const MatmulEpilogue& e, std::vector<Tensor>& env) {
+  const Node& n = g.nodes[e.mm];
+  Stack a = bind_arguments(n, env);
+  auto ints = [&](size_t i) { return IntArrayRef(a[i].get<std::vector<int64_t>>()); };
+  const Tensor bias = a[2].is_tensor() ? a[2].tensor() : Tensor();
+  Tensor y = ops::conv::convolution_relu(a[0].tensor(), a[1].tensor(), bias, ints(3), ints(4),
+                                         ints(5), ints(7), a[8].get<int64_t>());
+  if (!y.defined()) return false;
+  env[e.output] = std::move(y);
+  return true;
 }
 
 /// Runs `e` through oneDNN; false (nothing written to env but scratch) when the operands do not
@@ -434,6 +483,10 @@ std::vector<MatmulEpilogue> find_matmul_epilogues(const Graph& g) {
   Finder f(g);
   for (int32_t i = 0; i < static_cast<int32_t>(g.nodes.size()); ++i) {
     MatmulEpilogue e;
+    if (f.conv_relu(i, &e)) {
+      found.push_back(std::move(e));
+      continue;
+    }
     if (!f.start(i, &e)) continue;
     f.extend(&e);
     // A bias alone stays eager's product when the add can fuse into a generated kernel after it.
@@ -446,7 +499,7 @@ std::vector<MatmulEpilogue> find_matmul_epilogues(const Graph& g) {
 }
 
 void run_matmul_epilogue(const Graph& g, const MatmulEpilogue& e, std::vector<Tensor>& env) {
-  if (run_fused(g, e, env)) return;
+  if (e.conv ? run_conv(g, e, env) : run_fused(g, e, env)) return;
   if (log_enabled("fusion"))
     log("fusion", "a matmul epilogue (node " + std::to_string(e.mm) +
                       ") runs op by op: its operands at this call do not suit oneDNN");
