@@ -14,6 +14,7 @@
 #include "brasa/compile.h"
 #include "brasa/profiler/profiler.h"
 #include "char_gpt/model.h"
+#include "train_step.h"
 
 using bench::best_ms;
 namespace F = torch::nn::functional;
@@ -36,12 +37,7 @@ int main(int argc, char** argv) {
   };
   auto compiled_loss = brasa::compile(loss_fn);
   torch::optim::AdamW optimizer(model->parameters(), torch::optim::AdamWOptions(1e-4));
-  auto step = [&](bool compiled) {
-    optimizer.zero_grad(/*set_to_none=*/true);
-    torch::Tensor loss = compiled ? compiled_loss(x, y) : loss_fn(x, y);
-    loss.backward();
-    optimizer.step();
-  };
+  auto step = bench::training_step(optimizer, loss_fn, compiled_loss, x, y);
   // The compiled loss equals eager's at the same parameters.
   const double eager_loss = loss_fn(x, y).item<double>();
   const double compiled_first = compiled_loss(x, y).item<double>();  // trace + build

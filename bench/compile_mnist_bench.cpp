@@ -11,6 +11,7 @@
 #include "brasa/compile.h"
 #include "brasa/profiler/profiler.h"
 #include "fashion_mnist/models.h"
+#include "train_step.h"
 
 namespace F = torch::nn::functional;
 
@@ -24,12 +25,7 @@ void run(const char* name, Model& model, int rounds) {
   };
   auto compiled_loss = brasa::compile(loss_fn);
   torch::optim::AdamW optimizer(model->parameters(), torch::optim::AdamWOptions(1e-4));
-  auto step = [&](bool compiled) {
-    optimizer.zero_grad(/*set_to_none=*/true);
-    torch::Tensor loss = compiled ? compiled_loss(x, y) : loss_fn(x, y);
-    loss.backward();
-    optimizer.step();
-  };
+  auto step = bench::training_step(optimizer, loss_fn, compiled_loss, x, y);
   const double eager_loss = loss_fn(x, y).template item<double>();
   const double compiled_value = compiled_loss(x, y).template item<double>();
   step(true), step(false);
