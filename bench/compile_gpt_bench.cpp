@@ -14,6 +14,7 @@
 #include "brasa/compile.h"
 #include "brasa/profiler/profiler.h"
 #include "char_gpt/model.h"
+#include "train_step.h"
 
 using bench::best_ms;
 namespace F = torch::nn::functional;
@@ -36,12 +37,7 @@ int main(int argc, char** argv) {
   };
   auto compiled_loss = brasa::compile(loss_fn);
   torch::optim::AdamW optimizer(model->parameters(), torch::optim::AdamWOptions(1e-4));
-  auto step = [&](bool compiled) {
-    optimizer.zero_grad(/*set_to_none=*/true);
-    torch::Tensor loss = compiled ? compiled_loss(x, y) : loss_fn(x, y);
-    loss.backward();
-    optimizer.step();
-  };
+  auto step = bench::training_step(optimizer, loss_fn, compiled_loss, x, y);
   // The compiled loss equals eager's at the same parameters.
   const double eager_loss = loss_fn(x, y).item<double>();
   const double compiled_first = compiled_loss(x, y).item<double>();  // trace + build
@@ -65,13 +61,15 @@ int main(int argc, char** argv) {
   }
   if (const char* profile = std::getenv("BENCH_PROFILE")) {  // where the time of BENCH_PROFILE
     const int steps = std::max(1, std::atoi(profile));       // steps goes, eager then compiled
+    const bool shapes = std::getenv("BENCH_PROFILE_SHAPES") != nullptr;  // grouped by input shapes
     for (bool compiled : {false, true}) {
-      brasa::profiler::Profiler p;
+      brasa::profiler::Profiler p(brasa::profiler::ProfilerOptions().record_shapes(shapes));
       p.start();
       for (int i = 0; i < steps; ++i) step(compiled);
       p.stop();
-      std::printf("%s step:\n%s\n", compiled ? "compiled" : "eager",
-                  p.table(brasa::profiler::SortBy::SelfCpuTimeTotal, 24).c_str());
+      std::printf(
+          "%s step:\n%s\n", compiled ? "compiled" : "eager",
+          p.table(brasa::profiler::SortBy::SelfCpuTimeTotal, shapes ? 60 : 24, shapes).c_str());
     }
   }
   const brasa::CompileStats train_stats = brasa::compile_stats();

@@ -2,7 +2,8 @@
 // machine: (1) oneDNN's eltwise GELU (erf and tanh forms) against a double-precision reference over
 // [-10, 10], in ulps and absolute error (why GELU is not a post-op); (2) one thread's time of
 // dnnl_sgemm (with the bias copied into C first, as eager's addmm does) against a matmul primitive
-// with the bias as its own argument, for the GPT and MLP benchmarks' shapes. docs/benchmarks.md.
+// with the bias as its own argument, for the GPT and MLP benchmarks' shapes; (3) dnnl_sgemm against
+// a matmul primitive for the GPT step's bare products in its operand layouts. docs/benchmarks.md.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -109,6 +110,46 @@ int main() {
         "(%.2fx); %lld of %lld results differ\n",
         static_cast<long long>(M), static_cast<long long>(K), static_cast<long long>(N), t_s, t_p,
         t_p / t_s, static_cast<long long>(differ), static_cast<long long>(M * N));
+  }
+  // (3) The GPT step's bare products with its graphs' operand layouts (ta: A stored as A^T, tb: B
+  // stored as B^T): dnnl_sgemm (eager's mm) against a matmul primitive.
+  struct Product {
+    const char* name;
+    int64_t M, K, N;
+    bool ta, tb;
+  };
+  const Product products[] = {{"QKV", 2048, 128, 384, false, true},
+                              {"attention proj", 2048, 128, 128, false, true},
+                              {"fc", 2048, 128, 512, false, true},
+                              {"MLP proj", 2048, 512, 128, false, true},
+                              {"QKV dX", 2048, 384, 128, false, false},
+                              {"fc dX", 2048, 512, 128, false, false},
+                              {"MLP proj dX", 2048, 128, 512, false, false},
+                              {"QKV dW", 384, 2048, 128, true, false},
+                              {"fc dW", 512, 2048, 128, true, false},
+                              {"MLP proj dW", 128, 2048, 512, true, false}};
+  for (const Product& p : products) {
+    std::vector<float> a(p.M * p.K, 0.5f), b(p.K * p.N, 0.25f), c(p.M * p.N);
+    const memory::desc a_md({p.M, p.K}, memory::data_type::f32,
+                            p.ta ? memory::dims{1, p.M} : memory::dims{p.K, 1}),
+        b_md({p.K, p.N}, memory::data_type::f32,
+             p.tb ? memory::dims{1, p.K} : memory::dims{p.N, 1}),
+        c_md({p.M, p.N}, memory::data_type::f32, memory::dims{p.N, 1});
+    dnnl::matmul prim(dnnl::matmul::primitive_desc(dnnl::matmul::desc(a_md, b_md, c_md), eng));
+    memory am(a_md, eng, a.data()), bm(b_md, eng, b.data()), cm(c_md, eng, c.data());
+    const double ts = best_ms([&] {
+      dnnl_sgemm(p.ta ? 'T' : 'N', p.tb ? 'T' : 'N', p.M, p.N, p.K, 1.0f, a.data(),
+                 p.ta ? p.M : p.K, b.data(), p.tb ? p.K : p.N, 0.0f, c.data(), p.N);
+    });
+    const double tp = best_ms([&] {
+      prim.execute(s, {{DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bm}, {DNNL_ARG_DST, cm}});
+      s.wait();
+    });
+    const double mflop = 2e-6 * static_cast<double>(p.M * p.K * p.N);
+    std::printf(
+        "%-14s M %4lld K %4lld N %4lld: sgemm %.3f ms (%.0f GFLOP/s), primitive %.3f ms (%.0f)\n",
+        p.name, static_cast<long long>(p.M), static_cast<long long>(p.K),
+        static_cast<long long>(p.N), ts, mflop / ts, tp, mflop / tp);
   }
   return 0;
 }

@@ -65,7 +65,8 @@ struct CompileStats {
   int64_t fused_kernels = 0;       ///< generated kernels in built graphs (row kernels included)
   int64_t row_kernels = 0;         ///< of which fuse reductions over the last dim
   int64_t column_kernels = 0;      ///< of which fuse a sum/mean over every dim but the last
-  int64_t matmul_epilogues = 0;    ///< mm/addmm with pointwise epilogues as oneDNN post-ops
+  int64_t matmul_epilogues = 0;    ///< mm/addmm with pointwise epilogues, and convolutions with
+                                   ///< a relu, as oneDNN primitives with post-ops
   int64_t backward_graphs = 0;     ///< compiled backward graphs (joint capture)
   int64_t saved_for_backward = 0;  ///< forward values those graphs keep for backward, summed
   int64_t saved_by_eager = 0;      ///< forward values eager's nodes keep for the same graphs

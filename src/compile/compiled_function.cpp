@@ -73,7 +73,8 @@ Plan build_plan(Graph& g, const CompileOptions& options, bool fuse, const char* 
     bump(&CompileStats::matmul_epilogues);
     std::string ops;
     for (const std::string& op : m.names) ops += (ops.empty() ? "" : " ") + op;
-    log("fusion", options.name + what + ": a oneDNN matmul with its epilogue (" + ops + ")");
+    log("fusion", options.name + what + ": a oneDNN " + (m.conv ? "convolution" : "matmul") +
+                      " with its epilogue (" + ops + ")");
   }
   if (p.kernels.empty()) return p;
   std::string path;

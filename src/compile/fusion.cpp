@@ -15,16 +15,18 @@ namespace brasa::compiler {
 // Note [Fusion]
 // A kernel is a maximal run of consecutive fusible nodes (trace order), so it runs exactly where
 // its last node ran and reads every operand when eager would have: in-place ops and views, which
-// are not fusible, end a run. A node is fusible when it is a float or double pointwise op of the
-// table in codegen.cpp, writes nothing (or writes an operand nothing observes afterwards: Note
-// [Functional in-place]), and its result has the run's shape (operands may broadcast); or, in a
-// row group, a reduction over the last dim, a pointwise op over per-row values (Note [Row
-// fusion]), or an `expand` of a per-row value to the row shape whose one reader is the next node
-// (computed as the per-row value read along the row). Every operand is converted to the node's
-// result dtype before the operation, as the eager kernels do after type promotion, and the
-// generated code is compiled with -ffp-contract=off, so exact ops match eager bit for bit, and
-// transcendentals call the SLEEF functions eager calls (Note [Generated math]). A run of one node
-// stays eager.
+// are not fusible, end a run, except a view of a value the run does not compute (LayerNorm's
+// `weight.view({C})` before its affine mul), which reads no data: it runs where it stands, before
+// the kernel, and the run goes on (so the affine ops join the row kernel). A node is fusible when
+// it is a float or double pointwise op of the table in codegen.cpp, writes nothing (or writes an
+// operand nothing observes afterwards: Note [Functional in-place]), and its result has the run's
+// shape (operands may broadcast); or, in a row group, a reduction over the last dim, a pointwise op
+// over per-row values (Note [Row fusion]), or an `expand` of a per-row value to the row shape whose
+// one reader is the next node (computed as the per-row value read along the row). Every operand is
+// converted to the node's result dtype before the operation, as the eager kernels do after type
+// promotion, and the generated code is compiled with -ffp-contract=off, so exact ops match eager
+// bit for bit, and transcendentals call the SLEEF functions eager calls (Note [Generated math]). A
+// run of one node stays eager.
 
 // Note [Column reductions]
 // A sum or mean over every dim but the last (a bias gradient: `grad.sum({0, 1})` of a [B, T, C]
@@ -124,6 +126,16 @@ struct Builder {
     bool reads = false;
     for (const ArgRef& r : next.refs) reads = reads || r.value == v;
     return reads && g.values[next.results[0].value].sizes == group.shape;
+  }
+
+  /// A view of a value `group` does not compute (Note [Fusion]): it runs before the kernel.
+  bool outside_view(const Group& group, int32_t i) const {
+    const Node& n = g.nodes[i];
+    if (!n.is_view || n.mutates || n.refs.size() != 1 || n.results.size() != 1 ||
+        n.refs[0].element >= 0)
+      return false;
+    const int32_t v = n.refs[0].value;
+    return !group.values.count(v) && !group.deferred_values.count(v);
   }
 
   /// Whether node i joins `group` (updating it).
@@ -446,6 +458,10 @@ Plan plan(const Graph& g, bool fuse) {
       continue;
     }
     if (fuse && !group.nodes.empty() && b.join(group, n)) continue;
+    if (fuse && !group.nodes.empty() && b.outside_view(group, n)) {
+      b.plan.steps.push_back({n, -1});
+      continue;
+    }
     // A column group ended by a row reduction: its pointwise tail starts the row group instead.
     const std::vector<int32_t> tail = fuse && row_reduction(g, g.nodes[i]) != RowReduction::None
                                           ? b.take_tail(group)

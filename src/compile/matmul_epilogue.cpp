@@ -9,7 +9,10 @@
 #include "backends/cpu/onednn.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/parallel.h"
+#include "compile/codegen.h"
 #include "compile/log.h"
+#include "compile/row_fusion.h"
+#include "ops/conv/conv_params.h"
 
 namespace brasa::compiler {
 
@@ -30,13 +33,27 @@ namespace brasa::compiler {
 // sum |a||b|; at K = 128 the two agree bit for bit on this machine). GELU stays in generated code:
 // oneDNN's gelu_erf and gelu_tanh are off by up to 5e-7 absolute, which for x < -5 is every bit
 // of the result (measured over [-10, 10]), against the 2-ulp rule for transcendentals.
-// A chain of a bias alone is not taken: measured on the GPT and MLP steps of
+// A chain of a bias alone is not taken when a reader of its result could fuse the bias add into a
+// generated kernel (a pointwise op, a reduction): measured on the GPT and MLP steps of
 // bench/compile_gpt_bench and compile_compositions_bench it gained nothing over eager's sgemm
 // followed by a generated kernel that adds the bias (within the machine's noise), and eager's
-// product is kept bit for bit. The step runs where the chain's last node ran; nothing between the
-// mm and it may write (no mutating node), so reading the operands later reads what eager read. When
-// the runtime operands do not fit (a matrix with no unit stride, an operand of another layout, an
-// empty product), the step runs its nodes through the dispatcher, as eager does.
+// product is kept bit for bit. When its readers are views and library calls (the GPT's QKV
+// projection, read by attention through views; a classifier's logits, read by cross-entropy), the
+// bias add would run alone, as one more pass over the result: it is taken. The step runs where the
+// chain's last node ran; nothing between the mm and it may write (no mutating node), so reading the
+// operands later reads what eager read. When the runtime operands do not fit (a matrix with no unit
+// stride, an operand of another layout, an empty product), the step runs its nodes through the
+// dispatcher, as eager does.
+
+// Note [Conv epilogues]
+// A Float convolution (not transposed) whose result only a relu reads runs as one oneDNN
+// convolution primitive with a relu post-op (ops::conv::convolution_relu: eager's primitive, the
+// same formats and reorders, plus the post-op), instead of a convolution written to memory and read
+// back by relu: the CNN's two conv + relu pairs. The convolution's sums are eager's; relu is
+// applied to them in oneDNN's blocked format before the reorder to the result's layout (negative
+// sums may become -0 where eager's relu writes +0: equal values). When oneDNN cannot run the
+// geometry, the two nodes run through the dispatcher. BRASA_COMPILE_EPILOGUES=0 turns these off
+// with the matmul ones.
 
 namespace {
 
@@ -105,6 +122,25 @@ struct Finder {
     return -1;
   }
 
+  /// Whether a node that reads `v` (or a view of it) could fuse into a generated kernel (a graph
+  /// output's later readers cannot: they are in another graph).
+  bool fusible_reader(int32_t v) const {
+    for (const Node& n : g.nodes) {
+      bool reads = false;
+      for (const ArgRef& r : n.refs) reads = reads || r.value == v;
+      if (!reads) continue;
+      if (n.is_view && !n.mutates && n.results.size() == 1) {
+        if (fusible_reader(n.results[0].value)) return true;
+        continue;
+      }
+      const std::string& name = n.op->name();
+      if (n.mutates || fusible_pointwise(g, n) || row_reduction(g, n) != RowReduction::None ||
+          name == "sum" || name == "mean")
+        return true;
+    }
+    return false;
+  }
+
   /// The epilogue op node `i` applies to `cur` (false when it is none).
   bool classify(int32_t i, int32_t cur, EpilogueOp* op) const {
     const Node& n = g.nodes[i];
@@ -165,6 +201,30 @@ struct Finder {
       return true;
     }
     return false;
+  }
+
+  /// A convolution whose one reader is a relu (Note [Conv epilogues]).
+  bool conv_relu(int32_t i, MatmulEpilogue* e) const {
+    const Node& n = g.nodes[i];
+    if (!is_op(n, "convolution") || n.mutates || n.results.size() != 1 || n.args.size() != 9 ||
+        !n.args[6].is<bool>() || n.args[6].get<bool>())
+      return false;
+    const int32_t out = n.results[0].value;
+    for (const ArgRef& r : n.refs)
+      if (r.element >= 0 || !float_cpu(g.values[r.value])) return false;
+    const int32_t next = single_reader(out, i);
+    if (!float_cpu(g.values[out]) || next < 0 || !is_op(g.nodes[next], "relu") ||
+        g.nodes[next].refs.size() != 1 || g.nodes[next].results.size() != 1)
+      return false;
+    e->mm = i;
+    e->conv = true;
+    e->ops = {EpilogueOp{}};
+    e->ops[0].node = next;
+    e->nodes = {i, next};
+    e->names = {"convolution", "relu"};
+    e->output = g.nodes[next].results[0].value;
+    e->last_node = next;
+    return true;
   }
 
   bool start(int32_t i, MatmulEpilogue* e) const {
@@ -273,6 +333,20 @@ const Tensor* argument(const Node& n, int32_t slot, const std::vector<Tensor>& e
   for (const ArgRef& r : n.refs)
     if (r.slot == slot && r.element < 0) return &env[r.value];
   return nullptr;
+}
+
+/// Runs a convolution with its relu through ops::conv::convolution_relu; false when oneDNN
+/// cannot.
+bool run_conv(const Graph& g, const MatmulEpilogue& e, std::vector<Tensor>& env) {
+  const Node& n = g.nodes[e.mm];
+  Stack a = bind_arguments(n, env);
+  auto ints = [&](size_t i) { return IntArrayRef(a[i].get<std::vector<int64_t>>()); };
+  const Tensor bias = a[2].is_tensor() ? a[2].tensor() : Tensor();
+  Tensor y = ops::conv::convolution_relu(a[0].tensor(), a[1].tensor(), bias, ints(3), ints(4),
+                                         ints(5), ints(7), a[8].get<int64_t>());
+  if (!y.defined()) return false;
+  env[e.output] = std::move(y);
+  return true;
 }
 
 /// Runs `e` through oneDNN; false (nothing written to env but scratch) when the operands do not
@@ -409,19 +483,23 @@ std::vector<MatmulEpilogue> find_matmul_epilogues(const Graph& g) {
   Finder f(g);
   for (int32_t i = 0; i < static_cast<int32_t>(g.nodes.size()); ++i) {
     MatmulEpilogue e;
+    if (f.conv_relu(i, &e)) {
+      found.push_back(std::move(e));
+      continue;
+    }
     if (!f.start(i, &e)) continue;
     f.extend(&e);
-    // A bias alone stays eager's product: the add fuses into the next generated kernel anyway.
+    // A bias alone stays eager's product when the add can fuse into a generated kernel after it.
     bool only_bias = true;
     for (const EpilogueOp& op : e.ops)
       only_bias = only_bias && (op.kind == EpilogueOp::Bias || op.kind == EpilogueOp::View);
-    if (e.output >= 0 && !only_bias) found.push_back(std::move(e));
+    if (e.output >= 0 && (!only_bias || !f.fusible_reader(e.output))) found.push_back(std::move(e));
   }
   return found;
 }
 
 void run_matmul_epilogue(const Graph& g, const MatmulEpilogue& e, std::vector<Tensor>& env) {
-  if (run_fused(g, e, env)) return;
+  if (e.conv ? run_conv(g, e, env) : run_fused(g, e, env)) return;
   if (log_enabled("fusion"))
     log("fusion", "a matmul epilogue (node " + std::to_string(e.mm) +
                       ") runs op by op: its operands at this call do not suit oneDNN");

@@ -1,6 +1,7 @@
 #pragma once
-// Pointwise epilogues of a Float mm/addmm run as oneDNN post-ops of one matmul primitive (Note
-// [Matmul epilogues] in matmul_epilogue.cpp).
+// Pointwise epilogues of a Float mm/addmm run as oneDNN post-ops of one matmul primitive, and a
+// convolution's relu as a post-op of its convolution primitive (Notes [Matmul epilogues], [Conv
+// epilogues] in matmul_epilogue.cpp).
 
 #include <cstdint>
 #include <string>
@@ -27,7 +28,8 @@ struct EpilogueOp {
 };
 
 struct MatmulEpilogue {
-  int32_t mm = -1;                 ///< the addmm node
+  int32_t mm = -1;                 ///< the addmm node (or the convolution node when `conv`)
+  bool conv = false;               ///< a convolution with a relu (Note [Conv epilogues])
   std::vector<EpilogueOp> ops;     ///< in order
   int32_t output = -1;             ///< the value the last op produces
   int32_t last_node = -1;          ///< where the step runs (the last node it stands for)
@@ -36,7 +38,8 @@ struct MatmulEpilogue {
 };
 
 /// The mm/addmm nodes of `g` whose result goes, through single-use values, into at least one
-/// epilogue op; no node between the mm and the step's last node writes anything.
+/// epilogue op; no node between the mm and the step's last node writes anything. Also the Float
+/// convolutions whose result only a relu reads (Note [Conv epilogues]).
 std::vector<MatmulEpilogue> find_matmul_epilogues(const Graph& g);
 
 /// Runs `e` into env[e.output]; when the runtime operands do not suit oneDNN, runs its nodes

@@ -34,6 +34,13 @@ namespace brasa::compiler {
 // dispatcher at the same address, in the same storage block, with the same shape could be
 // mistaken for the dead one. Keeping large results alive would hold every intermediate of the
 // trace at once (20 fresh 64 MiB buffers made a 16M-element chain's trace 25x slower than eager).
+// Other sizes at a known address and data pointer mean a tensor resized outside the dispatcher (a
+// graph break) unless the dead tensor was a view and the trace is in the backward phase: a view
+// shares its base's data pointer, so another view of the same base (the autograd engine's
+// transposes of a weight) may take a dead view's address with other sizes; it is looked up by its
+// storage, data pointer, sizes and strides as every tensor the backward reads is (Note [Joint
+// capture]), and one not found there stops the backward's capture. (Keeping views alive instead
+// holds references that turn the engine's in-place gradient sums into out-of-place ones.)
 // Wrapped numbers (`x * 2.0`) are never looked up: each is a new literal.
 //
 // Note [Joint capture]
@@ -60,6 +67,7 @@ struct Tracer {
   struct Known {
     int32_t id;
     const void* data;
+    bool view;  ///< a view's result (Note [Tensor identity])
   };
   Graph graph;
   std::unordered_map<const TensorImpl*, Known> ids;
@@ -90,8 +98,10 @@ struct Tracer {
           graph.values[it->second.id].dtype == t.dtype()) {
         if (t.sizes() == IntArrayRef(graph.values[it->second.id].sizes)) return it->second.id;
         // The same tensor with other sizes: reshaped outside the dispatcher. Taking it as a
-        // captured constant would replay its trace-time data.
-        graph_break("a tensor resized outside the dispatcher");
+        // captured constant would replay its trace-time data. (A dead view's address: another
+        // tensor, Note [Tensor identity].)
+        if (!it->second.view || !in_backward)
+          graph_break("a tensor resized outside the dispatcher");
       }
       if (in_backward) {
         auto s = by_storage.find(storage_key(t));
@@ -105,14 +115,14 @@ struct Tracer {
     info.constant = t;
     return define(t, std::move(info));
   }
-  int32_t define(const Tensor& t, ValueInfo info) {
+  int32_t define(const Tensor& t, ValueInfo info, bool view = false) {
     info.dtype = t.dtype();
     info.sizes = t.sizes().vec();
     info.strides = t.strides().vec();
     info.contiguous = t.is_contiguous();
     info.cpu = t.is_cpu();
     int32_t id = graph.add_value(std::move(info));
-    ids[t.unsafeGetTensorImpl()] = {id, t.data_ptr()};
+    ids[t.unsafeGetTensorImpl()] = {id, t.data_ptr(), view};
     by_storage[storage_key(t)] = id;
     if (t.nbytes() <= kKeepAliveBytes) keep_alive.push_back(t);
     return id;
@@ -167,12 +177,13 @@ void record_results(Tracer& t, Node& n, const Stack& stack) {
   for (size_t i = 0; i < stack.size(); ++i) {
     const Value& v = stack[i];
     if (v.is_tensor() && v.tensor().defined()) {
-      n.results.push_back({static_cast<int32_t>(i), -1, t.define(v.tensor(), ValueInfo{})});
+      n.results.push_back(
+          {static_cast<int32_t>(i), -1, t.define(v.tensor(), ValueInfo{}, n.is_view)});
     } else if (v.is_tensor_list()) {
       const auto& list = v.get<std::vector<Tensor>>();
       for (size_t j = 0; j < list.size(); ++j)
-        n.results.push_back(
-            {static_cast<int32_t>(i), static_cast<int32_t>(j), t.define(list[j], ValueInfo{})});
+        n.results.push_back({static_cast<int32_t>(i), static_cast<int32_t>(j),
+                             t.define(list[j], ValueInfo{}, n.is_view)});
     } else if (!v.is_none() && !v.is_tensor()) {
       t.graph_break(n.op->name() + " (it returns a value to C++: " + value_key(v) + ")");
     }

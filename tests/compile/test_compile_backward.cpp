@@ -223,5 +223,33 @@ TEST_F(CompiledBackward, DynamicSizesStaySpecialisedForTheBackward) {
   EXPECT_EQ(compile_stats().traces, 3);
 }
 
+TEST_F(CompiledBackward, LargeViewsOfOneBaseDoNotBreakTheBackward) {
+  // The main job's MLP on an input that needs no grad: its backward makes several transposed
+  // views of the same large tensors, whose dead TensorImpls' addresses come back with other sizes
+  // (Note [Tensor identity]); that is no tensor resized outside the dispatcher.
+  auto fn = [](const Tensor& x, const Tensor& y, const Tensor& w1, const Tensor& b1,
+               const Tensor& w2, const Tensor& b2) {
+    const Tensor h = linear(x.flatten(1), w1, b1).relu();
+    return nn::functional::cross_entropy(linear(h, w2, b2), y);
+  };
+  auto f = compile(fn);
+  const Tensor x = randn({64, 1, 28, 28}), y = randint(0, 10, {64});
+  std::vector<Tensor> p = leaves(
+      {randn({512, 784}) * 0.03, randn({512}) * 0.01, randn({10, 512}) * 0.04, randn({10}) * 0.01});
+  std::vector<Tensor> q = leaves(p);
+  for (int call = 0; call < 2; ++call) {
+    for (Tensor& t : p) t.mutable_grad().reset();
+    for (Tensor& t : q) t.mutable_grad().reset();
+    f(x, y, p[0], p[1], p[2], p[3]).backward();
+    fn(x, y, q[0], q[1], q[2], q[3]).backward();
+    for (size_t i = 0; i < p.size(); ++i)
+      EXPECT_TRUE(allclose(p[i].grad(), q[i].grad(), 1e-5, 1e-6)) << i;
+  }
+  const CompileStats s = compile_stats();
+  EXPECT_EQ(s.backward_graphs, 1);
+  EXPECT_EQ(s.graph_breaks, 0);
+  EXPECT_EQ(s.eager_calls, 0);
+}
+
 }  // namespace
 }  // namespace brasa::compile_test

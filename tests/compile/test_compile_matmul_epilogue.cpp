@@ -113,5 +113,54 @@ TEST_F(MatmulEpilogues, BackwardOfLinearReluGivesEagersGradients) {
   EXPECT_GE(compile_stats().matmul_epilogues, 1);
 }
 
+TEST_F(MatmulEpilogues, BiasAloneReadByLibraryCallsIsTaken) {
+  // The bias add of a product read only through views by other library calls (the GPT's QKV
+  // projection before attention) would run alone: the matmul takes it; a bias whose result a
+  // pointwise op reads stays eager's product (BiasAloneKeepsEagersProductBitwise).
+  auto fn = [](const Tensor& x, const Tensor& w, const Tensor& b, const Tensor& w2) {
+    const Tensor h = linear(x, w, b).view({-1, 5, 9});
+    return mm(h.select(1, 2), w2);
+  };
+  auto f = brasa::compile(fn);
+  const Tensor x = randn({31, 200}), w = randn({45, 200}), b = randn({45}), w2 = randn({9, 7});
+  f(x, w, b, w2);
+  const Tensor got = f(x, w, b, w2), want = fn(x, w, b, w2);
+  expect_close(got, want, fn(x.abs(), w.abs(), b.abs(), w2.abs()));
+  EXPECT_EQ(compile_stats().matmul_epilogues, 1);
+}
+
+TEST_F(MatmulEpilogues, ConvolutionReluIsOneOneDnnPrimitiveForwardAndBackward) {
+  // Note [Conv epilogues]: conv + relu (with and without bias, strided and padded, grouped) as one
+  // oneDNN convolution with a relu post-op; the convolution's sums are eager's, so the values are
+  // eager's (a zero's sign aside), and the gradients follow.
+  auto loss_fn = [](const Tensor& x, const Tensor& w1, const Tensor& b1, const Tensor& w2) {
+    Tensor h = max_pool2d(conv2d(x, w1, b1, IntArrayRef{1, 1}, IntArrayRef{1, 1}).relu(), {2, 2});
+    h = conv2d(h, w2, Tensor(), IntArrayRef{2, 2}, IntArrayRef{0, 0}, IntArrayRef{1, 1}, 2).relu();
+    return (h * h).sum();
+  };
+  auto f = brasa::compile(loss_fn);
+  auto leaf = [](const Tensor& t) { return t.detach().clone().requires_grad_(); };
+  const Tensor x = randn({5, 3, 17, 13}), w1 = randn({8, 3, 3, 3}), b1 = randn({8}),
+               w2 = randn({6, 4, 3, 3});
+  for (int call = 0; call < 2; ++call) {
+    std::vector<Tensor> e{leaf(x), leaf(w1), leaf(b1), leaf(w2)};
+    std::vector<Tensor> c{leaf(x), leaf(w1), leaf(b1), leaf(w2)};
+    const Tensor le = loss_fn(e[0], e[1], e[2], e[3]);
+    const Tensor lc = f(c[0], c[1], c[2], c[3]);
+    EXPECT_TRUE(equal(lc, le)) << lc.item<double>() - le.item<double>();
+    le.backward();
+    lc.backward();
+    for (size_t i = 0; i < e.size(); ++i)
+      EXPECT_TRUE(equal(c[i].grad(), e[i].grad())) << "grad " << i;
+  }
+  EXPECT_EQ(compile_stats().matmul_epilogues, 2);
+  EXPECT_EQ(compile_stats().backward_graphs, 1);
+  // Forward only, no grad: the same values.
+  auto g = brasa::compile([](const Tensor& x, const Tensor& w) { return conv2d(x, w).relu(); });
+  NoGradGuard no_grad;
+  g(x, w1);
+  EXPECT_TRUE(equal(g(x, w1), conv2d(x, w1).relu()));
+}
+
 }  // namespace
 }  // namespace brasa::compile_test

@@ -1,7 +1,7 @@
-// Float and BFloat16 convolutions on oneDNN: forward, backward-data and backward-weights
-// primitives. oneDNN chooses the memory formats (format_tag::any); tensors are reordered in and out
-// of them. Created primitives (convolutions and reorders) live in a bounded LRU cache keyed by
-// their geometry.
+// Float and BFloat16 convolutions on oneDNN: forward (with a relu post-op for compiled graphs),
+// backward-data and backward-weights primitives. oneDNN chooses the memory formats
+// (format_tag::any); tensors are reordered in and out of them. Created primitives (convolutions and
+// reorders) live in a bounded LRU cache keyed by their geometry.
 #include <string>
 
 #include "backends/cpu/onednn.h"
@@ -76,17 +76,23 @@ memory bind(const Tensor& t, const memory::desc& user, const memory::desc& want,
 
 Prim make_prim(Kind kind, const memory::desc& xu, const memory::desc& wu, const memory::desc& yu,
                bool has_bias, Dt bias_dt, const memory::dims& st, const memory::dims& dil,
-               const memory::dims& pl, const memory::dims& pr) {
+               const memory::dims& pl, const memory::dims& pr, bool relu) {
   const auto alg = dnnl::algorithm::convolution_direct;
   const memory::desc x = any_desc(xu), w = any_desc(wu), y = any_desc(yu);
   const memory::desc b =
       has_bias ? memory::desc({yu.dims()[1]}, bias_dt, memory::format_tag::a) : memory::desc();
   const auto prop = kind == Kind::kForward ? dnnl::prop_kind::forward_inference
                                            : dnnl::prop_kind::forward_training;
+  dnnl::primitive_attr attr;
+  if (relu) {  // Note [Conv epilogues] in src/compile/matmul_epilogue.cpp
+    dnnl::post_ops po;
+    po.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+    attr.set_post_ops(po);
+  }
   dnnl::convolution_forward::primitive_desc fwd(
       has_bias ? dnnl::convolution_forward::desc(prop, alg, x, w, b, y, st, dil, pl, pr)
                : dnnl::convolution_forward::desc(prop, alg, x, w, y, st, dil, pl, pr),
-      engine());
+      attr, engine());
   if (kind == Kind::kForward)
     return {dnnl::convolution_forward(fwd), fwd.src_desc(), fwd.weights_desc(), fwd.dst_desc()};
   if (kind == Kind::kBackwardData) {
@@ -111,7 +117,7 @@ Tensor dense(const Tensor& t) {
 // x [N, C, *in], w [OC, C/g, *k], y [N, OC, *out] in the roles of a regular convolution; the
 // output of `kind` (y, x or w) is contiguous and fully written.
 bool run(Kind kind, const Tensor& x_in, const Tensor& w_in, const Tensor& y_in, const Tensor& bias,
-         const ConvParams& p) {
+         const ConvParams& p, bool relu = false) {
   const Tensor x = kind == Kind::kBackwardData ? x_in : dense(x_in);
   const Tensor w = kind == Kind::kBackwardWeight ? w_in : dense(w_in);
   const Tensor y = kind == Kind::kForward ? y_in : dense(y_in);
@@ -138,6 +144,7 @@ bool run(Kind kind, const Tensor& x_in, const Tensor& w_in, const Tensor& y_in, 
     for (int64_t s : *v) append_bytes(key, s);
   append_bytes(key, p.groups);
   append_bytes(key, has_bias);
+  append_bytes(key, relu);
   const Dt bias_dt = has_bias ? onednn_dtype(bias) : Dt::f32;
   append_bytes(key, x.dtype());
   append_bytes(key, bias_dt);
@@ -145,7 +152,7 @@ bool run(Kind kind, const Tensor& x_in, const Tensor& w_in, const Tensor& y_in, 
   Prim prim;
   try {
     prim = cache().get(
-        key, [&] { return make_prim(kind, xu, wu, yu, has_bias, bias_dt, st, dil, pl, pr); });
+        key, [&] { return make_prim(kind, xu, wu, yu, has_bias, bias_dt, st, dil, pl, pr, relu); });
   } catch (const dnnl::error&) {
     return false;  // geometry oneDNN has no implementation for: the direct loop handles it
   }
@@ -185,6 +192,17 @@ bool run(Kind kind, const Tensor& x_in, const Tensor& w_in, const Tensor& y_in, 
 bool onednn_conv_forward(const Tensor& y, const Tensor& x, const Tensor& w, const Tensor& bias,
                          const ConvParams& p) {
   return run(Kind::kForward, x, w, y, bias, p);
+}
+
+Tensor convolution_relu(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                        IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
+                        IntArrayRef output_padding, int64_t groups) {
+  if (input.dtype() != kFloat || !input.is_cpu()) return Tensor();
+  const ConvParams p = check_conv("convolution", input, weight, bias, stride, padding, dilation,
+                                  false, output_padding, groups);
+  Tensor y = detail::empty_generic(conv_output_shape(p, input.sizes(), weight.sizes()), kFloat,
+                                   input.device());
+  return run(Kind::kForward, input, weight, y, bias, p, true) ? y : Tensor();
 }
 
 bool onednn_conv_backward_data(const Tensor& gx, const Tensor& gy, const Tensor& w,

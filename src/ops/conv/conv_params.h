@@ -38,6 +38,12 @@ void conv_backward_weight(const Tensor& gw, const Tensor& gy, const Tensor& x, c
 /// oneDNN versions for Float (outputs contiguous); false when the geometry is not supported.
 bool onednn_conv_forward(const Tensor& y, const Tensor& x, const Tensor& w, const Tensor& bias,
                          const ConvParams& p);
+/// relu(convolution(...)) of a regular Float convolution as one oneDNN primitive with a relu
+/// post-op, for compiled graphs (Note [Conv epilogues] in src/compile/matmul_epilogue.cpp); an
+/// undefined tensor when oneDNN cannot run it (the caller runs the two ops instead).
+BRASA_API Tensor convolution_relu(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                                  IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
+                                  IntArrayRef output_padding, int64_t groups);
 bool onednn_conv_backward_data(const Tensor& gx, const Tensor& gy, const Tensor& w,
                                const ConvParams& p);
 bool onednn_conv_backward_weight(const Tensor& gw, const Tensor& gy, const Tensor& x,
