@@ -135,22 +135,20 @@ TEST(LibtorchApiTensorRuntime, MessagesUseLibtorchWords) {
   auto w = torch::ones({2}, torch::requires_grad()) * 2;
   EXPECT_THROWS_CONTAINING(c10::Error, w.requires_grad_(false),
                            "you can only change requires_grad flags of leaf variables.");
-  EXPECT_THROWS_CONTAINING(c10::Error,
-                           F::affine_grid(torch::ones({1, 2, 3}), {-1, 1, 2, 2}, false),
+  EXPECT_THROWS_CONTAINING(c10::Error, F::affine_grid(torch::ones({1, 2, 3}), {-1, 1, 2, 2}, false),
                            "Expected non-zero, positive output size. Got [-1, 1, 2, 2]");
   auto log_probs = torch::randn({5, 1, 3}).log_softmax(2);
   auto targets = torch::ones({1, 2}, torch::kLong);
-  EXPECT_THROWS_CONTAINING(c10::Error,
-                           torch::ctc_loss(log_probs, targets, torch::full({1}, 5.0),
-                                           torch::full({1}, 2, torch::kLong)),
-                           "input_lengths must be integral");
-  EXPECT_THROWS_CONTAINING(c10::Error,
-                           torch::ctc_loss(log_probs, targets, torch::full({1}, 5, torch::kLong),
-                                           torch::full({1}, 2.0)),
-                           "target_lengths must be integral");
   EXPECT_THROWS_CONTAINING(
-      c10::Error, torch::indexing::TensorIndex(".."),
-      "Expected \"...\" to represent an ellipsis index, but got \"..\"");
+      c10::Error,
+      torch::ctc_loss(log_probs, targets, torch::full({1}, 5.0), torch::full({1}, 2, torch::kLong)),
+      "input_lengths must be integral");
+  EXPECT_THROWS_CONTAINING(
+      c10::Error,
+      torch::ctc_loss(log_probs, targets, torch::full({1}, 5, torch::kLong), torch::full({1}, 2.0)),
+      "target_lengths must be integral");
+  EXPECT_THROWS_CONTAINING(c10::Error, torch::indexing::TensorIndex(".."),
+                           "Expected \"...\" to represent an ellipsis index, but got \"..\"");
 }
 
 }  // namespace

@@ -21,9 +21,9 @@ std::string thrown_message(Fn&& fn) {
 
 }  // namespace brasa::testing
 
-#define EXPECT_THROWS_CONTAINING(type, statement, text)                                        \
-  do {                                                                                         \
-    EXPECT_THROW((void)(statement), type);                                                     \
+#define EXPECT_THROWS_CONTAINING(type, statement, text)                                       \
+  do {                                                                                        \
+    EXPECT_THROW((void)(statement), type);                                                    \
     const std::string message = ::brasa::testing::thrown_message([&] { (void)(statement); }); \
-    EXPECT_NE(message.find(text), std::string::npos) << "message: " << message;                \
+    EXPECT_NE(message.find(text), std::string::npos) << "message: " << message;               \
   } while (false)
