@@ -169,7 +169,8 @@ void bind_layers(nb::module_& m) {
       [](const Tensor& x, const Ints& pad, const std::string& mode, std::optional<double> value) {
         return brasa::pad(x, pad, mode, value);
       },
-      nb::arg(), nb::arg(), nb::arg(), nb::arg().none(), kNoGil);
+      nb::arg("input"), nb::arg("pad"), nb::arg("mode") = "constant",
+      nb::arg("value").none() = nb::none(), kNoGil);
 }
 
 void bind_normalization(nb::module_& m) {
@@ -448,6 +449,9 @@ void bind_activations(nb::module_& m) {
       kNoGil);
 }
 
+/// An optional argument defaulting to None, as aten's `T? name=None`.
+auto none(const char* name) { return nb::arg(name).none() = nb::none(); }
+
 void bind_recurrent(nb::module_& m) {
   using Tensors = std::vector<Tensor>;
   m.def(
@@ -476,41 +480,60 @@ void bind_recurrent(nb::module_& m) {
       [](const Tensor& x, const Tensors& hx, const Tensor& w_ih, const Tensor& w_hh,
          const OptTensor& b_ih,
          const OptTensor& b_hh) { return brasa::lstm_cell(x, hx, w_ih, w_hh, b_ih, b_hh); },
-      nb::arg(), nb::arg(), nb::arg(), nb::arg(), nb::arg().none(), nb::arg().none(), kNoGil);
+      nb::arg("input"), nb::arg("hx"), nb::arg("w_ih"), nb::arg("w_hh"), none("b_ih"), none("b_hh"), kNoGil);
 #define BRASA_CELL(N)                                                                \
   m.def(                                                                             \
       #N,                                                                            \
       [](const Tensor& x, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,  \
          const OptTensor& b_ih,                                                      \
          const OptTensor& b_hh) { return brasa::N(x, hx, w_ih, w_hh, b_ih, b_hh); }, \
-      nb::arg(), nb::arg(), nb::arg(), nb::arg(), nb::arg().none(), nb::arg().none(), kNoGil)
+      nb::arg("input"), nb::arg("hx"), nb::arg("w_ih"), nb::arg("w_hh"), none("b_ih"), none("b_hh"), kNoGil)
   BRASA_CELL(gru_cell);
   BRASA_CELL(rnn_tanh_cell);
   BRASA_CELL(rnn_relu_cell);
 #undef BRASA_CELL
 }
 
+/// aten's upsample_*.vec overload: (input, output_size or None, align_corners, scale_factors or
+/// None), tried after the one with an int list and per-dimension scales.
+template <typename Fn>
+void bind_upsample_vec(nb::module_& m, const char* name, Fn fn) {
+  m.def(
+      name,
+      [fn](const Tensor& x, const std::optional<Ints>& out, bool align,
+           const std::optional<std::vector<double>>& scales) {
+        return fn(x, out ? OptionalIntArrayRef(*out) : std::nullopt, align,
+                  scales ? OptionalArrayRef<double>(*scales) : std::nullopt);
+      },
+      nb::arg("input"), nb::arg("output_size").none(), nb::arg("align_corners"),
+      nb::arg("scale_factors").none(), kNoGil);
+}
+
 void bind_resampling(nb::module_& m) {
   using OptD = std::optional<double>;
-  const auto opt = nb::arg().none();
+  using VecFn = Tensor (*)(const Tensor&, OptionalIntArrayRef, bool, OptionalArrayRef<double>);
+  const auto in = nb::arg("input"), size = nb::arg("output_size"), ac = nb::arg("align_corners");
   m.def(
       "upsample_linear1d",
       [](const Tensor& x, const Ints& out, bool align, OptD s) {
         return brasa::upsample_linear1d(x, out, align, s);
       },
-      nb::arg(), nb::arg(), nb::arg(), opt, kNoGil);
+      in, size, ac, none("scales"), kNoGil);
+  bind_upsample_vec(m, "upsample_linear1d", static_cast<VecFn>(&brasa::upsample_linear1d));
   m.def(
       "upsample_bicubic2d",
       [](const Tensor& x, const Ints& out, bool align, OptD sh, OptD sw) {
         return brasa::upsample_bicubic2d(x, out, align, sh, sw);
       },
-      nb::arg(), nb::arg(), nb::arg(), opt, opt, kNoGil);
+      in, size, ac, none("scales_h"), none("scales_w"), kNoGil);
+  bind_upsample_vec(m, "upsample_bicubic2d", static_cast<VecFn>(&brasa::upsample_bicubic2d));
   m.def(
       "upsample_trilinear3d",
       [](const Tensor& x, const Ints& out, bool align, OptD sd, OptD sh, OptD sw) {
         return brasa::upsample_trilinear3d(x, out, align, sd, sh, sw);
       },
-      nb::arg(), nb::arg(), nb::arg(), opt, opt, opt, kNoGil);
+      in, size, ac, none("scales_d"), none("scales_h"), none("scales_w"), kNoGil);
+  bind_upsample_vec(m, "upsample_trilinear3d", static_cast<VecFn>(&brasa::upsample_trilinear3d));
   m.def(
       "max_unpool2d",
       [](const Tensor& x, const Tensor& idx, const Ints& out) {
