@@ -10,12 +10,15 @@
 #include <string>
 #include <vector>
 
+#include "brasa/core/error.h"
 #include "brasa/nn/activation_functions.h"
 #include "brasa/nn/ctc_loss_functions.h"
 #include "brasa/nn/distance_functions.h"
 #include "brasa/nn/dropout_functions.h"
+#include "brasa/nn/functional/embedding.h"
 #include "brasa/nn/functional/normalization.h"
 #include "brasa/nn/functional/pooling.h"
+#include "brasa/nn/functional/vision.h"
 #include "brasa/nn/loss_functions.h"
 #include "brasa/nn/margin_loss_functions.h"
 #include "brasa/nn/normalization_functions.h"
@@ -171,6 +174,35 @@ void bind_layers(nb::module_& m) {
       },
       nb::arg("input"), nb::arg("pad"), nb::arg("mode") = "constant",
       nb::arg("value").none() = nb::none(), kNoGil);
+  // C++'s F::embedding_bag (its checks, a 2-d input as a bag per row); mode "sum"/"mean"/"max".
+  m.def(
+      "embedding_bag",
+      [](const Tensor& input, const Tensor& weight, const OptTensor& offsets,
+         std::optional<double> max_norm, double norm_type, bool scale_grad_by_freq,
+         const std::string& mode, bool sparse, const OptTensor& per_sample_weights,
+         bool include_last_offset, std::optional<int64_t> padding_idx) {
+        namespace F = brasa::nn::functional;
+        brasa::nn::EmbeddingBagMode m = enumtype::kMean();
+        if (mode == "sum") m = enumtype::kSum();
+        if (mode == "max") m = enumtype::kMax();
+        BRASA_CHECK(mode == "sum" || mode == "mean" || mode == "max",
+                    "embedding_bag: mode has to be one of sum, mean or max, got ", mode);
+        return F::embedding_bag(input, weight,
+                                F::EmbeddingBagFuncOptions()
+                                    .offsets(or_undefined(offsets))
+                                    .max_norm(max_norm)
+                                    .norm_type(norm_type)
+                                    .scale_grad_by_freq(scale_grad_by_freq)
+                                    .mode(m)
+                                    .sparse(sparse)
+                                    .per_sample_weights(or_undefined(per_sample_weights))
+                                    .include_last_offset(include_last_offset)
+                                    .padding_idx(padding_idx));
+      },
+      nb::arg("input"), nb::arg("weight"), nb::arg("offsets").none(), nb::arg("max_norm").none(),
+      nb::arg("norm_type"), nb::arg("scale_grad_by_freq"), nb::arg("mode"), nb::arg("sparse"),
+      nb::arg("per_sample_weights").none(), nb::arg("include_last_offset"),
+      nb::arg("padding_idx").none(), kNoGil);
 }
 
 void bind_normalization(nb::module_& m) {
@@ -557,6 +589,12 @@ void bind_resampling(nb::module_& m) {
         return brasa::grid_sampler(x, grid, interp, pad, align);
       },
       kNoGil);
+  m.def(
+      "affine_grid",
+      [](const Tensor& theta, const Ints& size, bool align) {
+        return brasa::nn::functional::affine_grid(theta, size, align);
+      },
+      nb::arg("theta"), nb::arg("size"), nb::arg("align_corners"), kNoGil);
   m.def(
       "affine_grid_generator",
       [](const Tensor& theta, const Ints& size, bool align) {

@@ -342,10 +342,14 @@ def _softmax_dim(ndim):
 
 
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dtype is None and input.numel() == 0:  # any dtype, as C++'s F::softmax and PyTorch
+        return input.clone()
     return _ops.softmax(input, _softmax_dim(input.dim()) if dim is None else dim, dtype)
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dtype is None and input.numel() == 0:
+        return input.clone()
     return _ops.log_softmax(input, _softmax_dim(input.dim()) if dim is None else dim, dtype)
 
 
@@ -487,12 +491,8 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
                   mode="mean", sparse=False, per_sample_weights=None, include_last_offset=False,
                   padding_idx=None):
     """Per-bag sums, means or maxima of embedding rows (2-D input: one bag per row)."""
-    if max_norm is not None:
-        from .. import no_grad
-        with no_grad():
-            _ops.embedding_renorm_(weight, input.contiguous(), max_norm, norm_type)
-    return _ops.embedding_bag(weight, input, offsets, mode, per_sample_weights,
-                              include_last_offset, padding_idx)
+    return _nn.embedding_bag(input, weight, offsets, max_norm, norm_type, scale_grad_by_freq, mode,
+                             sparse, per_sample_weights, include_last_offset, padding_idx)
 
 
 def _unpool_size(input, n, kernel_size, stride, padding, output_size):
@@ -547,7 +547,7 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
 
 
 def affine_grid(theta, size, align_corners=None):
-    return _nn.affine_grid_generator(theta, list(size), bool(align_corners))
+    return _nn.affine_grid(theta, list(size), bool(align_corners))
 
 
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
