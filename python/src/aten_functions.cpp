@@ -80,8 +80,8 @@ void bind_nn_kernels(nb::module_& nn) {
         nb::arg("input"), nb::arg("weight"), nb::arg("kernel_size"), none("bias"),
         nb::arg("stride") = Ints{1}, nb::arg("padding") = Ints{0}, kNoGil);
   }
-  using Dilated = Tensor (*)(T, T, IntArrayRef, const OptTensor&, IntArrayRef, IntArrayRef,
-                             IntArrayRef);
+  using Dilated =
+      Tensor (*)(T, T, IntArrayRef, const OptTensor&, IntArrayRef, IntArrayRef, IntArrayRef);
   for (auto [name, fn] :
        {std::pair<const char*, Dilated>{"slow_conv_dilated2d", &brasa::slow_conv_dilated2d},
         std::pair<const char*, Dilated>{"slow_conv_dilated3d", &brasa::slow_conv_dilated3d}}) {
@@ -102,29 +102,29 @@ void bind_nn_kernels(nb::module_& nn) {
     nn.def(
         name,
         [fn](T x, T w, const Ints& k, const OptTensor& b, const Ints& stride, const Ints& pad,
-             const Ints& out_pad, const Ints& dilation) {
-          return fn(x, w, k, b, stride, pad, out_pad, dilation);
-        },
+             const Ints& out_pad,
+             const Ints& dilation) { return fn(x, w, k, b, stride, pad, out_pad, dilation); },
         nb::arg("input"), nb::arg("weight"), nb::arg("kernel_size"), none("bias"),
         nb::arg("stride") = Ints{1}, nb::arg("padding") = Ints{0},
         nb::arg("output_padding") = Ints{0}, nb::arg("dilation") = Ints{1}, kNoGil);
   }
   using Fractional = std::tuple<Tensor, Tensor> (*)(T, IntArrayRef, IntArrayRef, T);
-  for (auto [name, fn] : {std::pair<const char*, Fractional>{"fractional_max_pool2d",
-                                                             &brasa::fractional_max_pool2d},
-                          std::pair<const char*, Fractional>{"fractional_max_pool3d",
-                                                             &brasa::fractional_max_pool3d}}) {
+  for (auto [name, fn] :
+       {std::pair<const char*, Fractional>{"fractional_max_pool2d", &brasa::fractional_max_pool2d},
+        std::pair<const char*, Fractional>{"fractional_max_pool3d",
+                                           &brasa::fractional_max_pool3d}}) {
     nn.def(
         name,
         [fn](T x, const Ints& k, const Ints& out, T samples) { return fn(x, k, out, samples); },
-        nb::arg("input"), nb::arg("kernel_size"), nb::arg("output_size"),
-        nb::arg("random_samples"), kNoGil);
+        nb::arg("input"), nb::arg("kernel_size"), nb::arg("output_size"), nb::arg("random_samples"),
+        kNoGil);
   }
   // nn.CrossMapLRN2d's computation: the C++ module's own forward and backward.
   nn.def(
       "_cross_map_lrn2d",
       [](T x, int64_t size, double alpha, double beta, int64_t k) {
-        brasa::nn::CrossMapLRN2d m(brasa::nn::CrossMapLRN2dOptions(size).alpha(alpha).beta(beta).k(k));
+        brasa::nn::CrossMapLRN2d m(
+            brasa::nn::CrossMapLRN2dOptions(size).alpha(alpha).beta(beta).k(k));
         return m->forward(x);
       },
       nb::arg("input"), nb::arg("size"), nb::arg("alpha"), nb::arg("beta"), nb::arg("k"), kNoGil);
@@ -134,8 +134,8 @@ void bind_nn_kernels(nb::module_& nn) {
 void bind_top_level(nb::module_& aten) {
   aten.def(
       "native_batch_norm",
-      [](T x, const OptTensor& w, const OptTensor& b, const OptTensor& mean,
-         const OptTensor& var, bool training, double momentum, double eps) {
+      [](T x, const OptTensor& w, const OptTensor& b, const OptTensor& mean, const OptTensor& var,
+         bool training, double momentum, double eps) {
         return brasa::native_batch_norm(x, w, b, mean, var, training, momentum, eps);
       },
       nb::arg("input"), nb::arg("weight").none(), nb::arg("bias").none(),
@@ -151,9 +151,8 @@ void bind_top_level(nb::module_& aten) {
   aten.def(
       "native_group_norm",
       [](T x, const OptTensor& w, const OptTensor& b, int64_t n, int64_t c, int64_t hxw,
-         int64_t group, double eps) {
-        return brasa::native_group_norm(x, w, b, n, c, hxw, group, eps);
-      },
+         int64_t group,
+         double eps) { return brasa::native_group_norm(x, w, b, n, c, hxw, group, eps); },
       nb::arg("input"), nb::arg("weight").none(), nb::arg("bias").none(), nb::arg("N"),
       nb::arg("C"), nb::arg("HxW"), nb::arg("group"), nb::arg("eps"), kNoGil);
   aten.def(
@@ -171,11 +170,10 @@ void bind_top_level(nb::module_& aten) {
       [](T x, int64_t groups) { return brasa::native_channel_shuffle(x, groups); },
       nb::arg("input"), nb::arg("groups"), kNoGil);
   aten.def(
-      "lu_solve", [](T b, T lu, T piv) { return brasa::lu_solve(b, lu, piv); },
-      nb::arg("input"), nb::arg("LU_data"), nb::arg("LU_pivots"), kNoGil);
+      "lu_solve", [](T b, T lu, T piv) { return brasa::lu_solve(b, lu, piv); }, nb::arg("input"),
+      nb::arg("LU_data"), nb::arg("LU_pivots"), kNoGil);
   aten.def(
-      "symeig",
-      [](T x, bool vectors, bool upper) { return brasa::symeig(x, vectors, upper); },
+      "symeig", [](T x, bool vectors, bool upper) { return brasa::symeig(x, vectors, upper); },
       nb::arg("input"), nb::arg("eigenvectors") = false, nb::arg("upper") = true, kNoGil);
   aten.def(
       "logit_",
@@ -197,8 +195,8 @@ void bind_aten_only(nb::module_& aten) {
       [](T x, int64_t dim, bool sorted, bool inverse, bool counts) {
         return brasa::unique_dim(x, dim, sorted, inverse, counts);
       },
-      nb::arg("input"), nb::arg("dim"), nb::arg("sorted") = true,
-      nb::arg("return_inverse") = false, nb::arg("return_counts") = false, kNoGil);
+      nb::arg("input"), nb::arg("dim"), nb::arg("sorted") = true, nb::arg("return_inverse") = false,
+      nb::arg("return_counts") = false, kNoGil);
   aten.def(
       "unique_dim_consecutive",
       [](T x, int64_t dim, bool inverse, bool counts) {
@@ -248,7 +246,8 @@ void bind_aten_functions(nb::module_& m) {
   bind_nn_losses(nn);
   bind_nn_kernels(nn);
   nb::module_ aten = m.def_submodule(
-      "_aten", "libtorch's at:: functions that are not registry ops (Note [aten functions in Python])");
+      "_aten",
+      "libtorch's at:: functions that are not registry ops (Note [aten functions in Python])");
   bind_top_level(aten);
   bind_aten_only(aten);
 }

@@ -512,14 +512,16 @@ void bind_recurrent(nb::module_& m) {
       [](const Tensor& x, const Tensors& hx, const Tensor& w_ih, const Tensor& w_hh,
          const OptTensor& b_ih,
          const OptTensor& b_hh) { return brasa::lstm_cell(x, hx, w_ih, w_hh, b_ih, b_hh); },
-      nb::arg("input"), nb::arg("hx"), nb::arg("w_ih"), nb::arg("w_hh"), none("b_ih"), none("b_hh"), kNoGil);
-#define BRASA_CELL(N)                                                                \
-  m.def(                                                                             \
-      #N,                                                                            \
-      [](const Tensor& x, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,  \
-         const OptTensor& b_ih,                                                      \
-         const OptTensor& b_hh) { return brasa::N(x, hx, w_ih, w_hh, b_ih, b_hh); }, \
-      nb::arg("input"), nb::arg("hx"), nb::arg("w_ih"), nb::arg("w_hh"), none("b_ih"), none("b_hh"), kNoGil)
+      nb::arg("input"), nb::arg("hx"), nb::arg("w_ih"), nb::arg("w_hh"), none("b_ih"), none("b_hh"),
+      kNoGil);
+#define BRASA_CELL(N)                                                                  \
+  m.def(                                                                               \
+      #N,                                                                              \
+      [](const Tensor& x, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,    \
+         const OptTensor& b_ih,                                                        \
+         const OptTensor& b_hh) { return brasa::N(x, hx, w_ih, w_hh, b_ih, b_hh); },   \
+      nb::arg("input"), nb::arg("hx"), nb::arg("w_ih"), nb::arg("w_hh"), none("b_ih"), \
+      none("b_hh"), kNoGil)
   BRASA_CELL(gru_cell);
   BRASA_CELL(rnn_tanh_cell);
   BRASA_CELL(rnn_relu_cell);
