@@ -57,7 +57,41 @@ def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None
     return _nn.binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction)
 
 
+# The in-place activations torch has at the top level; each returns its input.
+def selu_(input):
+    _nn.selu_(input)
+    return input
+
+
+def celu_(input, alpha=1.0):
+    _nn.celu_(input, alpha)
+    return input
+
+
+def threshold_(input, threshold, value):
+    _nn.threshold_(input, threshold, value)
+    return input
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
+    return input.copy_(_nn.rrelu(input, lower, upper, training))
+
+
+def logit_(input, eps=None):
+    _C._aten.logit_(input, eps)
+    return input
+
+
 FUNCTIONS = {f.__name__: f for f in (
     layer_norm, group_norm, batch_norm, instance_norm, triplet_margin_loss, poisson_nll_loss,
     hinge_embedding_loss, margin_ranking_loss, cosine_embedding_loss,
-    binary_cross_entropy_with_logits)}
+    binary_cross_entropy_with_logits, selu_, celu_, threshold_, rrelu_, logit_)}
+# torch's top-level spellings of aten functions, bound with aten's signatures (Note [aten functions
+# in Python]): the normalisation kernels, the recurrent cells and sequences, the dropouts, ...
+FUNCTIONS.update({n: getattr(_C._aten, n) for n in (
+    "native_batch_norm", "native_layer_norm", "native_group_norm", "batch_norm_update_stats",
+    "conv_tbc", "native_channel_shuffle", "lu_solve", "symeig")})
+FUNCTIONS.update({n: getattr(_nn, n) for n in (
+    "lstm_cell", "gru_cell", "rnn_tanh_cell", "rnn_relu_cell", "lstm", "gru", "rnn_tanh",
+    "rnn_relu", "dropout", "alpha_dropout", "feature_dropout", "affine_grid_generator",
+    "grid_sampler")})

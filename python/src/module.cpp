@@ -2,6 +2,7 @@
 // package (python/brasa/) builds torch's API on top of it.
 #include <nanobind/nanobind.h>
 
+#include "aten_functions.h"
 #include "autograd_binding.h"
 #include "brasa/core/generator.h"
 #include "brasa/core/parallel.h"
@@ -27,6 +28,7 @@ NB_MODULE(_C, m) {
   nb::handle tensor_class = bind_tensor(m);  // owned by the module
   bind_numpy_interop(m);
   bind_nn_functions(m);
+  bind_aten_functions(m);
   bind_fft(m);
   bind_linalg(m);
   bind_special(m);

@@ -10,12 +10,15 @@
 #include <string>
 #include <vector>
 
+#include "brasa/core/error.h"
 #include "brasa/nn/activation_functions.h"
 #include "brasa/nn/ctc_loss_functions.h"
 #include "brasa/nn/distance_functions.h"
 #include "brasa/nn/dropout_functions.h"
+#include "brasa/nn/functional/embedding.h"
 #include "brasa/nn/functional/normalization.h"
 #include "brasa/nn/functional/pooling.h"
+#include "brasa/nn/functional/vision.h"
 #include "brasa/nn/loss_functions.h"
 #include "brasa/nn/margin_loss_functions.h"
 #include "brasa/nn/normalization_functions.h"
@@ -169,7 +172,37 @@ void bind_layers(nb::module_& m) {
       [](const Tensor& x, const Ints& pad, const std::string& mode, std::optional<double> value) {
         return brasa::pad(x, pad, mode, value);
       },
-      nb::arg(), nb::arg(), nb::arg(), nb::arg().none(), kNoGil);
+      nb::arg("input"), nb::arg("pad"), nb::arg("mode") = "constant",
+      nb::arg("value").none() = nb::none(), kNoGil);
+  // C++'s F::embedding_bag (its checks, a 2-d input as a bag per row); mode "sum"/"mean"/"max".
+  m.def(
+      "embedding_bag",
+      [](const Tensor& input, const Tensor& weight, const OptTensor& offsets,
+         std::optional<double> max_norm, double norm_type, bool scale_grad_by_freq,
+         const std::string& mode, bool sparse, const OptTensor& per_sample_weights,
+         bool include_last_offset, std::optional<int64_t> padding_idx) {
+        namespace F = brasa::nn::functional;
+        brasa::nn::EmbeddingBagMode m = enumtype::kMean();
+        if (mode == "sum") m = enumtype::kSum();
+        if (mode == "max") m = enumtype::kMax();
+        BRASA_CHECK(mode == "sum" || mode == "mean" || mode == "max",
+                    "embedding_bag: mode has to be one of sum, mean or max, got ", mode);
+        return F::embedding_bag(input, weight,
+                                F::EmbeddingBagFuncOptions()
+                                    .offsets(or_undefined(offsets))
+                                    .max_norm(max_norm)
+                                    .norm_type(norm_type)
+                                    .scale_grad_by_freq(scale_grad_by_freq)
+                                    .mode(m)
+                                    .sparse(sparse)
+                                    .per_sample_weights(or_undefined(per_sample_weights))
+                                    .include_last_offset(include_last_offset)
+                                    .padding_idx(padding_idx));
+      },
+      nb::arg("input"), nb::arg("weight"), nb::arg("offsets").none(), nb::arg("max_norm").none(),
+      nb::arg("norm_type"), nb::arg("scale_grad_by_freq"), nb::arg("mode"), nb::arg("sparse"),
+      nb::arg("per_sample_weights").none(), nb::arg("include_last_offset"),
+      nb::arg("padding_idx").none(), kNoGil);
 }
 
 void bind_normalization(nb::module_& m) {
@@ -448,6 +481,9 @@ void bind_activations(nb::module_& m) {
       kNoGil);
 }
 
+/// An optional argument defaulting to None, as aten's `T? name=None`.
+auto none(const char* name) { return nb::arg(name).none() = nb::none(); }
+
 void bind_recurrent(nb::module_& m) {
   using Tensors = std::vector<Tensor>;
   m.def(
@@ -476,41 +512,62 @@ void bind_recurrent(nb::module_& m) {
       [](const Tensor& x, const Tensors& hx, const Tensor& w_ih, const Tensor& w_hh,
          const OptTensor& b_ih,
          const OptTensor& b_hh) { return brasa::lstm_cell(x, hx, w_ih, w_hh, b_ih, b_hh); },
-      nb::arg(), nb::arg(), nb::arg(), nb::arg(), nb::arg().none(), nb::arg().none(), kNoGil);
-#define BRASA_CELL(N)                                                                \
-  m.def(                                                                             \
-      #N,                                                                            \
-      [](const Tensor& x, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,  \
-         const OptTensor& b_ih,                                                      \
-         const OptTensor& b_hh) { return brasa::N(x, hx, w_ih, w_hh, b_ih, b_hh); }, \
-      nb::arg(), nb::arg(), nb::arg(), nb::arg(), nb::arg().none(), nb::arg().none(), kNoGil)
+      nb::arg("input"), nb::arg("hx"), nb::arg("w_ih"), nb::arg("w_hh"), none("b_ih"), none("b_hh"),
+      kNoGil);
+#define BRASA_CELL(N)                                                                  \
+  m.def(                                                                               \
+      #N,                                                                              \
+      [](const Tensor& x, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,    \
+         const OptTensor& b_ih,                                                        \
+         const OptTensor& b_hh) { return brasa::N(x, hx, w_ih, w_hh, b_ih, b_hh); },   \
+      nb::arg("input"), nb::arg("hx"), nb::arg("w_ih"), nb::arg("w_hh"), none("b_ih"), \
+      none("b_hh"), kNoGil)
   BRASA_CELL(gru_cell);
   BRASA_CELL(rnn_tanh_cell);
   BRASA_CELL(rnn_relu_cell);
 #undef BRASA_CELL
 }
 
+/// aten's upsample_*.vec overload: (input, output_size or None, align_corners, scale_factors or
+/// None), tried after the one with an int list and per-dimension scales.
+template <typename Fn>
+void bind_upsample_vec(nb::module_& m, const char* name, Fn fn) {
+  m.def(
+      name,
+      [fn](const Tensor& x, const std::optional<Ints>& out, bool align,
+           const std::optional<std::vector<double>>& scales) {
+        return fn(x, out ? OptionalIntArrayRef(*out) : std::nullopt, align,
+                  scales ? OptionalArrayRef<double>(*scales) : std::nullopt);
+      },
+      nb::arg("input"), nb::arg("output_size").none(), nb::arg("align_corners"),
+      nb::arg("scale_factors").none(), kNoGil);
+}
+
 void bind_resampling(nb::module_& m) {
   using OptD = std::optional<double>;
-  const auto opt = nb::arg().none();
+  using VecFn = Tensor (*)(const Tensor&, OptionalIntArrayRef, bool, OptionalArrayRef<double>);
+  const auto in = nb::arg("input"), size = nb::arg("output_size"), ac = nb::arg("align_corners");
   m.def(
       "upsample_linear1d",
       [](const Tensor& x, const Ints& out, bool align, OptD s) {
         return brasa::upsample_linear1d(x, out, align, s);
       },
-      nb::arg(), nb::arg(), nb::arg(), opt, kNoGil);
+      in, size, ac, none("scales"), kNoGil);
+  bind_upsample_vec(m, "upsample_linear1d", static_cast<VecFn>(&brasa::upsample_linear1d));
   m.def(
       "upsample_bicubic2d",
       [](const Tensor& x, const Ints& out, bool align, OptD sh, OptD sw) {
         return brasa::upsample_bicubic2d(x, out, align, sh, sw);
       },
-      nb::arg(), nb::arg(), nb::arg(), opt, opt, kNoGil);
+      in, size, ac, none("scales_h"), none("scales_w"), kNoGil);
+  bind_upsample_vec(m, "upsample_bicubic2d", static_cast<VecFn>(&brasa::upsample_bicubic2d));
   m.def(
       "upsample_trilinear3d",
       [](const Tensor& x, const Ints& out, bool align, OptD sd, OptD sh, OptD sw) {
         return brasa::upsample_trilinear3d(x, out, align, sd, sh, sw);
       },
-      nb::arg(), nb::arg(), nb::arg(), opt, opt, opt, kNoGil);
+      in, size, ac, none("scales_d"), none("scales_h"), none("scales_w"), kNoGil);
+  bind_upsample_vec(m, "upsample_trilinear3d", static_cast<VecFn>(&brasa::upsample_trilinear3d));
   m.def(
       "max_unpool2d",
       [](const Tensor& x, const Tensor& idx, const Ints& out) {
@@ -534,6 +591,12 @@ void bind_resampling(nb::module_& m) {
         return brasa::grid_sampler(x, grid, interp, pad, align);
       },
       kNoGil);
+  m.def(
+      "affine_grid",
+      [](const Tensor& theta, const Ints& size, bool align) {
+        return brasa::nn::functional::affine_grid(theta, size, align);
+      },
+      nb::arg("theta"), nb::arg("size"), nb::arg("align_corners"), kNoGil);
   m.def(
       "affine_grid_generator",
       [](const Tensor& theta, const Ints& size, bool align) {

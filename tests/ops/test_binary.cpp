@@ -50,6 +50,22 @@ TEST(Binary, IntegerDivisionByZeroThrows) {
   EXPECT_THROW(floor_divide(ones({2}, kInt), zeros({2}, kInt)), ValueError);
 }
 
+TEST(Binary, PowRefusesIntegersToNegativeScalarPowers) {
+  // The pow kernel checks a wrapped-number exponent, so C++'s pow(t, -1) and t.pow_(-1) and
+  // Python's t ** -1 (a wrapped 0-d tensor through the registry op) refuse alike.
+  Tensor i = arange(1, 4, kLong);
+  EXPECT_THROW(pow(i, -1), ValueError);
+  EXPECT_THROW(i.pow_(-1), ValueError);
+  EXPECT_THROW(pow(ones({2}, kBool), -2), ValueError);
+  Tensor wrapped = scalar_tensor(-1, kLong);
+  wrapped.unsafeGetTensorImpl()->set_wrapped_number(true);
+  EXPECT_THROW(i.pow(wrapped), ValueError);
+  // A tensor exponent, a floating base and a non-negative exponent are fine.
+  EXPECT_TRUE(i.pow(scalar_tensor(-1, kLong)).equal(tensor({1, 0, 0}, kLong)));
+  EXPECT_TRUE(pow(i, 2).equal(tensor({1, 4, 9}, kLong)));
+  EXPECT_TRUE(pow(i.to(kDouble), -1).allclose(tensor({1.0, 0.5, 1.0 / 3}, kDouble)));
+}
+
 TEST(Binary, LargeResultsUseStreamingStoresCorrectly) {
   // Above the streaming threshold (8 MiB per call), with an output that starts off a cache line.
   const int64_t n = (3 << 20) + 5;

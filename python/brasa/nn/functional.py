@@ -258,6 +258,34 @@ def threshold(input, threshold, value, inplace=False):
 _threshold = threshold  # torch's own name for F.threshold (F.threshold is F._threshold)
 
 
+def elu_(input, alpha=1.0):
+    return elu(input, alpha, inplace=True)
+
+
+def celu_(input, alpha=1.0):
+    return celu(input, alpha, inplace=True)
+
+
+def selu_(input):
+    return selu(input, inplace=True)
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    return hardtanh(input, min_val, max_val, inplace=True)
+
+
+def threshold_(input, threshold, value):
+    return _with_inplace("threshold")(input, threshold, value, inplace=True)
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
+    return rrelu(input, lower, upper, training, inplace=True)
+
+
 def hardshrink(input, lambd=0.5):
     return _nn.hardshrink(input, lambd)
 
@@ -314,10 +342,14 @@ def _softmax_dim(ndim):
 
 
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dtype is None and input.numel() == 0:  # any dtype, as C++'s F::softmax and PyTorch
+        return input.clone()
     return _ops.softmax(input, _softmax_dim(input.dim()) if dim is None else dim, dtype)
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dtype is None and input.numel() == 0:
+        return input.clone()
     return _ops.log_softmax(input, _softmax_dim(input.dim()) if dim is None else dim, dtype)
 
 
@@ -459,22 +491,29 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
                   mode="mean", sparse=False, per_sample_weights=None, include_last_offset=False,
                   padding_idx=None):
     """Per-bag sums, means or maxima of embedding rows (2-D input: one bag per row)."""
-    if max_norm is not None:
-        from .. import no_grad
-        with no_grad():
-            _ops.embedding_renorm_(weight, input.contiguous(), max_norm, norm_type)
-    return _ops.embedding_bag(weight, input, offsets, mode, per_sample_weights,
-                              include_last_offset, padding_idx)
+    return _nn.embedding_bag(input, weight, offsets, max_norm, norm_type, scale_grad_by_freq, mode,
+                             sparse, per_sample_weights, include_last_offset, padding_idx)
 
 
 def _unpool_size(input, n, kernel_size, stride, padding, output_size):
     k = _ntuple(kernel_size, n)
     st = k if stride is None else _ntuple(stride, n)
     p = _ntuple(padding, n)
-    if output_size is not None:
-        return list(output_size)[-n:], st, p
     spatial = input.shape[-n:]
-    return [(spatial[i] - 1) * st[i] - 2 * p[i] + k[i] for i in range(n)], st, p
+    default = [(spatial[i] - 1) * st[i] - 2 * p[i] + k[i] for i in range(n)]
+    if output_size is None:
+        return default, st, p
+    size = list(output_size)
+    if len(size) == n + 2:  # [N, C, *spatial]
+        size = size[2:]
+    if len(size) != n:
+        raise ValueError(f"output_size should be a sequence containing {n} or {n + 2} elements, "
+                         f"but it has a length of '{len(output_size)}'")
+    for d in range(n):  # the sizes max_pool could have come from, strictly inside the stride
+        lo, hi = default[d] - st[d], default[d] + st[d]
+        if not lo < size[d] < hi:
+            raise ValueError(f'invalid output_size "{size}" (dim {d} must be between {lo} and {hi})')
+    return size, st, p
 
 
 def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
@@ -508,7 +547,7 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
 
 
 def affine_grid(theta, size, align_corners=None):
-    return _nn.affine_grid_generator(theta, list(size), bool(align_corners))
+    return _nn.affine_grid(theta, list(size), bool(align_corners))
 
 
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
@@ -610,6 +649,53 @@ def bilinear(input1, input2, weight, bias=None):
 
 def channel_shuffle(input, groups):
     return _nn.channel_shuffle(input, groups)
+
+
+native_channel_shuffle = _C._aten.native_channel_shuffle
+
+
+def _fractional_max_pool(n):
+    kernel = getattr(_nn, f"fractional_max_pool{n}d")
+
+    def fn(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+           _random_samples=None):
+        """Max over n-d windows of kernel_size at pseudo-random places (_random_samples, [N, C, n]
+        in [0, 1), drawn when None), to output_size or the input's size times output_ratio."""
+        if output_size is None and output_ratio is None:
+            raise ValueError(f"fractional_max_pool{n}d requires specifying either an "
+                             "output_size or an output_ratio")
+        if output_size is None:
+            ratio = _ntuple(output_ratio, n)
+            output_size = [int(input.size(i - n) * ratio[i]) for i in range(n)]
+        if _random_samples is None:
+            batch = 1 if input.dim() == n + 1 else input.size(0)
+            _random_samples = _sample_windows(batch, input.size(-n - 1), n, input)
+        out, indices = kernel(input, _ntuple(kernel_size, n), _ntuple(output_size, n),
+                              _random_samples)
+        return (out, indices) if return_indices else out
+    fn.__name__ = f"fractional_max_pool{n}d"
+    return fn
+
+
+def _sample_windows(batch, channels, n, like):
+    from .. import rand
+    return rand(batch, channels, n, dtype=like.dtype, device=like.device)
+
+
+fractional_max_pool2d = _fractional_max_pool(2)
+fractional_max_pool3d = _fractional_max_pool(3)
+
+
+def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=False, _random_samples=None):
+    return fractional_max_pool2d(input, kernel_size, output_size, output_ratio, True,
+                                 _random_samples)
+
+
+def fractional_max_pool3d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=False, _random_samples=None):
+    return fractional_max_pool3d(input, kernel_size, output_size, output_ratio, True,
+                                 _random_samples)
 
 
 def _lp_pool(n):

@@ -69,7 +69,20 @@ BRASA_DEFINE_BINARY(div_trunc_op, Arith, div_trunc_stub)
 BRASA_DEFINE_BINARY(floor_divide_op, Arith, floor_divide_stub)
 BRASA_DEFINE_BINARY(remainder_op, Arith, remainder_stub)
 BRASA_DEFINE_BINARY(fmod_op, Arith, fmod_stub)
-BRASA_DEFINE_BINARY(pow_op, Arith, pow_stub)
+BRASA_DEFINE_STUB(pow_stub, BinaryKernel);
+BRASA_DEFINE_OP(pow_op)
+// pow refuses an integral base raised to a negative integral Python-style scalar (a wrapped number:
+// C++'s pow(t, -1), Python's t ** -1 or t.pow(-1)), as PyTorch does: the result would be 0 for
+// |base| > 1, which is almost never what was meant. A tensor exponent is not checked.
+Tensor pow_kernel(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& out) {
+  BRASA_CHECK(!(is_integral_type(a.dtype(), true) && b.unsafeGetTensorImpl()->is_wrapped_number() &&
+                is_integral_type(b.dtype(), false) && b.item().toLong() < 0),
+              "pow: integers to negative integer powers are not allowed (base dtype ", a.dtype(),
+              ", exponent ", b.item(), ")");
+  return binary_kernel<pow_op_decl::name, BinaryKind::Arith, pow_stub>(a, b, alpha, out);
+}
+BRASA_REGISTER_KERNEL(pow_op, pow_kernel, CPU)
+BRASA_REGISTER_KERNEL(pow_op, (binary_meta<pow_op_decl::name, BinaryKind::Arith>), Meta)
 BRASA_DEFINE_BINARY(atan2_op, Float, atan2_stub)
 BRASA_DEFINE_BINARY(hypot_op, FloatOnly, hypot_stub)
 BRASA_DEFINE_BINARY(maximum_op, Arith, maximum_stub)
@@ -250,20 +263,9 @@ BRASA_BINARY_API(bitwise_or, nullptr)
 BRASA_BINARY_API(bitwise_xor, nullptr)
 #undef BRASA_BINARY_API
 
-// pow: an integral tensor raised to a negative integral Python-style scalar is refused, as in
-// PyTorch (the result would be 0 for |base| > 1, which is almost never what was meant).
-namespace {
-const Tensor& check_pow_exponent(const Tensor& base, const Scalar& e) {
-  BRASA_CHECK(!(is_integral_type(base.dtype(), true) && e.isIntegral(false) && e.toLong() < 0),
-              "pow: integers to negative integer powers are not allowed (base dtype ", base.dtype(),
-              ", exponent ", e, ")");
-  return base;
-}
-}  // namespace
+// pow: the kernel refuses integers to negative integral scalar powers (ops::pow_kernel).
 Tensor pow(const Tensor& a, const Tensor& b) { return ops::pow_op().call(a, b, 1, kNoOut); }
-Tensor pow(const Tensor& a, const Scalar& b) {
-  return ops::pow_op().call(check_pow_exponent(a, b), wrap(b), 1, kNoOut);
-}
+Tensor pow(const Tensor& a, const Scalar& b) { return ops::pow_op().call(a, wrap(b), 1, kNoOut); }
 Tensor& pow_out(Tensor& out, const Tensor& a, const Tensor& b) {
   ops::pow_op().call(a, b, 1, out);
   return out;
@@ -275,7 +277,7 @@ const Tensor& Tensor::pow_(const Tensor& o) const {
   return *this;
 }
 const Tensor& Tensor::pow_(const Scalar& o) const {
-  ops::pow_op().call(check_pow_exponent(*this, o), wrap(o), 1, *this);
+  ops::pow_op().call(*this, wrap(o), 1, *this);
   return *this;
 }
 

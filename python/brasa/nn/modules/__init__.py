@@ -33,8 +33,10 @@ from .transformer import (Transformer, TransformerDecoder, TransformerDecoderLay
                           TransformerEncoder, TransformerEncoderLayer)
 from .fold import Fold, Unfold  # noqa: F401
 from .sparse import EmbeddingBag  # noqa: F401
-from .pooling import MaxUnpool1d, MaxUnpool2d, MaxUnpool3d  # noqa: F401
-from .distance import (ChannelShuffle, CosineSimilarity, GaussianNLLLoss,  # noqa: F401
+from .pooling import (FractionalMaxPool2d, FractionalMaxPool3d, MaxUnpool1d,  # noqa: F401
+                      MaxUnpool2d, MaxUnpool3d)
+from .distance import (ChannelShuffle, CosineSimilarity, CrossMapLRN2d, GaussianNLLLoss,  # noqa
+
                        LocalResponseNorm, LPPool1d, LPPool2d, PairwiseDistance, RReLU, Softmax2d,
                        UpsamplingBilinear2d, UpsamplingNearest2d)
 from .linear import Bilinear  # noqa: F401

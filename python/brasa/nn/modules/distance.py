@@ -47,6 +47,21 @@ class LocalResponseNorm(Module):
         return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
 
 
+class CrossMapLRN2d(Module):
+    """The Lua-era cross-channel normalisation of [N, C, H, W] inputs, with libtorch's own
+    backward (Note [CrossMapLRN2d] in src/nn/modules/local_response_norm.cpp)."""
+
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1):
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+
+    def forward(self, input):
+        return F._nn._cross_map_lrn2d(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self):
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+
+
 def _lp_pool(name, fn):
     class LPPool(Module):
         def __init__(self, norm_type, kernel_size, stride=None, ceil_mode=False):

@@ -130,3 +130,31 @@ def _unpool(name, fn, n):
 MaxUnpool1d = _unpool("MaxUnpool1d", F.max_unpool1d, 1)
 MaxUnpool2d = _unpool("MaxUnpool2d", F.max_unpool2d, 2)
 MaxUnpool3d = _unpool("MaxUnpool3d", F.max_unpool3d, 3)
+
+
+def _fractional(name, fn):
+    class FractionalMaxPool(Module):
+        def __init__(self, kernel_size, output_size=None, output_ratio=None,
+                     return_indices=False, _random_samples=None):
+            super().__init__()
+            if (output_size is None) == (output_ratio is None):
+                raise ValueError(f"{name} requires exactly one of output_size and output_ratio")
+            if output_ratio is not None:
+                ratios = output_ratio if isinstance(output_ratio, (list, tuple)) else [output_ratio]
+                if not all(0 < r < 1 for r in ratios):
+                    raise ValueError(f"{name}: output_ratio must be between 0 and 1, got "
+                                     f"{output_ratio}")
+            self.kernel_size, self.output_size, self.output_ratio = (kernel_size, output_size,
+                                                                     output_ratio)
+            self.return_indices = return_indices
+            self.register_buffer("_random_samples", _random_samples)
+
+        def forward(self, input):
+            return fn(input, self.kernel_size, self.output_size, self.output_ratio,
+                      self.return_indices, _random_samples=self._random_samples)
+    FractionalMaxPool.__name__ = FractionalMaxPool.__qualname__ = name
+    return FractionalMaxPool
+
+
+FractionalMaxPool2d = _fractional("FractionalMaxPool2d", F.fractional_max_pool2d)
+FractionalMaxPool3d = _fractional("FractionalMaxPool3d", F.fractional_max_pool3d)
