@@ -56,8 +56,34 @@ fi
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 
+# Each target fuzzes in a process of its own, up to $jobs at once (the smoke run's wall time is then
+# the total divided by the cores); the results are read afterwards, target by target.
+fuzz_one() {
+  local name="$1" exe="$out/fuzz_$1" corpus="$out/corpus/$1" findings="$out/findings/$1" rc=0
+  "$exe" "$corpus" -max_total_time="$seconds" -rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout=10 \
+    -print_final_stats=1 -artifact_prefix="$findings/" >"$out/fuzz_$name.log" 2>&1 || rc=$?
+  echo "$rc" >"$out/fuzz_$name.rc"
+}
+
 failed=0
 report=()
+declare -A before
+running=()
+for name in "${targets[@]}"; do
+  [[ -x "$out/fuzz_$name" ]] || continue
+  mkdir -p "$out/corpus/$name" "$out/findings/$name"
+  if [[ -d "fuzz/corpus/$name" ]]; then
+    cp -rn "fuzz/corpus/$name/." "$out/corpus/$name/"
+  else
+    echo "fuzz.sh: no seeds in fuzz/corpus/$name; starting from an empty corpus" >&2
+  fi
+  before[$name]=$(find "$out/findings/$name" -type f | wc -l)
+  echo "== fuzz_$name: ${seconds}s"
+  while [[ $(jobs -rp | wc -l) -ge $jobs ]]; do wait -n || true; done
+  fuzz_one "$name" &
+done
+wait
+
 for name in "${targets[@]}"; do
   exe="$out/fuzz_$name"
   if [[ ! -x "$exe" ]]; then
@@ -65,23 +91,12 @@ for name in "${targets[@]}"; do
     failed=1
     continue
   fi
-  corpus="$out/corpus/$name"
   findings="$out/findings/$name"
-  mkdir -p "$corpus" "$findings"
-  if [[ -d "fuzz/corpus/$name" ]]; then
-    cp -rn "fuzz/corpus/$name/." "$corpus/"
-  else
-    echo "fuzz.sh: no seeds in fuzz/corpus/$name; starting from an empty corpus" >&2
-  fi
   log="$out/fuzz_$name.log"
-  before=$(find "$findings" -type f | wc -l)
-  echo "== fuzz_$name: ${seconds}s"
-  rc=0
-  "$exe" "$corpus" -max_total_time="$seconds" -rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout=10 \
-    -print_final_stats=1 -artifact_prefix="$findings/" >"$log" 2>&1 || rc=$?
+  rc=$(cat "$out/fuzz_$name.rc")
   runs=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\).*/\1/p' "$log" | tail -1)
   [[ -n "$runs" ]] || runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$log" | tail -1)
-  new=$(($(find "$findings" -type f | wc -l) - before))
+  new=$(($(find "$findings" -type f | wc -l) - before[$name]))
   line="fuzz_$name: ${runs:-?} executions, $new findings"
   if [[ $rc -ne 0 || $new -gt 0 ]]; then
     failed=1
