@@ -118,6 +118,18 @@ int main(int argc, char** argv) {
                                    5) *
                                1e3 / calls;
 
+  // Fused eager's cost per flush: the same 2 ops deferred, then computed (fused_eager_flush).
+  const double fused_eager_tiny_us = best_ms(
+                                         [&] {
+                                           brasa::FusedEagerGuard on;
+                                           for (int i = 0; i < calls; ++i) {
+                                             brasa::Tensor r = one * 1.0001 + 0.5;
+                                             brasa::fused_eager_flush();
+                                           }
+                                         },
+                                         5) *
+                                     1e3 / calls;
+
   std::string cmd = std::string("'") + argv[0] + "' --first-result";
   double first_result_ms = -1;
   long long disk_hits = 0;
@@ -151,5 +163,6 @@ int main(int argc, char** argv) {
               first_result_ms, disk_hits);
   std::printf("cache hit, 1 element            %8.2f us per call (eager 2 ops: %.2f us)\n", hit_us,
               eager_tiny_us);
+  std::printf("fused eager, 1 element          %8.2f us per 2 ops + flush\n", fused_eager_tiny_us);
   return 0;
 }

@@ -42,12 +42,8 @@ int main(int argc, char** argv) {
   const double eager_loss = loss_fn(x, y).item<double>();
   const double compiled_first = compiled_loss(x, y).item<double>();  // trace + build
   const double compiled_loss_value = compiled_loss(x, y).item<double>();
-  // Fused eager (Note [Fused eager]): the eager step with the mode on.
-  auto fused_eager_step = [&] {
-    brasa::FusedEagerGuard on;
-    step(false);
-  };
-  step(true), step(false), fused_eager_step();
+  auto fused_eager_step = bench::fused_eager_step(step);
+  step(true), step(false);
   double eager_ms = 1e300, compiled_ms = 1e300, fused_eager_ms = 1e300;
   for (int r = 0; r < rounds; ++r) {
     eager_ms = std::min(eager_ms, best_ms([&] { step(false); }, 2));

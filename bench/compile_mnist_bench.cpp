@@ -31,12 +31,7 @@ void run(const char* name, Model& model, int rounds) {
   const double eager_loss = loss_fn(x, y).template item<double>();
   const double compiled_value = compiled_loss(x, y).template item<double>();
   step(true), step(false);
-  // Fused eager (Note [Fused eager]): the eager step with the mode on.
-  auto fused_eager_step = [&] {
-    brasa::FusedEagerGuard on;
-    step(false);
-  };
-  fused_eager_step();
+  auto fused_eager_step = bench::fused_eager_step(step);
   double eager_ms = 1e300, compiled_ms = 1e300, fused_eager_ms = 1e300;
   for (int r = 0; r < rounds; ++r) {
     eager_ms = std::min(eager_ms, bench::best_ms([&] { step(false); }, 3));

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -75,6 +76,7 @@ std::mutex g_plans_mutex;
 auto& g_plans = *new std::unordered_map<std::string, std::shared_ptr<Prepared>>();
 
 struct Pending {
+  std::string key;              // what the plan depends on, appended op by op (Note [Plan key])
   Graph graph;                  // values in the order met; Input values are real tensors
   std::vector<Tensor> tensors;  // per value: the real tensor (Input) or the pending one (Node)
   std::unordered_map<const TensorImpl*, int32_t> ids;  // the current value of each tensor
@@ -159,6 +161,63 @@ Tensor meta_twin(const Tensor& t) {
   return m;
 }
 
+// Note [Plan key]
+// A flush looks its plan up by a key that record() builds as it goes, cheaply (no streams): per op
+// its id and non-tensor arguments, per operand its value id, per new value its kind, dtype, sizes
+// and strides (a literal's bytes too); the flush appends the outputs. Equal keys mean equal pending
+// graphs, so a hit needs neither the renumbered graph nor compile's structure key.
+void key_number(std::string& k, int64_t x) {
+  char buf[24];
+  int n = 0;
+  uint64_t u = x < 0 ? 0 - static_cast<uint64_t>(x) : static_cast<uint64_t>(x);
+  do {
+    buf[n++] = static_cast<char>('0' + u % 10);
+    u /= 10;
+  } while (u);
+  if (x < 0) k += '-';
+  while (n) k += buf[--n];
+  k += ',';
+}
+
+void key_argument(std::string& k, const Value& v) {
+  if (v.is_none() || v.is_tensor()) {
+    k += '_';
+  } else if (v.is<Scalar>() && !v.get<Scalar>().isComplex()) {
+    const Scalar& s = v.get<Scalar>();
+    if (s.isFloatingPoint()) {
+      const double d = s.to<double>();
+      int64_t bits;
+      std::memcpy(&bits, &d, sizeof bits);
+      k += 'd';
+      key_number(k, bits);
+    } else {
+      k += s.isBoolean() ? 'b' : 'i';
+      key_number(k, s.to<int64_t>());
+    }
+  } else if (v.is<int64_t>()) {
+    k += 'i';
+    key_number(k, v.get<int64_t>());
+  } else if (v.is<bool>()) {
+    k += v.get<bool>() ? "T," : "F,";
+  } else if (v.is<std::string>()) {
+    k += '"' + v.get<std::string>() + "\",";
+  } else {
+    k += value_key(v) + ";";
+  }
+}
+
+void key_value(std::string& k, char kind, const Tensor& t) {
+  k += kind;
+  key_number(k, static_cast<int64_t>(t.scalar_type()));
+  for (int64_t s : t.sizes()) key_number(k, s);
+  k += '/';
+  for (int64_t s : t.strides()) key_number(k, s);
+  if (kind == 'L') {  // a wrapped number: its bytes
+    const auto* p = static_cast<const unsigned char*>(t.data_ptr());
+    for (size_t i = 0; i < t.nbytes(); ++i) key_number(k, p[i]);
+  }
+}
+
 ValueInfo info_of(const Tensor& t, ValueKind kind) {
   ValueInfo info;
   info.kind = kind;
@@ -218,6 +277,9 @@ bool record(State& s, const OperatorHandle& op, Stack& stack) {
     return false;
   // The node, its operands as values (new values are dropped again if the node does not fuse).
   const size_t num_values = p.graph.values.size();
+  std::string key = "(";
+  key_number(key, functional->id());
+  for (size_t i = 0; i < stack.size(); ++i) key_argument(key, stack[i]);
   Node n;
   n.op = functional;
   std::vector<std::pair<const TensorImpl*, int32_t>> new_inputs;
@@ -231,6 +293,7 @@ bool record(State& s, const OperatorHandle& op, Stack& stack) {
       info.constant = t;
       id = p.graph.add_value(std::move(info));
       p.tensors.emplace_back();
+      key_value(key, 'L', t);
     } else if (auto it = p.ids.find(impl); it != p.ids.end()) {
       id = it->second;
       const ValueInfo& known = p.graph.values[id];
@@ -252,10 +315,13 @@ bool record(State& s, const OperatorHandle& op, Stack& stack) {
         id = p.graph.add_value(info_of(t, ValueKind::Input));
         p.tensors.push_back(t);
         new_inputs.emplace_back(impl, id);
+        key_value(key, 'I', t);
       }
     }
     n.refs.push_back({static_cast<int32_t>(i), -1, id});
     args[i] = Value();
+    key += 'v';
+    key_number(key, id);
   }
   n.args = std::move(args);
   n.num_results = 1;
@@ -269,6 +335,8 @@ bool record(State& s, const OperatorHandle& op, Stack& stack) {
     return false;
   }
   p.graph.nodes.push_back(std::move(n));
+  key_value(key, 'R', shape_of);
+  p.key += key;
   for (const auto& [impl, id] : new_inputs) p.ids[impl] = id;
   if (kind == 3) {
     self.unsafeGetTensorImpl()->bump_version();
@@ -307,25 +375,15 @@ Graph inputs_first(const Graph& g, const std::vector<int32_t>& outputs,
   return r;
 }
 
-std::string plan_key(const Graph& g) {
-  std::string k = g.structure_key();
-  for (const ValueInfo& v : g.values) {
-    k += "|" + std::to_string(static_cast<int>(v.dtype)) + ":";
-    for (int64_t d : v.sizes) k += std::to_string(d) + ",";
-    k += ":";
-    for (int64_t d : v.strides) k += std::to_string(d) + ",";
-  }
-  return k;
+std::shared_ptr<Prepared> find_plan(const std::string& key) {
+  std::lock_guard<std::mutex> lock(g_plans_mutex);
+  auto it = g_plans.find(key);
+  return it == g_plans.end() ? nullptr : it->second;
 }
 
-/// The passes and the plan of `g` (kernels loaded); without a compiler, the op-by-op plan.
-std::shared_ptr<Prepared> prepare(Graph g) {
-  const std::string key = plan_key(g);
-  {
-    std::lock_guard<std::mutex> lock(g_plans_mutex);
-    auto it = g_plans.find(key);
-    if (it != g_plans.end()) return it->second;
-  }
+/// The passes and the plan of `g` (kernels loaded), kept under `key`; without a compiler, the
+/// op-by-op plan (not kept).
+std::shared_ptr<Prepared> prepare(Graph g, const std::string& key) {
   auto prep = std::make_shared<Prepared>();
   eliminate_dead_code(g);
   eliminate_common_subexpressions(g);
@@ -384,8 +442,16 @@ void flush(State& s) {
   bump(&CompileStats::fused_eager_flushes);
   add(&CompileStats::fused_eager_ops, static_cast<int64_t>(p.graph.nodes.size()));
   if (outputs.empty()) return;
+  p.key += "->";
+  for (int32_t o : outputs) key_number(p.key, o);
+  std::shared_ptr<Prepared> prep = find_plan(p.key);
   std::vector<int32_t> input_ids;
-  std::shared_ptr<Prepared> prep = prepare(inputs_first(p.graph, outputs, &input_ids));
+  if (prep == nullptr) {
+    prep = prepare(inputs_first(p.graph, outputs, &input_ids), p.key);
+  } else {  // (inputs_first keeps the Input values' order)
+    for (size_t v = 0; v < p.graph.values.size(); ++v)
+      if (p.graph.values[v].kind == ValueKind::Input) input_ids.push_back(static_cast<int32_t>(v));
+  }
   std::vector<Tensor> inputs;
   inputs.reserve(input_ids.size());
   for (int32_t v : input_ids) inputs.push_back(p.tensors[v]);
