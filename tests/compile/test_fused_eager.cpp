@@ -2,6 +2,7 @@
 // fused in plain eager code give eager's results, and every observation computes them first.
 #include <sstream>
 
+#include "brasa/core/empty.h"
 #include "compile/compile_test_util.h"
 
 namespace brasa::compile_test {
@@ -197,6 +198,30 @@ TEST_F(FusedEager, DeadIntermediatesAreNeverWritten) {
   y = Tensor();
   fused_eager_flush();
   EXPECT_NE(z.data_ptr(), nullptr);
+  EXPECT_TRUE(bitwise_equal(z, expected));
+}
+
+TEST_F(FusedEager, MergedOutputsGetStoragesOfTheirOwn) {
+  Tensor x = randn({16});
+  Tensor expected = x * 2.0;
+  FusedEagerGuard on;
+  Tensor a = x * 2.0, b = x * 2.0;  // one value after CSE, two tensors
+  fused_eager_flush();
+  EXPECT_NE(a.data_ptr(), b.data_ptr());
+  a.add_(1.0);  // (eager: a is no longer pending)
+  EXPECT_TRUE(bitwise_equal(b, expected));
+}
+
+TEST_F(FusedEager, AnAliasMadeOutsideTheDispatcherSeesTheValues) {
+  Tensor x = randn({4, 3});
+  Tensor expected = (x + 0.5).t();
+  FusedEagerGuard on;
+  Tensor y = x + 0.5;
+  Tensor alias = detail::make_view(y, {3, 4}, {1, 3}, 0);  // shares y's storage, no op ran
+  y = Tensor();
+  Tensor z = alias * 1.0;  // an operand whose storage is pending: computed first
+  fused_eager_flush();
+  EXPECT_TRUE(bitwise_equal(alias, expected));
   EXPECT_TRUE(bitwise_equal(z, expected));
 }
 
