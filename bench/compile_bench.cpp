@@ -55,7 +55,8 @@ int main(int argc, char** argv) {
   compiled(x);  // a new size: one more trace, no compiler run (Dynamic::Automatic)
   compiled(x);
   const brasa::CompileStats s2 = brasa::compile_stats();
-  const bool same = brasa::equal(compiled(x), chain(x));
+  const brasa::Tensor chain_eager = chain(x);
+  const bool same = brasa::equal(compiled(x), chain_eager);
   // One read + one write pass of 64 MiB, the bandwidth yardstick.
   auto copy_pass = [&] {
     const float* src = x.data_ptr<float>();
@@ -66,11 +67,25 @@ int main(int argc, char** argv) {
   };
 
   // Interleaved rounds, best of each: the machine's bandwidth drifts between runs (shared VM).
-  double pass = 1e300, eager = 1e300, fused = 1e300;
+  // Fused eager (Note [Fused eager]): the plain eager chain with the mode on; the flush computes
+  // the result (held), as any observation of it would.
+  const bool same_fused_eager = [&] {
+    brasa::FusedEagerGuard on;
+    brasa::Tensor r = chain(x);
+    brasa::fused_eager_flush();
+    return brasa::equal(r, chain_eager);
+  }();
+  auto fused_eager_chain = [&] {
+    brasa::FusedEagerGuard on;
+    brasa::Tensor r = chain(x);
+    brasa::fused_eager_flush();
+  };
+  double pass = 1e300, eager = 1e300, fused = 1e300, fused_eager = 1e300;
   for (int round = 0; round < 9; ++round) {
     pass = std::min(pass, best_ms(copy_pass, 3));
     eager = std::min(eager, best_ms([&] { chain(x); }, 1));
     fused = std::min(fused, best_ms([&] { compiled(x); }, 3));
+    fused_eager = std::min(fused_eager, best_ms(fused_eager_chain, 3));
   }
 
   // A pointwise prologue fused into the consumer softmax over rows of 1024.
@@ -103,6 +118,18 @@ int main(int argc, char** argv) {
                                    5) *
                                1e3 / calls;
 
+  // Fused eager's cost per flush: the same 2 ops deferred, then computed (fused_eager_flush).
+  const double fused_eager_tiny_us = best_ms(
+                                         [&] {
+                                           brasa::FusedEagerGuard on;
+                                           for (int i = 0; i < calls; ++i) {
+                                             brasa::Tensor r = one * 1.0001 + 0.5;
+                                             brasa::fused_eager_flush();
+                                           }
+                                         },
+                                         5) *
+                                     1e3 / calls;
+
   std::string cmd = std::string("'") + argv[0] + "' --first-result";
   double first_result_ms = -1;
   long long disk_hits = 0;
@@ -118,6 +145,10 @@ int main(int argc, char** argv) {
   std::printf(
       "compiled 20-op chain            %8.2f ms  (%.2fx the pass, %.1fx faster than eager)\n",
       fused, fused / pass, eager / fused);
+  std::printf(
+      "fused eager 20-op chain         %8.2f ms  (%.2fx the pass, %.1fx faster than eager; %s)\n",
+      fused_eager, fused_eager / pass, eager / fused_eager,
+      same_fused_eager ? "bitwise eager's" : "DIFFERS");
   std::printf("eager (x*0.5+0.1).softmax(-1)   %8.2f ms  (%.2fx the pass), 16384x1024\n", eager_sm,
               eager_sm / pass);
   std::printf("compiled, fused into softmax    %8.2f ms  (%.2fx the pass, %.1fx faster; %s)\n",
@@ -132,5 +163,6 @@ int main(int argc, char** argv) {
               first_result_ms, disk_hits);
   std::printf("cache hit, 1 element            %8.2f us per call (eager 2 ops: %.2f us)\n", hit_us,
               eager_tiny_us);
+  std::printf("fused eager, 1 element          %8.2f us per 2 ops + flush\n", fused_eager_tiny_us);
   return 0;
 }

@@ -52,24 +52,26 @@ struct CompileOptions {
 
 /// Process-wide counters of the compile step (all compiled functions together).
 struct CompileStats {
-  int64_t traces = 0;              ///< runs of a user function under the tracer
-  int64_t graphs = 0;              ///< graphs built (one per guard entry)
-  int64_t compiler_runs = 0;       ///< invocations of the C++ compiler
-  int64_t compiler_failures = 0;   ///< compiler missing or failing: the graph ran op by op
-  int64_t disk_cache_hits = 0;     ///< shared objects loaded from the disk cache
-  int64_t memory_cache_hits = 0;   ///< shared objects already loaded in this process
-  int64_t recompiles = 0;          ///< guard failures that led to a new trace
-  int64_t graph_breaks = 0;        ///< traces that met an op needing data (ran eagerly)
-  int64_t compiled_calls = 0;      ///< calls served by a compiled graph
-  int64_t eager_calls = 0;         ///< calls that ran `fn` eagerly (breaks, limit, disabled)
-  int64_t fused_kernels = 0;       ///< generated kernels in built graphs (row kernels included)
-  int64_t row_kernels = 0;         ///< of which fuse reductions over the last dim
-  int64_t column_kernels = 0;      ///< of which fuse a sum/mean over every dim but the last
-  int64_t matmul_epilogues = 0;    ///< mm/addmm with pointwise epilogues, and convolutions with
-                                   ///< a relu, as oneDNN primitives with post-ops
-  int64_t backward_graphs = 0;     ///< compiled backward graphs (joint capture)
-  int64_t saved_for_backward = 0;  ///< forward values those graphs keep for backward, summed
-  int64_t saved_by_eager = 0;      ///< forward values eager's nodes keep for the same graphs
+  int64_t traces = 0;               ///< runs of a user function under the tracer
+  int64_t graphs = 0;               ///< graphs built (one per guard entry)
+  int64_t compiler_runs = 0;        ///< invocations of the C++ compiler
+  int64_t compiler_failures = 0;    ///< compiler missing or failing: the graph ran op by op
+  int64_t disk_cache_hits = 0;      ///< shared objects loaded from the disk cache
+  int64_t memory_cache_hits = 0;    ///< shared objects already loaded in this process
+  int64_t recompiles = 0;           ///< guard failures that led to a new trace
+  int64_t graph_breaks = 0;         ///< traces that met an op needing data (ran eagerly)
+  int64_t compiled_calls = 0;       ///< calls served by a compiled graph
+  int64_t eager_calls = 0;          ///< calls that ran `fn` eagerly (breaks, limit, disabled)
+  int64_t fused_kernels = 0;        ///< generated kernels in built graphs (row kernels included)
+  int64_t row_kernels = 0;          ///< of which fuse reductions over the last dim
+  int64_t column_kernels = 0;       ///< of which fuse a sum/mean over every dim but the last
+  int64_t matmul_epilogues = 0;     ///< mm/addmm with pointwise epilogues, and convolutions with
+                                    ///< a relu, as oneDNN primitives with post-ops
+  int64_t backward_graphs = 0;      ///< compiled backward graphs (joint capture)
+  int64_t saved_for_backward = 0;   ///< forward values those graphs keep for backward, summed
+  int64_t saved_by_eager = 0;       ///< forward values eager's nodes keep for the same graphs
+  int64_t fused_eager_ops = 0;      ///< pointwise ops fused eager deferred (Note [Fused eager])
+  int64_t fused_eager_flushes = 0;  ///< times fused eager computed its pending ops
   std::vector<std::string> recompile_reasons;  ///< the failing guard of each recompile, in words
 };
 BRASA_API CompileStats compile_stats();
@@ -79,6 +81,30 @@ BRASA_API void reset_compile_stats();
 /// (no specialised graph first), for sizes in [min, max] (min is at least 2). Throws ValueError
 /// when t's size there is outside the range. The mark stays with t's TensorImpl.
 BRASA_API void mark_dynamic(const Tensor& t, int64_t dim, int64_t min = 2, int64_t max = INT64_MAX);
+
+/// Fused eager (docs/compile.md, "Fused eager"): while on, this thread's pointwise ops (add, mul,
+/// exp, gelu, ... with no autograd) are deferred and fused on the fly into generated kernels (the
+/// compile step's code generation and disk cache), computed when anything else needs them: another
+/// op, item(), typed data_ptr<T>(), printing, autograd hooks, saving, 64 pending ops, turning the
+/// mode off. BRASA_FUSED_EAGER=1 turns it on for the thread that loads libbrasa_compile (the main
+/// thread of a program linked with it). Results are those of compile (bitwise eager's for exact
+/// ops). Call fused_eager_flush() before writing into a tensor through an untyped data_ptr().
+BRASA_API void set_fused_eager(bool enabled);
+BRASA_API bool fused_eager_enabled();
+/// Computes this thread's pending fused-eager ops now.
+BRASA_API void fused_eager_flush();
+/// RAII: fused eager on (or off) for a scope on this thread; the previous state is restored (and
+/// pending ops computed) when it ends.
+class BRASA_API FusedEagerGuard {
+ public:
+  explicit FusedEagerGuard(bool enabled = true);
+  ~FusedEagerGuard();
+  FusedEagerGuard(const FusedEagerGuard&) = delete;
+  FusedEagerGuard& operator=(const FusedEagerGuard&) = delete;
+
+ private:
+  bool previous_;
+};
 
 namespace compile_detail {
 

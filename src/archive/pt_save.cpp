@@ -7,6 +7,7 @@
 #include "archive/zip.h"
 #include "brasa/archive/file_io.h"
 #include "brasa/archive/pt.h"
+#include "core/device_hooks.h"
 
 namespace brasa::serialize {
 namespace {
@@ -29,6 +30,7 @@ std::string serialization_id(const std::vector<uint8_t>& pkl,
 }
 
 void write_archive(const IValue& value, const ByteSink& sink) {
+  detail::flush_pending();  // the storages' bytes are read directly (Note [Core hooks])
   std::vector<Storage> storages;
   std::vector<uint8_t> pkl = pickle(value, storages);
   ZipWriter zip(sink);

@@ -6,6 +6,7 @@
 #include "autograd/view_nodes.h"
 #include "brasa/core/error.h"
 #include "brasa/ops/pointwise.h"
+#include "core/device_hooks.h"
 
 namespace brasa::autograd {
 
@@ -27,6 +28,7 @@ class AccumulateGrad final : public Node {
     Tensor g = std::move(grads[0]);
     if (!g.defined()) return {};
     AutogradMeta& m = materialize_meta(leaf_);
+    if (!m.hooks_.empty()) detail::flush_pending();  // user code (Note [Core hooks])
     for (const LeafHook& h : m.hooks_) {
       Tensor r = h.fn(g);
       if (r.defined()) g = std::move(r);
@@ -40,6 +42,7 @@ class AccumulateGrad final : public Node {
     } else {
       m.grad_.add_(g);
     }
+    if (!m.post_accumulate_hooks_.empty()) detail::flush_pending();
     for (const auto& h : m.post_accumulate_hooks_) h(leaf_);
     return {};
   }

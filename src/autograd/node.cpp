@@ -3,6 +3,7 @@
 #include <atomic>
 
 #include "brasa/core/error.h"
+#include "core/device_hooks.h"
 
 namespace brasa::autograd {
 namespace {
@@ -39,6 +40,8 @@ bool Node::remove_tensor_pre_hook(unsigned id) {
 void Node::add_post_hook(PostHook hook) { post_hooks_.push_back(std::move(hook)); }
 
 variable_list Node::operator()(variable_list&& grads) {
+  // Hooks are user code that may read raw memory (Note [Core hooks]).
+  if (!pre_hooks_.empty() || !post_hooks_.empty()) detail::flush_pending();
   for (const PreHook& h : pre_hooks_) {
     if (h.output_nr >= grads.size() || !grads[h.output_nr].defined()) continue;
     Tensor r = h.fn(grads[h.output_nr]);
@@ -47,6 +50,7 @@ variable_list Node::operator()(variable_list&& grads) {
   if (post_hooks_.empty()) return apply(std::move(grads));
   variable_list grad_outputs = grads;
   variable_list out = apply(std::move(grads));
+  detail::flush_pending();
   for (const PostHook& h : post_hooks_) h(out, grad_outputs);
   return out;
 }

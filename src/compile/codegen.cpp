@@ -249,6 +249,17 @@ const OpForm* form_of(const Node& n) {
   return nullptr;
 }
 
+}  // namespace
+
+bool fusible_op_name(const std::string& name) {
+  if (name == "gelu" || name == "gelu_backward") return true;
+  for (const OpForm& f : kOps)
+    if (name == f.name) return true;
+  return false;
+}
+
+namespace {
+
 bool takes_alpha(const Node& n) { return n.op->name() != std::string("gelu_backward"); }
 
 }  // namespace

@@ -18,6 +18,10 @@ const char* generated_preamble();
 /// null when generated code does not handle it.
 const char* c_type(ScalarType t);
 
+/// Whether ops named `name` are in the table of fusible pointwise ops (fusible_pointwise decides
+/// for a given call).
+bool fusible_op_name(const std::string& name);
+
 /// Whether `n` is a fusible pointwise node: a float or double op from the table, writing nothing,
 /// with one result.
 bool fusible_pointwise(const Graph& g, const Node& n);

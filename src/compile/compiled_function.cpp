@@ -13,6 +13,7 @@
 #include "brasa/core/warning.h"
 #include "brasa/dispatch/grad_mode.h"
 #include "compile/compiled_backward.h"
+#include "compile/fused_eager.h"
 #include "compile/fusion.h"
 #include "compile/guards.h"
 #include "compile/kernel_cache.h"
@@ -268,6 +269,7 @@ std::unique_ptr<Entry> trace_entry(CompiledFunction& f, const std::vector<Tensor
 
 void call(CompiledFunction& f, const std::vector<Tensor>& inputs, Runner run, const void* fn,
           std::vector<Tensor>& outputs) {
+  SuspendFusedEager no_fused_eager;  // Note [Fused eager]: the trace and the replay run plainly
   for (size_t i = 0; i < inputs.size(); ++i)
     BRASA_CHECK(inputs[i].defined(), "compile: input ", i, " of ", f.options.name,
                 " is an undefined tensor");

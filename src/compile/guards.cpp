@@ -147,6 +147,7 @@ void mark_dynamic(const Tensor& t, int64_t dim, int64_t min, int64_t max) {
   BRASA_CHECK(min <= max && t.size(d) >= min && t.size(d) <= max, "mark_dynamic: dim ", d,
               " has size ", t.size(d), ", outside the range [", min, ", ", max,
               "] (dynamic sizes start at 2)");
+  fused_eager_flush();  // the mark keys on the data pointer, which a pending tensor lacks
   std::lock_guard<std::mutex> lock(compiler::g_marks_mutex);
   auto& marks = compiler::g_marks[t.unsafeGetTensorImpl()];
   std::erase_if(marks,

@@ -6,6 +6,7 @@
 
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
+#include "compile/fused_eager.h"
 
 namespace brasa::compiler {
 namespace {
@@ -83,6 +84,9 @@ void run_kernel(const Kernel& k, const Graph& g, std::vector<Tensor>& env) {
 }  // namespace
 
 void run_steps(const Graph& g, const Plan& plan, std::vector<Tensor>& env) {
+  // Kernels read the operands' memory: pending fused-eager values are computed first, and the
+  // steps' own ops run plainly (a compiled backward runs here from the autograd engine).
+  SuspendFusedEager no_fused_eager;
   for (size_t v = 0; v < g.values.size(); ++v)
     if (g.values[v].kind == ValueKind::Literal || g.values[v].kind == ValueKind::Captured)
       env[v] = g.values[v].constant;

@@ -6,6 +6,7 @@
 #include "brasa/core/error.h"
 #include "brasa/dispatch/grad_mode.h"
 #include "brasa/ops/factory.h"
+#include "compile/fused_eager.h"
 #include "core/device_hooks.h"
 
 namespace brasa::compiler {
@@ -194,6 +195,7 @@ void trace_kernel(const OperatorHandle& op, DispatchKeySet keys, Stack& stack) {
   Tracer* t = t_tracer;
   const DispatchKeySet next = keys.remove(DispatchKey::Trace);
   if (t == nullptr || t->stopped()) {
+    if (t == nullptr && fused_eager_kernel(op, stack)) return;  // Note [Fused eager]
     ExcludeDispatchKeyGuard no_trace(DispatchKey::Trace);
     op.call_boxed(next, stack);
     return;

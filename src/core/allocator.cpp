@@ -16,6 +16,10 @@ CoreHooks& core_hooks() {
   return hooks;
 }
 void set_observe_data_hook(void (*hook)(const char* what)) { core_hooks().observe_data = hook; }
+void set_flush_pending_hook(void (*hook)()) { core_hooks().flush_pending = hook; }
+void flush_pending() {
+  if (auto* hook = core_hooks().flush_pending) hook();
+}
 bool load_startup_backends_hook() {
   auto* load = core_hooks().load_startup_backends;
   return load != nullptr && load();

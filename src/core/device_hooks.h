@@ -19,6 +19,10 @@ struct CoreHooks {
   /// Told when user code reads a tensor's values (`what`: "item", "print"); the compile tracer
   /// (src/compile) installs it to see graph breaks (Note [Graph breaks] in src/compile/trace.cpp).
   void (*observe_data)(const char* what) = nullptr;
+  /// Computes the calling thread's pending fused-eager results (Note [Fused eager] in
+  /// src/compile/fused_eager.cpp) before raw memory is read: installed by libbrasa_compile when
+  /// fused eager is first enabled.
+  void (*flush_pending)() = nullptr;
 };
 /// The hooks (all null until the backend registry installs them).
 CoreHooks& core_hooks();
@@ -29,6 +33,12 @@ BRASA_API void set_observe_data_hook(void (*hook)(const char* what));
 inline void observe_data(const char* what) {
   if (auto* hook = core_hooks().observe_data) hook(what);
 }
+
+/// Installs CoreHooks::flush_pending (exported for libbrasa_compile).
+BRASA_API void set_flush_pending_hook(void (*hook)());
+/// Calls CoreHooks::flush_pending when one is installed: every path that reads a tensor's memory
+/// outside a dispatched kernel (typed data_ptr, item, autograd hooks, saving) calls it first.
+BRASA_API void flush_pending();
 
 /// core_hooks().load_startup_backends, or false when none is installed.
 bool load_startup_backends_hook();

@@ -26,6 +26,7 @@ T* Tensor::data_ptr() const {
   BRASA_CHECK(defined(), "data_ptr: called on an undefined tensor");
   BRASA_CHECK_TYPE(dtype() == dtype_of<T>, "data_ptr: expected scalar type ", dtype_of<T>,
                    " but found ", dtype());
+  detail::flush_pending();
   return static_cast<T*>(impl_->data());
 }
 #define BRASA_INSTANTIATE_DATA_PTR(T, name) template BRASA_API T* Tensor::data_ptr<T>() const;
@@ -38,6 +39,7 @@ Scalar Tensor::item() const {
               " elements cannot be converted to Scalar (shape ", sizes(), ")");
   BRASA_CHECK_NOT_IMPLEMENTED(!is_meta(), "item: meta tensors have no data");
   detail::observe_data("item");
+  detail::flush_pending();
   Tensor t = is_cpu() ? *this : to(Device(kCPU));
   return BRASA_DISPATCH_ALL_TYPES_AND_COMPLEX(dtype(), "item", [&]() -> Scalar {
     scalar_t v = *static_cast<const scalar_t*>(t.data_ptr());

@@ -49,6 +49,7 @@ class CompileTest : public ::testing::Test {
 inline bool bitwise_equal(const Tensor& a, const Tensor& b) {
   if (a.dtype() != b.dtype() || a.sizes() != b.sizes()) return false;
   Tensor x = a.contiguous(), y = b.contiguous();
+  fused_eager_flush();  // untyped data_ptr() below (the suite also runs with BRASA_FUSED_EAGER=1)
   return std::memcmp(x.data_ptr(), y.data_ptr(), x.nbytes()) == 0;
 }
 
