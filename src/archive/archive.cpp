@@ -100,7 +100,7 @@ bool InputArchive::try_read(const std::string& key, IValue& value) {
 
 void InputArchive::read(const std::string& key, IValue& value) {
   BRASA_CHECK_TYPED(SerializationError, try_read(key, value), "InputArchive: ", origin_,
-                    " has no key '", key, "' (keys: ", key_list(dict_), ")");
+                    " does not have a field with name '", key, "' (keys: ", key_list(dict_), ")");
 }
 
 bool InputArchive::try_read(const std::string& key, Tensor& tensor, bool /*is_buffer*/) {
@@ -121,27 +121,40 @@ bool InputArchive::try_read(const std::string& key, Tensor& tensor, bool /*is_bu
 
 void InputArchive::read(const std::string& key, Tensor& tensor, bool is_buffer) {
   const IValue* v = find(key);
-  BRASA_CHECK_TYPED(SerializationError, v != nullptr, "InputArchive: ", origin_, " has no key '",
-                    key, "' (keys: ", key_list(dict_), ")");
+  BRASA_CHECK_TYPED(SerializationError, v != nullptr, "InputArchive: ", origin_,
+                    " does not have a field with name '", key, "' (keys: ", key_list(dict_), ")");
   BRASA_CHECK_TYPED(SerializationError, v->isTensor(), "InputArchive: '", key, "' in ", origin_,
                     " is a ", v->tagKind(), ", not a Tensor");
   try_read(key, tensor, is_buffer);
 }
 
+// Note [Nested archives over flat state dicts]: brasa writes a module as PyTorch's flat state dict
+// ("b.foo"), libtorch as nested archives ("b" holding "foo"); a program that reads a submodule's
+// archive gets the entries under its prefix, with the prefix taken off.
 bool InputArchive::try_read(const std::string& key, InputArchive& archive) {
-  const IValue* v = find(key);
-  if (v == nullptr || !v->isGenericDict()) return false;
-  archive.set(*v, origin_ + "/" + key, std::nullopt);
+  if (const IValue* v = find(key)) {
+    if (!v->isGenericDict()) return false;
+    archive.set(*v, origin_ + "/" + key, std::nullopt);
+    return true;
+  }
+  const std::string prefix = key + ".";
+  GenericDict nested;
+  for (const auto& e : dict_) {
+    if (e.key().isString() && e.key().toStringRef().rfind(prefix, 0) == 0)
+      nested.insert(IValue(e.key().toStringRef().substr(prefix.size())), e.value());
+  }
+  if (nested.size() == 0) return false;
+  archive.set(IValue(nested), origin_ + "/" + key, std::nullopt);
   return true;
 }
 
 void InputArchive::read(const std::string& key, InputArchive& archive) {
+  if (try_read(key, archive)) return;
   const IValue* v = find(key);
-  BRASA_CHECK_TYPED(SerializationError, v != nullptr, "InputArchive: ", origin_, " has no key '",
-                    key, "' (keys: ", key_list(dict_), ")");
-  BRASA_CHECK_TYPED(SerializationError, v->isGenericDict(), "InputArchive: '", key, "' in ",
-                    origin_, " is a ", v->tagKind(), ", not a nested archive");
-  archive.set(*v, origin_ + "/" + key, std::nullopt);
+  BRASA_CHECK_TYPED(SerializationError, v != nullptr, "InputArchive: ", origin_,
+                    " does not have a field with name '", key, "' (keys: ", key_list(dict_), ")");
+  BRASA_THROW(SerializationError, "InputArchive: '", key, "' in ", origin_, " is a ", v->tagKind(),
+              ", not a nested archive");
 }
 
 void InputArchive::load_from(const std::string& filename, std::optional<Device> device) {
@@ -153,6 +166,9 @@ void InputArchive::load_from(std::istream& stream, std::optional<Device> device)
   char buf[1 << 16];
   while (stream.read(buf, sizeof buf) || stream.gcount() > 0)
     bytes.insert(bytes.end(), buf, buf + stream.gcount());
+  // Reaching the end is no failure: the caller may seek back and read the stream again (libtorch
+  // reads exactly the stream's size and leaves it good).
+  if (stream.eof() && !stream.bad()) stream.clear();
   set(load_pt_bytes(bytes.data(), bytes.size()), "<stream>", device);
 }
 

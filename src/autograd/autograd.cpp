@@ -71,7 +71,7 @@ void backward(const variable_list& tensors, const variable_list& grad_tensors,
 variable_list grad(const variable_list& outputs, const variable_list& inputs,
                    const variable_list& grad_outputs, std::optional<bool> retain_graph,
                    bool create_graph, bool allow_unused) {
-  BRASA_CHECK(!inputs.empty(), "grad: inputs must not be empty");
+  BRASA_CHECK(!inputs.empty(), "grad: grad requires non-empty inputs.");
   EngineRequest req;
   make_roots("grad", outputs, grad_outputs, req);
   req.keep_graph = retain_graph.value_or(create_graph);
@@ -83,8 +83,10 @@ variable_list grad(const variable_list& outputs, const variable_list& inputs,
   }
   variable_list got = run_backward(std::move(req));
   for (size_t i = 0; i < got.size(); ++i) {
-    BRASA_CHECK(got[i].defined() || allow_unused, "grad: input ", i, " (shape ", inputs[i].sizes(),
-                ") was not used in the graph; set allow_unused=true if this is intended");
+    BRASA_CHECK(
+        got[i].defined() || allow_unused, "grad: input ", i, " (shape ", inputs[i].sizes(),
+        ") was not used in the graph: One of the differentiated Tensors appears to not have "
+        "been used in the graph. Set allow_unused=True if this is the desired behavior.");
     if (got[i].defined() && !create_graph) got[i] = got[i].detach();
   }
   return got;

@@ -1,5 +1,6 @@
 #include "brasa/autograd/custom_function.h"
 
+#include "autograd/engine.h"
 #include "brasa/ops/factory.h"
 
 namespace brasa::autograd {
@@ -68,7 +69,14 @@ bool AutogradContext::needs_input_grad(size_t i) const {
   auto* custom = static_cast<CustomNodeBase*>(node.get());
   for (size_t e = 0; e < custom->tensor_arg_positions.size(); ++e)
     if (static_cast<size_t>(custom->tensor_arg_positions[e]) == i)
-      return custom->should_compute_output(e);
+      return custom->should_compute_output(e) && edge_needed(custom->next_edge(e));
+  return false;
+}
+
+bool AutogradContext::needs_input_grad(std::initializer_list<IndexRange> ranges) const {
+  for (const IndexRange& r : ranges)
+    for (size_t i = r.first; i < r.second; ++i)
+      if (needs_input_grad(i)) return true;
   return false;
 }
 

@@ -14,7 +14,9 @@
 
 #include "autograd/engine.h"
 
+#include <exception>
 #include <queue>
+#include <thread>
 #include <unordered_map>
 
 #include "brasa/autograd/grad_mode.h"
@@ -115,7 +117,7 @@ bool reduce_to(Tensor& g, IntArrayRef sizes) {
 void validate(const Node& fn, size_t i, Tensor& g, const InputMetadata& meta) {
   if (g.sizes() != IntArrayRef(meta.sizes) && !reduce_to(g, meta.sizes)) {
     BRASA_THROW(InternalError, "Function ", fn.name(), " returned an invalid gradient at index ", i,
-                ": got shape ", g.sizes(), " but expected a shape compatible with ",
+                ": got shape ", g.sizes(), " but expected shape compatible with ",
                 IntArrayRef(meta.sizes));
   }
   // Note [Complex gradients]
@@ -162,7 +164,42 @@ void add_into(Tensor& slot, Tensor&& g) {
 
 }  // namespace
 
+namespace {
+// The tasks of the backward running on this thread (innermost, for reentrant backwards).
+thread_local TaskTable* t_tasks = nullptr;
+// How many backwards are running on this thread, each inside a node of the one before.
+thread_local int t_depth = 0;
+constexpr int kMaxReentrantDepth = 60;
+}  // namespace
+
+bool edge_needed(const Edge& edge) {
+  if (!edge.is_valid()) return false;
+  NodeTask* t = t_tasks ? t_tasks->lookup(edge.function.get()) : nullptr;
+  return t == nullptr || t->runs || t->is_target;
+}
+
 variable_list run_backward(EngineRequest req) {
+  // Note [Deep reentrant backward]: a custom Function's backward may call backward() itself, and
+  // each level nests on this thread's stack. As libtorch does, past kMaxReentrantDepth levels the
+  // nested backward runs on a fresh thread with a stack of its own while this one waits, so a
+  // backward thousands of levels deep does not overflow the stack.
+  if (t_depth >= kMaxReentrantDepth) {
+    variable_list out;
+    std::exception_ptr error;
+    std::thread([&] {
+      try {
+        out = run_backward(std::move(req));
+      } catch (...) {
+        error = std::current_exception();
+      }
+    }).join();
+    if (error) std::rethrow_exception(error);
+    return out;
+  }
+  ++t_depth;
+  struct DepthGuard {
+    ~DepthGuard() { --t_depth; }
+  } depth_guard;
   auto root = std::make_shared<GraphRoot>(std::move(req.root_grads));
   root->set_next_edges(std::move(req.roots));
 
@@ -214,6 +251,11 @@ variable_list run_backward(EngineRequest req) {
   }
 
   AutoGradMode grad_mode(req.create_graph);
+  struct CurrentTasks {
+    TaskTable* prev = t_tasks;
+    ~CurrentTasks() { t_tasks = prev; }
+  } current;
+  t_tasks = &tasks;
   std::priority_queue<std::shared_ptr<Node>, std::vector<std::shared_ptr<Node>>, ReadyOrder> ready;
   ready.push(root);
   while (!ready.empty()) {
@@ -231,7 +273,7 @@ variable_list run_backward(EngineRequest req) {
             ? apply_recorded(*fn, std::move(inputs))
             : (*fn)(std::move(inputs));
     if (!req.keep_graph) fn->release_variables();
-    if (AnomalyMode::is_enabled()) check_anomaly(*fn, outputs);
+    if (AnomalyMode::is_enabled() && AnomalyMode::should_check_nan()) check_anomaly(*fn, outputs);
     const edge_list& edges = fn->next_edges();
     if (outputs.size() != edges.size()) {
       BRASA_THROW(InternalError, "Function ", fn->name(), " returned ", outputs.size(),

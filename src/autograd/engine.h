@@ -18,4 +18,9 @@ struct EngineRequest {
 
 variable_list run_backward(EngineRequest req);
 
+/// Whether the backward running on this thread needs the gradient sent along `edge` (false for an
+/// edge toward nothing, or toward a part of the graph that grad()'s inputs do not lie below).
+/// libtorch's task_should_compute_output; true outside a backward.
+bool edge_needed(const Edge& edge);
+
 }  // namespace brasa::autograd

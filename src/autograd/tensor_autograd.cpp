@@ -4,6 +4,7 @@
 #include "brasa/autograd/autograd.h"
 #include "brasa/autograd/history.h"
 #include "brasa/core/error.h"
+#include "brasa/core/warning.h"
 
 namespace brasa {
 
@@ -55,7 +56,14 @@ const Tensor& Tensor::grad() const {
   static const Tensor kUndefined;
   AutogradMeta* m = get_meta(*this);
   if (!m) return kUndefined;
-  return m->retained_grad_ ? *m->retained_grad_ : m->grad_;
+  if (m->retained_grad_) return *m->retained_grad_;
+  if (m->grad_fn_ && !m->grad_.defined()) {
+    warn(
+        "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed; it is not "
+        "filled in by backward(). Call .retain_grad() on the non-leaf Tensor if you want its "
+        "gradient, or access the leaf Tensor instead (as libtorch warns).");
+  }
+  return m->grad_;
 }
 
 Tensor& Tensor::mutable_grad() const {
@@ -83,6 +91,9 @@ int64_t Tensor::output_nr() const {
 
 void Tensor::backward(const Tensor& gradient, std::optional<bool> retain_graph, bool create_graph,
                       std::optional<std::vector<Tensor>> inputs) const {
+  BRASA_CHECK(!inputs || !inputs->empty(),
+              "backward: 'inputs' argument to backward() cannot be empty (leave it out to "
+              "accumulate into every leaf)");
   autograd::variable_list grads;
   if (gradient.defined()) grads.push_back(gradient);
   autograd::backward({*this}, grads, retain_graph, create_graph,
@@ -147,7 +158,7 @@ void Tensor::remove_hook(unsigned id) const {
       return;
     }
   }
-  BRASA_THROW(ValueError, "remove_hook: no hook with id ", id);
+  BRASA_THROW(ValueError, "remove_hook: Invalid index, no hook with id ", id);
 }
 
 void Tensor::register_post_accumulate_grad_hook(std::function<void(const Tensor&)> hook) const {

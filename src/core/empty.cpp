@@ -103,7 +103,9 @@ Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides,
   TensorImpl* b = base.unsafeGetTensorImpl();
   auto impl = make_intrusive<TensorImpl>(b->storage(), b->dtype(), b->device());
   impl->set_sizes_and_strides(sizes, strides, storage_offset);
-  impl->set_view_base(b->view_base() ? b->view_base() : base.impl());
+  // A view of an inference tensor is no view to autograd, as in libtorch (is_view() is false,
+  // _base() undefined): autograd never records through inference tensors, so it needs no base.
+  if (!b->is_inference()) impl->set_view_base(b->view_base() ? b->view_base() : base.impl());
   impl->set_inference(b->is_inference());
   return Tensor(std::move(impl));
 }

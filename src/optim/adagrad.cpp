@@ -96,6 +96,11 @@ Tensor Adagrad::step(LossClosure closure) {
 template class OptimizerCloneableOptions<AdagradOptions>;
 template class OptimizerCloneableParamState<AdagradParamState>;
 
+std::vector<LegacyField> Adagrad::legacy_fields() const {
+  return {{"sum_buffers", "sum", LegacyField::kPerParam},
+          {"step_buffers", "step", LegacyField::kPerParamStep}};
+}
+
 std::unique_ptr<OptimizerParamState> Adagrad::make_param_state() const {
   return std::make_unique<AdagradParamState>();
 }

@@ -40,6 +40,19 @@ template class OptimizerCloneableParamState<AdamParamState>;
 template class OptimizerCloneableOptions<AdamWOptions>;
 template class OptimizerCloneableParamState<AdamWParamState>;
 
+namespace {
+// Note [Legacy optimizer archives]: Adam's and AdamW's buffers had the same names.
+std::vector<LegacyField> adam_legacy_fields() {
+  return {{"step_buffers", "step", LegacyField::kPerParamStep},
+          {"exp_average_buffers", "exp_avg", LegacyField::kPerParam},
+          {"exp_average_sq_buffers", "exp_avg_sq", LegacyField::kPerParam},
+          {"max_exp_average_sq_buffers", "max_exp_avg_sq", LegacyField::kPerParam}};
+}
+}  // namespace
+
+std::vector<LegacyField> Adam::legacy_fields() const { return adam_legacy_fields(); }
+std::vector<LegacyField> AdamW::legacy_fields() const { return adam_legacy_fields(); }
+
 std::unique_ptr<OptimizerParamState> Adam::make_param_state() const {
   return std::make_unique<AdamParamState>();
 }

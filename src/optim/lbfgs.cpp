@@ -248,6 +248,16 @@ Tensor LBFGS::step(LossClosure closure) {
 template class OptimizerCloneableOptions<LBFGSOptions>;
 template class OptimizerCloneableParamState<LBFGSParamState>;
 
+std::vector<LegacyField> LBFGS::legacy_fields() const {
+  return {{"d", "d", LegacyField::kBuffer},
+          {"H_diag", "H_diag", LegacyField::kBuffer},
+          {"prev_flat_grad", "prev_flat_grad", LegacyField::kBuffer},
+          {"t", "t", LegacyField::kScalar},
+          {"prev_loss", "prev_loss", LegacyField::kScalar},
+          {"old_dirs", "old_dirs", LegacyField::kList},
+          {"old_stps", "old_stps", LegacyField::kList}};
+}
+
 std::unique_ptr<OptimizerParamState> LBFGS::make_param_state() const {
   return std::make_unique<LBFGSParamState>();
 }

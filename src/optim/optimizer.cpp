@@ -6,6 +6,7 @@
 
 #include "brasa/core/error.h"
 #include "brasa/core/warning.h"
+#include "brasa/ops/reduce.h"
 
 namespace brasa::optim {
 namespace {
@@ -23,6 +24,34 @@ std::unique_ptr<OptimizerParamState> OptimizerParamState::clone() const {
 }
 void OptimizerParamState::save(StateEntry&) const {}
 void OptimizerParamState::load(const StateEntry&) {}
+
+namespace {
+bool same_tensor(const Tensor& a, const Tensor& b) {
+  return a.defined() == b.defined() && (!a.defined() || equal(a, b));
+}
+bool same_tensors(const std::map<std::string, Tensor>& a, const std::map<std::string, Tensor>& b) {
+  if (a.size() != b.size()) return false;
+  for (auto i = a.begin(), j = b.begin(); i != a.end(); ++i, ++j)
+    if (i->first != j->first || !same_tensor(i->second, j->second)) return false;
+  return true;
+}
+}  // namespace
+
+bool same_param_state(const OptimizerParamState& a, const OptimizerParamState& b) {
+  StateEntry x, y;
+  a.save(x);
+  b.save(y);
+  if (x.scalars != y.scalars || x.strings != y.strings || !same_tensors(x.tensors, y.tensors) ||
+      !same_tensors(x.buffers, y.buffers) || x.tensor_lists.size() != y.tensor_lists.size())
+    return false;
+  for (auto i = x.tensor_lists.begin(), j = y.tensor_lists.begin(); i != x.tensor_lists.end();
+       ++i, ++j) {
+    if (i->first != j->first || i->second.size() != j->second.size()) return false;
+    for (size_t k = 0; k < i->second.size(); ++k)
+      if (!same_tensor(i->second[k], j->second[k])) return false;
+  }
+  return true;
+}
 
 std::unique_ptr<OptimizerOptions> OptimizerOptions::clone() const {
   BRASA_THROW(NotImplementedError, "OptimizerOptions::clone: not implemented for these options");

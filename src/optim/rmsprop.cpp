@@ -107,6 +107,12 @@ Tensor RMSprop::step(LossClosure closure) {
 template class OptimizerCloneableOptions<RMSpropOptions>;
 template class OptimizerCloneableParamState<RMSpropParamState>;
 
+std::vector<LegacyField> RMSprop::legacy_fields() const {
+  return {{"square_average_buffers", "square_avg", LegacyField::kPerParam},
+          {"momentum_buffers", "momentum_buffer", LegacyField::kPerParam},
+          {"grad_average_buffers", "grad_avg", LegacyField::kPerParam}};
+}
+
 std::unique_ptr<OptimizerParamState> RMSprop::make_param_state() const {
   return std::make_unique<RMSpropParamState>();
 }

@@ -139,6 +139,10 @@ Tensor SGD::step(LossClosure closure) {
 template class OptimizerCloneableOptions<SGDOptions>;
 template class OptimizerCloneableParamState<SGDParamState>;
 
+std::vector<LegacyField> SGD::legacy_fields() const {
+  return {{"momentum_buffers", "momentum_buffer", LegacyField::kPerParam}};
+}
+
 std::unique_ptr<OptimizerParamState> SGD::make_param_state() const {
   return std::make_unique<SGDParamState>();
 }

@@ -2,10 +2,14 @@
 // spell them: the cases where compiling those programs against brasa gave different answers.
 // Expected values are libtorch 1.13's documented behaviour (checked against PyTorch 1.13).
 
+#include <ATen/NativeFunctions.h>
 #include <gtest/gtest.h>
+#include <torch/csrc/autograd/functions/basic_ops.h>
 #include <torch/torch.h>
 
+#include <cmath>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -297,6 +301,189 @@ TEST(LibtorchAutograd, InferenceTensorsRecordNoGraph) {
   // the op saves nothing (add).
   auto s = torch::ones({2}, torch::requires_grad());
   EXPECT_TRUE(u.add(s).requires_grad());
+}
+
+// libtorch's TestInferenceTensorIn{Inference,Normal}ModeViewOp: a view of an inference tensor,
+// made in InferenceMode or outside, is an inference tensor but no view (is_view() false, no
+// _base()), and a leaf; a view of a normal tensor made in InferenceMode stays a view.
+TEST(LibtorchAutograd, ViewOfInferenceTensorIsNoView) {
+  torch::Tensor c, normal = torch::ones({2, 3});
+  {
+    c10::InferenceMode guard;
+    c = torch::ones({2, 3}).set_requires_grad(true);
+    torch::Tensor v = c.view({3, 2});
+    EXPECT_TRUE(v.is_inference());
+    EXPECT_FALSE(v.is_view());
+    EXPECT_FALSE(v._base().defined());
+    EXPECT_FALSE(v.transpose(0, 1).is_view());
+    EXPECT_TRUE(normal.view({6}).is_view());
+    EXPECT_FALSE(normal.view({6}).is_inference());
+  }
+  torch::Tensor out = c.view({6});
+  EXPECT_TRUE(out.is_inference());
+  EXPECT_FALSE(out.is_view());
+  EXPECT_FALSE(out.requires_grad());
+  EXPECT_TRUE(out.is_leaf());
+  EXPECT_TRUE(normal.view({6}).is_view());
+}
+
+// libtorch's autograd.cpp: DetectAnomalyGuard(check_nan=false) keeps anomaly mode on without the
+// NaN check; needs_input_grad takes ranges of inputs; make_variable and UndefinedGrad exist.
+TEST(LibtorchAutograd, AnomalyModeWithoutNanCheck) {
+  auto nan_grad = [] {
+    auto x = torch::tensor({0.0}, torch::requires_grad());
+    auto gr = torch::autograd::grad({x.pow(1.5)}, {x}, {}, true, true);
+    return torch::autograd::grad({gr[0]}, {x}, {torch::tensor({0.0})});
+  };
+  {
+    torch::autograd::DetectAnomalyGuard guard;
+    EXPECT_TRUE(torch::autograd::AnomalyMode::should_check_nan());
+    EXPECT_THROW(nan_grad(), c10::Error);
+    {
+      torch::autograd::DetectAnomalyGuard no_nan_check(/*check_nan=*/false);
+      EXPECT_TRUE(torch::autograd::AnomalyMode::is_enabled());
+      EXPECT_FALSE(torch::autograd::AnomalyMode::should_check_nan());
+      EXPECT_TRUE(std::isnan(nan_grad()[0].item<double>()));
+    }
+    EXPECT_TRUE(torch::autograd::AnomalyMode::should_check_nan());
+  }
+  EXPECT_FALSE(torch::autograd::AnomalyMode::is_enabled());
+}
+
+struct NeedsRanges : public Function<NeedsRanges> {
+  static torch::Tensor forward(AutogradContext*, torch::Tensor a, torch::Tensor b) { return a * b; }
+  static variable_list backward(AutogradContext* ctx, variable_list g) {
+    using torch::autograd::IndexRange;
+    ctx->saved_data["first"] = ctx->needs_input_grad({IndexRange{0, 1}});
+    ctx->saved_data["second"] = ctx->needs_input_grad({IndexRange{1, 2}});
+    ctx->saved_data["both"] = ctx->needs_input_grad({IndexRange{0, 1}, IndexRange{1, 2}});
+    seen = {ctx->saved_data["first"].toBool(), ctx->saved_data["second"].toBool(),
+            ctx->saved_data["both"].toBool()};
+    return {g[0], g[0]};
+  }
+  static std::vector<bool> seen;
+};
+std::vector<bool> NeedsRanges::seen;
+
+TEST(LibtorchAutograd, NeedsInputGradOfRanges) {
+  auto a = torch::ones({2}, torch::requires_grad());
+  auto b = torch::ones({2});
+  NeedsRanges::apply(a, b).sum().backward();
+  EXPECT_EQ(NeedsRanges::seen, (std::vector<bool>{true, false, true}));
+}
+
+TEST(LibtorchAutograd, MakeVariableAndUndefinedGrad) {
+  auto x = torch::ones({2}, torch::requires_grad());
+  auto y = x * 2;
+  auto v = torch::autograd::make_variable(y.tensor_data(), true);
+  EXPECT_TRUE(v.requires_grad());
+  EXPECT_TRUE(v.is_leaf());
+  EXPECT_EQ(v.data_ptr(), y.data_ptr());
+  EXPECT_FALSE(torch::autograd::make_variable(y.tensor_data()).requires_grad());
+
+  // UndefinedGrad's backward sends an undefined gradient: x gets none through it.
+  auto out = torch::autograd::UndefinedGrad().apply({x * 3})[0];
+  EXPECT_TRUE(torch::equal(out, torch::full({2}, 3.0)));
+  EXPECT_TRUE(out.requires_grad());
+  out.sum().backward();
+  EXPECT_FALSE(x.grad().defined() && x.grad().ne(0).any().item<bool>());
+  EXPECT_TRUE(at::native::is_nonzero(torch::tensor({2.0})));
+  EXPECT_FALSE(at::native::is_nonzero(torch::tensor(0)));
+}
+
+// libtorch's GraphTaskTrimEdges: in grad({out}, {x}), y's gradient is not needed, and a custom
+// Function's backward is told so.
+struct ReportsNeeds : public Function<ReportsNeeds> {
+  static torch::Tensor forward(AutogradContext*, torch::Tensor a, torch::Tensor b) { return a * b; }
+  static variable_list backward(AutogradContext* ctx, variable_list g) {
+    seen = {ctx->needs_input_grad(0), ctx->needs_input_grad(1)};
+    return {g[0], g[0]};
+  }
+  static std::vector<bool> seen;
+};
+std::vector<bool> ReportsNeeds::seen;
+
+TEST(LibtorchAutograd, NeedsInputGradFollowsTheGraphTask) {
+  auto x = torch::ones({2}, torch::requires_grad());
+  auto y = torch::ones({2}, torch::requires_grad());
+  torch::autograd::grad({ReportsNeeds::apply(x, y).sum()}, {x});
+  EXPECT_EQ(ReportsNeeds::seen, (std::vector<bool>{true, false}));
+  torch::autograd::grad({ReportsNeeds::apply(x, y).sum()}, {y});
+  EXPECT_EQ(ReportsNeeds::seen, (std::vector<bool>{false, true}));
+  ReportsNeeds::apply(x, y).sum().backward();
+  EXPECT_EQ(ReportsNeeds::seen, (std::vector<bool>{true, true}));
+}
+
+// libtorch's DeepReentrant: a backward that calls backward() 3000 levels deep finishes.
+struct Reenter : public Function<Reenter> {
+  static torch::Tensor forward(AutogradContext* ctx, torch::Tensor x) {
+    {
+      torch::AutoGradMode enable(true);
+      ctx->saved_data["x"] = torch::autograd::make_variable(x.tensor_data(), true) - 1;
+    }
+    return ctx->saved_data["x"].toTensor().detach();
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list g) {
+    if (!at::native::is_nonzero(ctx->saved_data["x"].toTensor())) return g;
+    torch::AutoGradMode enable(true);
+    apply(ctx->saved_data["x"].toTensor()).sum().backward();
+    return g;
+  }
+};
+
+TEST(LibtorchAutograd, DeepReentrantBackward) {
+  auto v = torch::tensor({3000.0}, torch::requires_grad());
+  Reenter::apply(v).sum().backward();
+  EXPECT_TRUE(v.grad().defined());
+}
+
+struct GradWarnings : c10::WarningHandler {
+  void process(const c10::SourceLocation&, const std::string& msg, const bool) override {
+    text += msg;
+  }
+  std::string text;
+};
+
+TEST(LibtorchAutograd, LibtorchsWordsInAutogradErrors) {
+  auto x = torch::ones({2}, torch::requires_grad());
+  auto y = torch::ones({2}, torch::requires_grad());
+  auto z = (x * 2).sum();
+  auto message = [](auto&& f) {
+    try {
+      f();
+    } catch (const c10::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(message([&] {
+              torch::autograd::grad({z}, {x, y}, {}, true);
+            }).find("Set allow_unused=True"),
+            std::string::npos);
+  EXPECT_NE(
+      message([&] { torch::autograd::grad({z}, {}); }).find("grad requires non-empty inputs."),
+      std::string::npos);
+  EXPECT_NE(message([&] {
+              z.backward({}, true, false, std::vector<torch::Tensor>{});
+            }).find("cannot be empty"),
+            std::string::npos);
+  EXPECT_NE(message([&] { x.remove_hook(3); }).find("Invalid index"), std::string::npos);
+  // Reading .grad of a non-leaf that does not retain it warns.
+  auto h = x * 3;
+  GradWarnings warnings;
+  {
+    c10::WarningUtils::WarningHandlerGuard guard(&warnings);
+    EXPECT_FALSE(h.grad().defined());
+    EXPECT_FALSE(x.grad().defined());
+  }
+  EXPECT_NE(warnings.text.find("is not a leaf"), std::string::npos);
+  const size_t length = warnings.text.size();
+  h.retain_grad();
+  {
+    c10::WarningUtils::WarningHandlerGuard guard(&warnings);
+    EXPECT_FALSE(h.grad().defined());
+  }
+  EXPECT_EQ(warnings.text.size(), length);
 }
 
 }  // namespace

@@ -86,17 +86,15 @@ Upsample upsample_args(const Args& a) {
   return u;
 }
 
-F::FoldFuncOptions fold_opts(const Args& a, ExpandingArray<2> output_size) {
-  return F::FoldFuncOptions(output_size, arr<2>(a, "kernel_size", 1))
-      .dilation(arr<2>(a, "dilation", 1))
-      .padding(arr<2>(a, "padding", 0))
-      .stride(arr<2>(a, "stride", 1));
+// Python's F.unfold / F.fold are im2col / col2im themselves (libtorch's C++ F::unfold takes only
+// batched input), so the cases call the ops.
+Tensor unfold_case(const Tensor& x, const Args& a) {
+  return im2col(x, arr<2>(a, "kernel_size", 1), arr<2>(a, "dilation", 1), arr<2>(a, "padding", 0),
+                arr<2>(a, "stride", 1));
 }
-F::UnfoldFuncOptions unfold_opts(const Args& a) {
-  return F::UnfoldFuncOptions(arr<2>(a, "kernel_size", 1))
-      .dilation(arr<2>(a, "dilation", 1))
-      .padding(arr<2>(a, "padding", 0))
-      .stride(arr<2>(a, "stride", 1));
+Tensor fold_case(const Tensor& x, const Args& a, ExpandingArray<2> output_size) {
+  return col2im(x, output_size, arr<2>(a, "kernel_size", 1), arr<2>(a, "dilation", 1),
+                arr<2>(a, "padding", 0), arr<2>(a, "stride", 1));
 }
 
 #define MAX_POOL(N)                                                                               \
@@ -199,19 +197,17 @@ const OpTable kPool(
            return F::pixel_unshuffle(a.tensor(0),
                                      F::PixelUnshuffleFuncOptions(*a.kw_int("downscale_factor")));
          }},
-        {"nn.unfold",
-         [](const Args& a) -> Value { return F::unfold(a.tensor(0), unfold_opts(a)); }},
+        {"nn.unfold", [](const Args& a) -> Value { return unfold_case(a.tensor(0), a); }},
         {"nn.unfold_backward",
          [](const Args& a) -> Value {
            const Tensor x = a.tensor(0);
-           return F::fold(a.tensor(1), fold_opts(a, {x.size(-2), x.size(-1)}));
+           return fold_case(a.tensor(1), a, {x.size(-2), x.size(-1)});
          }},
         {"nn.fold",
          [](const Args& a) -> Value {
-           return F::fold(a.tensor(0), fold_opts(a, *a.kw_ints("output_size")));
+           return fold_case(a.tensor(0), a, *a.kw_ints("output_size"));
          }},
-        {"nn.fold_backward",
-         [](const Args& a) -> Value { return F::unfold(a.tensor(1), unfold_opts(a)); }},
+        {"nn.fold_backward", [](const Args& a) -> Value { return unfold_case(a.tensor(1), a); }},
     });
 
 }  // namespace

@@ -199,7 +199,8 @@ TEST(NNConvLayers, Errors) {
   EXPECT_NO_THROW(conv(randn({1, 28, 28})));
   EXPECT_THROW(nn::Conv2d(nn::Conv2dOptions(3, 4, 3).groups(2)), ValueError);
   EXPECT_THROW(nn::Conv2d(nn::Conv2dOptions(2, 4, 3).stride(2).padding(kSame)), ValueError);
-  EXPECT_THROW(nn::ConvTranspose2d(nn::ConvTranspose2dOptions(2, 4, 3).padding_mode(kReflect)),
+  EXPECT_THROW(nn::ConvTranspose2d(nn::ConvTranspose2dOptions(2, 4, 3).padding_mode(kReflect))(
+                   randn({1, 2, 5, 5})),
                ValueError);
   EXPECT_THROW(nn::ConvTranspose2d(2, 4, 3)(randn({1, 3, 5, 5})), ValueError);
 }

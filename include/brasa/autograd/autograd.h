@@ -28,4 +28,13 @@ BRASA_API variable_list grad(const variable_list& outputs, const variable_list& 
                              std::optional<bool> retain_graph = std::nullopt,
                              bool create_graph = false, bool allow_unused = false);
 
+/// libtorch's make_variable: a leaf that shares `data`'s storage without its history, requiring
+/// grad when asked (tensor_data() or detach() of data with requires_grad set).
+inline Variable make_variable(const Tensor& data, bool requires_grad = false,
+                              bool /*allow_tensor_metadata_change*/ = true) {
+  Variable v = data.detach();
+  if (requires_grad) v.set_requires_grad(true);
+  return v;
+}
+
 }  // namespace brasa::autograd

@@ -15,6 +15,7 @@
 // forward runs with grad mode off; backward returns one gradient per forward argument (extra
 // undefined ones for non-tensor arguments are allowed).
 
+#include <initializer_list>
 #include <string>
 #include <type_traits>
 #include <unordered_map>
@@ -69,6 +70,8 @@ class BRASA_API AutogradContext {
   void set_materialize_grads(bool value) { materialize_grads_ = value; }
   /// Whether the gradient of forward argument `i` is needed.
   bool needs_input_grad(size_t i) const;
+  /// Whether the gradient of any forward argument in the ranges is needed.
+  bool needs_input_grad(std::initializer_list<IndexRange> ranges) const;
 
   std::unordered_map<std::string, SavedData> saved_data;
 

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "brasa/core/small_vector.h"
@@ -18,6 +19,8 @@ namespace brasa::autograd {
 using Variable = Tensor;
 using variable_list = std::vector<Tensor>;
 using tensor_list = std::vector<Tensor>;  // libtorch's other name for the same list
+/// A half-open range [first, second) of a node's inputs or outputs (libtorch's IndexRange).
+using IndexRange = std::pair<size_t, size_t>;
 class Node;
 
 /// Where a gradient goes: input `input_nr` of node `function` (null function: nowhere).

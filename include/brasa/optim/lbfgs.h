@@ -62,6 +62,7 @@ class BRASA_API LBFGS : public Optimizer {
 
  protected:
   std::unique_ptr<OptimizerParamState> make_param_state() const override;
+  std::vector<LegacyField> legacy_fields() const override;
 
  private:
   Tensor gather_flat_grad() const;

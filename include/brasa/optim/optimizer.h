@@ -57,15 +57,39 @@ class BRASA_API OptimizerParamState {
 // headers. The library instantiates them once, in each optimizer's .cpp, and each optimizer's
 // header declares them `extern template` (as Note [Module instantiations] does for modules).
 // clone() is defined outside the class so that the library's copies are exported.
+/// Whether two states hold the same values: what their save() writes, tensors compared with
+/// equal() (two undefined tensors are the same).
+BRASA_API bool same_param_state(const OptimizerParamState& a, const OptimizerParamState& b);
+
 template <typename Derived>
 class BRASA_API OptimizerCloneableParamState : public OptimizerParamState {
  public:
   std::unique_ptr<OptimizerParamState> clone() const override;
+  /// libtorch's `state == other_state` for every optimizer's state type.
+  friend bool operator==(const Derived& a, const Derived& b) { return same_param_state(a, b); }
 };
 template <typename Derived>
 std::unique_ptr<OptimizerParamState> OptimizerCloneableParamState<Derived>::clone() const {
   return std::make_unique<Derived>(static_cast<const Derived&>(*this));
 }
+
+// Note [Legacy optimizer archives]: libtorch before 1.5 saved an optimizer as lists of
+// per-parameter tensors ("exp_average_buffers/size", "exp_average_buffers/0", ...) and, for LBFGS,
+// loose tensors, and 1.13 still loads them with a warning. Optimizer::load does the same when an
+// archive has no "state": each optimizer's legacy_fields() says where those tensors go in its
+// StateEntry (the parameters' order is the first group's); the rest keeps a fresh state's values.
+struct LegacyField {
+  enum Kind {
+    kPerParam,      // "<key>/size", "<key>/<i>": tensors[state_key] of parameter i
+    kPerParamStep,  // the same, each a 0-d tensor: scalars[state_key]
+    kBuffer,        // "<key>": buffers[state_key] of the first parameter's state
+    kScalar,        // "<key>", a 0-d tensor: scalars[state_key] of the first parameter's state
+    kList,          // "<key>/size", "<key>/<i>": tensor_lists[state_key] of the first parameter
+  };
+  const char* archive_key;
+  const char* state_key;
+  Kind kind;
+};
 
 /// Hyper-parameters of a group; every optimizer's options have an lr.
 class BRASA_API OptimizerOptions {
@@ -169,9 +193,15 @@ class BRASA_API Optimizer {
   /// libtorch defines only step(); loading per-parameter state into it throws NotImplementedError.
   virtual std::unique_ptr<OptimizerParamState> make_param_state() const;
 
+  /// Where the tensors of libtorch's old archives go (Note [Legacy optimizer archives]).
+  virtual std::vector<LegacyField> legacy_fields() const { return {}; }
+
   std::vector<OptimizerParamGroup> param_groups_;
   StateMap state_;
   std::unique_ptr<OptimizerOptions> defaults_;
+
+ private:
+  void load_legacy(serialize::InputArchive& archive);
 };
 
 /// The key of a parameter in Optimizer::state() (its TensorImpl's address, like libtorch).

@@ -48,6 +48,7 @@ class BRASA_API RMSprop : public Optimizer {
 
  protected:
   std::unique_ptr<OptimizerParamState> make_param_state() const override;
+  std::vector<LegacyField> legacy_fields() const override;
 };
 
 }  // namespace brasa::optim

@@ -45,6 +45,7 @@ class BRASA_API SGD : public Optimizer {
 
  protected:
   std::unique_ptr<OptimizerParamState> make_param_state() const override;
+  std::vector<LegacyField> legacy_fields() const override;
 };
 
 }  // namespace brasa::optim

@@ -149,8 +149,8 @@ std::tuple<Tensor, Tensor> multi_head_attention_forward(
   BRASA_CHECK(bias_k.defined() == bias_v.defined(), kOp,
               ": bias_k and bias_v must be given together");
   if (bias_k.defined()) {
-    BRASA_CHECK(!o.static_k().defined() && !o.static_v().defined(), kOp,
-                ": bias_k / bias_v cannot be added to a static key or value");
+    BRASA_CHECK(!o.static_k().defined(), kOp, ": bias cannot be added to static key");
+    BRASA_CHECK(!o.static_v().defined(), kOp, ": bias cannot be added to static value");
     BRASA_CHECK(bias_k.numel() == e && bias_v.numel() == e, kOp,
                 ": bias_k and bias_v should be [1, 1, ", e, "], got ", bias_k.sizes(), " and ",
                 bias_v.sizes());

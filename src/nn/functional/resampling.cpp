@@ -141,10 +141,18 @@ Tensor pixel_unshuffle(const Tensor& input, const PixelUnshuffleFuncOptions& o) 
   return brasa::pixel_unshuffle(input, o.downscale_factor());
 }
 
+// libtorch's F::unfold takes only batched input and F::fold also unbatched, narrower than the ops
+// (and than Python's F.unfold, which is im2col itself); the words are libtorch's.
 Tensor unfold(const Tensor& input, const UnfoldFuncOptions& o) {
+  BRASA_CHECK(input.dim() == 4, "unfold: Input Error: Only 4D input Tensors are supported (got ",
+              input.dim(), "D)");
   return im2col(input, o.kernel_size(), o.dilation(), o.padding(), o.stride());
 }
 Tensor fold(const Tensor& input, const FoldFuncOptions& o) {
+  BRASA_CHECK(input.dim() == 2 || input.dim() == 3,
+              "fold: Input Error: Only unbatched (2D) or batched (3D) input Tensors are supported "
+              "(got ",
+              input.dim(), "D)");
   return col2im(input, o.output_size(), o.kernel_size(), o.dilation(), o.padding(), o.stride());
 }
 

@@ -81,18 +81,13 @@ void ConvNdImpl<D, Derived>::reset() {
               ": in_channels must be divisible by groups (", options.groups(), ")");
   BRASA_CHECK(options.out_channels() % options.groups() == 0, name,
               ": out_channels must be divisible by groups (", options.groups(), ")");
-  for (size_t i = 0; i < D; ++i)
-    BRASA_CHECK(
-        options.kernel_size()[i] > 0 && options.stride()[i] > 0 && options.dilation()[i] > 0, name,
-        ": kernel_size, stride and dilation must be positive");
+  // Stride and dilation are checked by the convolution when it runs, as in libtorch, whose
+  // modules accept (and print) any value.
   if (nn::holds_alternative<enumtype::kSame>(options.padding())) {
     for (size_t i = 0; i < D; ++i)
       BRASA_CHECK(options.stride()[i] == 1, name,
                   ": padding='same' is not supported for strided convolutions");
   }
-  BRASA_CHECK(
-      !options.transposed() || nn::holds_alternative<enumtype::kZeros>(options.padding_mode()),
-      name, ": only the zeros padding mode is supported for transposed convolutions");
   std::vector<int64_t> shape =
       options.transposed()
           ? std::vector<int64_t>{options.in_channels(), options.out_channels() / options.groups()}
@@ -152,6 +147,11 @@ void ConvNdImpl<D, Derived>::pretty_print(std::ostream& stream) const {
 
 template <size_t D, typename Derived>
 void ConvNdImpl<D, Derived>::check_input(const Tensor& input) const {
+  // libtorch's transposed modules take (and print) any padding mode and refuse it when they run.
+  BRASA_CHECK(
+      !options.transposed() || nn::holds_alternative<enumtype::kZeros>(options.padding_mode()),
+      short_name(options),
+      ": only the zeros padding mode is supported for transposed convolutions");
   const int64_t dim = input.dim();
   BRASA_CHECK(dim == int64_t(D) + 1 || dim == int64_t(D) + 2, short_name(options), ": expected a ",
               D + 1, "-D (unbatched) or ", D + 2, "-D (batched) input, got ", input.sizes());

@@ -31,7 +31,7 @@ Tensor MarginRankingLossImpl::forward(const Tensor& input1, const Tensor& input2
 }
 
 void CosineEmbeddingLossImpl::pretty_print(std::ostream& s) const {
-  s << "torch::nn::CosineEmbeddingLoss()";
+  s << "torch::nn::CosineEmbeddingLoss(margin=" << options.margin() << ")";
 }
 Tensor CosineEmbeddingLossImpl::forward(const Tensor& input1, const Tensor& input2,
                                         const Tensor& target) {

@@ -35,10 +35,13 @@ Blocks blocks_of(int64_t h, int64_t w, IntArrayRef kernel, IntArrayRef dilation,
     b.out[i] = (b.in[i] + 2 * p[i] - d[i] * (k[i] - 1) - 1) / s[i] + 1;
     if (b.in[i] + 2 * p[i] - d[i] * (k[i] - 1) - 1 < 0) b.out[i] = 0;
   }
-  BRASA_CHECK(b.out[0] >= 1 && b.out[1] >= 1, op, ": given spatial size [", h, ", ", w,
-              "], kernel_size=", pool::shape_str(k), ", dilation=", pool::shape_str(d),
-              ", padding=", pool::shape_str(p), ", the calculated array of sliding blocks [",
-              b.out[0], ", ", b.out[1], "] is too small (non-positive)");
+  // Ours, then libtorch's words (its tests match them).
+  BRASA_CHECK(b.out[0] >= 1 && b.out[1] >= 1, op,
+              ": the array of sliding blocks is too small: Given input with spatial size (", h,
+              ", ", w, "), kernel_size=(", k[0], ", ", k[1], "), dilation=(", d[0], ", ", d[1],
+              "), padding=(", p[0], ", ", p[1], "), calculated shape of the array of sliding ",
+              "blocks as (", b.out[0], ", ", b.out[1], "), but its components must be at least ",
+              "one.");
   return b;
 }
 
