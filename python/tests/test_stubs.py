@@ -21,3 +21,17 @@ def test_stubs_are_current(tmp_path):
     names = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
     assert {"add", "sum", "tensor", "zeros", "max"} <= names
     assert Path(brasa.__file__).parent.joinpath("__init__.pyi").exists()
+
+
+def test_every_public_name_is_stubbed():
+    tree = ast.parse((ROOT / "brasa" / "__init__.pyi").read_text())
+    names = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.AnnAssign):
+            names.add(node.target.id)
+        elif isinstance(node, ast.ImportFrom):
+            names |= {a.asname or a.name for a in node.names}
+    public = {n for n in dir(brasa) if not n.startswith("_")}
+    assert sorted(public - names) == []
