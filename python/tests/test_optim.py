@@ -101,6 +101,14 @@ SCHEDULERS = [
     ("MultiplicativeLR", dict(lr_lambda=lambda e: 0.95)),
     ("OneCycleLR", dict(max_lr=1.0, total_steps=13)),
     ("OneCycleLR", dict(max_lr=0.5, total_steps=13, anneal_strategy="linear", three_phase=True)),
+    ("ConstantLR", dict(factor=0.5, total_iters=3)), ("PolynomialLR", dict(total_iters=6, power=2.0)),
+    ("CosineAnnealingWarmRestarts", dict(T_0=3, T_mult=2, eta_min=0.01)),
+    ("CosineAnnealingWarmRestarts", dict(T_0=4)),
+    ("CyclicLR", dict(base_lr=0.01, max_lr=0.1, step_size_up=3)),
+    ("CyclicLR", dict(base_lr=0.01, max_lr=0.1, step_size_up=2, step_size_down=3, mode="triangular2")),
+    ("CyclicLR", dict(base_lr=0.01, max_lr=0.1, step_size_up=2, mode="exp_range", gamma=0.9)),
+    ("CyclicLR", dict(base_lr=0.01, max_lr=0.1, step_size_up=2, scale_fn=lambda x: 0.5 ** x,
+                      scale_mode="iterations", base_momentum=0.7)),
 ]
 
 
@@ -184,3 +192,42 @@ def test_step_with_closure_returns_the_loss_and_runs_with_grad():
         loss = opt.step(closure)
     assert loss.requires_grad and b[0].weight.grad is not None
     assert brasa.is_grad_enabled()
+
+
+def test_chained_and_epoch_stepped_schedulers_match_torch():
+    pb, pt = nn.Parameter(brasa.ones(1)), torch.nn.Parameter(torch.ones(1))
+    ob, ot = brasa.optim.SGD([pb], lr=1.0), torch.optim.SGD([pt], lr=1.0)
+    lb, lt = brasa.optim.lr_scheduler, torch.optim.lr_scheduler
+    cb = lb.ChainedScheduler([lb.ConstantLR(ob, factor=0.1, total_iters=2), lb.ExponentialLR(ob, 0.9)])
+    ct = lt.ChainedScheduler([lt.ConstantLR(ot, factor=0.1, total_iters=2), lt.ExponentialLR(ot, 0.9)])
+    for _ in range(6):
+        cb.step()
+        ct.step()
+        assert cb.get_last_lr() == pytest.approx(ct.get_last_lr(), rel=1e-12)
+    assert set(cb.state_dict()) == set(ct.state_dict())
+    ob.param_groups[0]["lr"], ot.param_groups[0]["lr"] = 0.5, 0.5
+    wb = lb.CosineAnnealingWarmRestarts(ob, T_0=2, T_mult=3)
+    wt = lt.CosineAnnealingWarmRestarts(ot, T_0=2, T_mult=3)
+    for epoch in [0.5, 1.0, 2.25, 7.9, 8.0, 30.0, 3]:
+        wb.step(epoch)
+        wt.step(epoch)
+        assert wb.get_last_lr() == pytest.approx(wt.get_last_lr(), rel=1e-12)
+        assert (wb.T_i, wb.last_epoch) == (wt.T_i, wt.last_epoch)
+
+
+def test_new_scheduler_errors_are_value_errors():
+    opt = brasa.optim.SGD([nn.Parameter(brasa.ones(1))], lr=1.0)
+    adam = brasa.optim.Adam([nn.Parameter(brasa.ones(1))], lr=1.0)
+    lb = brasa.optim.lr_scheduler
+    with pytest.raises(ValueError, match="factor"):
+        lb.ConstantLR(opt, factor=2.0)
+    with pytest.raises(ValueError, match="T_0"):
+        lb.CosineAnnealingWarmRestarts(opt, T_0=0)
+    with pytest.raises(ValueError, match="T_mult"):
+        lb.CosineAnnealingWarmRestarts(opt, T_0=2, T_mult=0)
+    with pytest.raises(ValueError, match="mode"):
+        lb.CyclicLR(opt, 0.1, 1.0, mode="sawtooth")
+    with pytest.raises(ValueError, match="momentum"):
+        lb.CyclicLR(adam, 0.1, 1.0)
+    with pytest.raises(ValueError, match="expected 1 values for max_lr"):
+        lb.CyclicLR(opt, 0.1, [1.0, 2.0])

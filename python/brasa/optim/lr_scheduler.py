@@ -339,3 +339,7 @@ class OneCycleLR(_LRScheduler):
                 else:
                     g["momentum"] = m
         return lrs
+
+
+from ._lr_cyclic import (ChainedScheduler, ConstantLR, CosineAnnealingWarmRestarts,  # noqa: E402,F401
+                         CyclicLR, PolynomialLR)
