@@ -8,31 +8,10 @@
 #include <tuple>
 #include <utility>
 
-// any.cpp reopens torch::nn to add a helper: it must land in the namespace the rest of the
-// program calls torch::nn (Note [libtorch namespaces]), see AnyValue unqualified, and leave
-// torch::nn::Linear and friends reachable afterwards.
-namespace torch {
-namespace nn {
-template <typename T>
-AnyValue brasa_test_make_value(T&& value) {
-  return AnyValue(std::forward<T>(value));
-}
-}  // namespace nn
-}  // namespace torch
-
 namespace {
 
 using namespace torch::nn;  // NOLINT
 namespace F = torch::nn::functional;
-
-TEST(LibtorchApiSurface, ReopenedTorchNnExtendsBrasaNn) {
-  auto value = brasa_test_make_value<int>(5);
-  ASSERT_NE(value.try_get<int>(), nullptr);
-  EXPECT_EQ(value.get<int>(), 5);
-  torch::nn::Linear linear(2, 3);
-  EXPECT_EQ(linear->weight.sizes(), (std::vector<int64_t>{3, 2}));
-  EXPECT_EQ(torch::nn::functional::relu(torch::tensor({-1.0})).item<double>(), 0.0);
-}
 
 // PyTorch 1.13: torch.embedding_bag(w, i, o, False, mode, False, None, False, 2) with the
 // weight, indices and offsets below (one empty bag, padding index 2 in two bags).

@@ -7,10 +7,13 @@
 // (c10::irange, torch::kF32, TORCH_CHECK, ...) are declared by the compat header that libtorch
 // declares them in.
 //
-// torch::nn is a namespace of its own that nominates brasa::nn, not just brasa::nn seen through
-// torch: a program may reopen `namespace torch { namespace nn {` to add helpers (libtorch's own
-// tests do), and that must extend the namespace the rest of the program calls torch::nn, not
-// declare a new torch::nn that hides brasa's modules from later `torch::nn::Linear`s.
+// torch::nn is brasa::nn under a namespace alias, the same entity: after `using namespace torch;`
+// (how pytorch/examples' dcgan and many programs start), `nn::Module` must not be ambiguous between
+// torch::nn and the brasa::nn that torch nominates. An alias cannot be reopened, so a program that
+// adds its own names with `namespace torch { namespace nn {` (libtorch's any.cpp does) defines
+// BRASA_REOPENABLE_TORCH_NN before its first include: torch::nn is then a namespace of its own
+// nominating brasa::nn (reopenable, and `torch::nn::Linear` still works after), at the price of that
+// ambiguity. C++ cannot have both: two different namespaces found under one name are ambiguous.
 
 namespace brasa {}
 namespace c10 {
@@ -22,7 +25,11 @@ using namespace ::brasa;  // NOLINT
 namespace brasa::nn {}
 namespace torch {
 using namespace ::brasa;  // NOLINT
+#ifdef BRASA_REOPENABLE_TORCH_NN
 namespace nn {
 using namespace ::brasa::nn;  // NOLINT
 }  // namespace nn
+#else
+namespace nn = ::brasa::nn;
+#endif
 }  // namespace torch
