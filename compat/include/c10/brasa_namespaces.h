@@ -12,8 +12,9 @@
 // torch::nn and the brasa::nn that torch nominates. An alias cannot be reopened, so a program that
 // adds its own names with `namespace torch { namespace nn {` (libtorch's any.cpp does) defines
 // BRASA_REOPENABLE_TORCH_NN before its first include: torch::nn is then a namespace of its own
-// nominating brasa::nn (reopenable, and `torch::nn::Linear` still works after), at the price of that
-// ambiguity. C++ cannot have both: two different namespaces found under one name are ambiguous.
+// nominating brasa::nn (reopenable, and `torch::nn::Linear` still works after), at the price of
+// that ambiguity. C++ cannot have both: two different namespaces found under one name are
+// ambiguous.
 
 namespace brasa {}
 namespace c10 {
