@@ -11,3 +11,10 @@
 #include "brasa/data/samplers.h"
 #include "brasa/data/transforms.h"
 #include "brasa/data/worker_exception.h"
+
+namespace brasa::data {
+// The two base classes are also spelled torch::data::Dataset / BatchDataset, as libtorch's
+// <torch/data.h> declares them (pytorch/examples' transfer-learning derives from the first).
+using datasets::BatchDataset;
+using datasets::Dataset;
+}  // namespace brasa::data

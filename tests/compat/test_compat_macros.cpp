@@ -86,4 +86,14 @@ TEST(CompatMacros, StandardNamesFromTorchHeader) {
   EXPECT_EQ(std::type_index(typeid(int)), std::type_index(typeid(int)));
 }
 
+// <torch/torch.h> brings <torch/version.h>: programs test the version with #if.
+TEST(CompatMacros, TorchVersionMacros) {
+#if TORCH_VERSION_MAJOR == 1 && TORCH_VERSION_MINOR >= 13
+  EXPECT_STREQ(TORCH_VERSION, "1.13.0");
+#else
+  FAIL() << "TORCH_VERSION_MAJOR/MINOR are not libtorch 1.13's";
+#endif
+  EXPECT_EQ(TORCH_VERSION_PATCH, 0);
+}
+
 }  // namespace

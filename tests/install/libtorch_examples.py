@@ -11,7 +11,9 @@ mnist trains for its fixed 10 epochs on the first 2,000 training and 1,000 test 
 Fashion-MNIST (Debian's dataset-fashion-mnist, read with the MNIST reader, whose files have the
 same format); it is skipped when the data set is not installed. cpp/dcgan (which includes
 p-ranav's <argparse/argparse.hpp>, not packaged in Debian: argparse_shim/ stands in for the part it
-uses) trains one epoch of 10 batches on the first 640 training images.
+uses) trains one epoch of 10 batches on the first 640 training images. cpp/custom-dataset and
+cpp/transfer-learning are built when OpenCV is installed, and custom-dataset trains on generated
+images (run_opencv_examples).
 
 autograd's unseeded draws come from the default generator, whose seed brasa fixes at libtorch's
 default_rng_seed_val (libtorch 1.13 itself seeds it from /dev/urandom, so its output changes from
@@ -238,6 +240,64 @@ def run_dcgan(args, cpp, prefix):
     check("dcgan", out, r"\[ 1/ 1\]\[ 10/ 10\] D_loss: \d+\.\d+ \| G_loss: \d+\.\d+.*Training complete!")
 
 
+def have_opencv():
+    return any(os.path.exists(os.path.join(d, "OpenCVConfig.cmake"))
+               for d in ("/usr/lib/x86_64-linux-gnu/cmake/opencv4", "/usr/lib/cmake/opencv4",
+                         "/usr/local/lib/cmake/opencv4"))
+
+
+def write_ppm(path, rgb, size=32):
+    """A size x size image of one colour plus noise rows, as a binary PPM (imread reads a file by
+    its signature, so the example's .jpg names hold these)."""
+    rows = bytearray()
+    for y in range(size):
+        for x in range(size):
+            shade = (x * y) % 37
+            rows += bytes(min(255, c + shade) for c in rgb)
+    with open(path, "wb") as f:
+        f.write(f"P6 {size} {size} 255\n".encode() + bytes(rows))
+
+
+def run_opencv_examples(args, cpp, prefix):
+    """cpp/custom-dataset and cpp/transfer-learning (their own CMakeLists, OpenCV from Debian's
+    libopencv-dev): both built; custom-dataset also trains its 10 epochs on a generated set of 24
+    small images of two classes (the example's Caltech-101 info.txt replaced by one naming them).
+    transfer-learning's programs need a TorchScript ResNet (torch::jit::load), which brasa does not
+    have (Note [No TorchScript]): built only."""
+    if not have_opencv():
+        print("custom-dataset, transfer-learning: not built (no OpenCV; Debian libopencv-dev)")
+        return
+    built = {}
+    for name in ("custom-dataset", "transfer-learning"):
+        src = os.path.join(cpp, name)
+        if not os.path.isdir(src):
+            print(f"{name}: not built (not in the checkout)")
+            continue
+        build = os.path.join(args.work, name)
+        run(["cmake", "-S", src, "-B", build, "-G", args.generator,
+             f"-DCMAKE_CXX_COMPILER={args.cxx}", f"-DCMAKE_PREFIX_PATH={prefix}"])
+        run(["cmake", "--build", build])
+        built[name] = build
+    if "custom-dataset" not in built:
+        return
+    cwd = os.path.join(args.work, "custom-dataset_run")
+    lines = []
+    for label, (cls, rgb) in enumerate((("red", (200, 20, 20)), ("blue", (20, 20, 200)))):
+        os.makedirs(os.path.join(cwd, "dataset", cls), exist_ok=True)
+        for i in range(12):
+            name = f"{cls}/image_{i:04d}.jpg"
+            write_ppm(os.path.join(cwd, "dataset", name), rgb)
+            lines.append(f"{name} {label} {'train' if i < 8 else 'test'}")
+    with open(os.path.join(cwd, "info.txt"), "w") as f:
+        f.write("\n".join(lines))
+    out = run([os.path.join(args.work, "custom-dataset", "custom-dataset")], cwd=cwd)
+    print(out)
+    check("custom-dataset", out, r"Running on: CPU.*Train Epoch: 10 .*Test Loss: [0-9.e-]+\tAcc: [0-9.]+")
+    accuracy = float(re.findall(r"Test Loss: [0-9.e-]+\tAcc: ([0-9.]+)", out)[-1])
+    if accuracy < 0.75:  # the two colours are told apart after a few epochs (1.0 here)
+        sys.exit(f"libtorch_examples: custom-dataset's last test accuracy {accuracy}, expected >= 0.75")
+
+
 def check(name, text, pattern):
     if not re.search(pattern, text, re.S):
         print(text)
@@ -291,6 +351,7 @@ def main():
         sys.exit(f"libtorch_examples: mnist accuracies {accuracy}, expected 10 ending above 0.6")
     run_distributed(args, cpp, prefix, run_dir)
     run_dcgan(args, cpp, prefix)
+    run_opencv_examples(args, cpp, prefix)
     return 0
 
 

@@ -18,3 +18,4 @@
 #include "torch/special.h"
 #include "torch/types.h"
 #include "torch/utils.h"
+#include "torch/version.h"
