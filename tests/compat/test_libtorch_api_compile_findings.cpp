@@ -22,6 +22,8 @@
 #include <utility>
 #include <vector>
 
+#include "support/throws_with.h"
+
 namespace {
 
 namespace F = torch::nn::functional;
@@ -131,14 +133,7 @@ TEST(LibtorchApiCompile, TensorDataContainerAccessorsCheckTheKind) {
   torch::detail::TensorDataContainer list({1.5, 2.5});
   EXPECT_EQ(list.init_list().size(), 2u);
   EXPECT_EQ(list.init_list()[1].scalar().to<double>(), 2.5);
-  auto message = [](auto&& f) {
-    try {
-      f();
-    } catch (const c10::Error& e) {
-      return std::string(e.what());
-    }
-    return std::string();
-  };
+  auto message = [](auto&& f) { return ::brasa::testing::thrown_message(f); };
   EXPECT_NE(message([] { (void)torch::detail::TensorDataContainer(1.1).init_list(); })
                 .find("Can only call `init_list()` on a TensorDataContainer that has "
                       "`is_init_list() == true`"),

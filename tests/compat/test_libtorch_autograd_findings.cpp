@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "support/throws_with.h"
+
 namespace {
 
 using torch::autograd::AutogradContext;
@@ -448,14 +450,7 @@ TEST(LibtorchAutograd, LibtorchsWordsInAutogradErrors) {
   auto x = torch::ones({2}, torch::requires_grad());
   auto y = torch::ones({2}, torch::requires_grad());
   auto z = (x * 2).sum();
-  auto message = [](auto&& f) {
-    try {
-      f();
-    } catch (const c10::Error& e) {
-      return std::string(e.what());
-    }
-    return std::string();
-  };
+  auto message = [](auto&& f) { return ::brasa::testing::thrown_message(f); };
   EXPECT_NE(message([&] {
               torch::autograd::grad({z}, {x, y}, {}, true);
             }).find("Set allow_unused=True"),
