@@ -40,6 +40,20 @@ from ._C import is_inference_mode_enabled as _is_inference  # noqa: E402,F401
 from ._hooks_dlpack import from_dlpack  # noqa: E402
 from . import fft, linalg, nn, ops, optim, special, utils  # noqa: E402
 from .serialization import load, save  # noqa: E402
+from . import amp, backends, cpu, cuda, jit, testing, version  # noqa: E402
+from .amp import (autocast, clear_autocast_cache, get_autocast_cpu_dtype,  # noqa: E402,F401
+                  is_autocast_cache_enabled, is_autocast_cpu_enabled, set_autocast_cache_enabled,
+                  set_autocast_cpu_dtype, set_autocast_cpu_enabled)
+from ._globals import (are_deterministic_algorithms_enabled, equal, finfo,  # noqa: E402,F401
+                       get_float32_matmul_precision, iinfo,
+                       is_deterministic_algorithms_warn_only_enabled, is_storage, is_tensor,
+                       numel, set_float32_matmul_precision, use_deterministic_algorithms)
+from ._tensor_str import set_printoptions  # noqa: E402,F401
+from . import _tensor_legacy  # noqa: E402
+
+_tensor_legacy.install()
+Tensor.equal = equal
+globals().update(_tensor_legacy.TYPED_CLASSES)
 
 default_generator = _C.default_generator()
 __version__ = "0.1.0"

@@ -9,6 +9,27 @@ PRECISION = 4
 THRESHOLD = 1000
 EDGEITEMS = 3
 LINEWIDTH = 80
+SCI_MODE = None  # None: chosen per tensor; True / False: forced (set_printoptions)
+
+_PROFILES = {"default": (4, 1000, 3, 80), "short": (2, 1000, 2, 80),
+             "full": (4, float("inf"), 3, 80)}
+
+
+def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None,
+                     profile=None, sci_mode=None):
+    """torch.set_printoptions: a profile ("default", "short", "full") first, then the options
+    given; sci_mode=None lets each tensor choose again."""
+    global PRECISION, THRESHOLD, EDGEITEMS, LINEWIDTH, SCI_MODE
+    if profile is not None:
+        if profile not in _PROFILES:
+            raise ValueError(f"set_printoptions: unknown profile {profile!r}, expected one of "
+                             f"{sorted(_PROFILES)}")
+        PRECISION, THRESHOLD, EDGEITEMS, LINEWIDTH = _PROFILES[profile]
+    PRECISION = PRECISION if precision is None else precision
+    THRESHOLD = THRESHOLD if threshold is None else threshold
+    EDGEITEMS = EDGEITEMS if edgeitems is None else edgeitems
+    LINEWIDTH = LINEWIDTH if linewidth is None else linewidth
+    SCI_MODE = sci_mode
 
 
 class _Formatter:
@@ -36,6 +57,8 @@ class _Formatter:
             self.sci_mode = hi / lo > 1000.0 or hi > 1.0e8
         else:
             self.sci_mode = hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4
+        if SCI_MODE is not None:
+            self.sci_mode = SCI_MODE
         for v in shown.tolist():
             self.width = max(self.width, len(self.format(v)))
 

@@ -17,6 +17,7 @@
 #include "numpy_interop.h"
 #include "op_binding.h"
 #include "packed_sequence_binding.h"
+#include "script_support_binding.h"
 #include "serialize_binding.h"
 #include "tensor_type.h"
 
@@ -39,6 +40,7 @@ NB_MODULE(_C, m) {
   bind_autograd(m);
   bind_dlpack(m, tensor_class);
   bind_serialize(m);
+  bind_script_support(m);
   m.def("_bind_ops", [tensor_class](nb::module_ ops, nb::dict defaults, nb::dict op_defaults) {
     bind_ops(ops, tensor_class, defaults, op_defaults);
     bind_composites(ops, tensor_class);

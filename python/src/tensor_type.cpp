@@ -92,6 +92,13 @@ nb::object tensor_or_none(const Tensor& t) { return t.defined() ? nb::cast(t) : 
 
 nb::object bind_tensor(nb::module_& m) {
   auto cls = nb::class_<Tensor>(m, "Tensor", nb::dynamic_attr());
+  // brasa.Tensor(2, 3), brasa.Tensor([1, 2]), brasa.Tensor(): torch.Tensor's legacy constructor,
+  // the default dtype's (python/brasa/_tensor_legacy.py builds it).
+  cls.def(nb::new_([](nb::args args, nb::kwargs kwargs) {
+    nb::object made =
+        nb::module_::import_("brasa._tensor_legacy").attr("construct")(*args, **kwargs);
+    return nb::cast<Tensor>(made);
+  }));
   cls.def_prop_ro("shape", [](const Tensor& t) { return nb::tuple(nb::cast(t.sizes().vec())); })
       .def("_sizes", [](const Tensor& t) { return t.sizes().vec(); })
       .def("dim", &Tensor::dim)

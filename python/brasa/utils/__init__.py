@@ -1,3 +1,3 @@
-"""brasa.utils: data loading (brasa.utils.data) and the safetensors format
-(brasa.utils.safetensors)."""
-from . import data, safetensors  # noqa: F401
+"""brasa.utils: data loading (brasa.utils.data), the safetensors format (brasa.utils.safetensors)
+and activation checkpointing (brasa.utils.checkpoint)."""
+from . import checkpoint, data, safetensors  # noqa: F401
