@@ -10,29 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "best_of.h"
 #include "brasa/brasa.h"
 
 using namespace brasa;
-
-namespace {
-// The thread's CPU time, not wall time: the kernels run on the calling thread (one thread), and a
-// machine shared with builds preempts it often; what other processes do to the caches still shows.
-double thread_us() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1e6 + ts.tv_nsec * 1e-3;
-}
-double best_us(const std::function<void()>& f) {
-  f();
-  double best = 1e30;
-  for (int r = 0; r < 9; ++r) {
-    const double t0 = thread_us();
-    f();
-    best = std::min(best, thread_us() - t0);
-  }
-  return best;
-}
-}  // namespace
 
 int main(int argc, char** argv) {
   set_num_threads(1);
@@ -184,6 +165,6 @@ int main(int argc, char** argv) {
   };
   for (const auto& [name, f] : work) {
     if (!only.empty() && name.find(only) == std::string::npos) continue;
-    std::printf("%s %.2f\n", name.c_str(), best_us(f));
+    std::printf("%s %.2f\n", name.c_str(), bench::best_thread_us(f));
   }
 }

@@ -102,6 +102,34 @@ def _pool_cases():
     out.append(make_case("nn.max_pool2d", "nan", F.max_pool2d, [nan], {"kernel_size": [2, 2], "return_indices": True}))
     out.append(make_case("nn.adaptive_max_pool2d", "nan", F.adaptive_max_pool2d, [nan],
                          {"output_size": [2, 3], "return_indices": True}))
+    # Wide rows: the vector blocks of Note [Max pooling loop] (4 floats or 2 doubles of adjacent
+    # outputs, the last block overlapping) next to the per-window edges; domain_any's small integers
+    # tie often, so the indices check the first-tap rule.
+    wide_kws = ({"kernel_size": [2, 2]},
+                {"kernel_size": [3, 3], "stride": [1, 1], "padding": [1, 1]},
+                {"kernel_size": [2, 3], "stride": [1, 3], "padding": [1, 1], "dilation": [2, 1],
+                 "ceil_mode": True},
+                {"kernel_size": [3, 3], "stride": [2, 2], "padding": [1, 1], "ceil_mode": True})
+    for d in FLOATS:
+        for la in LAYOUTS:
+            xw = _t((2, 3, 5, 26), d, la)
+            for kw in wide_kws:
+                _with_grad(out, "max_pool2d", "max_pool2d_with_indices_backward", F.max_pool2d, xw, kw,
+                           f"{SHORT[d]} {la} wide {kw}")
+    for kw in wide_kws:
+        out.append(make_case("nn.max_pool2d", f"return_indices wide {kw}", F.max_pool2d,
+                             [_t((2, 3, 5, 26))], dict(kw, return_indices=True)))
+    special = _t((1, 2, 4, 19))  # -inf runs (ties at -inf, with padding) and NaNs, some in one window
+    special[0, 0, :, 3:9] = float("-inf")
+    special[0, 1, 1, 4:8] = float("-inf")
+    special[0, 1, :2, 10] = float("nan")
+    special[0, 1, 2, 11:13] = float("nan")
+    special[0, 0, 3, 16] = float("nan")
+    for kw in wide_kws:
+        out.append(make_case("nn.max_pool2d", f"nan -inf wide {kw}", F.max_pool2d, [special],
+                             dict(kw, return_indices=True)))
+        out.append(make_case("nn.max_pool2d", f"f64 nan -inf wide {kw}", F.max_pool2d, [special.double()],
+                             dict(kw, return_indices=True)))
     # batch-less and empty batch
     for name, fwd, grad, kw in (
             ("max_pool2d", F.max_pool2d, "max_pool2d_with_indices_backward", {"kernel_size": [2, 2]}),

@@ -80,6 +80,60 @@ TEST(Pool, NanPropagatesAndBackwardScatters) {
       {0, 0, 1, 0});
 }
 
+// Note [Max pooling loop] (backends/cpu/kernels/pool_kernels.cpp) against a plain window scan with
+// PyTorch 1.13's rule (start at -inf and the first tap inside; take a tap that is greater or NaN):
+// values from {-inf, -1, 0, 1, 2, NaN} (ties, NaN, -inf everywhere), every stride, padding,
+// dilation and ceil_mode, widths with and without a partial last vector, float and double.
+template <typename T>
+void check_max_pool_2d(const Tensor& x, int64_t k, int64_t s, int64_t p, int64_t d, bool ceil) {
+  auto [v, idx] = max_pool2d_with_indices(x, {k, k}, {s, s}, {p, p}, {d, d}, ceil);
+  const Tensor xc = x.contiguous();
+  const int64_t H = x.size(2), W = x.size(3), OH = v.size(2), OW = v.size(3);
+  const T* xp = xc.data_ptr<T>();
+  const T* vp = v.data_ptr<T>();
+  const int64_t* ip = idx.data_ptr<int64_t>();
+  for (int64_t pl = 0; pl < x.size(0) * x.size(1); ++pl)
+    for (int64_t oh = 0; oh < OH; ++oh)
+      for (int64_t ow = 0; ow < OW; ++ow) {
+        T best = -INFINITY;
+        int64_t at = -1;
+        for (int64_t kh = 0; kh < k; ++kh)
+          for (int64_t kw = 0; kw < k; ++kw) {
+            const int64_t ih = oh * s - p + kh * d, iw = ow * s - p + kw * d;
+            if (ih < 0 || ih >= H || iw < 0 || iw >= W) continue;
+            const T e = xp[pl * H * W + ih * W + iw];
+            if (at < 0) at = ih * W + iw;
+            if (e > best || std::isnan(e)) best = e, at = ih * W + iw;
+          }
+        const int64_t o = (pl * OH + oh) * OW + ow;
+        ASSERT_EQ(ip[o], at) << "k " << k << " s " << s << " p " << p << " d " << d << " ceil "
+                             << ceil << " W " << W << " plane " << pl << " out " << oh << "," << ow;
+        ASSERT_TRUE(vp[o] == best || (std::isnan(vp[o]) && std::isnan(best)));
+      }
+}
+
+TEST(Pool, MaxPoolTiesNanInfAgainstWindowScan) {
+  manual_seed(3);
+  for (ScalarType dt : {kFloat, kDouble})
+    for (int64_t w : {5, 9, 14, 23, 28})
+      for (int64_t k : {1, 2, 3})
+        for (int64_t s : {1, 2, 3})
+          for (int64_t p = 0; p <= k / 2; ++p)
+            for (int64_t d : {1, 2})
+              for (bool ceil : {false, true}) {
+                if ((k - 1) * d + 1 > w + 2 * p) continue;
+                // codes 0..4 -> -inf, -1, 0, 1, 2 (a quarter of the 2s NaN): many ties
+                const Tensor c = randint(0, 12, {2, 3, 7, w}).remainder(5);
+                Tensor x = (c.to(kFloat) - 2).masked_fill(c.eq(0), -INFINITY);
+                x = x.masked_fill(c.eq(4) & randint(0, 4, c.sizes()).eq(0), NAN).to(dt);
+                if (w == 23) x = x.transpose(2, 3).contiguous().transpose(2, 3);  // strided
+                if (dt == kFloat)
+                  check_max_pool_2d<float>(x, k, s, p, d, ceil);
+                else
+                  check_max_pool_2d<double>(x, k, s, p, d, ceil);
+              }
+}
+
 TEST(Pool, ReducedDtypesComputeInFloat) {
   for (ScalarType t : {kHalf, kBFloat16}) {
     Tensor r = avg_pool2d(grid(4, 4).to(t), {2, 2});

@@ -132,10 +132,11 @@ Tensor adaptive_max_backward_kernel(const Tensor& grad_output, const Tensor& sel
     in_plane *= self.size(self.dim() - 1 - i);
     out_plane *= grad_output.size(grad_output.dim() - 1 - i);
   }
-  return pool::run_compute(grad_output, result, true, [&](ScalarType dt, const void* go, void* gi) {
-    max_pool_backward_stub(IndexScatterArgs{dt, go, ix.data_ptr<int64_t>(), gi,
-                                            pool::planes_of(self, N), in_plane, out_plane});
-  });
+  return pool::run_compute(
+      grad_output, result, false, [&](ScalarType dt, const void* go, void* gi) {
+        max_pool_backward_stub(IndexScatterArgs{dt, go, ix.data_ptr<int64_t>(), gi,
+                                                pool::planes_of(self, N), in_plane, out_plane});
+      });
 }
 
 }  // namespace

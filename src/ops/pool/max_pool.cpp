@@ -77,7 +77,8 @@ Tensor max_pool_backward_meta(const Tensor& grad_output, const Tensor& self, Int
   return pool::result_like(self.sizes(), self);
 }
 
-/// Scatter-adds grad_output into a zero grad_input at `indices` (flat offsets within each plane).
+/// Scatter-adds grad_output into grad_input (zeroed plane by plane by the loop) at `indices` (flat
+/// offsets within each plane).
 template <int64_t N>
 Tensor max_pool_backward_kernel(const Tensor& grad_output, const Tensor& self, IntArrayRef kernel,
                                 IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
@@ -86,10 +87,12 @@ Tensor max_pool_backward_kernel(const Tensor& grad_output, const Tensor& self, I
                                                    dilation, ceil_mode, indices);
   const Tensor result = pool::result_like(self.sizes(), self);
   const Tensor ix = indices.contiguous();
-  return pool::run_compute(grad_output, result, true, [&](ScalarType dt, const void* go, void* gi) {
-    max_pool_backward_stub(IndexScatterArgs{dt, go, ix.data_ptr<int64_t>(), gi,
-                                            pool::planes_of(self, N), g.in_plane(), g.out_plane()});
-  });
+  return pool::run_compute(grad_output, result, false,
+                           [&](ScalarType dt, const void* go, void* gi) {
+                             max_pool_backward_stub(IndexScatterArgs{dt, go, ix.data_ptr<int64_t>(),
+                                                                     gi, pool::planes_of(self, N),
+                                                                     g.in_plane(), g.out_plane()});
+                           });
 }
 
 }  // namespace

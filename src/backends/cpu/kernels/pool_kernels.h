@@ -38,8 +38,8 @@ struct PoolArgs {
 };
 using PoolKernel = void (*)(const PoolArgs& a);
 
-/// The backward of max pooling: dst[p * in_plane + indices[p * out_plane + o]] += src[p *
-/// out_plane + o] over `planes` planes (indices outside [0, in_plane) are skipped).
+/// The backward of max pooling: zeroes `dst` and adds dst[p * in_plane + indices[p * out_plane +
+/// o]] += src[p * out_plane + o] over `planes` planes (indices outside [0, in_plane) are skipped).
 struct IndexScatterArgs {
   ScalarType dtype;
   const void* src;
