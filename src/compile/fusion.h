@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "compile/attention_slices.h"
 #include "compile/graph.h"
 #include "compile/matmul_epilogue.h"
 
@@ -38,9 +39,10 @@ struct Kernel {
 };
 
 struct Step {
-  int32_t node = -1;    ///< a node of the graph, or
-  int32_t kernel = -1;  ///< a kernel of the plan, or
-  int32_t matmul = -1;  ///< a matmul with its epilogue (Note [Matmul epilogues])
+  int32_t node = -1;       ///< a node of the graph, or
+  int32_t kernel = -1;     ///< a kernel of the plan, or
+  int32_t matmul = -1;     ///< a matmul with its epilogue (Note [Matmul epilogues])
+  int32_t attention = -1;  ///< attention's gradients into slices (AttentionSlices)
 
   bool operator==(const Step&) const = default;
 };
@@ -49,13 +51,14 @@ struct Plan {
   std::vector<Step> steps;
   std::vector<Kernel> kernels;
   std::vector<MatmulEpilogue> matmuls;
+  std::vector<AttentionSlices> attentions;
   std::string source;  ///< one translation unit with every kernel ("" when none)
 };
 
 /// Groups runs of fusible pointwise nodes, and the reductions over the last dim they feed or
 /// follow, into kernels (only when `fuse`) and generates their source; Float mm/addmm nodes with
-/// pointwise epilogues become oneDNN matmul steps (only when `fuse`); every other node stays a
-/// step of its own.
+/// pointwise epilogues become oneDNN matmul steps, attention gradients copied into slices are
+/// written there (both only when `fuse`); every other node stays a step of its own.
 Plan plan(const Graph& g, bool fuse);
 
 }  // namespace brasa::compiler

@@ -95,6 +95,16 @@ Graph clone(const Graph& g) {
   return c;
 }
 
+Uses::Uses(const Graph& g)
+    : producer(g.values.size(), -1), readers(g.values.size()), output(g.values.size(), false) {
+  for (int32_t i = 0; i < static_cast<int32_t>(g.nodes.size()); ++i) {
+    for (const ArgRef& r : g.nodes[i].results) producer[r.value] = i;
+    for (const ArgRef& r : g.nodes[i].refs)
+      if (readers[r.value].empty() || readers[r.value].back() != i) readers[r.value].push_back(i);
+  }
+  for (int32_t o : g.outputs) output[o] = true;
+}
+
 Stack bind_arguments(const Node& n, const std::vector<Tensor>& env) {
   Stack stack = n.args;
   for (const ArgRef& r : n.refs) {

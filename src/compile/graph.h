@@ -91,6 +91,14 @@ struct Graph {
   std::string dump() const;
 };
 
+/// Who produces and who reads each value of a graph, and which values are outputs.
+struct Uses {
+  std::vector<int32_t> producer;              ///< node index, -1 for inputs and constants
+  std::vector<std::vector<int32_t>> readers;  ///< node indices, ascending, each once
+  std::vector<bool> output;
+  explicit Uses(const Graph& g);
+};
+
 /// A copy of `n` (Value's converting constructor keeps std::vector<Value> from copy-assigning).
 Node clone(const Node& n);
 /// A copy of `g`.

@@ -99,6 +99,10 @@ void run_steps(const Graph& g, const Plan& plan, std::vector<Tensor>& env) {
       run_matmul_epilogue(g, plan.matmuls[s.matmul], env);
       continue;
     }
+    if (s.attention >= 0) {
+      run_attention_slices(g, plan.attentions[s.attention], env);
+      continue;
+    }
     const Node& n = g.nodes[s.node];
     Stack stack = bind_arguments(n, env);
     n.op->call_boxed(stack);

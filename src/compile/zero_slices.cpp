@@ -50,22 +50,6 @@ bool switched_off(const char* var) {
   return v != nullptr && std::string(v) == "0";
 }
 
-// Who produces and who reads each value of `g`, and which values are outputs.
-struct Uses {
-  std::vector<int32_t> producer;
-  std::vector<std::vector<int32_t>> readers;
-  std::vector<bool> output;
-  explicit Uses(const Graph& g)
-      : producer(g.values.size(), -1), readers(g.values.size()), output(g.values.size(), false) {
-    for (int32_t i = 0; i < static_cast<int32_t>(g.nodes.size()); ++i) {
-      for (const ArgRef& r : g.nodes[i].results) producer[r.value] = i;
-      for (const ArgRef& r : g.nodes[i].refs)
-        if (readers[r.value].empty() || readers[r.value].back() != i) readers[r.value].push_back(i);
-    }
-    for (int32_t o : g.outputs) output[o] = true;
-  }
-};
-
 // g's nodes with node i replaced by replace[i] where that is not empty, or dropped where drop[i].
 void rebuild(Graph& g, const std::vector<bool>& drop, std::vector<std::vector<Node>>& replace) {
   std::vector<Node> kept;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "brasa/brasa.h"
+#include "ops/attention/attention_ops.h"
 
 using namespace brasa;
 
@@ -128,6 +129,54 @@ TEST(Attention, OnePassBackwardIsTheTwoPassOneBitForBit) {
       grads[threads - 1] = {gq, gk, gv};
     }
     for (int i = 0; i < 3; ++i) EXPECT_TRUE(equal(grads[0][size_t(i)], grads[1][size_t(i)])) << i;
+  }
+}
+
+TEST(Attention, GradientsIntoSlicesEqualTheOpBitForBit) {
+  // Note [Attention gradients into slices]: q, k, v are slices of one [B, T, 3, H, D] projection
+  // (as the GPT's are) and the gradients go into the slices of one such buffer, written by the
+  // kernel in place (rows of stride 3 H D) or, where it cannot, by the op and copies. Every case
+  // equals the op's results bit for bit: D = 32 (rows need no padding: written in place), D = 5
+  // and 24 (padded: through the accumulator buffer), causal or not, dropout, one batch element on
+  // 2 threads (two passes) and many on 1 (one pass), a broadcast query, Half (the fallbacks).
+  ThreadCountGuard guard;
+  manual_seed(5);
+  struct Case {
+    int64_t B, T, H, D;
+    bool causal;
+    double dropout;
+    int threads;
+    ScalarType dt;
+    bool broadcast_q;
+  };
+  const Case cases[] = {
+      {2, 64, 4, 32, true, 0.0, 1, kFloat, false},   {2, 70, 3, 32, false, 0.0, 1, kFloat, false},
+      {1, 130, 2, 32, true, 0.1, 2, kFloat, false},  {3, 37, 2, 5, true, 0.0, 1, kFloat, false},
+      {1, 66, 2, 24, false, 0.0, 2, kDouble, false}, {2, 20, 2, 16, true, 0.0, 1, kDouble, false},
+      {2, 33, 2, 8, false, 0.0, 1, kFloat, true},    {2, 17, 2, 8, true, 0.0, 1, kHalf, false}};
+  for (const Case& c : cases) {
+    set_num_threads(c.threads);
+    const Tensor h = randn({c.B, c.T, 3 * c.H * c.D}, c.dt);
+    const Tensor parts = h.view({c.B, c.T, 3, c.H, c.D}).permute({2, 0, 3, 1, 4});
+    const Tensor q = c.broadcast_q ? parts[0].narrow(0, 0, 1) : parts[0], k = parts[1],
+                 v = parts[2];
+    auto [out, lse, philox] = _scaled_dot_product_attention_forward(
+        q, k, v, {}, c.dropout, c.causal, std::nullopt, make_generator(3));
+    const Tensor go = randn(out.sizes(), c.dt).transpose(1, 2).contiguous().transpose(1, 2);
+    auto [gq, gk, gv] = scaled_dot_product_attention_backward(go, q, k, v, {}, out, lse, philox,
+                                                              c.dropout, c.causal, {});
+    const Tensor buf = full({c.B, c.T, 3, c.H, c.D}, 7.0, c.dt);
+    const Tensor slices = buf.permute({2, 0, 3, 1, 4});
+    const Tensor dq = c.broadcast_q ? slices[0].narrow(0, 0, 1) : slices[0];
+    ops::scaled_dot_product_attention_backward_into(go, q, k, v, {}, out, lse, philox, c.dropout,
+                                                    c.causal, {}, dq, slices[1], slices[2]);
+    EXPECT_TRUE(equal(dq, gq)) << c.T << " " << c.D;
+    EXPECT_TRUE(equal(slices[1], gk)) << c.T << " " << c.D;
+    EXPECT_TRUE(equal(slices[2], gv)) << c.T << " " << c.D;
+    if (c.broadcast_q) {  // the rest of the buffer is untouched
+      const Tensor rest = slices[0].narrow(0, 1, c.B - 1);
+      EXPECT_TRUE(equal(rest, full_like(rest, 7.0)));
+    }
   }
 }
 

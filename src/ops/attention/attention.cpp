@@ -11,6 +11,7 @@
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
 #include "brasa/dispatch/dispatcher.h"
+#include "brasa/dispatch/grad_mode.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/pointwise.h"
 #include "ops/attention/attention_ops.h"
@@ -229,8 +230,19 @@ Tensor reduce_to(const Tensor& g, const Tensor& like) {
   return r.scalar_type() == like.scalar_type() ? r : r.to(like.scalar_type());
 }
 
-// The backward's shape rule: the checked inputs and the empty gradients (compute dtype or
-// BFloat16 when native, broadcast batch).
+// The backward's shape rule: the checked inputs (the empty gradients are with(p.batch, ...) in
+// grad_dtype(p)).
+Prepared backward_check(const Tensor& grad_out, const Tensor& q, const Tensor& k, const Tensor& v,
+                        const Tensor& mask, const Tensor& out, double dropout_p, bool is_causal,
+                        std::optional<double> scale) {
+  Prepared p = prepare(q, k, v, mask, dropout_p, is_causal, scale);
+  const std::vector<int64_t> out_shape = with(p.batch, {p.L, p.Ev});
+  BRASA_CHECK(grad_out.sizes() == IntArrayRef(out_shape) && out.sizes() == grad_out.sizes(),
+              "scaled_dot_product_attention_backward: expected grad_out and out of shape ",
+              IntArrayRef(out_shape), ", got ", grad_out.sizes(), " and ", out.sizes());
+  return p;
+}
+ScalarType grad_dtype(const Prepared& p) { return p.native_bf16 ? kBFloat16 : p.compute; }
 struct Backward {
   Prepared p;
   Tensor gq, gk, gv;
@@ -238,15 +250,11 @@ struct Backward {
 Backward backward_rule(const Tensor& grad_out, const Tensor& q, const Tensor& k, const Tensor& v,
                        const Tensor& mask, const Tensor& out, double dropout_p, bool is_causal,
                        std::optional<double> scale) {
-  Prepared p = prepare(q, k, v, mask, dropout_p, is_causal, scale);
-  const std::vector<int64_t> out_shape = with(p.batch, {p.L, p.Ev});
-  BRASA_CHECK(grad_out.sizes() == IntArrayRef(out_shape) && out.sizes() == grad_out.sizes(),
-              "scaled_dot_product_attention_backward: expected grad_out and out of shape ",
-              IntArrayRef(out_shape), ", got ", grad_out.sizes(), " and ", out.sizes());
-  const ScalarType dt = p.native_bf16 ? kBFloat16 : p.compute;
-  Tensor gq = detail::empty_generic(with(p.batch, {p.L, p.E}), dt, q.device());
-  Tensor gk = detail::empty_generic(with(p.batch, {p.S, p.E}), dt, q.device());
-  Tensor gv = detail::empty_generic(with(p.batch, {p.S, p.Ev}), dt, q.device());
+  Prepared p = backward_check(grad_out, q, k, v, mask, out, dropout_p, is_causal, scale);
+  auto empty = [&](int64_t rows, int64_t cols) {
+    return detail::empty_generic(with(p.batch, {rows, cols}), grad_dtype(p), q.device());
+  };
+  Tensor gq = empty(p.L, p.E), gk = empty(p.S, p.E), gv = empty(p.S, p.Ev);
   return {std::move(p), gq, gk, gv};
 }
 
@@ -257,30 +265,45 @@ Triple backward_meta(const Tensor& grad_out, const Tensor& q, const Tensor& k, c
   return {reduce_to(b.gq, q), reduce_to(b.gk, k), reduce_to(b.gv, v)};
 }
 
+// Runs the kernel into gq, gk, gv: with(p.batch, ...) of grad_dtype(p), unit last stride
+// (contiguous when native BFloat16).
+void run_backward(Prepared& p, const Tensor& grad_out, const Tensor& out, const Tensor& lse,
+                  const Tensor& philox, double dropout_p, bool is_causal, const Tensor& gq,
+                  const Tensor& gk, const Tensor& gv) {
+  if (p.N * p.L * p.S == 0) {
+    gq.zero_(), gk.zero_(), gv.zero_();
+    return;
+  }
+  // the kernels write every element of the gradients
+  const ScalarType dt = grad_dtype(p);
+  // grad_out as it comes (the head merge's backward gives it strided) when its rows have unit
+  // stride; the BFloat16 kernels take it contiguous.
+  Tensor go = grad_out.to(dt), o = out.to(dt).contiguous();
+  if (p.native_bf16 || (go.stride(-1) != 1 && go.size(-1) > 1)) go = go.contiguous();
+  Tensor l = lse.to(p.compute).contiguous();
+  Tensor ph = philox.contiguous();
+  PhiloxRange rng{uint64_t(ph.data_ptr<int64_t>()[0]), uint64_t(ph.data_ptr<int64_t>()[1])};
+  AttentionGeometry g = geometry(p, is_causal, dropout_p, rng);
+  const int64_t nd = int64_t(p.batch.size());
+  const std::vector<int64_t> go_off = batch_offsets(go, p.batch),
+                             gq_off = batch_offsets(gq, p.batch),
+                             gk_off = batch_offsets(gk, p.batch),
+                             gv_off = batch_offsets(gv, p.batch);
+  g.go_off = go_off.data(), g.go_row = go.stride(nd);
+  g.gq_off = gq_off.data(), g.gk_off = gk_off.data(), g.gv_off = gv_off.data();
+  g.gq_row = gq.stride(nd), g.gk_row = gk.stride(nd), g.gv_row = gv.stride(nd);
+  auto& stub = p.native_bf16 ? attention_bf16_backward_stub : attention_backward_stub;
+  stub(dt, g, base(p.q), base(p.k), base(p.v), base(p.mask), o.data_ptr(), go.data_ptr(),
+       l.data_ptr(), const_cast<void*>(base(gq)), const_cast<void*>(base(gk)),
+       const_cast<void*>(base(gv)));
+}
+
 Triple backward_kernel(const Tensor& grad_out, const Tensor& q, const Tensor& k, const Tensor& v,
                        const Tensor& mask, const Tensor& out, const Tensor& lse,
                        const Tensor& philox, double dropout_p, bool is_causal,
                        std::optional<double> scale) {
   auto [p, gq, gk, gv] = backward_rule(grad_out, q, k, v, mask, out, dropout_p, is_causal, scale);
-  if (p.N * p.L * p.S == 0) {
-    gq.zero_(), gk.zero_(), gv.zero_();
-  } else {  // the kernels write every element of the gradients
-    const ScalarType dt = p.native_bf16 ? kBFloat16 : p.compute;
-    // grad_out as it comes (the head merge's backward gives it strided) when its rows have unit
-    // stride; the BFloat16 kernels take it contiguous.
-    Tensor go = grad_out.to(dt), o = out.to(dt).contiguous();
-    if (p.native_bf16 || (go.stride(-1) != 1 && go.size(-1) > 1)) go = go.contiguous();
-    Tensor l = lse.to(p.compute).contiguous();
-    Tensor ph = philox.contiguous();
-    PhiloxRange rng{uint64_t(ph.data_ptr<int64_t>()[0]), uint64_t(ph.data_ptr<int64_t>()[1])};
-    AttentionGeometry g = geometry(p, is_causal, dropout_p, rng);
-    const std::vector<int64_t> go_off = batch_offsets(go, p.batch);
-    g.go_off = go_off.data();
-    g.go_row = go.stride(int64_t(p.batch.size()));
-    auto& stub = p.native_bf16 ? attention_bf16_backward_stub : attention_backward_stub;
-    stub(dt, g, base(p.q), base(p.k), base(p.v), base(p.mask), o.data_ptr(), go.data_ptr(),
-         l.data_ptr(), gq.data_ptr(), gk.data_ptr(), gv.data_ptr());
-  }
+  run_backward(p, grad_out, out, lse, philox, dropout_p, is_causal, gq, gk, gv);
   return {reduce_to(gq, q), reduce_to(gk, k), reduce_to(gv, v)};
 }
 
@@ -309,6 +332,41 @@ std::tuple<Tensor, Tensor, Tensor> _scaled_dot_product_attention_forward(
     std::optional<Generator> generator) {
   return ops::sdpa_forward_op().call(query, key, value, attn_mask, dropout_p, is_causal, scale,
                                      std::move(generator));
+}
+
+// Note [Attention gradients into slices]
+// A compiled backward copies attention's three gradients into the slices of one buffer, the
+// gradient of the projection they were split from (Note [Slices written in place] in
+// src/compile/zero_slices.cpp). Here the kernel writes them there itself: the accumulators of
+// the blockwise kernel take a row stride and per-batch offsets, so the values are the op's own
+// (the same products in the same order), with no copies. Where the kernel cannot (BFloat16 or
+// Half operands, broadcast batch dims, destinations without unit last stride, or an input that
+// requires grad under grad mode) the op runs and its results are copied.
+void ops::scaled_dot_product_attention_backward_into(
+    const Tensor& grad_out, const Tensor& query, const Tensor& key, const Tensor& value,
+    const Tensor& attn_mask, const Tensor& out, const Tensor& logsumexp, const Tensor& philox,
+    double dropout_p, bool is_causal, std::optional<double> scale, const Tensor& grad_query,
+    const Tensor& grad_key, const Tensor& grad_value) {
+  Prepared p =
+      backward_check(grad_out, query, key, value, attn_mask, out, dropout_p, is_causal, scale);
+  bool direct = !(GradMode::is_enabled() &&
+                  (grad_out.requires_grad() || query.requires_grad() || key.requires_grad() ||
+                   value.requires_grad() || (attn_mask.defined() && attn_mask.requires_grad())));
+  const Tensor* in[3] = {&query, &key, &value};
+  const Tensor* dst[3] = {&grad_query, &grad_key, &grad_value};
+  for (int i = 0; i < 3; ++i)
+    direct = direct && in[i]->scalar_type() == p.compute && dst[i]->scalar_type() == p.compute &&
+             dst[i]->device() == query.device() && dst[i]->sizes() == in[i]->sizes() &&
+             in[i]->sizes().slice(0, p.batch.size()) == IntArrayRef(p.batch) &&
+             (dst[i]->stride(-1) == 1 || dst[i]->size(-1) <= 1);
+  if (direct) {
+    run_backward(p, grad_out, out, logsumexp, philox, dropout_p, is_causal, grad_query, grad_key,
+                 grad_value);
+    return;
+  }
+  auto [gq, gk, gv] = scaled_dot_product_attention_backward(
+      grad_out, query, key, value, attn_mask, out, logsumexp, philox, dropout_p, is_causal, scale);
+  grad_query.copy_(gq), grad_key.copy_(gk), grad_value.copy_(gv);
 }
 
 std::tuple<Tensor, Tensor, Tensor> scaled_dot_product_attention_backward(

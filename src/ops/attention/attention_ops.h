@@ -36,4 +36,14 @@ BRASA_ATEN(
     sdpa_backward_op,
     "none: aten 1.13 has no scaled_dot_product_attention_backward (its attention is a composite)");
 
+/// Writes scaled_dot_product_attention_backward's three gradients into grad_query, grad_key and
+/// grad_value (of the query's, key's and value's shapes, not overlapping anything else): the
+/// op's values, written in place where the kernel can (Note [Attention gradients into slices]).
+/// For compiled graphs; throws as the op does.
+BRASA_API void scaled_dot_product_attention_backward_into(
+    const Tensor& grad_out, const Tensor& query, const Tensor& key, const Tensor& value,
+    const Tensor& attn_mask, const Tensor& out, const Tensor& logsumexp, const Tensor& philox,
+    double dropout_p, bool is_causal, std::optional<double> scale, const Tensor& grad_query,
+    const Tensor& grad_key, const Tensor& grad_value);
+
 }  // namespace brasa::ops

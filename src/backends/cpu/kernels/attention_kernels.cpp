@@ -238,19 +238,23 @@ const T* b_rows(const T* src, int64_t ld, int64_t rows, int64_t cols, std::vecto
   return buf.data();
 }
 
-// Rows [rows x cols] that products accumulate into, zeroed: dst itself when its rows are as wide
-// as the padded columns, else buf, which acc_end copies to dst.
+// Rows [rows x cols] that products accumulate into, zeroed: dst itself (row stride ld) when its
+// rows need no padding, else buf, which acc_end copies to dst. acc_ld: the rows' stride.
 template <typename T>
-T* acc_begin(T* dst, int64_t rows, int64_t cols, std::vector<T>& buf) {
-  const int64_t ld = padded<T>(cols);
-  if (ld != cols && buf.size() < size_t(rows * ld)) buf.resize(size_t(rows * ld));
-  T* p = ld == cols ? dst : buf.data();
-  std::fill(p, p + rows * ld, T(0));
+int64_t acc_ld(int64_t cols, int64_t ld) {
+  return padded<T>(cols) == cols ? ld : padded<T>(cols);
+}
+template <typename T>
+T* acc_begin(T* dst, int64_t ld, int64_t rows, int64_t cols, std::vector<T>& buf) {
+  const int64_t la = acc_ld<T>(cols, ld);
+  if (la != ld && buf.size() < size_t(rows * la)) buf.resize(size_t(rows * la));
+  T* p = la == ld ? dst : buf.data();
+  for (int64_t r = 0; r < rows; ++r) std::fill(p + r * la, p + r * la + cols, T(0));
   return p;
 }
 template <typename T>
-void acc_end(T* dst, const T* p, int64_t rows, int64_t cols) {
-  if (p != dst) copy_rows(dst, cols, p, padded<T>(cols), rows, cols, T(1));
+void acc_end(T* dst, int64_t ld, const T* p, int64_t rows, int64_t cols) {
+  if (p != dst) copy_rows(dst, ld, p, padded<T>(cols), rows, cols, T(1));
 }
 
 // sum_c a[c] * b[c], in vector lanes.
@@ -386,7 +390,8 @@ struct BackwardTile {
     transpose_rows(vt.data(), kBK, v + g.v_off[n] + j0 * g.v_row, g.v_row, jk, g.Ev, T(1));
     kb = b_rows(k + g.k_off[n] + j0 * g.k_row, g.k_row, jk, g.E, kbuf, ldk);
   }
-  // dv, dk: [jk x padded] rows of the key tile (null: not wanted); dq: [iq x padded(E)].
+  // dv, dk: rows of the key tile (null: not wanted); dq: rows of the query tile; row strides
+  // acc_ld.
   void run(const T* q, const T* mask, const T* out, const T* gout, const T* lse, int64_t n,
            int64_t i0, int64_t iq, int64_t j0, int64_t jk, T* dv, T* dk, T* dq) {
     const T* go = gout + g.go_off[n] + i0 * g.go_row;
@@ -417,15 +422,16 @@ struct BackwardTile {
     int64_t ld = 0;
     if (dv) {
       const T* gb = b_rows(go, g.go_row, iq, g.Ev, gobuf, ld);
-      gemm_tile<T, true>(dv, padded<T>(g.Ev), g.dropout_p > 0 ? pd.data() : p.data(), kBK, gb, ld,
-                         jk, g.Ev, iq, true, tb);
+      gemm_tile<T, true>(dv, acc_ld<T>(g.Ev, g.gv_row), g.dropout_p > 0 ? pd.data() : p.data(), kBK,
+                         gb, ld, jk, g.Ev, iq, true, tb);
     }
     if (dk) {
       const T* qb = b_rows(q + g.q_off[n] + i0 * g.q_row, g.q_row, iq, g.E, qbuf, ld);
-      gemm_tile<T, true>(dk, padded<T>(g.E), ds.data(), kBK, qb, ld, jk, g.E, iq, true, tb);
+      gemm_tile<T, true>(dk, acc_ld<T>(g.E, g.gk_row), ds.data(), kBK, qb, ld, jk, g.E, iq, true,
+                         tb);
     }
     if (dq)
-      gemm_tile(dq, padded<T>(g.E), ds.data(), kBK, kb, ldk, iq, g.E, jk, true,
+      gemm_tile(dq, acc_ld<T>(g.E, g.gq_row), ds.data(), kBK, kb, ldk, iq, g.E, jk, true,
                 scores.band(i0, j0, true));
   }
 };
@@ -441,20 +447,24 @@ void backward_fused(const AttentionGeometry& g, const T* q, const T* k, const T*
     BackwardTile<T> t(g);
     std::vector<T> kbuf, vbuf, qbuf;
     for (int64_t n = n0; n < n1; ++n) {
-      T* dq = acc_begin(gq + n * g.L * g.E, g.L, g.E, qbuf);
+      T* const q_rows = gq + g.gq_off[n];
+      T* dq = acc_begin(q_rows, g.gq_row, g.L, g.E, qbuf);
       for (int64_t j0 = 0; j0 < g.S; j0 += kBK) {
         const int64_t jk = std::min(kBK, g.S - j0);
-        T* dk = acc_begin(gk + (n * g.S + j0) * g.E, jk, g.E, kbuf);
-        T* dv = acc_begin(gv + (n * g.S + j0) * g.Ev, jk, g.Ev, vbuf);
+        T* const k_rows = gk + g.gk_off[n] + j0 * g.gk_row;
+        T* const v_rows = gv + g.gv_off[n] + j0 * g.gv_row;
+        T* dk = acc_begin(k_rows, g.gk_row, jk, g.E, kbuf);
+        T* dv = acc_begin(v_rows, g.gv_row, jk, g.Ev, vbuf);
         t.load_keys(k, v, n, j0, jk);
         for (int64_t i0 = g.causal ? j0 / kBQ * kBQ : 0; i0 < g.L; i0 += kBQ) {
           const int64_t iq = std::min(kBQ, g.L - i0);
-          t.run(q, mask, out, gout, lse, n, i0, iq, j0, jk, dv, dk, dq + i0 * padded<T>(g.E));
+          t.run(q, mask, out, gout, lse, n, i0, iq, j0, jk, dv, dk,
+                dq + i0 * acc_ld<T>(g.E, g.gq_row));
         }
-        acc_end(gk + (n * g.S + j0) * g.E, dk, jk, g.E);
-        acc_end(gv + (n * g.S + j0) * g.Ev, dv, jk, g.Ev);
+        acc_end(k_rows, g.gk_row, dk, jk, g.E);
+        acc_end(v_rows, g.gv_row, dv, jk, g.Ev);
       }
-      acc_end(gq + n * g.L * g.E, dq, g.L, g.E);
+      acc_end(q_rows, g.gq_row, dq, g.L, g.E);
     }
   });
 }
@@ -473,15 +483,17 @@ void backward_impl(const AttentionGeometry& g, const T* q, const T* k, const T* 
     std::vector<T> kbuf, vbuf;
     for (int64_t w = w0; w < w1; ++w) {
       const int64_t n = w / nk, j0 = (w % nk) * kBK, jk = std::min(kBK, g.S - j0);
-      T* dk = acc_begin(gk + (n * g.S + j0) * g.E, jk, g.E, kbuf);
-      T* dv = acc_begin(gv + (n * g.S + j0) * g.Ev, jk, g.Ev, vbuf);
+      T* const k_rows = gk + g.gk_off[n] + j0 * g.gk_row;
+      T* const v_rows = gv + g.gv_off[n] + j0 * g.gv_row;
+      T* dk = acc_begin(k_rows, g.gk_row, jk, g.E, kbuf);
+      T* dv = acc_begin(v_rows, g.gv_row, jk, g.Ev, vbuf);
       t.load_keys(k, v, n, j0, jk);
       for (int64_t i0 = g.causal ? j0 / kBQ * kBQ : 0; i0 < g.L; i0 += kBQ) {
         const int64_t iq = std::min(kBQ, g.L - i0);
         t.run(q, mask, out, gout, lse, n, i0, iq, j0, jk, dv, dk, nullptr);
       }
-      acc_end(gk + (n * g.S + j0) * g.E, dk, jk, g.E);
-      acc_end(gv + (n * g.S + j0) * g.Ev, dv, jk, g.Ev);
+      acc_end(k_rows, g.gk_row, dk, jk, g.E);
+      acc_end(v_rows, g.gv_row, dv, jk, g.Ev);
     }
   });
   // grad_q: one (batch, query tile) per work item.
@@ -490,14 +502,15 @@ void backward_impl(const AttentionGeometry& g, const T* q, const T* k, const T* 
     std::vector<T> qbuf;
     for (int64_t w = w0; w < w1; ++w) {
       const int64_t n = w / nq, i0 = (w % nq) * kBQ, iq = std::min(kBQ, g.L - i0);
-      T* dq = acc_begin(gq + (n * g.L + i0) * g.E, iq, g.E, qbuf);
+      T* const q_rows = gq + g.gq_off[n] + i0 * g.gq_row;
+      T* dq = acc_begin(q_rows, g.gq_row, iq, g.E, qbuf);
       const int64_t kend = t.scores.key_end(i0, iq);
       for (int64_t j0 = 0; j0 < kend; j0 += kBK) {
         const int64_t jk = std::min(kBK, kend - j0);
         t.load_keys(k, v, n, j0, jk);
         t.run(q, mask, out, gout, lse, n, i0, iq, j0, jk, nullptr, nullptr, dq);
       }
-      acc_end(gq + (n * g.L + i0) * g.E, dq, iq, g.E);
+      acc_end(q_rows, g.gq_row, dq, iq, g.E);
     }
   });
 }
