@@ -21,6 +21,7 @@
 namespace brasa {
 
 class Tensor;
+class DeprecatedTypeProperties;  // libtorch's, in compat (Note [Deprecated tensor API])
 namespace autograd {
 class Node;
 }
@@ -126,6 +127,18 @@ class BRASA_API Tensor {
   const T* const_data_ptr() const {
     return data_ptr<T>();
   }
+  /// libtorch 1.13's deprecated spelling of data_ptr<T>() (Note [Deprecated tensor API]).
+  template <typename T>
+  [[deprecated("Tensor.data<T>() is deprecated. Please use Tensor.data_ptr<T>() instead.")]] T*
+  data() const {
+    return data_ptr<T>();
+  }
+  /// libtorch 1.13's deprecated type(): the (backend, dtype) pair, `t.type().scalarType()`. Defined
+  /// by the compat header ATen/core/DeprecatedTypeProperties.h, which <torch/torch.h> includes.
+  [[deprecated(
+      "Tensor.type() is deprecated. Use Tensor.options(), Tensor.scalar_type() or Tensor.device() "
+      "instead.")]] DeprecatedTypeProperties&
+  type() const;
   /// The single element as a Scalar; throws ValueError unless numel() == 1.
   Scalar item() const;
   template <typename T>
