@@ -3,27 +3,14 @@ nothing, as torch 1.13 does when CUDA is unavailable: autocast disables itself, 
 =True) becomes a disabled scaler whose scale() returns the loss and step() steps the optimizer."""
 import warnings
 
+from .. import amp as _amp
 
-class autocast:
+
+class autocast(_amp.autocast):
+    """brasa.autocast("cuda", ...): warns that CUDA is unavailable and does nothing."""
+
     def __init__(self, enabled=True, dtype=None, cache_enabled=True):
-        if enabled:
-            warnings.warn("User provided device_type of 'cuda', but CUDA is not available. "
-                          "Disabling")
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-    def __call__(self, fn):
-        import functools
-
-        @functools.wraps(fn)
-        def wrapper(*args, **kwargs):
-            with self:
-                return fn(*args, **kwargs)
-        return wrapper
+        super().__init__("cuda", dtype=dtype, enabled=enabled, cache_enabled=cache_enabled)
 
 
 class GradScaler:
