@@ -76,13 +76,6 @@ EXCLUDED = [
      "no dimension names"),
     ("modules.cpp", "ModulesTest.PrettyPrintUnflatten",
      "the same (UnflattenOptions with a dimension name and a named shape)"),
-    ("serialize.cpp", "SerializeTest.XOR_CUDA",
-     "Tensor::cuda(): not a method of brasa's Tensor yet (a CUDA test; test_api's main skips "
-     "*_CUDA tests without a CUDA device in any case)"),
-    ("autograd.cpp", "CustomAutogradTest.BackwardWithInputs",
-     "Tensor::backward(..., inputs) takes std::optional<std::vector<Tensor>> where libtorch takes "
-     "c10::optional<TensorList>, so a braced {x} does not convert (a change to brasa's core "
-     "tensor.h, pending)"),
     ("autograd.cpp", "TestAutogradNotImplementedFallback.RetSingleNonTensor",
      "TORCH_LIBRARY: the test defines operators at run time and registers libtorch's "
      "autogradNotImplementedFallback for them; brasa does not define new operators through "

@@ -7,6 +7,7 @@
 #include "brasa/autograd/history.h"
 #include "brasa/core/empty.h"
 #include "brasa/core/error.h"
+#include "brasa/core/warning.h"
 #include "brasa/ops/factory.h"
 
 namespace brasa::autograd {
@@ -55,6 +56,15 @@ void backward(const variable_list& tensors, const variable_list& grad_tensors,
   make_roots("backward", tensors, grad_tensors, req);
   req.keep_graph = retain_graph.value_or(create_graph);
   req.create_graph = create_graph;
+  if (create_graph) {  // as libtorch, once per process (Note [Warn always])
+    static std::atomic<bool> warned{false};
+    if (warning_due(warned))
+      warn(
+          "Using backward() with create_graph=True makes every leaf's .grad hold the graph that "
+          "computed it, a reference cycle between a parameter and its gradient that keeps both "
+          "alive. Prefer torch::autograd::grad to build the gradients' graph, or reset the "
+          "leaves' .grad (mutable_grad().reset()) after use to free it.");
+  }
   for (const Tensor& in : inputs) {
     BRASA_CHECK(in.requires_grad(), "backward: an input in inputs= does not require grad");
     req.outputs.push_back(gradient_edge(in));

@@ -19,6 +19,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "autograd/anomaly.h"
 #include "brasa/autograd/grad_mode.h"
 #include "brasa/core/error.h"
 #include "brasa/dispatch/record_function.h"
@@ -162,6 +163,24 @@ void add_into(Tensor& slot, Tensor&& g) {
   return fn(std::move(grads));
 }
 
+// Anomaly mode: the nodes this backward creates remember `fn` as their parent, and an error (or
+// NaN/Inf) warns with the forward ops behind it first (Note [Anomaly traces]).
+variable_list apply_under_anomaly(Node& fn, variable_list&& grads, bool recorded) {
+  struct Running {
+    Node* prev = anomaly::running_node();
+    explicit Running(Node* n) { anomaly::set_running_node(n); }
+    ~Running() { anomaly::set_running_node(prev); }
+  } running(&fn);
+  try {
+    variable_list out = recorded ? apply_recorded(fn, std::move(grads)) : fn(std::move(grads));
+    if (AnomalyMode::should_check_nan()) check_anomaly(fn, out);
+    return out;
+  } catch (...) {
+    anomaly::warn_trace(fn);
+    throw;
+  }
+}
+
 }  // namespace
 
 namespace {
@@ -268,12 +287,13 @@ variable_list run_backward(EngineRequest req) {
         if (nr < inputs.size()) captured[slot] = inputs[nr];
     }
     if (!task.runs) continue;
-    variable_list outputs =
-        BRASA_UNLIKELY(brasa::detail::g_record_ops.load(std::memory_order_relaxed)) && fn != root
-            ? apply_recorded(*fn, std::move(inputs))
-            : (*fn)(std::move(inputs));
+    const bool recorded =
+        BRASA_UNLIKELY(brasa::detail::g_record_ops.load(std::memory_order_relaxed)) && fn != root;
+    variable_list outputs = BRASA_UNLIKELY(AnomalyMode::is_enabled())
+                                ? apply_under_anomaly(*fn, std::move(inputs), recorded)
+                            : recorded ? apply_recorded(*fn, std::move(inputs))
+                                       : (*fn)(std::move(inputs));
     if (!req.keep_graph) fn->release_variables();
-    if (AnomalyMode::is_enabled() && AnomalyMode::should_check_nan()) check_anomaly(*fn, outputs);
     const edge_list& edges = fn->next_edges();
     if (outputs.size() != edges.size()) {
       BRASA_THROW(InternalError, "Function ", fn->name(), " returned ", outputs.size(),

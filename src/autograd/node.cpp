@@ -2,6 +2,8 @@
 
 #include <atomic>
 
+#include "autograd/anomaly.h"
+#include "brasa/autograd/grad_mode.h"
 #include "brasa/core/error.h"
 #include "core/device_hooks.h"
 
@@ -13,8 +15,12 @@ std::atomic<unsigned> g_hook_id{0};
 
 unsigned next_hook_id() { return ++g_hook_id; }
 
-Node::Node() : sequence_nr_(g_sequence_nr.fetch_add(1, std::memory_order_relaxed)) {}
-Node::~Node() = default;
+Node::Node() : sequence_nr_(g_sequence_nr.fetch_add(1, std::memory_order_relaxed)) {
+  if (BRASA_UNLIKELY(AnomalyMode::is_enabled())) anomaly::note_parent(*this);
+}
+Node::~Node() {
+  if (BRASA_UNLIKELY(anomaly::parents_used())) anomaly::forget_node(this);
+}
 
 uint32_t Node::add_input_metadata(const Tensor& t) {
   input_metadata_.push_back(InputMetadata{DimVector(t.sizes()), t.dtype(), t.device()});

@@ -90,14 +90,14 @@ int64_t Tensor::output_nr() const {
 }
 
 void Tensor::backward(const Tensor& gradient, std::optional<bool> retain_graph, bool create_graph,
-                      std::optional<std::vector<Tensor>> inputs) const {
+                      OptionalArrayRef<Tensor> inputs) const {
   BRASA_CHECK(!inputs || !inputs->empty(),
               "backward: 'inputs' argument to backward() cannot be empty (leave it out to "
               "accumulate into every leaf)");
   autograd::variable_list grads;
   if (gradient.defined()) grads.push_back(gradient);
   autograd::backward({*this}, grads, retain_graph, create_graph,
-                     inputs ? *inputs : autograd::variable_list{});
+                     inputs ? inputs->vec() : autograd::variable_list{});
 }
 
 Tensor Tensor::detach() const { return autograd::shallow_alias(*this); }

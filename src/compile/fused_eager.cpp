@@ -46,14 +46,15 @@ namespace brasa::compiler {
 // dispatcher flush too: typed data_ptr<T>() (accessors, printing), item(), autograd hooks and
 // saving call detail::flush_pending() (Note [Core hooks]); the chain flushes at 64 ops; turning the
 // mode off (or the guard's scope ending, or the thread ending) flushes; compile's calls flush first
-// and suspend the mode while they run. A pending tensor has no memory (its data pointer is null):
-// a read that bypasses all of these (untyped data_ptr() from user code, another thread) cannot see
-// stale values, it faults. The one thing a flush cannot fix is a raw write (untyped data_ptr) into
-// a tensor that a pending op reads: call brasa::fused_eager_flush() before writing through raw
-// pointers. Results are compile's: bitwise eager's for exact ops, within compile's ulp bounds for
-// transcendentals. Without a working compiler the first flush warns (once) and the mode stops
-// recording in this process until it is enabled again; the flush runs its ops through the
-// dispatcher, so results stay eager's.
+// and suspend the mode while they run. A pending tensor has no memory: an untyped data_ptr() of
+// it flushes too (Note [Raw reads of pending tensors] in src/core/tensor.cpp); a read from
+// another thread cannot see stale values, it faults (null). The one thing a flush cannot fix is a
+// raw write through the untyped data_ptr() of a tensor that is not pending but that a pending op
+// reads: call brasa::fused_eager_flush() before writing through raw pointers. Results are
+// compile's: bitwise eager's for exact ops, within compile's ulp bounds for transcendentals.
+// Without a working compiler the first flush warns (once) and the mode stops recording in this
+// process until it is enabled again; the flush runs its ops through the dispatcher, so results stay
+// eager's.
 
 namespace {
 
@@ -302,7 +303,9 @@ bool record(State& s, const OperatorHandle& op, Stack& stack) {
         p.tensors.resize(num_values);
         return false;
       }
-    } else if (t.data_ptr() == nullptr) {  // shares a pending tensor's storage: compute it first
+    } else if (t.storage().data() == nullptr && t.nbytes() != 0) {
+      // Shares a pending tensor's storage: compute it first (a data_ptr() here would flush while
+      // recording, Note [Raw reads of pending tensors]).
       p.graph.values.resize(num_values);
       p.tensors.resize(num_values);
       return false;

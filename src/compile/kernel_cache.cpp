@@ -93,7 +93,7 @@ std::unordered_map<std::string, void*> g_loaded;        // by key
 std::unordered_map<std::string, bool> g_warned;
 
 void warn_once(const std::string& what, const std::string& message) {
-  if (g_warned[what]) return;
+  if (g_warned[what] && !get_warn_always()) return;  // Note [Warn always]
   g_warned[what] = true;
   warn(message);
 }

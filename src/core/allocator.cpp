@@ -36,6 +36,8 @@ Allocator* get_allocator(DeviceType t) {
                               device_type_name(t),
                               t == kPrivateUse1 ? " (load its backend with brasa::backend::"
                                                   "load_backend or BRASA_BACKENDS)"
+                              : t == kCUDA      ? " (brasa has no CUDA backend, as libtorch built "
+                                                  "without CUDA: torch::cuda::is_available() is false)"
                                                 : "");
   return g_allocators[i];
 }

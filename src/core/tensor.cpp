@@ -21,6 +21,22 @@ int64_t Tensor::stride(int64_t d) const {
   return impl_->strides()[detail::wrap_dim(d, dim(), "stride")];
 }
 
+// Note [Raw reads of pending tensors]
+// A fused-eager result that is still pending (Note [Fused eager] in src/compile/fused_eager.cpp)
+// is a CPU tensor whose storage has its size but no memory yet. Typed data_ptr<T>() flushes the
+// thread's pending work before it reads; the untyped data_ptr() (and mutable_/const_data_ptr())
+// flushes only when the storage has no memory, so its fast path is the one null test the pointer
+// always had: a storage with bytes on a real device is computed by the flush, meta and empty
+// storage stay null. Out of line, so that its many callers each pay a call, not the branch and
+// the slow path. TensorImpl::data() does not flush: kernels read through it, and a kernel never
+// sees a pending tensor.
+void* Tensor::data_ptr() const {
+  void* data = impl_->data();
+  if (BRASA_LIKELY(data != nullptr) || impl_->storage().nbytes() == 0 || is_meta()) return data;
+  detail::flush_pending();
+  return impl_->data();
+}
+
 template <typename T>
 T* Tensor::data_ptr() const {
   BRASA_CHECK(defined(), "data_ptr: called on an undefined tensor");
@@ -41,8 +57,9 @@ Scalar Tensor::item() const {
   detail::observe_data("item");
   detail::flush_pending();
   Tensor t = is_cpu() ? *this : to(Device(kCPU));
+  const void* data = t.data_ptr();
   return BRASA_DISPATCH_ALL_TYPES_AND_COMPLEX(dtype(), "item", [&]() -> Scalar {
-    scalar_t v = *static_cast<const scalar_t*>(t.data_ptr());
+    scalar_t v = *static_cast<const scalar_t*>(data);
     return Scalar(v);
   });
 }

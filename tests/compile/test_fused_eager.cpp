@@ -193,12 +193,41 @@ TEST_F(FusedEager, DeadIntermediatesAreNeverWritten) {
   FusedEagerGuard on;
   Tensor y = x * 2.0;
   Tensor z = y + 1.0;
-  const void* before = y.data_ptr();
-  EXPECT_EQ(before, nullptr);  // pending: no memory yet
+  EXPECT_EQ(y.storage().data(), nullptr);  // pending: no memory yet (data_ptr() would flush)
   y = Tensor();
   fused_eager_flush();
   EXPECT_NE(z.data_ptr(), nullptr);
   EXPECT_TRUE(bitwise_equal(z, expected));
+}
+
+TEST_F(FusedEager, UntypedDataAccessComputesThePendingValues) {
+  // Note [Raw reads of pending tensors]: data_ptr(), mutable_data_ptr() and const_data_ptr() of
+  // a pending tensor flush, as data_ptr<T>() does; a view made outside the dispatcher keeps its
+  // offset.
+  Tensor x = full({4}, 2.0f);
+  FusedEagerGuard on;
+  Tensor y = x * 3.0 + 1.0;
+  ASSERT_EQ(y.storage().data(), nullptr);  // pending
+  const auto* p = static_cast<const float*>(y.data_ptr());
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(compile_stats().fused_eager_flushes, 1);
+  EXPECT_EQ(p[3], 7.0f);
+  Tensor z = y * 2.0;
+  ASSERT_EQ(z.storage().data(), nullptr);
+  EXPECT_EQ(static_cast<const float*>(z.mutable_data_ptr())[0], 14.0f);
+  EXPECT_EQ(compile_stats().fused_eager_flushes, 2);
+  Tensor w = z - 4.0;
+  Tensor tail = detail::make_view(w, {2}, {1}, 2);  // shares w's storage at offset 2
+  ASSERT_EQ(tail.storage().data(), nullptr);
+  const auto* q = static_cast<const float*>(tail.const_data_ptr());
+  ASSERT_NE(q, nullptr);
+  EXPECT_EQ(q, static_cast<const float*>(w.data_ptr()) + 2);
+  EXPECT_EQ(q[1], 10.0f);
+  EXPECT_EQ(compile_stats().fused_eager_flushes, 3);
+  // Nothing pending: no flush; meta and empty tensors still have no data.
+  EXPECT_NE(w.data_ptr(), nullptr);
+  EXPECT_EQ(empty({2}, TensorOptions().device(kMeta)).data_ptr(), nullptr);
+  EXPECT_EQ(compile_stats().fused_eager_flushes, 3);
 }
 
 TEST_F(FusedEager, MergedOutputsGetStoragesOfTheirOwn) {

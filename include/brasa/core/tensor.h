@@ -113,9 +113,11 @@ class BRASA_API Tensor {
   std::string toString() const;
 
   // ---- raw data ----
-  void* data_ptr() const { return impl_->data(); }
-  void* mutable_data_ptr() const { return impl_->data(); }
-  const void* const_data_ptr() const { return impl_->data(); }
+  /// Untyped pointer to element [0, ..., 0] (null for meta tensors); a fused-eager result that is
+  /// still pending is computed first (Note [Raw reads of pending tensors]).
+  void* data_ptr() const;
+  void* mutable_data_ptr() const { return data_ptr(); }
+  const void* const_data_ptr() const { return data_ptr(); }
   /// Typed pointer; throws TypeError when T is not the tensor's dtype.
   template <typename T>
   T* data_ptr() const;
@@ -162,10 +164,11 @@ class BRASA_API Tensor {
   const std::shared_ptr<autograd::Node>& grad_fn() const;
   bool is_leaf() const;
   int64_t output_nr() const;
-  /// Backpropagates from this tensor; `gradient` may be omitted for one-element tensors.
+  /// Backpropagates from this tensor; `gradient` may be omitted for one-element tensors. Given
+  /// `inputs` (libtorch's optional TensorList: `{x, y}`, a vector), only those tensors' .grad
+  /// accumulate; an empty list is a ValueError.
   void backward(const Tensor& gradient = {}, std::optional<bool> retain_graph = std::nullopt,
-                bool create_graph = false,
-                std::optional<std::vector<Tensor>> inputs = std::nullopt) const;
+                bool create_graph = false, OptionalArrayRef<Tensor> inputs = std::nullopt) const;
   /// A tensor sharing this one's data with no history.
   Tensor detach() const;
   /// Removes this tensor's history in place.
@@ -212,6 +215,8 @@ class BRASA_API Tensor {
   Tensor to(const TensorOptions& options, bool non_blocking = false, bool copy = false) const;
   Tensor to(const Tensor& other, bool non_blocking = false, bool copy = false) const;
   Tensor cpu() const { return to(Device(kCPU)); }
+  /// libtorch's cuda(): brasa has no CUDA backend, so this throws NotImplementedError naming it.
+  Tensor cuda() const;
   Tensor toType(ScalarType t) const { return to(t); }
   Tensor type_as(const Tensor& o) const { return to(o.dtype()); }
   Tensor float_() const = delete;
@@ -231,6 +236,8 @@ class BRASA_API Tensor {
 
   // ---- views ----
   Tensor view(IntArrayRef sizes) const;
+  /// The same bytes read as `dtype` (Note [Dtype views]); not differentiable.
+  Tensor view(ScalarType dtype) const;
   Tensor view_as(const Tensor& o) const { return view(o.sizes()); }
   Tensor reshape(IntArrayRef sizes) const;
   Tensor reshape_as(const Tensor& o) const { return reshape(o.sizes()); }

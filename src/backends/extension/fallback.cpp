@@ -253,7 +253,7 @@ void count_and_warn(const OperatorHandle& op, Device device) {
     ++c.calls[op.name()];
     first = c.warned.insert(op.name()).second;
   }
-  if (first && fallback_mode() == FallbackMode::Warn) {
+  if ((first || get_warn_always()) && fallback_mode() == FallbackMode::Warn) {
     std::string dev = device_type_name(device.type());
     warn("the operator '" + op.name() + "' has no " + dev + " kernel and falls back to the CPU " +
          "(its tensors are copied to the CPU and back, which is slow); later calls of '" +

@@ -1,5 +1,5 @@
 // copy_, to(), clone(), contiguous() and fill_.
-#include <mutex>
+#include <atomic>
 
 #include "backends/cpu/kernels/copy_kernels.h"
 #include "backends/cpu/new_tensor_writes.h"
@@ -36,10 +36,10 @@ Tensor copy_kernel(const Tensor& self, const Tensor& src) {
                               " is registered");
   if (self.is_same(src)) return self;
   if (src.is_complex() && !self.is_complex()) {
-    // PyTorch 1.13 warns once per process and keeps the real part.
-    static std::once_flag warned;
-    std::call_once(
-        warned, [] { warn("Casting complex values to real discards the imaginary part (copy_)"); });
+    // PyTorch 1.13 warns once per process (Note [Warn always]) and keeps the real part.
+    static std::atomic<bool> warned{false};
+    if (warning_due(warned))
+      warn("Casting complex values to real discards the imaginary part (copy_)");
   }
   cpu::TensorIterator it = cpu::TensorIteratorConfig("copy_")
                                .add_output(self)
@@ -131,6 +131,12 @@ Tensor Tensor::to(Device d, ScalarType dt, bool nb, bool copy) const {
 }
 Tensor Tensor::to(Device d, bool nb, bool copy) const { return to(TensorOptions(d), nb, copy); }
 Tensor Tensor::to(const Tensor& o, bool nb, bool copy) const { return to(o.options(), nb, copy); }
+Tensor Tensor::cuda() const {
+  // As torch::cuda::is_available(): brasa is always built without a CUDA backend.
+  BRASA_THROW(NotImplementedError, "cuda: brasa has no CUDA backend (as libtorch built without ",
+              "CUDA: torch::cuda::is_available() is false), so a tensor (sizes ", sizes(),
+              ", dtype ", dtype(), ") cannot move to a CUDA device; keep it on the CPU");
+}
 
 Tensor Tensor::contiguous(MemoryFormat) const {
   if (is_contiguous()) return *this;

@@ -69,13 +69,11 @@ Tensor stft(const Tensor& self, int64_t n_fft, std::optional<int64_t> hop_length
   const bool complex_input =
       self.is_complex() || (window && window->defined() && window->is_complex());
   if (!return_complex && !complex_input) {
-    static const bool warned = [] {
+    static std::atomic<bool> warned{false};  // once per process (Note [Warn always])
+    if (warning_due(warned))
       warn(
           "stft will soon require the return_complex parameter be given for real inputs, and "
           "will further require that return_complex=True in a future PyTorch release.");
-      return true;
-    }();
-    (void)warned;
   }
   BRASA_CHECK(self.dim() == 1 || self.dim() == 2, "stft: expected a 1D or 2D tensor, but got ",
               self.sizes());

@@ -270,6 +270,7 @@ Tensor as_strided(const Tensor& self, IntArrayRef sizes, IntArrayRef strides,
 }
 
 Tensor Tensor::view(IntArrayRef sizes) const { return ops::view_op().call(*this, sizes); }
+Tensor Tensor::view(ScalarType dtype) const { return ops::view_dtype_op().call(*this, dtype); }
 Tensor Tensor::reshape(IntArrayRef sizes) const { return brasa::reshape(*this, sizes); }
 Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
   return brasa::flatten(*this, start_dim, end_dim);

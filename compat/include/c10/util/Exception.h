@@ -39,7 +39,6 @@ struct State {
   WarningHandler default_handler;
   WarningHandler* handler = nullptr;    // null: default_handler
   ::brasa::WarningHandler saved_brasa;  // brasa's handler before a c10 one was installed
-  bool warn_always = false;
 };
 inline State& state() {
   static State s;
@@ -85,9 +84,10 @@ class WarningHandlerGuard {
   WarningHandler* prev_;
 };
 
-/// With warn_always on, TORCH_WARN_ONCE warns every time (for tests).
-inline void set_warnAlways(bool setting) noexcept { detail::state().warn_always = setting; }
-inline bool get_warnAlways() noexcept { return detail::state().warn_always; }
+/// With warn_always on, TORCH_WARN_ONCE and brasa's once-per-process warnings warn every time
+/// (for tests; Note [Warn always]).
+inline void set_warnAlways(bool setting) noexcept { ::brasa::set_warn_always(setting); }
+inline bool get_warnAlways() noexcept { return ::brasa::get_warn_always(); }
 /// Sets warn_always for its lifetime.
 struct WarnAlways {
   explicit WarnAlways(bool setting = true) : prev_(get_warnAlways()) { set_warnAlways(setting); }
@@ -100,8 +100,11 @@ struct WarnAlways {
 
 /// Later libtorch releases' spelling of the same functions.
 namespace WarningUtils {
+using ::c10::Warning::get_warnAlways;
 using ::c10::Warning::get_warning_handler;
+using ::c10::Warning::set_warnAlways;
 using ::c10::Warning::set_warning_handler;
+using ::c10::Warning::WarnAlways;
 using ::c10::Warning::WarningHandlerGuard;
 }  // namespace WarningUtils
 
