@@ -7,8 +7,8 @@
 #include <string>
 
 #include "brasa/dispatch/autocast_mode.h"
-#include "convert.h"
 #include "brasa/utils/tensorboard.h"
+#include "convert.h"
 
 namespace nb = nanobind;
 
@@ -20,7 +20,8 @@ void bind_autocast(nb::module_& m) {
   m.def("_autocast_is_cpu_enabled", &autocast::is_cpu_enabled);
   m.def("_autocast_set_cpu_enabled", &autocast::set_cpu_enabled);
   m.def("_autocast_get_cpu_dtype", [] { return dtype_object(autocast::get_autocast_cpu_dtype()); });
-  m.def("_autocast_set_cpu_dtype", [](const DType& d) { autocast::set_autocast_cpu_dtype(d.type); });
+  m.def("_autocast_set_cpu_dtype",
+        [](const DType& d) { autocast::set_autocast_cpu_dtype(d.type); });
   m.def("_autocast_is_cache_enabled", &autocast::is_autocast_cache_enabled);
   m.def("_autocast_set_cache_enabled", &autocast::set_autocast_cache_enabled);
   m.def("_autocast_clear_cache", &autocast::clear_cache);
@@ -36,8 +37,7 @@ void bind_tensorboard(nb::module_& m) {
       .def("log_dir", &SummaryWriter::log_dir)
       .def("add_scalar", &SummaryWriter::add_scalar, nb::call_guard<nb::gil_scoped_release>())
       .def("add_scalars", &SummaryWriter::add_scalars, nb::call_guard<nb::gil_scoped_release>())
-      .def("add_histogram", &SummaryWriter::add_histogram,
-           nb::call_guard<nb::gil_scoped_release>())
+      .def("add_histogram", &SummaryWriter::add_histogram, nb::call_guard<nb::gil_scoped_release>())
       .def("add_text", &SummaryWriter::add_text, nb::call_guard<nb::gil_scoped_release>())
       .def("add_hparams",
            [](SummaryWriter& w, const std::map<std::string, nb::object>& hparams,
