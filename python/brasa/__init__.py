@@ -44,7 +44,7 @@ from . import amp, backends, cpu, cuda, jit, testing, version  # noqa: E402
 from .amp import (autocast, clear_autocast_cache, get_autocast_cpu_dtype,  # noqa: E402,F401
                   is_autocast_cache_enabled, is_autocast_cpu_enabled, set_autocast_cache_enabled,
                   set_autocast_cpu_dtype, set_autocast_cpu_enabled)
-from ._globals import (are_deterministic_algorithms_enabled, equal, finfo,  # noqa: E402,F401
+from ._globals import (are_deterministic_algorithms_enabled, finfo,  # noqa: E402,F401
                        get_float32_matmul_precision, iinfo,
                        is_deterministic_algorithms_warn_only_enabled, is_storage, is_tensor,
                        numel, set_float32_matmul_precision, use_deterministic_algorithms)
@@ -52,7 +52,7 @@ from ._tensor_str import set_printoptions  # noqa: E402,F401
 from . import _tensor_legacy  # noqa: E402
 
 _tensor_legacy.install()
-Tensor.equal = equal
+Tensor.equal = lambda self, other: _ops.equal(self, other)  # the C++ brasa::equal
 globals().update(_tensor_legacy.TYPED_CLASSES)
 
 default_generator = _C.default_generator()

@@ -13,14 +13,6 @@ def is_storage(obj):
     return False
 
 
-def equal(input, other):
-    """True when both have the same shape and equal elements (compared after type promotion; NaN
-    is unequal to itself), as torch.equal."""
-    if tuple(input.shape) != tuple(other.shape):
-        return False
-    return bool((input == other).all())
-
-
 def numel(input):
     return input.numel()
 

@@ -85,19 +85,15 @@ def _sizes(size):
     return tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
 
 
-def _new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
-    import brasa
-    return brasa.zeros(*_sizes(size), requires_grad=requires_grad, **_options(self, dtype, device))
-
-
-def _new_ones(self, *size, dtype=None, device=None, requires_grad=False):
-    import brasa
-    return brasa.ones(*_sizes(size), requires_grad=requires_grad, **_options(self, dtype, device))
-
-
-def _new_empty(self, *size, dtype=None, device=None, requires_grad=False):
-    import brasa
-    return brasa.empty(*_sizes(size), requires_grad=requires_grad, **_options(self, dtype, device))
+def _new_factory(factory_name):
+    """Tensor.new_zeros / new_ones / new_empty: the factory with this tensor's dtype and device
+    unless given; sizes as varargs or one sequence."""
+    def new(self, *size, dtype=None, device=None, requires_grad=False):
+        import brasa
+        return getattr(brasa, factory_name)(*_sizes(size), requires_grad=requires_grad,
+                                            **_options(self, dtype, device))
+    new.__name__ = "new_" + factory_name
+    return new
 
 
 def _new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
@@ -126,9 +122,9 @@ def construct(*args, **kwargs):
 
 def install():
     Tensor.type = _type
-    Tensor.new_zeros = _new_zeros
-    Tensor.new_ones = _new_ones
-    Tensor.new_empty = _new_empty
+    Tensor.new_zeros = _new_factory("zeros")
+    Tensor.new_ones = _new_factory("ones")
+    Tensor.new_empty = _new_factory("empty")
     Tensor.new_full = _new_full
     Tensor.new_tensor = _new_tensor
     Tensor.is_cuda = property(lambda self: self.device.type == "cuda")

@@ -25,24 +25,22 @@ def assert_close(actual, expected, *, allow_subclasses=True, rtol=None, atol=Non
     if (rtol is None) != (atol is None):
         raise ValueError("assert_close: rtol and atol must both be given or both be omitted, got "
                          f"rtol={rtol}, atol={atol}")
+    options = dict(rtol=rtol, atol=atol, equal_nan=equal_nan, check_device=check_device,
+                   check_dtype=check_dtype, check_stride=check_stride, msg=msg)
     if isinstance(actual, (list, tuple)) and isinstance(expected, (list, tuple)) and \
             any(isinstance(x, _C.Tensor) for x in list(actual) + list(expected)):
         if len(actual) != len(expected):
             raise AssertionError(f"The length of the sequences mismatch: {len(actual)} != "
                                  f"{len(expected)}")
         for a, e in zip(actual, expected):
-            assert_close(a, e, rtol=rtol, atol=atol, equal_nan=equal_nan,
-                         check_device=check_device, check_dtype=check_dtype,
-                         check_stride=check_stride, msg=msg)
+            assert_close(a, e, **options)
         return
     if isinstance(actual, dict) and isinstance(expected, dict):
         if actual.keys() != expected.keys():
             raise AssertionError(f"The keys of the mappings do not match: {sorted(actual)} != "
                                  f"{sorted(expected)}")
         for k in actual:
-            assert_close(actual[k], expected[k], rtol=rtol, atol=atol, equal_nan=equal_nan,
-                         check_device=check_device, check_dtype=check_dtype,
-                         check_stride=check_stride, msg=msg)
+            assert_close(actual[k], expected[k], **options)
         return
     a, e = _as_tensor(actual), _as_tensor(expected)
 

@@ -13,6 +13,7 @@
 
 #include "brasa/ops/factory.h"
 #include "brasa/ops/indexing_ops.h"
+#include "brasa/ops/reduce.h"
 #include "brasa/ops/shaping.h"
 #include "brasa/ops/view.h"
 #include "composites.h"
@@ -336,6 +337,10 @@ void bind_embeddings_and_tables(nb::module_& m) {
     return is_nonzero(a);
   });
   m.def("is_same_size", [](T a, T b) { return is_same_size(a, b); });
+  m.def("equal", [](T a, T b) {
+    G g;
+    return brasa::equal(a, b);
+  });
   m.def("resolve_neg", [](T a) {
     G g;
     return resolve_neg(a);
