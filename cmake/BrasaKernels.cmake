@@ -53,7 +53,8 @@ function(brasa_add_kernel_objects target)
     add_library(${target}_${cap} OBJECT ${srcs})
     target_compile_definitions(${target}_${cap} PRIVATE BRASA_CPU_CAPABILITY=${cap}
                                BRASA_CPU_CAPABILITY_${cap}=1 BRASA_BUILDING_LIBRARY)
-    target_compile_options(${target}_${cap} PRIVATE ${BRASA_FLAGS_${cap}} -ffunction-sections)
+    target_compile_options(${target}_${cap} PRIVATE ${BRASA_FLAGS_${cap}} ${BRASA_OPT_OVERRIDE}
+                           -ffunction-sections)
     target_include_directories(${target}_${cap} PRIVATE ${PROJECT_SOURCE_DIR}/include
                                ${PROJECT_SOURCE_DIR}/src)
     target_link_libraries(${target}_${cap} PRIVATE brasa_warnings OpenMP::OpenMP_CXX)
