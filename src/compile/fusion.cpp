@@ -438,6 +438,7 @@ Plan plan(const Graph& g, bool fuse) {
   // epilogues], AttentionSlices): at[i] is where node i runs, step_at[i] the step run there.
   if (fuse) b.plan.matmuls = find_matmul_epilogues(g);
   if (fuse) b.plan.attentions = find_attention_slices(g);
+  if (fuse) b.plan.pool_relus = find_pool_relus(g);
   std::vector<int32_t> at(g.nodes.size(), -1);
   std::vector<Step> step_at(g.nodes.size());
   for (size_t q = 0; q < b.plan.matmuls.size(); ++q) {
@@ -449,6 +450,11 @@ Plan plan(const Graph& g, bool fuse) {
     const AttentionSlices& a = b.plan.attentions[q];
     for (int32_t i : {a.node, a.copies[0], a.copies[1], a.copies[2]}) at[i] = a.last_node;
     step_at[a.last_node].attention = static_cast<int32_t>(q);
+  }
+  for (size_t q = 0; q < b.plan.pool_relus.size(); ++q) {
+    const PoolRelu& p = b.plan.pool_relus[q];
+    at[p.pool] = at[p.relu] = p.relu;
+    step_at[p.relu].pool_relu = static_cast<int32_t>(q);
   }
   for (size_t i = 0; i < g.nodes.size(); ++i)
     for (const ArgRef& r : g.nodes[i].refs)

@@ -103,6 +103,10 @@ void run_steps(const Graph& g, const Plan& plan, std::vector<Tensor>& env) {
       run_attention_slices(g, plan.attentions[s.attention], env);
       continue;
     }
+    if (s.pool_relu >= 0) {
+      run_pool_relu(g, plan.pool_relus[s.pool_relu], env);
+      continue;
+    }
     const Node& n = g.nodes[s.node];
     Stack stack = bind_arguments(n, env);
     n.op->call_boxed(stack);

@@ -24,10 +24,13 @@ BRASA_DECLARE_OP(sdpa_forward_op, "_scaled_dot_product_attention_forward",
 BRASA_ATEN(sdpa_forward_op,
            "none: brasa's attention kernel; aten 1.13's _scaled_dot_product_attention_forward "
            "takes need_attn_weights and returns the weights");
+// The forward's result is `output`: a tensor argument named `out` is an out= argument to the
+// schema parser, and the tracer would take every node of this op for one that writes it.
 BRASA_DECLARE_OP(
     sdpa_backward_op, "scaled_dot_product_attention_backward",
     "scaled_dot_product_attention_backward(Tensor grad_out, Tensor query, Tensor key, Tensor "
-    "value, Tensor? attn_mask, Tensor out, Tensor logsumexp, Tensor philox, float dropout_p, bool "
+    "value, Tensor? attn_mask, Tensor output, Tensor logsumexp, Tensor philox, float dropout_p, "
+    "bool "
     "is_causal, float? scale) -> (Tensor grad_query, Tensor grad_key, Tensor grad_value)",
     std::tuple<Tensor, Tensor, Tensor>(const Tensor&, const Tensor&, const Tensor&, const Tensor&,
                                        const Tensor&, const Tensor&, const Tensor&, const Tensor&,

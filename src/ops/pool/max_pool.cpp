@@ -5,7 +5,9 @@
 
 #include "brasa/dispatch/autocast_mode.h"
 #include "brasa/dispatch/dispatcher.h"
+#include "brasa/dispatch/grad_mode.h"
 #include "brasa/ops/pool.h"
+#include "ops/pointwise/binary_ops.h"
 #include "ops/pool/pool_common.h"
 #include "ops/pool/pool_ops.h"
 
@@ -78,21 +80,28 @@ Tensor max_pool_backward_meta(const Tensor& grad_output, const Tensor& self, Int
 }
 
 /// Scatter-adds grad_output into grad_input (zeroed plane by plane by the loop) at `indices` (flat
-/// offsets within each plane).
+/// offsets within each plane); with `gate` (self's data), then zeroed where self <= 0.
 template <int64_t N>
-Tensor max_pool_backward_kernel(const Tensor& grad_output, const Tensor& self, IntArrayRef kernel,
-                                IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
-                                bool ceil_mode, const Tensor& indices) {
+Tensor max_pool_backward_impl(const Tensor& grad_output, const Tensor& self, IntArrayRef kernel,
+                              IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
+                              bool ceil_mode, const Tensor& indices, const void* gate) {
   const Geometry g = max_pool_backward_geometry<N>(grad_output, self, kernel, stride, padding,
                                                    dilation, ceil_mode, indices);
   const Tensor result = pool::result_like(self.sizes(), self);
   const Tensor ix = indices.contiguous();
-  return pool::run_compute(grad_output, result, false,
-                           [&](ScalarType dt, const void* go, void* gi) {
-                             max_pool_backward_stub(IndexScatterArgs{dt, go, ix.data_ptr<int64_t>(),
-                                                                     gi, pool::planes_of(self, N),
-                                                                     g.in_plane(), g.out_plane()});
-                           });
+  return pool::run_compute(
+      grad_output, result, false, [&](ScalarType dt, const void* go, void* gi) {
+        max_pool_backward_stub(IndexScatterArgs{dt, go, ix.data_ptr<int64_t>(), gi,
+                                                pool::planes_of(self, N), g.in_plane(),
+                                                g.out_plane(), gate});
+      });
+}
+template <int64_t N>
+Tensor max_pool_backward_kernel(const Tensor& grad_output, const Tensor& self, IntArrayRef kernel,
+                                IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
+                                bool ceil_mode, const Tensor& indices) {
+  return max_pool_backward_impl<N>(grad_output, self, kernel, stride, padding, dilation, ceil_mode,
+                                   indices, nullptr);
 }
 
 }  // namespace
@@ -116,6 +125,36 @@ BRASA_REGISTER_KERNEL(max_pool2d_with_indices_backward_op, max_pool_backward_ker
 BRASA_REGISTER_KERNEL(max_pool2d_with_indices_backward_op, max_pool_backward_meta<2>, Meta)
 BRASA_REGISTER_KERNEL(max_pool3d_with_indices_backward_op, max_pool_backward_kernel<3>, CPU)
 BRASA_REGISTER_KERNEL(max_pool3d_with_indices_backward_op, max_pool_backward_meta<3>, Meta)
+
+// Note [Relu gradient in the max-pool backward]
+// A compiled CNN's backward runs relu's gradient, threshold_backward(g, y), on the max-pool
+// backward's result g, where y (the relu's result) is the pool's input: a pass over the largest
+// activation that only zeroes elements. Here the scatter loop applies the same test (y <= 0 gives
+// 0, so a NaN y passes its gradient) to each plane right after scattering into it, while the plane
+// is in cache: the values are threshold_backward's bit for bit, without its pass over memory.
+// Used by src/compile/pool_relu.cpp.
+Tensor max_pool_backward_relu(int64_t dims, const Tensor& grad_output, const Tensor& self,
+                              IntArrayRef kernel, IntArrayRef stride, IntArrayRef padding,
+                              IntArrayRef dilation, bool ceil_mode, const Tensor& indices) {
+  const bool direct =
+      (self.scalar_type() == kFloat || self.scalar_type() == kDouble) &&
+      grad_output.scalar_type() == self.scalar_type() && self.is_contiguous() &&
+      self.device() == grad_output.device() &&
+      !(GradMode::is_enabled() && (grad_output.requires_grad() || self.requires_grad()));
+  if (!direct) {
+    auto* op = dims == 1   ? &max_pool1d_with_indices_backward
+               : dims == 2 ? &max_pool2d_with_indices_backward
+                           : &max_pool3d_with_indices_backward;
+    return threshold_backward_op().call(
+        op(grad_output, self, kernel, stride, padding, dilation, ceil_mode, indices), self, 1,
+        Tensor());
+  }
+  auto* impl = dims == 1   ? &max_pool_backward_impl<1>
+               : dims == 2 ? &max_pool_backward_impl<2>
+                           : &max_pool_backward_impl<3>;
+  return impl(grad_output, self, kernel, stride, padding, dilation, ceil_mode, indices,
+              self.const_data_ptr());
+}
 
 }  // namespace brasa::ops
 

@@ -48,6 +48,13 @@ BRASA_DECLARE_OP(
     Tensor(const Tensor&, const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef, IntArrayRef, bool,
            const Tensor&));
 
+/// max_pool{dims}d_with_indices_backward followed by relu's gradient threshold_backward(grad,
+/// self) in one scatter (Note [Relu gradient in the max-pool backward]); for compiled graphs.
+BRASA_API Tensor max_pool_backward_relu(int64_t dims, const Tensor& grad_output, const Tensor& self,
+                                        IntArrayRef kernel, IntArrayRef stride, IntArrayRef padding,
+                                        IntArrayRef dilation, bool ceil_mode,
+                                        const Tensor& indices);
+
 // avg_pool.cpp
 BRASA_DECLARE_OP(avg_pool1d_op, "avg_pool1d",
                  "avg_pool1d(Tensor self, int[] kernel_size, int[] stride, int[] padding, bool "

@@ -293,6 +293,7 @@ template <typename T>
 void index_scatter_loop(const ops::IndexScatterArgs& a) {
   const T* gop = static_cast<const T*>(a.src);
   T* gip = static_cast<T*>(a.dst);
+  const T* gate = static_cast<const T*>(a.gate);
   const int64_t in_plane = a.in_plane, out_plane = a.out_plane;
   for_planes(a.planes, in_plane + out_plane, [&](int64_t p) {
     T* gi = gip + p * in_plane;  // zeroed here, while the plane is in cache for the scatter
@@ -302,6 +303,9 @@ void index_scatter_loop(const ops::IndexScatterArgs& a) {
       if (static_cast<uint64_t>(i) < static_cast<uint64_t>(in_plane))
         gi[i] += gop[p * out_plane + o];
     }
+    // relu's gradient while the plane is in cache (a branch per index would mispredict)
+    if (gate)
+      for (int64_t j = 0; j < in_plane; ++j) gi[j] = gate[p * in_plane + j] <= T(0) ? T(0) : gi[j];
   });
 }
 

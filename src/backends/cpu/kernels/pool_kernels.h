@@ -40,12 +40,15 @@ using PoolKernel = void (*)(const PoolArgs& a);
 
 /// The backward of max pooling: zeroes `dst` and adds dst[p * in_plane + indices[p * out_plane +
 /// o]] += src[p * out_plane + o] over `planes` planes (indices outside [0, in_plane) are skipped).
+/// With `gate` (of dst's shape and dtype, contiguous), dst is then zeroed where gate <= 0: relu's
+/// gradient folded in (Note [Relu gradient in the max-pool backward] in max_pool.cpp).
 struct IndexScatterArgs {
   ScalarType dtype;
   const void* src;
   const int64_t* indices;
   void* dst;
   int64_t planes, in_plane, out_plane;
+  const void* gate = nullptr;
 };
 using IndexScatterKernel = void (*)(const IndexScatterArgs& a);
 
