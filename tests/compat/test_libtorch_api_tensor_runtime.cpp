@@ -65,6 +65,14 @@ TEST(LibtorchApiTensorRuntime, AtTensorIsOneDimensionalWithTheElementsDtype) {
   EXPECT_TRUE(at::tensor({1.0}, at::requires_grad()).requires_grad());
   EXPECT_THROWS_CONTAINING(c10::Error, at::tensor(c10::complex<float>(0.1f, 0.2f), at::kFloat),
                            "\"tensor_cpu\" not implemented for 'Float'");
+  // Empty lists, bools and reduced floats take the same one body (Note [One at::tensor body]).
+  EXPECT_EQ(at::tensor(std::vector<double>{}).sizes(), at::IntArrayRef({0}));
+  EXPECT_EQ(at::tensor(std::vector<double>{}, at::kHalf).dtype(), at::kHalf);
+  auto b = at::tensor({true, false, true});
+  EXPECT_EQ(b.dtype(), at::kBool);
+  EXPECT_EQ(b.sum().item<int64_t>(), 2);
+  EXPECT_EQ(at::tensor(at::Half(0.5f)).to(at::kFloat).item<float>(), 0.5f);
+  EXPECT_EQ(at::tensor(std::vector<int64_t>{5, 7}, at::kDouble)[1].item<double>(), 7.0);
   auto t = torch::tensor(123);
   EXPECT_EQ(t.dim(), 0);
   EXPECT_EQ(t.dtype(), torch::kLong);

@@ -124,7 +124,7 @@ class BRASA_API ConvNdImpl : public Cloneable<Derived> {
           ##dImpl(ConvTransposeOptions<D>(input_channels, output_channels, kernel_size)) {}        \
     explicit ConvTranspose##D##dImpl(ConvTransposeOptions<D> options_);                            \
     Tensor forward(const Tensor& input, const OptionalIntArrayRef& output_size = std::nullopt);    \
-    BRASA_FORWARD_HAS_DEFAULT_ARGS({1, AnyValue(OptionalIntArrayRef())})                           \
+    BRASA_FORWARD_HAS_DEFAULT_ARGS_DECLARED                                                        \
   };                                                                                               \
   BRASA_MODULE(ConvTranspose##D##d)
 

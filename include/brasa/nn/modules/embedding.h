@@ -101,7 +101,7 @@ class BRASA_API EmbeddingBagImpl : public Cloneable<EmbeddingBagImpl> {
   void pretty_print(std::ostream& stream) const override;
   Tensor forward(const Tensor& input, const Tensor& offsets = {},
                  const Tensor& per_sample_weights = {});
-  BRASA_FORWARD_HAS_DEFAULT_ARGS({1, AnyValue(Tensor())}, {2, AnyValue(Tensor())})
+  BRASA_FORWARD_HAS_DEFAULT_ARGS_DECLARED
 
   EmbeddingBagOptions options;
   Tensor weight;

@@ -44,8 +44,7 @@ class BRASA_API MultiheadAttentionImpl : public Cloneable<MultiheadAttentionImpl
                                      const Tensor& key_padding_mask = {}, bool need_weights = true,
                                      const Tensor& attn_mask = {},
                                      bool average_attn_weights = true);
-  BRASA_FORWARD_HAS_DEFAULT_ARGS({3, AnyValue(Tensor())}, {4, AnyValue(true)},
-                                 {5, AnyValue(Tensor())}, {6, AnyValue(true)})
+  BRASA_FORWARD_HAS_DEFAULT_ARGS_DECLARED
   void reset() override;
   void _reset_parameters();
   void pretty_print(std::ostream& stream) const override;

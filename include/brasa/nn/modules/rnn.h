@@ -134,7 +134,7 @@ class BRASA_API RNNImpl : public detail::RNNImplBase<RNNImpl> {
   RNNImpl(int64_t input_size, int64_t hidden_size) : RNNImpl(RNNOptions(input_size, hidden_size)) {}
   explicit RNNImpl(const RNNOptions& options_);
   std::tuple<Tensor, Tensor> forward(const Tensor& input, Tensor hx = {});
-  BRASA_FORWARD_HAS_DEFAULT_ARGS({1, AnyValue(Tensor())})
+  BRASA_FORWARD_HAS_DEFAULT_ARGS_DECLARED
   /// The layer over a PackedSequence (data [sum(lengths), input_size]); the output is packed
   /// like the input, hx and h_n are [num_layers * dirs, batch, hidden_size].
   std::tuple<utils::rnn::PackedSequence, Tensor> forward_with_packed_input(
@@ -154,7 +154,7 @@ class BRASA_API LSTMImpl : public detail::RNNImplBase<LSTMImpl> {
   explicit LSTMImpl(const LSTMOptions& options_);
   std::tuple<Tensor, std::tuple<Tensor, Tensor>> forward(
       const Tensor& input, std::optional<std::tuple<Tensor, Tensor>> hx_opt = {});
-  BRASA_FORWARD_HAS_DEFAULT_ARGS({1, AnyValue(std::optional<std::tuple<Tensor, Tensor>>())})
+  BRASA_FORWARD_HAS_DEFAULT_ARGS_DECLARED
   /// The layer over a PackedSequence, as RNN's.
   std::tuple<utils::rnn::PackedSequence, std::tuple<Tensor, Tensor>> forward_with_packed_input(
       const utils::rnn::PackedSequence& packed_input,
@@ -171,7 +171,7 @@ class BRASA_API GRUImpl : public detail::RNNImplBase<GRUImpl> {
   GRUImpl(int64_t input_size, int64_t hidden_size) : GRUImpl(GRUOptions(input_size, hidden_size)) {}
   explicit GRUImpl(const GRUOptions& options_);
   std::tuple<Tensor, Tensor> forward(const Tensor& input, Tensor hx = {});
-  BRASA_FORWARD_HAS_DEFAULT_ARGS({1, AnyValue(Tensor())})
+  BRASA_FORWARD_HAS_DEFAULT_ARGS_DECLARED
   /// The layer over a PackedSequence, as RNN's.
   std::tuple<utils::rnn::PackedSequence, Tensor> forward_with_packed_input(
       const utils::rnn::PackedSequence& packed_input, Tensor hx = {});
@@ -246,7 +246,7 @@ class BRASA_API RNNCellImpl : public detail::RNNCellImplBase<RNNCellImpl> {
       : RNNCellImpl(RNNCellOptions(input_size, hidden_size)) {}
   explicit RNNCellImpl(const RNNCellOptions& options_);
   Tensor forward(const Tensor& input, Tensor hx = {});
-  BRASA_FORWARD_HAS_DEFAULT_ARGS({1, AnyValue(Tensor())})
+  BRASA_FORWARD_HAS_DEFAULT_ARGS_DECLARED
 
   RNNCellOptions options;
 
@@ -263,7 +263,7 @@ class BRASA_API LSTMCellImpl : public detail::RNNCellImplBase<LSTMCellImpl> {
   explicit LSTMCellImpl(const LSTMCellOptions& options_);
   std::tuple<Tensor, Tensor> forward(const Tensor& input,
                                      std::optional<std::tuple<Tensor, Tensor>> hx_opt = {});
-  BRASA_FORWARD_HAS_DEFAULT_ARGS({1, AnyValue(std::optional<std::tuple<Tensor, Tensor>>())})
+  BRASA_FORWARD_HAS_DEFAULT_ARGS_DECLARED
 
   LSTMCellOptions options;
 };
@@ -276,7 +276,7 @@ class BRASA_API GRUCellImpl : public detail::RNNCellImplBase<GRUCellImpl> {
       : GRUCellImpl(GRUCellOptions(input_size, hidden_size)) {}
   explicit GRUCellImpl(const GRUCellOptions& options_);
   Tensor forward(const Tensor& input, Tensor hx = {});
-  BRASA_FORWARD_HAS_DEFAULT_ARGS({1, AnyValue(Tensor())})
+  BRASA_FORWARD_HAS_DEFAULT_ARGS_DECLARED
 
   GRUCellOptions options;
 };

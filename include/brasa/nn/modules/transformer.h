@@ -68,7 +68,7 @@ class BRASA_API TransformerEncoderLayerImpl : public Cloneable<TransformerEncode
   explicit TransformerEncoderLayerImpl(const TransformerEncoderLayerOptions& options_);
   Tensor forward(const Tensor& src, const Tensor& src_mask = {},
                  const Tensor& src_key_padding_mask = {});
-  BRASA_FORWARD_HAS_DEFAULT_ARGS({1, AnyValue(Tensor())}, {2, AnyValue(Tensor())})
+  BRASA_FORWARD_HAS_DEFAULT_ARGS_DECLARED
   void reset() override;
   void reset_parameters();
 
@@ -109,8 +109,7 @@ class BRASA_API TransformerDecoderLayerImpl : public Cloneable<TransformerDecode
   Tensor forward(Tensor tgt, const Tensor& memory, const Tensor& tgt_mask = {},
                  const Tensor& memory_mask = {}, const Tensor& tgt_key_padding_mask = {},
                  const Tensor& memory_key_padding_mask = {});
-  BRASA_FORWARD_HAS_DEFAULT_ARGS({2, AnyValue(Tensor())}, {3, AnyValue(Tensor())},
-                                 {4, AnyValue(Tensor())}, {5, AnyValue(Tensor())})
+  BRASA_FORWARD_HAS_DEFAULT_ARGS_DECLARED
 
   TransformerDecoderLayerOptions options;
   MultiheadAttention self_attn{nullptr};
@@ -148,7 +147,7 @@ class BRASA_API TransformerEncoderImpl : public Cloneable<TransformerEncoderImpl
   explicit TransformerEncoderImpl(TransformerEncoderOptions options_);
   Tensor forward(const Tensor& src, const Tensor& src_mask = {},
                  const Tensor& src_key_padding_mask = {});
-  BRASA_FORWARD_HAS_DEFAULT_ARGS({1, AnyValue(Tensor())}, {2, AnyValue(Tensor())})
+  BRASA_FORWARD_HAS_DEFAULT_ARGS_DECLARED
   void reset() override;
   void reset_parameters();
 
@@ -178,8 +177,7 @@ class BRASA_API TransformerDecoderImpl : public Cloneable<TransformerDecoderImpl
   Tensor forward(const Tensor& tgt, const Tensor& memory, const Tensor& tgt_mask = {},
                  const Tensor& memory_mask = {}, const Tensor& tgt_key_padding_mask = {},
                  const Tensor& memory_key_padding_mask = {});
-  BRASA_FORWARD_HAS_DEFAULT_ARGS({2, AnyValue(Tensor())}, {3, AnyValue(Tensor())},
-                                 {4, AnyValue(Tensor())}, {5, AnyValue(Tensor())})
+  BRASA_FORWARD_HAS_DEFAULT_ARGS_DECLARED
 
   TransformerDecoderOptions options;
   ModuleList layers{nullptr};
@@ -216,9 +214,7 @@ class BRASA_API TransformerImpl : public Cloneable<TransformerImpl> {
                  const Tensor& tgt_mask = {}, const Tensor& memory_mask = {},
                  const Tensor& src_key_padding_mask = {}, const Tensor& tgt_key_padding_mask = {},
                  const Tensor& memory_key_padding_mask = {});
-  BRASA_FORWARD_HAS_DEFAULT_ARGS({2, AnyValue(Tensor())}, {3, AnyValue(Tensor())},
-                                 {4, AnyValue(Tensor())}, {5, AnyValue(Tensor())},
-                                 {6, AnyValue(Tensor())}, {7, AnyValue(Tensor())})
+  BRASA_FORWARD_HAS_DEFAULT_ARGS_DECLARED
   void reset() override;
   void reset_parameters();
   /// [sz, sz] float mask: 0 on and below the diagonal, -inf above.

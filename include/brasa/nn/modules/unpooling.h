@@ -28,7 +28,7 @@ namespace brasa::nn {
     /** input and indices of a max_pool##D##d; output_size as MaxUnpoolFuncOptions. */      \
     Tensor forward(const Tensor& input, const Tensor& indices,                              \
                    const std::optional<std::vector<int64_t>>& output_size = std::nullopt);  \
-    BRASA_FORWARD_HAS_DEFAULT_ARGS({2, AnyValue(std::optional<std::vector<int64_t>>())})    \
+    BRASA_FORWARD_HAS_DEFAULT_ARGS_DECLARED                                                 \
     MaxUnpoolOptions<D> options;                                                            \
   };                                                                                        \
   BRASA_MODULE(MaxUnpool##D##d)

@@ -49,11 +49,20 @@ class AnyValue {
 // FORWARD_HAS_DEFAULT_ARGS), in order up to the last parameter; AnyModule then accepts from the
 // first listed index up to all arguments and fills in the missing ones. The library's modules whose
 // forward has defaults (ConvTranspose, EmbeddingBag, MaxUnpool, the RNNs and cells,
-// MultiheadAttention, the Transformer modules) declare them as libtorch's do.
+// MultiheadAttention, the Transformer modules) have libtorch's defaults, declared with
+// BRASA_FORWARD_HAS_DEFAULT_ARGS_DECLARED below.
 #define BRASA_FORWARD_HAS_DEFAULT_ARGS(...)                                                    \
   friend class ::brasa::nn::AnyModule;                                                         \
   static std::vector<std::pair<unsigned int, ::brasa::nn::AnyValue>> _forward_default_args() { \
     return {__VA_ARGS__};                                                                      \
   }
+
+// The library's modules declare the list here and define it in
+// src/nn/modules/forward_default_args.cpp: building the AnyValues inline instantiated AnyValue's
+// constructor and the vector's for every such module in every program that includes
+// <torch/torch.h> (5 MB of g++'s memory for the hello world).
+#define BRASA_FORWARD_HAS_DEFAULT_ARGS_DECLARED \
+  friend class ::brasa::nn::AnyModule;          \
+  static std::vector<std::pair<unsigned int, ::brasa::nn::AnyValue>> _forward_default_args();
 
 }  // namespace brasa::nn
