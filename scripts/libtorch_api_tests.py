@@ -8,9 +8,10 @@ tarball libtorch-dev is built from), downloaded into --work unless --source name
 tree. They are read, never copied into brasa.
 
 test/cpp/api/support.h, which every test includes, uses three internals of libtorch's autograd and
-type system that brasa does not have (DifferentiableViewMeta/CreationMeta, caffe2::TypeMeta,
-get_device() on CUDA): the script compiles against a copy of support.h with those three helpers
-replaced (see PATCHES), and says so in its output. Tests that need something brasa does not have
+type system that brasa does not have (DifferentiableViewMeta, caffe2::TypeMeta, get_device() on
+CUDA): the script compiles against a copy of support.h with those three helpers replaced (see
+PATCHES and CREATION_META: the view's CreationMeta is read with brasa's
+torch::autograd::creation_meta), and says so in its output. Tests that need something brasa does not have
 at all (EXCLUDED, each with its reason) are left out of a copy of their file, and listed.
 
 Usage: scripts/libtorch_api_tests.py [--work DIR] [--source DIR] [--brasa ROOT]
@@ -40,8 +41,20 @@ PATCHES = [
      "torch::set_default_dtype(default_dtype);", "the same"),
     ("torch::set_default_dtype(torch::scalarTypeToTypeMeta(prev_default_dtype));",
      "torch::set_default_dtype(prev_default_dtype);", "the same"),
+    ("#include <torch/utils.h>\n",
+     "#include <torch/utils.h>\n#include <torch/csrc/autograd/variable.h>\n",
+     "libtorch's <torch/types.h> brings CreationMeta (variable.h); brasa's does not"),
 ]
+# support.h's assert_tensor_creation_meta reads the CreationMeta out of libtorch's
+# DifferentiableViewMeta; brasa keeps the kind on the view itself (Note [View creation meta]).
 CREATION_META = "inline void assert_tensor_creation_meta("
+CREATION_META_BRASA = """inline void assert_tensor_creation_meta(
+    torch::Tensor& x,
+    torch::autograd::CreationMeta creation_meta) {
+  ASSERT_TRUE(x.is_view());
+  ASSERT_EQ(torch::autograd::creation_meta(x), creation_meta);
+}
+"""
 
 # Tests left out (file, suite.name, why): each needs something brasa does not have. The script
 # compiles a copy of the file without those TEST/TEST_F blocks (or, for a name without a dot, the
@@ -58,17 +71,9 @@ EXCLUDED = [
     ("functional.cpp", "FunctionalTest.Interpolate",
      "compares with aten-internal kernels (at::native::_upsample_*_aa): brasa has no "
      "antialiased interpolation"),
-    ("grad_mode.cpp", "GradModeTest.TestRequiresGradViewOpExiting",
-     "CreationMeta: brasa does not record in which grad mode a view was made (libtorch's "
-     "DifferentiableViewMeta)"),
     ("inference_mode.cpp", "InferenceModeTest.TestTLSState",
      "dispatch-key TLS (ADInplaceOrView, autograd_dispatch_keyset): brasa has no dispatch keys"),
     ("inference_mode.cpp", "assert_TLS_states", "the same"),
-    ("inference_mode.cpp", "InferenceModeTest.TestNormalTensorViewOutputInInferenceMode",
-     "CreationMeta: brasa does not record in which mode a view was made"),
-    ("inference_mode.cpp", "InferenceModeTest.TestNormalTensorViewOutputInNormalMode",
-     "the same"),
-    ("inference_mode.cpp", "InferenceModeTest.TestCreationMetaPropagationInput", "the same"),
     ("inference_mode.cpp", "InferenceModeTest.TestAccessVersionCounter",
      "TensorImpl::version_counter(): brasa's version counter is Tensor::_version()"),
     ("modules.cpp", "ModulesTest.Unflatten",
@@ -142,7 +147,7 @@ def patched_support(src, work):
         text = text.replace(old, new)
     start = text.index(CREATION_META)
     end = text.index("} // namespace test")
-    text = text[:start] + text[end:]
+    text = text[:start] + CREATION_META_BRASA + text[end:]
     out = os.path.join(work, "patched/test/cpp/api")
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "support.h"), "w") as f:
@@ -245,8 +250,8 @@ def main():
         (compiled if res.returncode == 0 else failed).append(name)
     excluded = sum(1 for f, test, _ in EXCLUDED if f in files and "." in test)
     print(f"\n{len(compiled)} of {len(files)} files compile against brasa "
-          f"(support.h with {len(PATCHES)} lines replaced and assert_tensor_creation_meta "
-          f"removed; {excluded} tests left out, listed above); logs in {logs}")
+          f"(support.h with {len(PATCHES)} lines and assert_tensor_creation_meta "
+          f"replaced; {excluded} tests left out, listed above); logs in {logs}")
     if not args.run or not compiled:
         return 0
     main_obj = os.path.join(args.work, "main.o")

@@ -5,8 +5,8 @@
 #include <atomic>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <utility>
-#include <vector>
 
 #include "brasa/core/warning.h"
 
@@ -25,15 +25,15 @@ namespace {
 thread_local Node* t_running = nullptr;
 std::atomic<bool> g_used{false};
 std::mutex g_mutex;
-// (child, parent) pairs; few and short-lived (anomaly mode is for debugging), so a list. Never
+// child -> parent. Once anomaly mode has made a pair, every node's destruction looks itself up
+// here, so a hash map (a graph built under anomaly mode may hold many nodes at once). Never
 // destroyed: nodes may die during static destruction.
-auto& g_parents = *new std::vector<std::pair<const Node*, std::shared_ptr<Node>>>();
+auto& g_parents = *new std::unordered_map<const Node*, std::shared_ptr<Node>>();
 
 std::shared_ptr<Node> parent_of(const Node* node) {
   std::lock_guard<std::mutex> lock(g_mutex);
-  for (const auto& [child, parent] : g_parents)
-    if (child == node) return parent;
-  return nullptr;
+  auto it = g_parents.find(node);
+  return it == g_parents.end() ? nullptr : it->second;
 }
 
 void warn_with_forward_op(const Node& node, const char* what) {
@@ -53,19 +53,16 @@ void note_parent(const Node& node) {
   if (!owner) return;
   g_used.store(true, std::memory_order_relaxed);
   std::lock_guard<std::mutex> lock(g_mutex);
-  g_parents.emplace_back(&node, std::move(owner));
+  g_parents.insert_or_assign(&node, std::move(owner));
 }
 
 void forget_node(const Node* node) {
   std::shared_ptr<Node> parent;  // released after the lock (its destructor forgets it in turn)
   std::lock_guard<std::mutex> lock(g_mutex);
-  for (auto& entry : g_parents) {
-    if (entry.first != node) continue;
-    parent = std::move(entry.second);
-    entry = std::move(g_parents.back());
-    g_parents.pop_back();
-    return;
-  }
+  auto it = g_parents.find(node);
+  if (it == g_parents.end()) return;
+  parent = std::move(it->second);
+  g_parents.erase(it);
 }
 
 bool parents_used() noexcept { return g_used.load(std::memory_order_relaxed); }

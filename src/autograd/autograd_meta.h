@@ -39,6 +39,9 @@ AutogradMeta& materialize_meta(const Tensor& t);
 /// and hooks registered later still run before it, as in libtorch 1.13 (whose retains_grad hooks
 /// always run last). Does nothing unless the tensor retains grad.
 void move_retains_grad_hook(AutogradMeta& m, const std::shared_ptr<Node>& old_fn);
+/// Throws when `t` is a view made in no-grad mode or InferenceMode whose base requires grad and
+/// whose storage was written since (Note [View creation meta]); gradient_edge calls it.
+void check_view_not_rebased(const Tensor& t);
 /// The tensor's meta or null.
 inline AutogradMeta* get_meta(const Tensor& t) {
   return static_cast<AutogradMeta*>(t.unsafeGetTensorImpl()->autograd_meta());

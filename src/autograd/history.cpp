@@ -86,7 +86,31 @@ static void refresh_view_grad_fn(const Tensor& t, AutogradMeta& m) {
   move_retains_grad_hook(m, old);
 }
 
+namespace {
+// libtorch's words, which programs and its tests match, start each message (Note [View creation
+// meta]).
+const char* creation_mode(CreationMeta kind) {
+  return kind == CreationMeta::INFERENCE_MODE ? "inference mode" : "no_grad mode";
+}
+}  // namespace
+
+void check_view_not_rebased(const Tensor& t) {
+  TensorImpl* impl = t.unsafeGetTensorImpl();
+  CreationMeta kind = impl->creation_meta();
+  if (kind == CreationMeta::DEFAULT || !impl->view_base() ||
+      impl->creation_version() == t._version())
+    return;
+  const auto* base_meta = impl->view_base()->autograd_meta();
+  if (!base_meta || !base_meta->requires_grad()) return;
+  BRASA_THROW(RuntimeError, "A view was created in ", creation_mode(kind),
+              " and its base or another view of its base has been modified inplace since; its "
+              "gradient cannot be computed (view of sizes ",
+              t.sizes(), ", base requires grad). Make the view in grad mode, or clone it");
+}
+
 Edge gradient_edge(const Tensor& t) {
+  if (BRASA_UNLIKELY(t.unsafeGetTensorImpl()->creation_meta() != CreationMeta::DEFAULT))
+    check_view_not_rebased(t);
   AutogradMeta* m = get_meta(t);
   if (!m) return Edge();
   refresh_view_grad_fn(t, *m);
@@ -154,6 +178,14 @@ void check_inplace(const Tensor& t, const char* op) {
   if (!GradMode::is_enabled()) return;
   // An inference tensor's own error comes first, as libtorch's (whatever its requires_grad).
   if (t.is_inference()) t.unsafeGetTensorImpl()->check_inference_write();
+  CreationMeta kind = creation_meta(t);
+  if (kind != CreationMeta::DEFAULT) {
+    BRASA_THROW(RuntimeError, "A view was created in ", creation_mode(kind),
+                " and is being modified inplace with grad mode on (", op, " on a view of sizes ",
+                t.sizes(),
+                "): the write cannot be recorded in its base's history. Make the view "
+                "in grad mode, or write into a clone of it");
+  }
   AutogradMeta* m = get_meta(t);
   if (m && m->requires_grad_ && !m->grad_fn_ && !m->is_view_) {
     BRASA_THROW(ValueError, op,

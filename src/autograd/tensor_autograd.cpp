@@ -73,6 +73,7 @@ Tensor& Tensor::mutable_grad() const {
 
 const std::shared_ptr<autograd::Node>& Tensor::grad_fn() const {
   static const std::shared_ptr<autograd::Node> kNone;
+  if (impl_->creation_meta() != CreationMeta::DEFAULT) autograd::check_view_not_rebased(*this);
   AutogradMeta* m = get_meta(*this);
   if (!m) return kNone;
   if (m->is_view_) autograd::gradient_edge(*this);  // refreshes a stale view's grad_fn

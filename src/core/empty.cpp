@@ -98,15 +98,40 @@ Tensor empty_generic(IntArrayRef sizes, ScalarType dtype, Device device) {
   return Tensor(std::move(impl));
 }
 
+// Note [View creation meta]
+// libtorch remembers in which mode a differentiable view was made (CreationMeta). A view made in
+// no-grad mode or in InferenceMode got no history, so once grad mode is back, writing into it in
+// place cannot be recorded correctly (its base's history would not see the write): autograd
+// refuses it when the base requires grad (check_inplace), and refuses to rebuild the view's
+// grad_fn after its base or another view of it was written (gradient_edge). A view of such a view
+// keeps the stricter kind (InferenceMode's is the strictest). make_view records the kind and the
+// storage version at creation on the TensorImpl (autograd metadata does not exist yet then, and
+// may never), and gives the view the Autograd key of a root that has it, so that ops on the view
+// in grad mode reach autograd: the view requires grad, as its base does.
+static void record_creation_meta(TensorImpl& view, const TensorImpl& base, const TensorImpl& root) {
+  CreationMeta now = inference_mode_enabled() ? CreationMeta::INFERENCE_MODE
+                     : grad_mode_enabled()    ? CreationMeta::DEFAULT
+                                              : CreationMeta::NO_GRAD_MODE;
+  CreationMeta before = base.view_base() ? base.creation_meta() : CreationMeta::DEFAULT;
+  CreationMeta kind =
+      now == CreationMeta::DEFAULT || before == CreationMeta::INFERENCE_MODE ? before : now;
+  if (kind == CreationMeta::DEFAULT) return;
+  view.set_creation_meta(kind, view.version());
+  if (root.key_set().has(DispatchKey::Autograd)) view.add_key(DispatchKey::Autograd);
+}
+
 Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides,
                  int64_t storage_offset) {
   TensorImpl* b = base.unsafeGetTensorImpl();
   auto impl = make_intrusive<TensorImpl>(b->storage(), b->dtype(), b->device());
   impl->set_sizes_and_strides(sizes, strides, storage_offset);
+  impl->set_inference(b->is_inference());
   // A view of an inference tensor is no view to autograd, as in libtorch (is_view() is false,
   // _base() undefined): autograd never records through inference tensors, so it needs no base.
-  if (!b->is_inference()) impl->set_view_base(b->view_base() ? b->view_base() : base.impl());
-  impl->set_inference(b->is_inference());
+  if (b->is_inference()) return Tensor(std::move(impl));
+  const IntrusivePtr<TensorImpl>& root = b->view_base() ? b->view_base() : base.impl();
+  impl->set_view_base(root);
+  record_creation_meta(*impl, *b, *root);
   return Tensor(std::move(impl));
 }
 

@@ -9,11 +9,14 @@ AutogradMetaInterface::~AutogradMetaInterface() = default;
 namespace {
 // Note [Initial-exec TLS] (src/dispatch/grad_mode.cpp).
 thread_local bool t_inference_mode __attribute__((tls_model("initial-exec"))) = false;
+thread_local bool t_grad_mode __attribute__((tls_model("initial-exec"))) = true;
 }  // namespace
 
 namespace detail {
 bool inference_mode_enabled() { return t_inference_mode; }
 void set_inference_mode_enabled(bool enabled) { t_inference_mode = enabled; }
+bool grad_mode_enabled() { return t_grad_mode; }
+void set_grad_mode_enabled(bool enabled) { t_grad_mode = enabled; }
 }  // namespace detail
 
 // Note [Inference tensors]

@@ -8,34 +8,35 @@ namespace {
 // Every thread_local of libbrasa uses the initial-exec model. With some variables initial-exec
 // (the object pool, the allocator's cache, the dispatch keys), gold (the release link, Note
 // [Library size]) turns the general-dynamic accesses of the others into initial-exec ones with
-// wrong offsets (R_X86_64_TPOFF64 relocations without a symbol): t_grad_enabled shared its bytes
-// with the head of the object pool's free list, and a program that ran backward crashed at exit.
-thread_local bool t_grad_enabled __attribute__((tls_model("initial-exec"))) = true;
+// wrong offsets (R_X86_64_TPOFF64 relocations without a symbol): the grad-mode flag shared its
+// bytes with the head of the object pool's free list, and a program that ran backward crashed at
+// exit. That flag lives in core (detail::grad_mode_enabled): a view records the mode it was made
+// in (Note [View creation meta]).
 
 void apply_mode(bool enabled) {
-  t_grad_enabled = enabled;
+  detail::set_grad_mode_enabled(enabled);
   DispatchKeySet ex = tls_dispatch_keys.excluded;
   tls_dispatch_keys.excluded =
       enabled ? ex.remove(DispatchKey::Autograd) : ex.add(DispatchKey::Autograd);
 }
 }  // namespace
 
-bool GradMode::is_enabled() { return t_grad_enabled; }
+bool GradMode::is_enabled() { return detail::grad_mode_enabled(); }
 void GradMode::set_enabled(bool enabled) { apply_mode(enabled); }
 void set_grad_enabled(bool enabled) { apply_mode(enabled); }
-bool is_grad_enabled() { return t_grad_enabled; }
+bool is_grad_enabled() { return detail::grad_mode_enabled(); }
 
 AutoGradMode::AutoGradMode(bool enabled)
-    : prev_mode_(t_grad_enabled), prev_excluded_(tls_dispatch_keys.excluded) {
+    : prev_mode_(detail::grad_mode_enabled()), prev_excluded_(tls_dispatch_keys.excluded) {
   apply_mode(enabled);
 }
 AutoGradMode::~AutoGradMode() {
-  t_grad_enabled = prev_mode_;
+  detail::set_grad_mode_enabled(prev_mode_);
   tls_dispatch_keys.excluded = prev_excluded_;
 }
 
 InferenceMode::InferenceMode(bool enabled)
-    : grad_(!enabled && t_grad_enabled), prev_(detail::inference_mode_enabled()) {
+    : grad_(!enabled && detail::grad_mode_enabled()), prev_(detail::inference_mode_enabled()) {
   detail::set_inference_mode_enabled(enabled);
 }
 InferenceMode::~InferenceMode() { detail::set_inference_mode_enabled(prev_); }

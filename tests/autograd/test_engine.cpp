@@ -4,9 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "brasa/brasa.h"
 #include "brasa/ops/tensor_data.h"
+#include "support/throws_with.h"
 
 namespace brasa {
 namespace {
@@ -229,6 +232,37 @@ TEST(AutogradEngine, AnomalyModeNamesTheForwardOp) {
     EXPECT_NE(msg.find("SqrtBackward0"), std::string::npos) << msg;
     EXPECT_NE(msg.find("'sqrt'"), std::string::npos) << msg;
   }
+}
+
+// Note [Anomaly traces]: a node made by a backward that was itself made by a backward names both
+// parents, also with many nodes of anomaly mode alive (the parent table is a hash map).
+TEST(AutogradEngine, AnomalyTracesNameEveryParent) {
+  autograd::DetectAnomalyGuard guard;
+  std::vector<std::string> warnings;
+  WarningHandler previous =
+      set_warning_handler([&](const std::string& m) { warnings.push_back(m); });
+  Tensor x = leaf({0.0});
+  variable_list alive;  // second-order graphs kept alive: many (child, parent) pairs at once
+  for (int i = 0; i < 200; ++i) {
+    Tensor w = leaf({1.0 + i});
+    alive.push_back(autograd::grad({(w * w * w).sum()}, {w}, {}, true, true)[0]);
+  }
+  Tensor y = x.pow(2.5);
+  Tensor g1 = autograd::grad({y.sum()}, {x}, {}, true, true)[0];   // 2.5 x^1.5
+  Tensor g2 = autograd::grad({g1.sum()}, {x}, {}, true, true)[0];  // 3.75 x^0.5
+  alive.clear();
+  std::string error = ::brasa::testing::thrown_message(
+      [&] { autograd::grad({g2}, {x}, {tensor(std::vector<double>{0.0}, kDouble)}); });
+  set_warning_handler(std::move(previous));
+  EXPECT_NE(error.find("nan"), std::string::npos) << error;
+  // The failing node, the node of g1's graph whose backward made it, and y's node behind that.
+  ASSERT_GE(warnings.size(), 3u) << ::testing::PrintToString(warnings);
+  EXPECT_NE(warnings[0].find("Traceback of forward call that caused the error"), std::string::npos);
+  for (size_t i = 1; i < warnings.size(); ++i)
+    EXPECT_NE(warnings[i].find("induced the previous calculation"), std::string::npos)
+        << warnings[i];
+  EXPECT_NE(warnings.back().find("PowBackward0"), std::string::npos) << warnings.back();
+  EXPECT_NE(warnings.back().find("'pow'"), std::string::npos) << warnings.back();
 }
 
 TEST(AutogradEngine, RequiresGradOnlyForFloats) {

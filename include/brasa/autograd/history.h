@@ -22,8 +22,17 @@ BRASA_API void set_history(const Tensor& t, const std::shared_ptr<Node>& fn);
 /// Makes `fn` the new grad_fn of `t` after an in-place op; on a view, the view's base is rebased
 /// too (its grad_fn becomes a CopySlices that runs fn on the view's region).
 BRASA_API void rebase_history(const Tensor& t, const std::shared_ptr<Node>& fn);
-/// Throws ValueError if `t` is a leaf that requires grad (in-place ops on those are refused).
+/// Throws ValueError if `t` is a leaf that requires grad (in-place ops on those are refused), and
+/// RuntimeError if `t` is a view made in no-grad mode or InferenceMode of a tensor that requires
+/// grad (Note [View creation meta]).
 BRASA_API void check_inplace(const Tensor& t, const char* op);
+
+/// libtorch's torch::autograd::CreationMeta (the kind lives in core: make_view records it).
+using ::brasa::CreationMeta;
+/// The mode view `t` was made in (Note [View creation meta]); DEFAULT for a tensor that is no view.
+inline CreationMeta creation_meta(const Tensor& t) {
+  return t.is_view() ? t.unsafeGetTensorImpl()->creation_meta() : CreationMeta::DEFAULT;
+}
 
 /// Whether grad mode is on and any defined tensor requires grad.
 inline bool any_requires_grad(std::initializer_list<const Tensor*> ts) {

@@ -19,11 +19,26 @@ struct BRASA_API AutogradMetaInterface {
   virtual void set_requires_grad(bool requires_grad) = 0;
 };
 
+/// The mode a view was made in (libtorch's torch::autograd::CreationMeta; Note [View creation
+/// meta]): a view made in no-grad mode or InferenceMode of a tensor that requires grad cannot be
+/// modified in place once grad mode is back. The first three are libtorch's other kinds.
+enum class CreationMeta : uint8_t {
+  DEFAULT,
+  IN_CUSTOM_FUNCTION,
+  MULTI_OUTPUT_NODE,
+  NO_GRAD_MODE,
+  INFERENCE_MODE
+};
+
 namespace detail {
 /// Whether InferenceMode is on in this thread. brasa::InferenceMode (dispatch layer) sets it; it
 /// lives in core because tensors read it when they are created.
 BRASA_API bool inference_mode_enabled();
 BRASA_API void set_inference_mode_enabled(bool enabled);
+/// Whether grad mode is on in this thread; brasa::GradMode (dispatch layer) sets it. In core for
+/// the same reason: a view records the mode it was made in.
+BRASA_API bool grad_mode_enabled();
+BRASA_API void set_grad_mode_enabled(bool enabled);
 }  // namespace detail
 
 class BRASA_API TensorImpl : public RefCounted, public detail::PooledObject<TensorImpl> {
@@ -78,6 +93,13 @@ class BRASA_API TensorImpl : public RefCounted, public detail::PooledObject<Tens
   /// The tensor this one is a view of (null if it owns its storage's layout).
   const IntrusivePtr<TensorImpl>& view_base() const { return view_base_; }
   void set_view_base(IntrusivePtr<TensorImpl> base) { view_base_ = std::move(base); }
+  /// For a view: the mode it was made in, and the storage version then (make_view sets both).
+  CreationMeta creation_meta() const { return creation_meta_; }
+  uint32_t creation_version() const { return creation_version_; }
+  void set_creation_meta(CreationMeta m, uint32_t version) {
+    creation_meta_ = m;
+    creation_version_ = version;
+  }
 
   uint32_t version() const { return storage_->version(); }
   /// Counts an in-place write; throws for an inference tensor outside InferenceMode (Note
@@ -103,6 +125,8 @@ class BRASA_API TensorImpl : public RefCounted, public detail::PooledObject<Tens
   bool is_contiguous_ = true;
   bool is_wrapped_number_ = false;
   bool is_inference_;
+  CreationMeta creation_meta_ = CreationMeta::DEFAULT;
+  uint32_t creation_version_ = 0;
   std::unique_ptr<AutogradMetaInterface> autograd_meta_;
   IntrusivePtr<TensorImpl> view_base_;
 };
