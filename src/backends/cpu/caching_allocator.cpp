@@ -64,9 +64,9 @@ class CpuCachingAllocator final : public Allocator {
     size_t rounded;
     int c = size_class(nbytes, &rounded);
     void* p = nullptr;
-    ThreadCache& tc = thread_cache();
-    if (rounded <= kThreadCacheMaxBlock && tc.count[c] > 0) {
-      p = tc.blocks[c][--tc.count[c]];
+    ThreadCache* tc = thread_cache();
+    if (rounded <= kThreadCacheMaxBlock && tc != nullptr && tc->count[c] > 0) {
+      p = tc->blocks[c][--tc->count[c]];
     } else {
       std::lock_guard<std::mutex> lock(mutex_);
       auto& fl = small_free_[c];
@@ -95,7 +95,7 @@ class CpuCachingAllocator final : public Allocator {
   void reset_peak() { stats_.peak.store(stats_.allocated.load()); }
 
   void empty_cache() {
-    flush_thread_cache(thread_cache());
+    if (ThreadCache* tc = thread_cache()) flush_thread_cache(*tc);
     std::lock_guard<std::mutex> lock(mutex_);
     for (int c = 0; c < kNumClasses; ++c) {
       for (void* p : small_free_[c]) {
@@ -122,19 +122,38 @@ class CpuCachingAllocator final : public Allocator {
     int count[kNumClasses] = {};
     ~ThreadCache() { get().flush_thread_cache(*this); }
   };
+  static inline thread_local ThreadCache* t_cache __attribute__((tls_model("initial-exec"))) =
+      nullptr;
+  static inline thread_local bool t_cache_gone __attribute__((tls_model("initial-exec"))) = false;
   // Note [Thread cache on the heap]
   // The cache (4 KB) is allocated at a thread's first use; only the pointer is thread_local. Held
   // in the static TLS block itself (initial-exec, Note [Initial-exec TLS]), it made libbrasa's
   // block 4.4 KB, more than glibc's surplus for libraries loaded with dlopen, and Python's
   // `import brasa` failed ("cannot allocate memory in static TLS block"); now about 370 bytes.
+  //
+  // Note [Thread cache after its thread's end]
+  // A thread's thread_local destructors run in the reverse order of their construction, and the
+  // main thread's run before the static destructors of exit(): a tensor freed by a later one (a
+  // static RNG-state tracker's tensors, found by asan-ubsan) came after the cache was deleted and
+  // was pushed into freed memory. The cache pointer and a "gone" flag are plain thread_locals
+  // (trivially destructible, so readable to the thread's very end); once the cache is gone, the
+  // thread allocates and frees through the shared lists.
   struct ThreadCacheHolder {
-    ThreadCache* cache = nullptr;
-    ~ThreadCacheHolder() { delete cache; }
+    ~ThreadCacheHolder() {
+      ThreadCache* c = t_cache;
+      t_cache = nullptr;
+      t_cache_gone = true;
+      delete c;
+    }
   };
-  static ThreadCache& thread_cache() {
+  static ThreadCache* thread_cache() {
+    if (BRASA_LIKELY(t_cache != nullptr)) return t_cache;
+    if (t_cache_gone) return nullptr;
+    // Its construction registers the destructor above for this thread.
     static thread_local ThreadCacheHolder holder __attribute__((tls_model("initial-exec")));
-    if (BRASA_UNLIKELY(holder.cache == nullptr)) holder.cache = new ThreadCache();
-    return *holder.cache;
+    (void)holder;
+    t_cache = new ThreadCache();
+    return t_cache;
   }
   static size_t class_size(int c) {
     if (c < 16) return size_t(c + 1) * kAlign;
@@ -164,9 +183,9 @@ class CpuCachingAllocator final : public Allocator {
     int c = size_class(rounded, &r2);
     a.stats_.allocated.fetch_sub(rounded, std::memory_order_relaxed);
     a.stats_.frees.fetch_add(1, std::memory_order_relaxed);
-    ThreadCache& tc = thread_cache();
-    if (rounded <= kThreadCacheMaxBlock && tc.count[c] < kThreadCacheDepth) {
-      tc.blocks[c][tc.count[c]++] = p;
+    ThreadCache* tc = thread_cache();
+    if (rounded <= kThreadCacheMaxBlock && tc != nullptr && tc->count[c] < kThreadCacheDepth) {
+      tc->blocks[c][tc->count[c]++] = p;
       return;
     }
     std::lock_guard<std::mutex> lock(a.mutex_);
