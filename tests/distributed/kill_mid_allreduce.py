@@ -96,7 +96,8 @@ def main():
             hangs.append(f"trial {t}: the survivor hung in the allreduce")
             continue
         why = "killed by SIGPIPE" if rc in (-signal.SIGPIPE, 128 + signal.SIGPIPE) else f"exit {rc}"
-        failures.append(f"trial {t}: {why}: {out.strip()[-400:]}")
+        # The whole output: a sanitizer's report (its first lines name the error) runs to pages.
+        failures.append(f"trial {t}: {why}:\n{out.strip()}")
     for h in hangs:
         print(h)
     for f in failures:
