@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include "brasa/brasa.h"
 #include "support/throws_with.h"
 
@@ -25,6 +27,20 @@ constexpr const char* kInferenceRebase =
 // A non-leaf that requires grad (or a plain tensor): in-place writes to its views are allowed.
 Tensor creation_meta_base(bool requires_grad) {
   return ones({1, 2, 3}).set_requires_grad(requires_grad).clone();
+}
+
+// a.view({2, 3}) made in no-grad mode and in InferenceMode.
+std::pair<Tensor, Tensor> views_made_in_each_mode(const Tensor& a) {
+  std::pair<Tensor, Tensor> views;
+  {
+    NoGradGuard no_grad;
+    views.first = a.view({2, 3});
+  }
+  {
+    InferenceMode guard;
+    views.second = a.view({2, 3});
+  }
+  return views;
 }
 
 TEST(ViewCreationMeta, EachModeRecordsItsKind) {
@@ -49,15 +65,7 @@ TEST(ViewCreationMeta, EachModeRecordsItsKind) {
 
 TEST(ViewCreationMeta, AViewOfAViewKeepsTheStricterKind) {
   Tensor a = creation_meta_base(true);
-  Tensor no_grad_view, inference_view;
-  {
-    NoGradGuard no_grad;
-    no_grad_view = a.view({2, 3});
-  }
-  {
-    InferenceMode guard;
-    inference_view = a.view({2, 3});
-  }
+  auto [no_grad_view, inference_view] = views_made_in_each_mode(a);
   EXPECT_EQ(creation_meta(no_grad_view.view({6})), CreationMeta::NO_GRAD_MODE);
   {
     NoGradGuard no_grad;
@@ -80,15 +88,7 @@ TEST(ViewCreationMeta, AViewOfAViewKeepsTheStricterKind) {
 
 TEST(ViewCreationMeta, WritingSuchAViewWithGradModeOnIsRefused) {
   Tensor a = creation_meta_base(true);
-  Tensor no_grad_view, inference_view;
-  {
-    NoGradGuard no_grad;
-    no_grad_view = a.view({2, 3});
-  }
-  {
-    InferenceMode guard;
-    inference_view = a.view({2, 3});
-  }
+  auto [no_grad_view, inference_view] = views_made_in_each_mode(a);
   EXPECT_THROWS_CONTAINING(RuntimeError, no_grad_view.mul_(2), kNoGradWrite);
   EXPECT_THROWS_CONTAINING(RuntimeError, no_grad_view.mul_(2), "(mul on a view of sizes [2, 3])");
   EXPECT_THROWS_CONTAINING(RuntimeError, inference_view.add_(1), kInferenceWrite);
@@ -109,15 +109,7 @@ TEST(ViewCreationMeta, WritingSuchAViewWithGradModeOnIsRefused) {
 
 TEST(ViewCreationMeta, WritingAViewOfATensorWithoutGradIsAllowed) {
   Tensor a = creation_meta_base(false);
-  Tensor no_grad_view, inference_view;
-  {
-    NoGradGuard no_grad;
-    no_grad_view = a.view({2, 3});
-  }
-  {
-    InferenceMode guard;
-    inference_view = a.view({2, 3});
-  }
+  auto [no_grad_view, inference_view] = views_made_in_each_mode(a);
   no_grad_view.mul_(2);
   inference_view.mul_(2);
   EXPECT_FALSE(inference_view.requires_grad());
