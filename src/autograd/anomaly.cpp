@@ -52,8 +52,10 @@ void note_parent(const Node& node) {
   std::shared_ptr<Node> owner = parent->weak_from_this().lock();
   if (!owner) return;
   g_used.store(true, std::memory_order_relaxed);
+  std::shared_ptr<Node> replaced;  // released after the lock, as in forget_node
   std::lock_guard<std::mutex> lock(g_mutex);
-  g_parents.insert_or_assign(&node, std::move(owner));
+  auto [it, inserted] = g_parents.try_emplace(&node, owner);
+  if (!inserted) replaced = std::exchange(it->second, std::move(owner));
 }
 
 void forget_node(const Node* node) {
