@@ -15,6 +15,9 @@
 //   ddp_worker subgroup-outlives
 //     a rank killed (kill_mid_allreduce.py) or exiting normally (normal_exit.py), a subgroup
 //     outliving a rank outside it (subgroup_outlives.py); see die, leave, subgroup_outlives.
+//   ddp_worker error-at-exit
+//     a DistributedError raised while the process exits, after the static destructors ran (Note
+//     [Immortal error category]); one process, no group.
 //   ddp_worker unused
 //     a model with a parameter the loss never uses: without find_unused_parameters the next
 //     forward must fail naming it.
@@ -405,6 +408,27 @@ int unused() {
 
 }  // namespace
 
+// error-at-exit: what a detached Gloo worker does when its op fails during the process's exit
+// (Note [Lost peers]): it raises a DistributedError after static destructors have run. The object
+// below is constructed before distributed_category()'s static, so it is destroyed after it.
+int error_at_exit() {
+  struct RaisesAtExit {
+    ~RaisesAtExit() {
+      try {
+        throw dist::DistributedError("allreduce: raised at exit");
+      } catch (const dist::DistributedError& e) {
+        const std::string message = e.code().message();
+        std::printf("at exit: %s: %s\n", e.code().category().name(), message.c_str());
+        std::fflush(stdout);
+        if (message != "a distributed operation failed") std::_Exit(3);
+      }
+    }
+  };
+  static RaisesAtExit raises_at_exit;
+  std::printf("%s\n", dist::distributed_category().message(1).c_str());  // its first use
+  return 0;
+}
+
 int main(int argc, char** argv) {
   set_default_dtype(kDouble);  // the equivalence tests compare to 1e-6 after 100 steps
   try {
@@ -426,6 +450,7 @@ int main(int argc, char** argv) {
     if (mode == "reference" && argc >= 4)
       return reference(std::stoll(argv[2]), argv[3], micro, adam);
     if (mode == "unused") return unused();
+    if (mode == "error-at-exit") return error_at_exit();
     if (mode == "die") return die(false, 1);
     if (mode == "die-mid") return die(true, argc > 2 ? std::atoi(argv[2]) : 1);
     if (mode == "subgroup-outlives") return subgroup_outlives();

@@ -22,8 +22,11 @@ const std::error_category& distributed_category() noexcept {
                         : "distributed error " + std::to_string(value);
     }
   };
-  static const Category category;
-  return category;
+  // Note [Immortal error category]: never destroyed. A worker thread the process group detached
+  // (Note [Lost peers]) can still raise a DistributedError while the process exits, after the
+  // static destructors ran; a destroyed category there was a call through a dead vtable.
+  static const Category* const category = new Category;
+  return *category;
 }
 
 }  // namespace brasa::distributed
