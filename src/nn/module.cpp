@@ -10,6 +10,7 @@
 #include "brasa/autograd/grad_mode.h"
 #include "brasa/core/error.h"
 #include "brasa/core/warning.h"
+#include "nn/utils/forward_override_registry.h"
 
 namespace brasa::nn {
 namespace {
@@ -46,7 +47,8 @@ Module::Module(const Module&) = default;
 Module& Module::operator=(const Module&) = default;
 Module::Module(Module&&) noexcept = default;
 Module& Module::operator=(Module&&) noexcept = default;
-Module::~Module() = default;
+// Note [Overrides go with their module]
+Module::~Module() { utils::detail::forget_forward_override(this); }
 
 const std::string& Module::name() const noexcept {
   if (!name_) {

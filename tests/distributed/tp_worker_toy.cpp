@@ -161,6 +161,8 @@ int error_checks() {
   const int64_t size = pg->getSize();
   auto mesh = dist::init_device_mesh("cpu", {size});
   auto mesh2d = dist::init_device_mesh("cpu", {1, size}, {"dp", "tp"});
+  const auto tp_group = mesh.get_group(0);
+  const uint32_t tp_group_refs = tp_group.use_count();  // before any module is parallelized
   expect_error<ValueError>(
       "unknown name",
       [&] {
@@ -239,6 +241,15 @@ int error_checks() {
           call(row, ones({2, 5, 4 / size}, kFloat));
         },
         "do not divide");
+  }
+  // Note [Layouts live with their module], Note [Overrides go with their module]: once every
+  // parallelized module above is destroyed, tensor parallelism holds the TP group no more (their
+  // layouts in the registry and their forward overrides kept the group, and through it the
+  // TCPStore server, until the process ended).
+  if (tp_group.use_count() != tp_group_refs) {
+    std::fprintf(stderr, "destroyed parallelized modules still hold the TP group (%u, was %u)\n",
+                 tp_group.use_count(), tp_group_refs);
+    ++failures;
   }
   dist::destroy_process_group();
   return failures == 0 ? 0 : 1;

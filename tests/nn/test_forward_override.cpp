@@ -38,3 +38,18 @@ TEST(ForwardOverride, AModuleNotOwnedByASharedPtrIsRefused) {
   nn::LinearImpl plain(nn::LinearOptions(2, 2));
   EXPECT_THROW(utils::set_forward_override(plain, [](const Tensor& t) { return t; }), ValueError);
 }
+
+// What an override captures (tensor parallel's process group, and through it a TCPStore server
+// and its threads) is released when its module is destroyed, not at some later
+// set_forward_override: the registry outlives every module.
+TEST(ForwardOverride, AnOverrideGoesWithItsModule) {
+  auto held = std::make_shared<int>(7);
+  std::weak_ptr<int> watch = held;
+  {
+    nn::Linear lin(2, 2);
+    utils::set_forward_override(*lin, [held](const Tensor& t) { return t * *held; });
+    held.reset();
+    EXPECT_FALSE(watch.expired());  // the registry's copy of the override holds it
+  }
+  EXPECT_TRUE(watch.expired());
+}

@@ -3,6 +3,7 @@
 // replaces its own (tp_forward.cpp).
 
 #include <memory>
+#include <vector>
 
 #include "brasa/distributed/tensor_parallel.h"
 #include "distributed/tensor_parallel/tp_comm.h"
@@ -19,6 +20,9 @@ struct TPModule {
   Group group;
   int64_t ranks = 1, rank = 0;
   int64_t row_offset = 0, rows = 0;  // Rowwise Embedding: this rank's vocabulary rows
+  // The layouts of the module's own parameters; the registry holds them weakly (Note [Layouts
+  // live with their module] in tp_plan.cpp).
+  std::vector<std::shared_ptr<const TensorParallelLayout>> layouts;
 };
 
 /// The module's forward under its style.

@@ -93,10 +93,14 @@ using detail::tp::TPModule;
 
 // ---- the registry of parallelized modules and their parameters' layouts ----
 
+// Note [Layouts live with their module]: the registry lives for the whole process and a layout
+// holds its DeviceMesh (its process groups, and through them the TCPStore and its server's
+// threads), so the registry keeps layouts weakly. Their owner is the module's TPModule state,
+// which its forward override holds, and which goes when the module is destroyed.
 struct ParamEntry {
   std::weak_ptr<nn::Module> owner;
   const TensorImpl* impl;
-  TensorParallelLayout layout;
+  std::weak_ptr<const TensorParallelLayout> layout;
 };
 
 struct Registry {
@@ -248,17 +252,19 @@ void apply(const Planned& p, const DeviceMesh& mesh) {
   auto group = mesh.get_group(0);
   const int64_t ranks = group->getSize(), rank = group->getRank();
   std::vector<ParamEntry> entries;
+  std::vector<std::shared_ptr<const TensorParallelLayout>> layouts;
   {
     NoGradGuard no_grad;
     for (const auto& item : p.module->named_parameters(false)) {
       Tensor param = item.value();
-      TensorParallelLayout l = layout_of(p, item.key(), param, mesh);
-      if (l.placement.is_shard()) param.set_data(piece(param, l, ranks, rank));
-      entries.push_back({p.module, param.unsafeGetTensorImpl(), std::move(l)});
+      auto l = std::make_shared<const TensorParallelLayout>(layout_of(p, item.key(), param, mesh));
+      if (l->placement.is_shard()) param.set_data(piece(param, *l, ranks, rank));
+      entries.push_back({p.module, param.unsafeGetTensorImpl(), l});
+      layouts.push_back(std::move(l));
     }
   }
   auto state = std::make_shared<TPModule>(
-      TPModule{p.module, p.name, p.type, p.style, group, ranks, rank, 0, 0});
+      TPModule{p.module, p.name, p.type, p.style, group, ranks, rank, 0, 0, std::move(layouts)});
   if (p.type == ModuleType::Embedding && p.style.kind() == ParallelStyle::Kind::Rowwise) {
     const auto& o = static_cast<const nn::EmbeddingImpl&>(*p.module).options;
     state->rows = o.num_embeddings() / ranks;
@@ -270,7 +276,7 @@ void apply(const Planned& p, const DeviceMesh& mesh) {
   std::lock_guard<std::mutex> lock(r.mutex);
   r.modules.push_back(p.module);
   for (auto& e : entries) r.params.push_back(std::move(e));
-  std::erase_if(r.params, [](const ParamEntry& e) { return e.owner.expired(); });
+  std::erase_if(r.params, [](const ParamEntry& e) { return e.layout.expired(); });
   std::erase_if(r.modules, [](const std::weak_ptr<nn::Module>& w) { return w.expired(); });
 }
 
@@ -358,7 +364,8 @@ std::optional<TensorParallelLayout> tensor_parallel_layout(const Tensor& param) 
   auto& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   for (const auto& e : r.params) {
-    if (e.impl == param.unsafeGetTensorImpl() && !e.owner.expired()) return e.layout;
+    if (e.impl != param.unsafeGetTensorImpl() || e.owner.expired()) continue;
+    if (auto layout = e.layout.lock()) return *layout;
   }
   return std::nullopt;
 }

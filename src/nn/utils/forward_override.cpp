@@ -1,6 +1,6 @@
 // The registry of nn::utils::call's forward overrides, keyed by module address and checked
 // against a weak reference, so a module allocated where a destroyed one lived does not inherit
-// its override.
+// its override. A module's destructor removes its entry (Note [Overrides go with their module]).
 
 #include "brasa/nn/utils/forward_override.h"
 
@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "brasa/core/error.h"
+#include "nn/utils/forward_override_registry.h"
 
 namespace brasa::nn::utils {
 namespace {
@@ -68,5 +69,24 @@ ForwardOverride forward_override(const Module& module) {
 }
 
 bool any_forward_override() { return registry().size.load(std::memory_order_relaxed) != 0; }
+
+namespace detail {
+
+void forget_forward_override(const Module* module) noexcept {
+  Registry& r = registry();
+  if (r.size.load(std::memory_order_relaxed) == 0) return;
+  Entry gone;  // destroyed after the lock: what the override captured may run destructors that
+               // set or read overrides of their own
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    auto it = r.entries.find(module);
+    if (it == r.entries.end()) return;
+    gone = std::move(it->second);
+    r.entries.erase(it);
+    r.size.store(r.entries.size());
+  }
+}
+
+}  // namespace detail
 
 }  // namespace brasa::nn::utils
