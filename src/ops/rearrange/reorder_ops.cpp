@@ -60,7 +60,8 @@ Tensor triangle_mask(const Tensor& self, int64_t diagonal, bool lower, const cha
   const int64_t rows = self.sizes()[self.dim() - 2];
   const int64_t cols = self.sizes()[self.dim() - 1];
   Tensor offset = arange(cols, kLong).unsqueeze(0).sub(arange(rows, kLong).unsqueeze(1));
-  return lower ? offset.gt(diagonal) : offset.lt(diagonal);
+  // On self's device: a meta self (the op's shape rule) gets a meta mask.
+  return (lower ? offset.gt(diagonal) : offset.lt(diagonal)).to(self.device());
 }
 
 Tensor tril_kernel(const Tensor& self, int64_t diagonal) {
