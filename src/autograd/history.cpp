@@ -7,6 +7,7 @@
 #include "brasa/core/error.h"
 #include "brasa/ops/pointwise.h"
 #include "core/device_hooks.h"
+#include "dispatch/inplace_name.h"
 
 namespace brasa::autograd {
 
@@ -158,6 +159,10 @@ void check_inplace(const Tensor& t, const char* op) {
 
 void check_inplace_named(const Tensor& t, const char* op, InplaceOpName naming) {
   if (!GradMode::is_enabled()) return;
+  if (const char* name = inplace_name_override()) {  // Note [In-place op names]
+    op = name;
+    naming = InplaceOpName::kAsGiven;
+  }
   // An inference tensor's own error comes first, as libtorch's (whatever its requires_grad).
   if (t.is_inference()) t.unsafeGetTensorImpl()->check_inference_write();
   CreationMeta kind = creation_meta(t);

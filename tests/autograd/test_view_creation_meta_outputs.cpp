@@ -265,6 +265,15 @@ TEST(InplaceOpNames, ErrorsNameTheInPlaceOp) {
                            "scatter_: a leaf Variable");
   EXPECT_THROWS_CONTAINING(ValueError, leaf.select(0, 0).add_(1),
                            "add_: a view of a leaf Variable");
+  // In-place methods written as their op and a copy back (Note [In-place op names]).
+  EXPECT_THROWS_CONTAINING(ValueError, leaf.xlogy_(ones({2, 3})), "xlogy_: a leaf Variable");
+  EXPECT_THROWS_CONTAINING(ValueError, leaf.tril_(), "tril_: a leaf Variable");
+  EXPECT_THROWS_CONTAINING(ValueError, leaf.triu_(), "triu_: a leaf Variable");
+  EXPECT_THROWS_CONTAINING(
+      ValueError,
+      leaf.masked_fill_(ones({2, 3}, kBool), scalar_tensor(1.0).set_requires_grad(true)),
+      "masked_fill_: a leaf Variable");
+  EXPECT_THROWS_CONTAINING(ValueError, leaf.copy_(ones({2, 3})), "copy_: a leaf Variable");
   Tensor parts = multi_output_base(true);
   EXPECT_THROWS_CONTAINING(RuntimeError, parts.split(2)[0].sigmoid_(),
                            "(sigmoid_ on a view of sizes [2, 6]");
