@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Generates compat/include/ATen/MetaFunctions.h: libtorch's at::meta:: functions.
 
-usage: scripts/gen_meta_functions.py [--check] [--cxx CXX]
+usage: scripts/gen_meta_functions.py [--check] [--coverage] [--cxx CXX]
 
 libtorch's `at::meta::add(a, b)` takes tensors of any device and returns what the op's shape and
 dtype rule gives, as a meta tensor, without computing anything. In brasa every op has that rule
@@ -12,6 +12,12 @@ each, every overload of the free function brasa::NAME (read as gen_tensor_method
 from the preprocessed brasa/functions.h, defaults included) that takes a tensor and returns
 tensors, and writes one inline wrapper per overload (Note [at::meta functions]). Functions that
 take TensorOptions (the *_like factories) are left out: their options could name another device.
+libtorch's other forms: at::meta::NAME_out and NAME_outf (out last) from each of brasa's
+NAME_out free functions, and the in-place at::meta::NAME_ from each of Tensor's in-place methods
+that writes values (not those that change its geometry).
+
+--coverage prints how many of libtorch's at::meta names (Debian libtorch-dev's
+ATen/ops/*_meta_dispatch.h) the header has, by form, and the names it lacks.
 
 --check exits 1 when the header is not what the declarations give (ctest check_meta_functions
 runs it), naming the command that regenerates it.
@@ -41,11 +47,16 @@ HEAD = """#pragma once
 // computation. brasa's rule is each op's Meta kernel, so at::meta::NAME calls brasa::NAME on
 // meta twins of its tensor arguments (the same sizes, strides and dtype on the meta device),
 // and raises the op's own shape and dtype errors. One wrapper per overload of each declared op's
-// free function that takes a tensor and returns tensors.
+// free function that takes a tensor and returns tensors. The _out and _outf forms compute into
+// the given meta `out` (resized and checked as the op's out= form does: brasa::NAME_out); the
+// in-place NAME_(self, ...) checks that the result fits self (shape, dtype) as the op's in-place
+// form does, on a meta twin of self, and returns self untouched.
 
 #include <optional>
+#include <string>
 #include <vector>
 
+#include "brasa/core/error.h"
 #include "brasa/functions.h"
 #include "c10/brasa_namespaces.h"
 
@@ -65,6 +76,14 @@ inline std::vector<Tensor> to_meta(TensorList ts) {
   for (const Tensor& t : ts) out.push_back(to_meta(t));
   return out;
 }
+/// An _out form's `out`, which must be a meta tensor: the op resizes and checks it as its out=
+/// form does.
+inline Tensor& meta_out(Tensor& out, const char* op) {
+  BRASA_CHECK(out.defined() && out.is_meta(), "at::meta::", op,
+              ": expected out tensor to have device meta, but got ",
+              out.defined() ? out.device().str() : std::string("an undefined tensor"), " instead");
+  return out;
+}
 }  // namespace detail
 """
 
@@ -77,14 +96,17 @@ def op_names():
     names = set()
     for path in glob.glob(os.path.join(ROOT, "src/**/*.[hc]*"), recursive=True):
         text = open(path).read()
-        names |= set(re.findall(r'\bBRASA_DECLARE_(?!STUB)\w*\(\s*\w+\s*,\s*"([a-z]\w*)"', text))
+        # An overload's declaration ("lerp.Scalar") names the op too.
+        names |= set(re.findall(r'\bBRASA_DECLARE_(?!STUB)\w*\(\s*\w+\s*,\s*"([a-z]\w*)(?:\.\w+)?"',
+                                text))
     return names
 
 
 def wrappers(cxx):
     names = op_names()
     found = {}
-    for decl in parse.brasa_declarations(parse.tokenize_marked(parse.preprocess(cxx))):
+    toks = parse.tokenize_marked(parse.preprocess(cxx))
+    for decl in parse.brasa_declarations(toks):
         ov = parse.parse_function(decl, names)
         if ov is not None:
             found.setdefault(ov.key(), ov)
@@ -99,15 +121,114 @@ def wrappers(cxx):
                          for i, (t, n, _) in enumerate(ov.params))
         out.append(f"inline {ov.ret} {ov.name}({parse.signature(ov.params, True)}) {{\n"
                    f"  return ::brasa::{ov.name}({args});\n}}")
+    return out + out_forms(names, toks) + inplace_forms(toks)
+
+
+def meta_arg(i, param):
+    t, n, _ = param
+    name = n or f"a{i}"
+    return f"detail::to_meta({name})" if t in TENSORS else name
+
+
+def out_forms(names, toks):
+    """at::meta::NAME_out and NAME_outf (out last) from brasa's NAME_out(out..., inputs...)."""
+    found = {}
+    for decl in parse.brasa_declarations(toks):
+        ov = parse.parse_function(decl, {n + "_out" for n in names})
+        if ov is not None:
+            found.setdefault(ov.key(), ov)
+    out = []
+    for key in sorted(found):
+        ov = found[key]
+        n_out = 0
+        while n_out < len(ov.params) and ov.params[n_out][0] == "Tensor&":
+            n_out += 1
+        inputs = ov.params[n_out:]
+        if not n_out or not any(t in TENSORS for t, _, _ in inputs):
+            continue
+        outs = [n for _, n, _ in ov.params[:n_out]]
+        args = ", ".join([f'detail::meta_out({o}, "{ov.name}")' for o in outs] +
+                         [meta_arg(i + n_out, p) for i, p in enumerate(inputs)])
+        out.append(f"inline {ov.ret} {ov.name}({parse.signature(ov.params, True)}) {{\n"
+                   f"  return ::brasa::{ov.name}({args});\n}}")
+        names_in = [n or f"a{i + n_out}" for i, (_, n, _) in enumerate(inputs)]
+        out.append(f"inline {ov.ret} {ov.name[:-4]}_outf("
+                   f"{parse.signature(inputs + ov.params[:n_out], False)}) {{\n"
+                   f"  return ::at::meta::{ov.name}({', '.join(outs + names_in)});\n}}")
     return out
+
+
+# In-place methods that change a tensor's geometry or identity rather than its values: no
+# at::meta form.
+NOT_INPLACE_OPS = {"as_strided_", "detach_", "requires_grad_", "resize_", "resize_as_", "set_",
+                   "squeeze_", "swapaxes_", "swapdims_", "t_", "transpose_", "unsqueeze_"}
+
+
+def tensor_methods(toks):
+    """Declarations of class Tensor's members, as brasa_declarations gives them."""
+    start = next(i for i in range(len(toks)) if toks[i] == "class" and toks[i + 1] == "__attribute__"
+                 and toks[parse.skip_group(toks, i + 2)] == "Tensor")
+    open_brace = toks.index("{", start)
+    body = toks[open_brace + 1:parse.skip_group(toks, open_brace) - 1]
+    body = [t for i, t in enumerate(body) if not (
+        t in ("public", "private", "protected") and body[i + 1] == ":" or
+        t == ":" and body[i - 1] in ("public", "private", "protected"))]
+    return parse.brasa_declarations(["namespace", "brasa", "{"] + body + ["}"])
+
+
+def inplace_forms(toks):
+    """at::meta::NAME_(self, ...) for each overload of Tensor's in-place method NAME_: the method
+    on a meta twin of self, which checks the result fits self."""
+    found = {}
+    for decl in tensor_methods(toks):
+        decl = [t for t in decl if t != "{}"]
+        while decl and decl[-1] == "const":
+            decl = decl[:-1]
+        names = {t for t in decl if t.endswith("_") and t not in NOT_INPLACE_OPS}
+        ov = parse.parse_function(decl, names)
+        if ov is not None and ov.ret == "const Tensor&" and re.fullmatch(r"[a-z]\w*_", ov.name):
+            found.setdefault(ov.key(), ov)
+    out = []
+    for key in sorted(found):
+        ov = found[key]
+        params = [("Tensor&", "self", None)] + ov.params
+        args = ", ".join(meta_arg(i, p) for i, p in enumerate(ov.params))
+        out.append(f"inline Tensor& {ov.name}({parse.signature(params, True)}) {{\n"
+                   f"  detail::to_meta(self).{ov.name}({args});\n"
+                   f"  return self;\n}}")
+    return out
+
+
+def coverage(funcs):
+    """libtorch's at::meta names (its installed headers) that the generated header has."""
+    theirs = set()
+    for path in glob.glob("/usr/include/ATen/ops/*_meta_dispatch.h"):
+        theirs |= set(re.findall(r"TORCH_API [^(]*?(\w+)\(", open(path).read()))
+    if not theirs:
+        sys.exit("gen_meta_functions: no libtorch headers in /usr/include/ATen/ops")
+    ours = {re.match(r"inline [^{]*?(\w+)\(", f, re.S).group(1) for f in funcs}
+
+    def form(n):
+        return ("_outf" if n.endswith("_outf") else "_out" if n.endswith("_out") else
+                "in-place" if n.endswith("_") else "functional")
+    for kind in ("functional", "_out", "_outf", "in-place"):
+        names = sorted(n for n in theirs if form(n) == kind)
+        have = [n for n in names if n in ours]
+        print(f"{kind:10} {len(have):4} of {len(names):4}")
+    print(f"{'all':10} {len(theirs & ours):4} of {len(theirs):4}")
+    print("missing:", " ".join(sorted(theirs - ours)))
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true")
+    parser.add_argument("--coverage", action="store_true")
     parser.add_argument("--cxx", default=os.environ.get("CXX", "c++"))
     args = parser.parse_args()
     funcs = wrappers(args.cxx)
+    if args.coverage:
+        coverage(funcs)
+        return 0
     text = parse.clang_format(HEAD + "\n" + "\n\n".join(funcs) + "\n\n" + TAIL, HEADER)
     if args.check:
         if not os.path.exists(HEADER) or open(HEADER).read() != text:

@@ -344,6 +344,7 @@ const Tensor& write_back(const Tensor& self, const Tensor& result, const char* o
                    self.scalar_type());
   BRASA_CHECK(result.sizes() == self.sizes(), op, ": the result's shape ", result.sizes(),
               " differs from the tensor's ", self.sizes(), " (an in-place op can't resize it)");
+  autograd::InplaceName name(op);  // Note [In-place op names]
   return self.copy_(result);
 }
 
@@ -366,7 +367,8 @@ def sources(defs):
     for layer, entry in sorted(defs.items()):
         headers = set(entry["headers"]) | {"brasa/core/tensor.h"}
         if entry["write_back"]:
-            headers |= {"brasa/core/error.h", "brasa/core/type_promotion.h", "brasa/ops/special.h"}
+            headers |= {"brasa/core/error.h", "brasa/core/type_promotion.h", "brasa/ops/special.h",
+                        "dispatch/inplace_name.h"}
         text = SOURCE_HEAD.format(layer=layer, includes="\n".join(
             f'#include "{h}"' for h in sorted(headers)))
         if entry["write_back"]:
@@ -402,8 +404,9 @@ def main():
             return 1
         return 0
     for path, text in files.items():
-        with open(path, "w") as f:
-            f.write(text)
+        if not os.path.exists(path) or open(path).read() != text:  # keeps unchanged files' times
+            with open(path, "w") as f:
+                f.write(text)
     print(f"{len(decls)} methods in {len(files) - 1} source files; not generated: "
           f"{' '.join(missing) or 'none'}")
     return 0

@@ -39,9 +39,22 @@ AutogradMeta& materialize_meta(const Tensor& t);
 /// and hooks registered later still run before it, as in libtorch 1.13 (whose retains_grad hooks
 /// always run last). Does nothing unless the tensor retains grad.
 void move_retains_grad_hook(AutogradMeta& m, const std::shared_ptr<Node>& old_fn);
-/// Throws when `t` is a view made in no-grad mode or InferenceMode whose base requires grad and
-/// whose storage was written since (Note [View creation meta]); gradient_edge calls it.
+/// Throws when `t` is a view whose creation kind is not DEFAULT, with history or a base that
+/// requires grad, whose storage was written since (Note [View creation meta]); gradient_edge
+/// calls it. In view_write_checks.cpp with the next two.
 void check_view_not_rebased(const Tensor& t);
+/// How the in-place checks' errors name the op writing into the tensor.
+enum class InplaceOpName : uint8_t {
+  kOfDispatchedOp,  ///< a dispatched op ("mul", "clamp.Tensor"): named "mul_", "clamp_"
+  kAsGiven,         ///< printed as it is (a custom Function's node)
+};
+/// check_inplace (which names a dispatched op's in-place form) with the naming given.
+void check_inplace_named(const Tensor& t, const char* op, InplaceOpName naming);
+/// Throws libtorch's error for an in-place write by `op` into view `t` of creation kind `kind`.
+[[noreturn]] void throw_view_write(const Tensor& t, CreationMeta kind, const char* op,
+                                   InplaceOpName naming);
+/// The name check_inplace's errors give the op ("mul" and "mul.Scalar" are "mul_").
+std::string inplace_op_name(const char* op, InplaceOpName naming);
 /// The tensor's meta or null.
 inline AutogradMeta* get_meta(const Tensor& t) {
   return static_cast<AutogradMeta*>(t.unsafeGetTensorImpl()->autograd_meta());

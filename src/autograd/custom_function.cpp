@@ -1,5 +1,6 @@
 #include "brasa/autograd/custom_function.h"
 
+#include "autograd/autograd_meta.h"
 #include "autograd/engine.h"
 #include "brasa/ops/factory.h"
 
@@ -111,24 +112,50 @@ void CollectedArgs::add(const Tensor& t) {
   flat_positions.push_back(flat++);
 }
 
+// Note [Custom Function outputs]
+// As libtorch: an input returned as-is comes back as a new view of it (with the Function as its
+// grad_fn when it is differentiable; detached when it requires grad but is not), and every output
+// that is a view, a dirty input apart, records that a custom Function made it (Note [View creation
+// meta]): writing into it in place would replace the custom backward. With more than one
+// differentiable output the kind is MULTI_OUTPUT_NODE, as for the built-in ops returning several
+// views.
+static Tensor view_of_input(const Tensor& input) {
+  AutoGradMode no_grad(false);
+  return input.view_as(input);
+}
+
 void wrap_outputs(CustomNodeBase& node, const std::shared_ptr<Node>& self,
                   const variable_list& inputs, variable_list& outputs, bool needs_grad) {
   node.ctx.bump_dirty_versions();
-  for (Tensor& out : outputs) {
+  int differentiable = 0;
+  std::vector<bool> dirty_input(outputs.size());
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    Tensor& out = outputs[i];
     if (!out.defined()) continue;
     bool is_input = false;
     for (const Tensor& in : inputs) is_input = is_input || in.is_same(out);
+    const bool dirty = node.ctx.is_dirty(out);
+    dirty_input[i] = is_input && dirty;
     if (!needs_grad || node.ctx.is_non_differentiable(out) || !out.is_floating_point()) {
+      if (is_input && !dirty) out = out.requires_grad() ? out.detach() : view_of_input(out);
       node.add_input_metadata(out);  // keeps output numbering aligned with the grads
       continue;
     }
-    if (node.ctx.is_dirty(out)) {
-      check_inplace(out, node.name().c_str());
+    ++differentiable;
+    if (dirty) {
+      check_inplace_named(out, node.name().c_str(), InplaceOpName::kAsGiven);
       rebase_history(out, self);
     } else {
-      if (is_input) out = out.detach();  // a returned input gets a fresh identity
+      if (is_input) out = view_of_input(out);
       set_history(out, self);
     }
+  }
+  const CreationMeta kind =
+      differentiable > 1 ? CreationMeta::MULTI_OUTPUT_NODE : CreationMeta::IN_CUSTOM_FUNCTION;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    TensorImpl* impl = outputs[i].defined() ? outputs[i].unsafeGetTensorImpl() : nullptr;
+    if (impl && impl->view_base() && !dirty_input[i])
+      impl->set_creation_meta(kind, impl->version());
   }
   node.ctx.finish_saving(outputs);
 }

@@ -7,6 +7,7 @@
 #include "brasa/core/error.h"
 #include "brasa/ops/pointwise.h"
 #include "core/device_hooks.h"
+#include "dispatch/inplace_name.h"
 
 namespace brasa::autograd {
 
@@ -86,28 +87,6 @@ static void refresh_view_grad_fn(const Tensor& t, AutogradMeta& m) {
   move_retains_grad_hook(m, old);
 }
 
-namespace {
-// libtorch's words, which programs and its tests match, start each message (Note [View creation
-// meta]).
-const char* creation_mode(CreationMeta kind) {
-  return kind == CreationMeta::INFERENCE_MODE ? "inference mode" : "no_grad mode";
-}
-}  // namespace
-
-void check_view_not_rebased(const Tensor& t) {
-  TensorImpl* impl = t.unsafeGetTensorImpl();
-  CreationMeta kind = impl->creation_meta();
-  if (kind == CreationMeta::DEFAULT || !impl->view_base() ||
-      impl->creation_version() == t._version())
-    return;
-  const auto* base_meta = impl->view_base()->autograd_meta();
-  if (!base_meta || !base_meta->requires_grad()) return;
-  BRASA_THROW(RuntimeError, "A view was created in ", creation_mode(kind),
-              " and its base or another view of its base has been modified inplace since; its "
-              "gradient cannot be computed (view of sizes ",
-              t.sizes(), ", base requires grad). Make the view in grad mode, or clone it");
-}
-
 Edge gradient_edge(const Tensor& t) {
   if (BRASA_UNLIKELY(t.unsafeGetTensorImpl()->creation_meta() != CreationMeta::DEFAULT))
     check_view_not_rebased(t);
@@ -175,26 +154,28 @@ void rebase_history(const Tensor& t, const std::shared_ptr<Node>& fn) {
 }
 
 void check_inplace(const Tensor& t, const char* op) {
+  check_inplace_named(t, op, InplaceOpName::kOfDispatchedOp);
+}
+
+void check_inplace_named(const Tensor& t, const char* op, InplaceOpName naming) {
   if (!GradMode::is_enabled()) return;
+  if (const char* name = inplace_name_override()) {  // Note [In-place op names]
+    op = name;
+    naming = InplaceOpName::kAsGiven;
+  }
   // An inference tensor's own error comes first, as libtorch's (whatever its requires_grad).
   if (t.is_inference()) t.unsafeGetTensorImpl()->check_inference_write();
   CreationMeta kind = creation_meta(t);
-  if (kind != CreationMeta::DEFAULT) {
-    BRASA_THROW(RuntimeError, "A view was created in ", creation_mode(kind),
-                " and is being modified inplace with grad mode on (", op, " on a view of sizes ",
-                t.sizes(),
-                "): the write cannot be recorded in its base's history. Make the view "
-                "in grad mode, or write into a clone of it");
-  }
+  if (kind != CreationMeta::DEFAULT) throw_view_write(t, kind, op, naming);
   AutogradMeta* m = get_meta(t);
   if (m && m->requires_grad_ && !m->grad_fn_ && !m->is_view_) {
-    BRASA_THROW(ValueError, op,
+    BRASA_THROW(ValueError, inplace_op_name(op, naming),
                 ": a leaf Variable that requires grad is being used in an in-place operation");
   }
   if (TensorImpl* base = t.unsafeGetTensorImpl()->view_base().get()) {
     auto* bm = static_cast<AutogradMeta*>(base->autograd_meta());
     if (bm && bm->requires_grad_ && !bm->grad_fn_) {
-      BRASA_THROW(ValueError, op,
+      BRASA_THROW(ValueError, inplace_op_name(op, naming),
                   ": a view of a leaf Variable that requires grad is being used in an in-place "
                   "operation");
     }

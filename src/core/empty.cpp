@@ -107,7 +107,11 @@ Tensor empty_generic(IntArrayRef sizes, ScalarType dtype, Device device) {
 // keeps the stricter kind (InferenceMode's is the strictest). make_view records the kind and the
 // storage version at creation on the TensorImpl (autograd metadata does not exist yet then, and
 // may never), and gives the view the Autograd key of a root that has it, so that ops on the view
-// in grad mode reach autograd: the view requires grad, as its base does.
+// in grad mode reach autograd: the view requires grad, as its base does. libtorch's two other
+// kinds are set after make_view by what made the view, and refused the same way: the outputs of
+// view ops that return several views (Note [Multi-output views] in ops/view/slice_ops.cpp) and
+// the views a custom Function returns (Note [Custom Function outputs]). autograd's
+// view_write_checks.cpp raises libtorch's errors for every kind.
 static void record_creation_meta(TensorImpl& view, const TensorImpl& base, const TensorImpl& root) {
   CreationMeta now = inference_mode_enabled() ? CreationMeta::INFERENCE_MODE
                      : grad_mode_enabled()    ? CreationMeta::DEFAULT

@@ -1,5 +1,6 @@
 #include "brasa/dispatch/grad_mode.h"
 
+#include "dispatch/inplace_name.h"
 #include "dispatch/node_name.h"
 
 namespace brasa {
@@ -44,6 +45,10 @@ bool InferenceMode::is_enabled() { return detail::inference_mode_enabled(); }
 
 namespace autograd {
 const char*& next_node_name() {  // Note [Overload node names] (dispatch/node_name.h)
+  static thread_local const char* name = nullptr;
+  return name;
+}
+const char*& inplace_name_override() {  // Note [In-place op names] (dispatch/inplace_name.h)
   static thread_local const char* name = nullptr;
   return name;
 }

@@ -22,6 +22,7 @@
 #include "brasa/ops/stft.h"
 #include "brasa/ops/storage.h"
 #include "brasa/ops/view.h"
+#include "dispatch/inplace_name.h"
 
 namespace brasa {
 
@@ -35,6 +36,7 @@ const Tensor& write_back(const Tensor& self, const Tensor& result, const char* o
                    self.scalar_type());
   BRASA_CHECK(result.sizes() == self.sizes(), op, ": the result's shape ", result.sizes(),
               " differs from the tensor's ", self.sizes(), " (an in-place op can't resize it)");
+  autograd::InplaceName name(op);  // Note [In-place op names]
   return self.copy_(result);
 }
 

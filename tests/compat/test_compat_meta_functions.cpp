@@ -57,4 +57,57 @@ TEST(CompatMetaFunctions, InputsThatRequireGradGiveAPlainMetaResult) {
   EXPECT_EQ(x.device(), c10::kCPU);
 }
 
+// libtorch's other forms of its structured ops: NAME_out / NAME_outf resize and check a meta out
+// as the op's out= form does; the in-place NAME_ checks that the result fits self and returns it.
+TEST(CompatMetaFunctions, OutFormsResizeAMetaOut) {
+  auto a = at::ones({4}, at::kFloat);
+  auto b = at::ones({3, 4}, at::kFloat);
+  auto out = at::empty({0}, at::TensorOptions(at::kFloat).device(c10::kMeta));
+  at::Tensor& r = at::meta::add_out(out, a, b);
+  EXPECT_TRUE(r.is_same(out));
+  EXPECT_EQ(out.sizes(), (std::vector<int64_t>{3, 4}));
+  auto out2 = at::empty({0}, at::TensorOptions(at::kDouble).device(c10::kMeta));
+  EXPECT_TRUE(at::meta::mul_outf(a, b, out2).is_same(out2));
+  EXPECT_EQ(out2.sizes(), (std::vector<int64_t>{3, 4}));
+  EXPECT_EQ(out2.scalar_type(), at::kDouble);
+  auto s = at::empty({0}, at::TensorOptions(at::kFloat).device(c10::kMeta));
+  at::meta::sum_out(s, at::randn({2, 3, 5}), {1}, /*keepdim=*/true);
+  EXPECT_EQ(s.sizes(), (std::vector<int64_t>{2, 1, 5}));
+  auto mantissa = at::empty({0}, at::TensorOptions(at::kFloat).device(c10::kMeta));
+  auto exponent = at::empty({0}, at::TensorOptions(at::kInt).device(c10::kMeta));
+  at::meta::frexp_outf(at::ones({2, 2}), mantissa, exponent);
+  EXPECT_EQ(exponent.sizes(), (std::vector<int64_t>{2, 2}));
+  // The op's out= checks: a result that can't be cast to out's dtype, a CPU out.
+  auto int_out = at::empty({0}, at::TensorOptions(at::kInt).device(c10::kMeta));
+  EXPECT_THROWS_CONTAINING(c10::Error, at::meta::add_out(int_out, a, b), "can't be cast");
+  auto cpu_out = at::empty({0});
+  EXPECT_THROWS_CONTAINING(c10::Error, at::meta::add_out(cpu_out, a, b),
+                           "expected out tensor to have device meta, but got cpu");
+  EXPECT_EQ(cpu_out.numel(), 0);
+}
+
+TEST(CompatMetaFunctions, InPlaceFormsCheckTheResultFitsSelf) {
+  auto self = at::ones({3, 4});
+  at::Tensor& r = at::meta::add_(self, at::ones({4}), 2);
+  EXPECT_TRUE(r.is_same(self));
+  EXPECT_EQ(self.device(), c10::kCPU);
+  EXPECT_EQ(self.sum().item<double>(), 12.0);  // untouched
+  EXPECT_EQ(self._version(), 0u);
+  at::meta::sqrt_(self);
+  // A broadcast result larger than self, or a dtype self can't hold, is the op's in-place error.
+  auto small = at::ones({4});
+  EXPECT_THROW(at::meta::mul_(small, at::ones({3, 4})), c10::Error);
+  auto ints = at::ones({4}, at::kInt);
+  EXPECT_THROWS_CONTAINING(c10::Error, at::meta::div_(ints, at::ones({4})), "can't be cast");
+  EXPECT_THROWS_CONTAINING(c10::Error, at::meta::mul_(ints, at::full({4}, 1.5)), "can't be cast");
+  // Every in-place op that writes values has the form: fills, masks, index ops, random fills.
+  at::meta::masked_fill_(self, self > 0, 2.0);
+  at::meta::index_fill_(self, 0, at::zeros({1}, at::kLong), 1.0);
+  at::meta::uniform_(self);
+  at::meta::tril_(self);
+  EXPECT_EQ(at::meta::triu(self, 1).sizes(), self.sizes());
+  EXPECT_THROW(at::meta::masked_fill_(small, at::ones({3, 4}, at::kBool), 2.0), c10::Error);
+  EXPECT_EQ(self.sum().item<double>(), 12.0);
+}
+
 }  // namespace

@@ -9,11 +9,16 @@
 // computation. brasa's rule is each op's Meta kernel, so at::meta::NAME calls brasa::NAME on
 // meta twins of its tensor arguments (the same sizes, strides and dtype on the meta device),
 // and raises the op's own shape and dtype errors. One wrapper per overload of each declared op's
-// free function that takes a tensor and returns tensors.
+// free function that takes a tensor and returns tensors. The _out and _outf forms compute into
+// the given meta `out` (resized and checked as the op's out= form does: brasa::NAME_out); the
+// in-place NAME_(self, ...) checks that the result fits self (shape, dtype) as the op's in-place
+// form does, on a meta twin of self, and returns self untouched.
 
 #include <optional>
+#include <string>
 #include <vector>
 
+#include "brasa/core/error.h"
 #include "brasa/functions.h"
 #include "c10/brasa_namespaces.h"
 
@@ -31,6 +36,14 @@ inline std::vector<Tensor> to_meta(TensorList ts) {
   std::vector<Tensor> out;
   out.reserve(ts.size());
   for (const Tensor& t : ts) out.push_back(to_meta(t));
+  return out;
+}
+/// An _out form's `out`, which must be a meta tensor: the op resizes and checks it as its out=
+/// form does.
+inline Tensor& meta_out(Tensor& out, const char* op) {
+  BRASA_CHECK(out.defined() && out.is_meta(), "at::meta::", op,
+              ": expected out tensor to have device meta, but got ",
+              out.defined() ? out.device().str() : std::string("an undefined tensor"), " instead");
   return out;
 }
 }  // namespace detail
@@ -583,6 +596,14 @@ inline Tensor le(const Tensor& self, const Tensor& other) {
   return ::brasa::le(detail::to_meta(self), detail::to_meta(other));
 }
 
+inline Tensor lerp(const Tensor& self, const Tensor& end, const Scalar& weight) {
+  return ::brasa::lerp(detail::to_meta(self), detail::to_meta(end), weight);
+}
+
+inline Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight) {
+  return ::brasa::lerp(detail::to_meta(self), detail::to_meta(end), detail::to_meta(weight));
+}
+
 inline Tensor lgamma(const Tensor& self) { return ::brasa::lgamma(detail::to_meta(self)); }
 
 inline Tensor linalg_cholesky(const Tensor& A, bool upper = false) {
@@ -719,6 +740,16 @@ inline Tensor masked_select(const Tensor& self, const Tensor& mask) {
   return ::brasa::masked_select(detail::to_meta(self), detail::to_meta(mask));
 }
 
+inline Tensor max(const Tensor& self) { return ::brasa::max(detail::to_meta(self)); }
+
+inline Tensor max(const Tensor& self, const Tensor& other) {
+  return ::brasa::max(detail::to_meta(self), detail::to_meta(other));
+}
+
+inline std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim = false) {
+  return ::brasa::max(detail::to_meta(self), dim, keepdim);
+}
+
 inline std::tuple<Tensor, Tensor> max_pool1d_with_indices(
     const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {}, IntArrayRef padding = 0,
     IntArrayRef dilation = 1, bool ceil_mode = false) {
@@ -782,6 +813,20 @@ inline Tensor mean(const Tensor& self, IntArrayRef dim, bool keepdim = false,
 
 inline Tensor mean(const Tensor& self, std::optional<ScalarType> dtype = std::nullopt) {
   return ::brasa::mean(detail::to_meta(self), dtype);
+}
+
+inline std::vector<Tensor> meshgrid(TensorList tensors, const std::string& indexing = "ij") {
+  return ::brasa::meshgrid(detail::to_meta(tensors), indexing);
+}
+
+inline Tensor min(const Tensor& self) { return ::brasa::min(detail::to_meta(self)); }
+
+inline Tensor min(const Tensor& self, const Tensor& other) {
+  return ::brasa::min(detail::to_meta(self), detail::to_meta(other));
+}
+
+inline std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim = false) {
+  return ::brasa::min(detail::to_meta(self), dim, keepdim);
 }
 
 inline Tensor minimum(const Tensor& self, const Scalar& other) {
@@ -920,6 +965,20 @@ inline Tensor repeat(const Tensor& self, IntArrayRef repeats) {
   return ::brasa::repeat(detail::to_meta(self), repeats);
 }
 
+inline Tensor repeat_interleave(const Tensor& repeats) {
+  return ::brasa::repeat_interleave(detail::to_meta(repeats));
+}
+
+inline Tensor repeat_interleave(const Tensor& self, const Tensor& repeats,
+                                std::optional<int64_t> dim = std::nullopt) {
+  return ::brasa::repeat_interleave(detail::to_meta(self), detail::to_meta(repeats), dim);
+}
+
+inline Tensor repeat_interleave(const Tensor& self, int64_t repeats,
+                                std::optional<int64_t> dim = std::nullopt) {
+  return ::brasa::repeat_interleave(detail::to_meta(self), repeats, dim);
+}
+
 inline Tensor replication_pad1d(const Tensor& self, IntArrayRef padding) {
   return ::brasa::replication_pad1d(detail::to_meta(self), padding);
 }
@@ -966,6 +1025,19 @@ inline std::tuple<Tensor, Tensor, Tensor> scaled_dot_product_attention_backward(
       detail::to_meta(grad_out), detail::to_meta(query), detail::to_meta(key),
       detail::to_meta(value), detail::to_meta(attn_mask), detail::to_meta(out),
       detail::to_meta(logsumexp), detail::to_meta(philox), dropout_p, is_causal, scale);
+}
+
+inline Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index,
+                             const Tensor& src, std::string_view reduce, bool include_self = true) {
+  return ::brasa::scatter_reduce(detail::to_meta(self), dim, detail::to_meta(index),
+                                 detail::to_meta(src), reduce, include_self);
+}
+
+inline Tensor searchsorted(const Tensor& sorted_sequence, const Tensor& values,
+                           bool out_int32 = false, bool right = false,
+                           std::optional<std::string_view> side = std::nullopt) {
+  return ::brasa::searchsorted(detail::to_meta(sorted_sequence), detail::to_meta(values), out_int32,
+                               right, side);
 }
 
 inline Tensor select(const Tensor& self, int64_t dim, int64_t index) {
@@ -1398,6 +1470,2272 @@ inline Tensor where(const Tensor& condition, const Tensor& self, const Scalar& o
 
 inline Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
   return ::brasa::where(detail::to_meta(condition), detail::to_meta(self), detail::to_meta(other));
+}
+
+inline Tensor& abs_out(Tensor& out, const Tensor& self) {
+  return ::brasa::abs_out(detail::meta_out(out, "abs_out"), detail::to_meta(self));
+}
+
+inline Tensor& abs_outf(const Tensor& self, Tensor& out) { return ::at::meta::abs_out(out, self); }
+
+inline Tensor& acos_out(Tensor& out, const Tensor& self) {
+  return ::brasa::acos_out(detail::meta_out(out, "acos_out"), detail::to_meta(self));
+}
+
+inline Tensor& acos_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::acos_out(out, self);
+}
+
+inline Tensor& acosh_out(Tensor& out, const Tensor& self) {
+  return ::brasa::acosh_out(detail::meta_out(out, "acosh_out"), detail::to_meta(self));
+}
+
+inline Tensor& acosh_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::acosh_out(out, self);
+}
+
+inline Tensor& add_out(Tensor& out, const Tensor& self, const Tensor& other,
+                       const Scalar& alpha = 1) {
+  return ::brasa::add_out(detail::meta_out(out, "add_out"), detail::to_meta(self),
+                          detail::to_meta(other), alpha);
+}
+
+inline Tensor& add_outf(const Tensor& self, const Tensor& other, const Scalar& alpha, Tensor& out) {
+  return ::at::meta::add_out(out, self, other, alpha);
+}
+
+inline Tensor& amax_out(Tensor& out, const Tensor& self, IntArrayRef dim = {},
+                        bool keepdim = false) {
+  return ::brasa::amax_out(detail::meta_out(out, "amax_out"), detail::to_meta(self), dim, keepdim);
+}
+
+inline Tensor& amax_outf(const Tensor& self, IntArrayRef dim, bool keepdim, Tensor& out) {
+  return ::at::meta::amax_out(out, self, dim, keepdim);
+}
+
+inline Tensor& amin_out(Tensor& out, const Tensor& self, IntArrayRef dim = {},
+                        bool keepdim = false) {
+  return ::brasa::amin_out(detail::meta_out(out, "amin_out"), detail::to_meta(self), dim, keepdim);
+}
+
+inline Tensor& amin_outf(const Tensor& self, IntArrayRef dim, bool keepdim, Tensor& out) {
+  return ::at::meta::amin_out(out, self, dim, keepdim);
+}
+
+inline Tensor& asin_out(Tensor& out, const Tensor& self) {
+  return ::brasa::asin_out(detail::meta_out(out, "asin_out"), detail::to_meta(self));
+}
+
+inline Tensor& asin_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::asin_out(out, self);
+}
+
+inline Tensor& asinh_out(Tensor& out, const Tensor& self) {
+  return ::brasa::asinh_out(detail::meta_out(out, "asinh_out"), detail::to_meta(self));
+}
+
+inline Tensor& asinh_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::asinh_out(out, self);
+}
+
+inline Tensor& atan2_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  return ::brasa::atan2_out(detail::meta_out(out, "atan2_out"), detail::to_meta(self),
+                            detail::to_meta(other));
+}
+
+inline Tensor& atan2_outf(const Tensor& self, const Tensor& other, Tensor& out) {
+  return ::at::meta::atan2_out(out, self, other);
+}
+
+inline Tensor& atan_out(Tensor& out, const Tensor& self) {
+  return ::brasa::atan_out(detail::meta_out(out, "atan_out"), detail::to_meta(self));
+}
+
+inline Tensor& atan_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::atan_out(out, self);
+}
+
+inline Tensor& atanh_out(Tensor& out, const Tensor& self) {
+  return ::brasa::atanh_out(detail::meta_out(out, "atanh_out"), detail::to_meta(self));
+}
+
+inline Tensor& atanh_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::atanh_out(out, self);
+}
+
+inline Tensor& bitwise_and_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  return ::brasa::bitwise_and_out(detail::meta_out(out, "bitwise_and_out"), detail::to_meta(self),
+                                  detail::to_meta(other));
+}
+
+inline Tensor& bitwise_and_outf(const Tensor& self, const Tensor& other, Tensor& out) {
+  return ::at::meta::bitwise_and_out(out, self, other);
+}
+
+inline Tensor& bitwise_left_shift_out(Tensor& out, const Tensor& self, const Scalar& other) {
+  return ::brasa::bitwise_left_shift_out(detail::meta_out(out, "bitwise_left_shift_out"),
+                                         detail::to_meta(self), other);
+}
+
+inline Tensor& bitwise_left_shift_outf(const Tensor& self, const Scalar& other, Tensor& out) {
+  return ::at::meta::bitwise_left_shift_out(out, self, other);
+}
+
+inline Tensor& bitwise_left_shift_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  return ::brasa::bitwise_left_shift_out(detail::meta_out(out, "bitwise_left_shift_out"),
+                                         detail::to_meta(self), detail::to_meta(other));
+}
+
+inline Tensor& bitwise_left_shift_outf(const Tensor& self, const Tensor& other, Tensor& out) {
+  return ::at::meta::bitwise_left_shift_out(out, self, other);
+}
+
+inline Tensor& bitwise_not_out(Tensor& out, const Tensor& self) {
+  return ::brasa::bitwise_not_out(detail::meta_out(out, "bitwise_not_out"), detail::to_meta(self));
+}
+
+inline Tensor& bitwise_not_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::bitwise_not_out(out, self);
+}
+
+inline Tensor& bitwise_or_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  return ::brasa::bitwise_or_out(detail::meta_out(out, "bitwise_or_out"), detail::to_meta(self),
+                                 detail::to_meta(other));
+}
+
+inline Tensor& bitwise_or_outf(const Tensor& self, const Tensor& other, Tensor& out) {
+  return ::at::meta::bitwise_or_out(out, self, other);
+}
+
+inline Tensor& bitwise_right_shift_out(Tensor& out, const Tensor& self, const Scalar& other) {
+  return ::brasa::bitwise_right_shift_out(detail::meta_out(out, "bitwise_right_shift_out"),
+                                          detail::to_meta(self), other);
+}
+
+inline Tensor& bitwise_right_shift_outf(const Tensor& self, const Scalar& other, Tensor& out) {
+  return ::at::meta::bitwise_right_shift_out(out, self, other);
+}
+
+inline Tensor& bitwise_right_shift_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  return ::brasa::bitwise_right_shift_out(detail::meta_out(out, "bitwise_right_shift_out"),
+                                          detail::to_meta(self), detail::to_meta(other));
+}
+
+inline Tensor& bitwise_right_shift_outf(const Tensor& self, const Tensor& other, Tensor& out) {
+  return ::at::meta::bitwise_right_shift_out(out, self, other);
+}
+
+inline Tensor& bitwise_xor_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  return ::brasa::bitwise_xor_out(detail::meta_out(out, "bitwise_xor_out"), detail::to_meta(self),
+                                  detail::to_meta(other));
+}
+
+inline Tensor& bitwise_xor_outf(const Tensor& self, const Tensor& other, Tensor& out) {
+  return ::at::meta::bitwise_xor_out(out, self, other);
+}
+
+inline Tensor& ceil_out(Tensor& out, const Tensor& self) {
+  return ::brasa::ceil_out(detail::meta_out(out, "ceil_out"), detail::to_meta(self));
+}
+
+inline Tensor& ceil_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::ceil_out(out, self);
+}
+
+inline Tensor& clamp_max_out(Tensor& out, const Tensor& self, const Scalar& max) {
+  return ::brasa::clamp_max_out(detail::meta_out(out, "clamp_max_out"), detail::to_meta(self), max);
+}
+
+inline Tensor& clamp_max_outf(const Tensor& self, const Scalar& max, Tensor& out) {
+  return ::at::meta::clamp_max_out(out, self, max);
+}
+
+inline Tensor& clamp_min_out(Tensor& out, const Tensor& self, const Scalar& min) {
+  return ::brasa::clamp_min_out(detail::meta_out(out, "clamp_min_out"), detail::to_meta(self), min);
+}
+
+inline Tensor& clamp_min_outf(const Tensor& self, const Scalar& min, Tensor& out) {
+  return ::at::meta::clamp_min_out(out, self, min);
+}
+
+inline Tensor& clamp_out(Tensor& out, const Tensor& self, const std::optional<Scalar>& min,
+                         const std::optional<Scalar>& max = std::nullopt) {
+  return ::brasa::clamp_out(detail::meta_out(out, "clamp_out"), detail::to_meta(self), min, max);
+}
+
+inline Tensor& clamp_outf(const Tensor& self, const std::optional<Scalar>& min,
+                          const std::optional<Scalar>& max, Tensor& out) {
+  return ::at::meta::clamp_out(out, self, min, max);
+}
+
+inline Tensor& clamp_out(Tensor& out, const Tensor& self, const std::optional<Tensor>& min,
+                         const std::optional<Tensor>& max = {}) {
+  return ::brasa::clamp_out(detail::meta_out(out, "clamp_out"), detail::to_meta(self),
+                            detail::to_meta(min), detail::to_meta(max));
+}
+
+inline Tensor& clamp_outf(const Tensor& self, const std::optional<Tensor>& min,
+                          const std::optional<Tensor>& max, Tensor& out) {
+  return ::at::meta::clamp_out(out, self, min, max);
+}
+
+inline Tensor& conj_physical_out(Tensor& out, const Tensor& self) {
+  return ::brasa::conj_physical_out(detail::meta_out(out, "conj_physical_out"),
+                                    detail::to_meta(self));
+}
+
+inline Tensor& conj_physical_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::conj_physical_out(out, self);
+}
+
+inline Tensor& cos_out(Tensor& out, const Tensor& self) {
+  return ::brasa::cos_out(detail::meta_out(out, "cos_out"), detail::to_meta(self));
+}
+
+inline Tensor& cos_outf(const Tensor& self, Tensor& out) { return ::at::meta::cos_out(out, self); }
+
+inline Tensor& cosh_out(Tensor& out, const Tensor& self) {
+  return ::brasa::cosh_out(detail::meta_out(out, "cosh_out"), detail::to_meta(self));
+}
+
+inline Tensor& cosh_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::cosh_out(out, self);
+}
+
+inline Tensor& digamma_out(Tensor& out, const Tensor& self) {
+  return ::brasa::digamma_out(detail::meta_out(out, "digamma_out"), detail::to_meta(self));
+}
+
+inline Tensor& digamma_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::digamma_out(out, self);
+}
+
+inline Tensor& div_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  return ::brasa::div_out(detail::meta_out(out, "div_out"), detail::to_meta(self),
+                          detail::to_meta(other));
+}
+
+inline Tensor& div_outf(const Tensor& self, const Tensor& other, Tensor& out) {
+  return ::at::meta::div_out(out, self, other);
+}
+
+inline Tensor& div_out(Tensor& out, const Tensor& self, const Tensor& other,
+                       std::optional<std::string_view> rounding_mode) {
+  return ::brasa::div_out(detail::meta_out(out, "div_out"), detail::to_meta(self),
+                          detail::to_meta(other), rounding_mode);
+}
+
+inline Tensor& div_outf(const Tensor& self, const Tensor& other,
+                        std::optional<std::string_view> rounding_mode, Tensor& out) {
+  return ::at::meta::div_out(out, self, other, rounding_mode);
+}
+
+inline Tensor& eq_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  return ::brasa::eq_out(detail::meta_out(out, "eq_out"), detail::to_meta(self),
+                         detail::to_meta(other));
+}
+
+inline Tensor& eq_outf(const Tensor& self, const Tensor& other, Tensor& out) {
+  return ::at::meta::eq_out(out, self, other);
+}
+
+inline Tensor& erf_out(Tensor& out, const Tensor& self) {
+  return ::brasa::erf_out(detail::meta_out(out, "erf_out"), detail::to_meta(self));
+}
+
+inline Tensor& erf_outf(const Tensor& self, Tensor& out) { return ::at::meta::erf_out(out, self); }
+
+inline Tensor& erfc_out(Tensor& out, const Tensor& self) {
+  return ::brasa::erfc_out(detail::meta_out(out, "erfc_out"), detail::to_meta(self));
+}
+
+inline Tensor& erfc_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::erfc_out(out, self);
+}
+
+inline Tensor& erfinv_out(Tensor& out, const Tensor& self) {
+  return ::brasa::erfinv_out(detail::meta_out(out, "erfinv_out"), detail::to_meta(self));
+}
+
+inline Tensor& erfinv_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::erfinv_out(out, self);
+}
+
+inline Tensor& exp2_out(Tensor& out, const Tensor& self) {
+  return ::brasa::exp2_out(detail::meta_out(out, "exp2_out"), detail::to_meta(self));
+}
+
+inline Tensor& exp2_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::exp2_out(out, self);
+}
+
+inline Tensor& exp_out(Tensor& out, const Tensor& self) {
+  return ::brasa::exp_out(detail::meta_out(out, "exp_out"), detail::to_meta(self));
+}
+
+inline Tensor& exp_outf(const Tensor& self, Tensor& out) { return ::at::meta::exp_out(out, self); }
+
+inline Tensor& expm1_out(Tensor& out, const Tensor& self) {
+  return ::brasa::expm1_out(detail::meta_out(out, "expm1_out"), detail::to_meta(self));
+}
+
+inline Tensor& expm1_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::expm1_out(out, self);
+}
+
+inline Tensor& floor_divide_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  return ::brasa::floor_divide_out(detail::meta_out(out, "floor_divide_out"), detail::to_meta(self),
+                                   detail::to_meta(other));
+}
+
+inline Tensor& floor_divide_outf(const Tensor& self, const Tensor& other, Tensor& out) {
+  return ::at::meta::floor_divide_out(out, self, other);
+}
+
+inline Tensor& floor_out(Tensor& out, const Tensor& self) {
+  return ::brasa::floor_out(detail::meta_out(out, "floor_out"), detail::to_meta(self));
+}
+
+inline Tensor& floor_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::floor_out(out, self);
+}
+
+inline Tensor& fmod_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  return ::brasa::fmod_out(detail::meta_out(out, "fmod_out"), detail::to_meta(self),
+                           detail::to_meta(other));
+}
+
+inline Tensor& fmod_outf(const Tensor& self, const Tensor& other, Tensor& out) {
+  return ::at::meta::fmod_out(out, self, other);
+}
+
+inline Tensor& frac_out(Tensor& out, const Tensor& self) {
+  return ::brasa::frac_out(detail::meta_out(out, "frac_out"), detail::to_meta(self));
+}
+
+inline Tensor& frac_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::frac_out(out, self);
+}
+
+inline std::tuple<Tensor&, Tensor&> frexp_out(Tensor& mantissa, Tensor& exponent,
+                                              const Tensor& self) {
+  return ::brasa::frexp_out(detail::meta_out(mantissa, "frexp_out"),
+                            detail::meta_out(exponent, "frexp_out"), detail::to_meta(self));
+}
+
+inline std::tuple<Tensor&, Tensor&> frexp_outf(const Tensor& self, Tensor& mantissa,
+                                               Tensor& exponent) {
+  return ::at::meta::frexp_out(mantissa, exponent, self);
+}
+
+inline Tensor& gcd_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  return ::brasa::gcd_out(detail::meta_out(out, "gcd_out"), detail::to_meta(self),
+                          detail::to_meta(other));
+}
+
+inline Tensor& gcd_outf(const Tensor& self, const Tensor& other, Tensor& out) {
+  return ::at::meta::gcd_out(out, self, other);
+}
+
+inline Tensor& ge_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  return ::brasa::ge_out(detail::meta_out(out, "ge_out"), detail::to_meta(self),
+                         detail::to_meta(other));
+}
+
+inline Tensor& ge_outf(const Tensor& self, const Tensor& other, Tensor& out) {
+  return ::at::meta::ge_out(out, self, other);
+}
+
+inline Tensor& gt_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  return ::brasa::gt_out(detail::meta_out(out, "gt_out"), detail::to_meta(self),
+                         detail::to_meta(other));
+}
+
+inline Tensor& gt_outf(const Tensor& self, const Tensor& other, Tensor& out) {
+  return ::at::meta::gt_out(out, self, other);
+}
+
+inline Tensor& hypot_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  return ::brasa::hypot_out(detail::meta_out(out, "hypot_out"), detail::to_meta(self),
+                            detail::to_meta(other));
+}
+
+inline Tensor& hypot_outf(const Tensor& self, const Tensor& other, Tensor& out) {
+  return ::at::meta::hypot_out(out, self, other);
+}
+
+inline Tensor& i0_out(Tensor& out, const Tensor& self) {
+  return ::brasa::i0_out(detail::meta_out(out, "i0_out"), detail::to_meta(self));
+}
+
+inline Tensor& i0_outf(const Tensor& self, Tensor& out) { return ::at::meta::i0_out(out, self); }
+
+inline Tensor& igamma_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  return ::brasa::igamma_out(detail::meta_out(out, "igamma_out"), detail::to_meta(self),
+                             detail::to_meta(other));
+}
+
+inline Tensor& igamma_outf(const Tensor& self, const Tensor& other, Tensor& out) {
+  return ::at::meta::igamma_out(out, self, other);
+}
+
+inline Tensor& igammac_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  return ::brasa::igammac_out(detail::meta_out(out, "igammac_out"), detail::to_meta(self),
+                              detail::to_meta(other));
+}
+
+inline Tensor& igammac_outf(const Tensor& self, const Tensor& other, Tensor& out) {
+  return ::at::meta::igammac_out(out, self, other);
+}
+
+inline Tensor& lcm_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  return ::brasa::lcm_out(detail::meta_out(out, "lcm_out"), detail::to_meta(self),
+                          detail::to_meta(other));
+}
+
+inline Tensor& lcm_outf(const Tensor& self, const Tensor& other, Tensor& out) {
+  return ::at::meta::lcm_out(out, self, other);
+}
+
+inline Tensor& le_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  return ::brasa::le_out(detail::meta_out(out, "le_out"), detail::to_meta(self),
+                         detail::to_meta(other));
+}
+
+inline Tensor& le_outf(const Tensor& self, const Tensor& other, Tensor& out) {
+  return ::at::meta::le_out(out, self, other);
+}
+
+inline Tensor& lerp_out(Tensor& out, const Tensor& self, const Tensor& end, const Scalar& weight) {
+  return ::brasa::lerp_out(detail::meta_out(out, "lerp_out"), detail::to_meta(self),
+                           detail::to_meta(end), weight);
+}
+
+inline Tensor& lerp_outf(const Tensor& self, const Tensor& end, const Scalar& weight, Tensor& out) {
+  return ::at::meta::lerp_out(out, self, end, weight);
+}
+
+inline Tensor& lerp_out(Tensor& out, const Tensor& self, const Tensor& end, const Tensor& weight) {
+  return ::brasa::lerp_out(detail::meta_out(out, "lerp_out"), detail::to_meta(self),
+                           detail::to_meta(end), detail::to_meta(weight));
+}
+
+inline Tensor& lerp_outf(const Tensor& self, const Tensor& end, const Tensor& weight, Tensor& out) {
+  return ::at::meta::lerp_out(out, self, end, weight);
+}
+
+inline Tensor& lgamma_out(Tensor& out, const Tensor& self) {
+  return ::brasa::lgamma_out(detail::meta_out(out, "lgamma_out"), detail::to_meta(self));
+}
+
+inline Tensor& lgamma_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::lgamma_out(out, self);
+}
+
+inline Tensor& log10_out(Tensor& out, const Tensor& self) {
+  return ::brasa::log10_out(detail::meta_out(out, "log10_out"), detail::to_meta(self));
+}
+
+inline Tensor& log10_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::log10_out(out, self);
+}
+
+inline Tensor& log1p_out(Tensor& out, const Tensor& self) {
+  return ::brasa::log1p_out(detail::meta_out(out, "log1p_out"), detail::to_meta(self));
+}
+
+inline Tensor& log1p_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::log1p_out(out, self);
+}
+
+inline Tensor& log2_out(Tensor& out, const Tensor& self) {
+  return ::brasa::log2_out(detail::meta_out(out, "log2_out"), detail::to_meta(self));
+}
+
+inline Tensor& log2_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::log2_out(out, self);
+}
+
+inline Tensor& log_out(Tensor& out, const Tensor& self) {
+  return ::brasa::log_out(detail::meta_out(out, "log_out"), detail::to_meta(self));
+}
+
+inline Tensor& log_outf(const Tensor& self, Tensor& out) { return ::at::meta::log_out(out, self); }
+
+inline Tensor& logical_and_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  return ::brasa::logical_and_out(detail::meta_out(out, "logical_and_out"), detail::to_meta(self),
+                                  detail::to_meta(other));
+}
+
+inline Tensor& logical_and_outf(const Tensor& self, const Tensor& other, Tensor& out) {
+  return ::at::meta::logical_and_out(out, self, other);
+}
+
+inline Tensor& logical_not_out(Tensor& out, const Tensor& self) {
+  return ::brasa::logical_not_out(detail::meta_out(out, "logical_not_out"), detail::to_meta(self));
+}
+
+inline Tensor& logical_not_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::logical_not_out(out, self);
+}
+
+inline Tensor& logical_or_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  return ::brasa::logical_or_out(detail::meta_out(out, "logical_or_out"), detail::to_meta(self),
+                                 detail::to_meta(other));
+}
+
+inline Tensor& logical_or_outf(const Tensor& self, const Tensor& other, Tensor& out) {
+  return ::at::meta::logical_or_out(out, self, other);
+}
+
+inline Tensor& logical_xor_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  return ::brasa::logical_xor_out(detail::meta_out(out, "logical_xor_out"), detail::to_meta(self),
+                                  detail::to_meta(other));
+}
+
+inline Tensor& logical_xor_outf(const Tensor& self, const Tensor& other, Tensor& out) {
+  return ::at::meta::logical_xor_out(out, self, other);
+}
+
+inline Tensor& lt_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  return ::brasa::lt_out(detail::meta_out(out, "lt_out"), detail::to_meta(self),
+                         detail::to_meta(other));
+}
+
+inline Tensor& lt_outf(const Tensor& self, const Tensor& other, Tensor& out) {
+  return ::at::meta::lt_out(out, self, other);
+}
+
+inline Tensor& maximum_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  return ::brasa::maximum_out(detail::meta_out(out, "maximum_out"), detail::to_meta(self),
+                              detail::to_meta(other));
+}
+
+inline Tensor& maximum_outf(const Tensor& self, const Tensor& other, Tensor& out) {
+  return ::at::meta::maximum_out(out, self, other);
+}
+
+inline Tensor& mean_out(Tensor& out, const Tensor& self, IntArrayRef dim, bool keepdim = false,
+                        std::optional<ScalarType> dtype = std::nullopt) {
+  return ::brasa::mean_out(detail::meta_out(out, "mean_out"), detail::to_meta(self), dim, keepdim,
+                           dtype);
+}
+
+inline Tensor& mean_outf(const Tensor& self, IntArrayRef dim, bool keepdim,
+                         std::optional<ScalarType> dtype, Tensor& out) {
+  return ::at::meta::mean_out(out, self, dim, keepdim, dtype);
+}
+
+inline Tensor& minimum_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  return ::brasa::minimum_out(detail::meta_out(out, "minimum_out"), detail::to_meta(self),
+                              detail::to_meta(other));
+}
+
+inline Tensor& minimum_outf(const Tensor& self, const Tensor& other, Tensor& out) {
+  return ::at::meta::minimum_out(out, self, other);
+}
+
+inline Tensor& mul_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  return ::brasa::mul_out(detail::meta_out(out, "mul_out"), detail::to_meta(self),
+                          detail::to_meta(other));
+}
+
+inline Tensor& mul_outf(const Tensor& self, const Tensor& other, Tensor& out) {
+  return ::at::meta::mul_out(out, self, other);
+}
+
+inline Tensor& nan_to_num_out(Tensor& out, const Tensor& self,
+                              std::optional<double> nan = std::nullopt,
+                              std::optional<double> posinf = std::nullopt,
+                              std::optional<double> neginf = std::nullopt) {
+  return ::brasa::nan_to_num_out(detail::meta_out(out, "nan_to_num_out"), detail::to_meta(self),
+                                 nan, posinf, neginf);
+}
+
+inline Tensor& nan_to_num_outf(const Tensor& self, std::optional<double> nan,
+                               std::optional<double> posinf, std::optional<double> neginf,
+                               Tensor& out) {
+  return ::at::meta::nan_to_num_out(out, self, nan, posinf, neginf);
+}
+
+inline Tensor& ne_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  return ::brasa::ne_out(detail::meta_out(out, "ne_out"), detail::to_meta(self),
+                         detail::to_meta(other));
+}
+
+inline Tensor& ne_outf(const Tensor& self, const Tensor& other, Tensor& out) {
+  return ::at::meta::ne_out(out, self, other);
+}
+
+inline Tensor& neg_out(Tensor& out, const Tensor& self) {
+  return ::brasa::neg_out(detail::meta_out(out, "neg_out"), detail::to_meta(self));
+}
+
+inline Tensor& neg_outf(const Tensor& self, Tensor& out) { return ::at::meta::neg_out(out, self); }
+
+inline Tensor& nextafter_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  return ::brasa::nextafter_out(detail::meta_out(out, "nextafter_out"), detail::to_meta(self),
+                                detail::to_meta(other));
+}
+
+inline Tensor& nextafter_outf(const Tensor& self, const Tensor& other, Tensor& out) {
+  return ::at::meta::nextafter_out(out, self, other);
+}
+
+inline Tensor& pow_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  return ::brasa::pow_out(detail::meta_out(out, "pow_out"), detail::to_meta(self),
+                          detail::to_meta(other));
+}
+
+inline Tensor& pow_outf(const Tensor& self, const Tensor& other, Tensor& out) {
+  return ::at::meta::pow_out(out, self, other);
+}
+
+inline Tensor& prod_out(Tensor& out, const Tensor& self, int64_t dim, bool keepdim = false,
+                        std::optional<ScalarType> dtype = std::nullopt) {
+  return ::brasa::prod_out(detail::meta_out(out, "prod_out"), detail::to_meta(self), dim, keepdim,
+                           dtype);
+}
+
+inline Tensor& prod_outf(const Tensor& self, int64_t dim, bool keepdim,
+                         std::optional<ScalarType> dtype, Tensor& out) {
+  return ::at::meta::prod_out(out, self, dim, keepdim, dtype);
+}
+
+inline Tensor& reciprocal_out(Tensor& out, const Tensor& self) {
+  return ::brasa::reciprocal_out(detail::meta_out(out, "reciprocal_out"), detail::to_meta(self));
+}
+
+inline Tensor& reciprocal_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::reciprocal_out(out, self);
+}
+
+inline Tensor& relu_out(Tensor& out, const Tensor& self) {
+  return ::brasa::relu_out(detail::meta_out(out, "relu_out"), detail::to_meta(self));
+}
+
+inline Tensor& relu_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::relu_out(out, self);
+}
+
+inline Tensor& remainder_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  return ::brasa::remainder_out(detail::meta_out(out, "remainder_out"), detail::to_meta(self),
+                                detail::to_meta(other));
+}
+
+inline Tensor& remainder_outf(const Tensor& self, const Tensor& other, Tensor& out) {
+  return ::at::meta::remainder_out(out, self, other);
+}
+
+inline Tensor& round_out(Tensor& out, const Tensor& self) {
+  return ::brasa::round_out(detail::meta_out(out, "round_out"), detail::to_meta(self));
+}
+
+inline Tensor& round_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::round_out(out, self);
+}
+
+inline Tensor& rsqrt_out(Tensor& out, const Tensor& self) {
+  return ::brasa::rsqrt_out(detail::meta_out(out, "rsqrt_out"), detail::to_meta(self));
+}
+
+inline Tensor& rsqrt_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::rsqrt_out(out, self);
+}
+
+inline Tensor& sigmoid_out(Tensor& out, const Tensor& self) {
+  return ::brasa::sigmoid_out(detail::meta_out(out, "sigmoid_out"), detail::to_meta(self));
+}
+
+inline Tensor& sigmoid_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::sigmoid_out(out, self);
+}
+
+inline Tensor& sign_out(Tensor& out, const Tensor& self) {
+  return ::brasa::sign_out(detail::meta_out(out, "sign_out"), detail::to_meta(self));
+}
+
+inline Tensor& sign_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::sign_out(out, self);
+}
+
+inline Tensor& signbit_out(Tensor& out, const Tensor& self) {
+  return ::brasa::signbit_out(detail::meta_out(out, "signbit_out"), detail::to_meta(self));
+}
+
+inline Tensor& signbit_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::signbit_out(out, self);
+}
+
+inline Tensor& sin_out(Tensor& out, const Tensor& self) {
+  return ::brasa::sin_out(detail::meta_out(out, "sin_out"), detail::to_meta(self));
+}
+
+inline Tensor& sin_outf(const Tensor& self, Tensor& out) { return ::at::meta::sin_out(out, self); }
+
+inline Tensor& sinh_out(Tensor& out, const Tensor& self) {
+  return ::brasa::sinh_out(detail::meta_out(out, "sinh_out"), detail::to_meta(self));
+}
+
+inline Tensor& sinh_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::sinh_out(out, self);
+}
+
+inline Tensor& special_airy_ai_out(Tensor& out, const Tensor& self) {
+  return ::brasa::special_airy_ai_out(detail::meta_out(out, "special_airy_ai_out"),
+                                      detail::to_meta(self));
+}
+
+inline Tensor& special_airy_ai_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::special_airy_ai_out(out, self);
+}
+
+inline Tensor& special_bessel_j0_out(Tensor& out, const Tensor& self) {
+  return ::brasa::special_bessel_j0_out(detail::meta_out(out, "special_bessel_j0_out"),
+                                        detail::to_meta(self));
+}
+
+inline Tensor& special_bessel_j0_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::special_bessel_j0_out(out, self);
+}
+
+inline Tensor& special_bessel_j1_out(Tensor& out, const Tensor& self) {
+  return ::brasa::special_bessel_j1_out(detail::meta_out(out, "special_bessel_j1_out"),
+                                        detail::to_meta(self));
+}
+
+inline Tensor& special_bessel_j1_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::special_bessel_j1_out(out, self);
+}
+
+inline Tensor& special_bessel_y0_out(Tensor& out, const Tensor& self) {
+  return ::brasa::special_bessel_y0_out(detail::meta_out(out, "special_bessel_y0_out"),
+                                        detail::to_meta(self));
+}
+
+inline Tensor& special_bessel_y0_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::special_bessel_y0_out(out, self);
+}
+
+inline Tensor& special_bessel_y1_out(Tensor& out, const Tensor& self) {
+  return ::brasa::special_bessel_y1_out(detail::meta_out(out, "special_bessel_y1_out"),
+                                        detail::to_meta(self));
+}
+
+inline Tensor& special_bessel_y1_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::special_bessel_y1_out(out, self);
+}
+
+inline Tensor& special_chebyshev_polynomial_t_out(Tensor& out, const Scalar& x, const Tensor& n) {
+  return ::brasa::special_chebyshev_polynomial_t_out(
+      detail::meta_out(out, "special_chebyshev_polynomial_t_out"), x, detail::to_meta(n));
+}
+
+inline Tensor& special_chebyshev_polynomial_t_outf(const Scalar& x, const Tensor& n, Tensor& out) {
+  return ::at::meta::special_chebyshev_polynomial_t_out(out, x, n);
+}
+
+inline Tensor& special_chebyshev_polynomial_t_out(Tensor& out, const Tensor& x, const Scalar& n) {
+  return ::brasa::special_chebyshev_polynomial_t_out(
+      detail::meta_out(out, "special_chebyshev_polynomial_t_out"), detail::to_meta(x), n);
+}
+
+inline Tensor& special_chebyshev_polynomial_t_outf(const Tensor& x, const Scalar& n, Tensor& out) {
+  return ::at::meta::special_chebyshev_polynomial_t_out(out, x, n);
+}
+
+inline Tensor& special_chebyshev_polynomial_t_out(Tensor& out, const Tensor& x, const Tensor& n) {
+  return ::brasa::special_chebyshev_polynomial_t_out(
+      detail::meta_out(out, "special_chebyshev_polynomial_t_out"), detail::to_meta(x),
+      detail::to_meta(n));
+}
+
+inline Tensor& special_chebyshev_polynomial_t_outf(const Tensor& x, const Tensor& n, Tensor& out) {
+  return ::at::meta::special_chebyshev_polynomial_t_out(out, x, n);
+}
+
+inline Tensor& special_chebyshev_polynomial_u_out(Tensor& out, const Scalar& x, const Tensor& n) {
+  return ::brasa::special_chebyshev_polynomial_u_out(
+      detail::meta_out(out, "special_chebyshev_polynomial_u_out"), x, detail::to_meta(n));
+}
+
+inline Tensor& special_chebyshev_polynomial_u_outf(const Scalar& x, const Tensor& n, Tensor& out) {
+  return ::at::meta::special_chebyshev_polynomial_u_out(out, x, n);
+}
+
+inline Tensor& special_chebyshev_polynomial_u_out(Tensor& out, const Tensor& x, const Scalar& n) {
+  return ::brasa::special_chebyshev_polynomial_u_out(
+      detail::meta_out(out, "special_chebyshev_polynomial_u_out"), detail::to_meta(x), n);
+}
+
+inline Tensor& special_chebyshev_polynomial_u_outf(const Tensor& x, const Scalar& n, Tensor& out) {
+  return ::at::meta::special_chebyshev_polynomial_u_out(out, x, n);
+}
+
+inline Tensor& special_chebyshev_polynomial_u_out(Tensor& out, const Tensor& x, const Tensor& n) {
+  return ::brasa::special_chebyshev_polynomial_u_out(
+      detail::meta_out(out, "special_chebyshev_polynomial_u_out"), detail::to_meta(x),
+      detail::to_meta(n));
+}
+
+inline Tensor& special_chebyshev_polynomial_u_outf(const Tensor& x, const Tensor& n, Tensor& out) {
+  return ::at::meta::special_chebyshev_polynomial_u_out(out, x, n);
+}
+
+inline Tensor& special_chebyshev_polynomial_v_out(Tensor& out, const Scalar& x, const Tensor& n) {
+  return ::brasa::special_chebyshev_polynomial_v_out(
+      detail::meta_out(out, "special_chebyshev_polynomial_v_out"), x, detail::to_meta(n));
+}
+
+inline Tensor& special_chebyshev_polynomial_v_outf(const Scalar& x, const Tensor& n, Tensor& out) {
+  return ::at::meta::special_chebyshev_polynomial_v_out(out, x, n);
+}
+
+inline Tensor& special_chebyshev_polynomial_v_out(Tensor& out, const Tensor& x, const Scalar& n) {
+  return ::brasa::special_chebyshev_polynomial_v_out(
+      detail::meta_out(out, "special_chebyshev_polynomial_v_out"), detail::to_meta(x), n);
+}
+
+inline Tensor& special_chebyshev_polynomial_v_outf(const Tensor& x, const Scalar& n, Tensor& out) {
+  return ::at::meta::special_chebyshev_polynomial_v_out(out, x, n);
+}
+
+inline Tensor& special_chebyshev_polynomial_v_out(Tensor& out, const Tensor& x, const Tensor& n) {
+  return ::brasa::special_chebyshev_polynomial_v_out(
+      detail::meta_out(out, "special_chebyshev_polynomial_v_out"), detail::to_meta(x),
+      detail::to_meta(n));
+}
+
+inline Tensor& special_chebyshev_polynomial_v_outf(const Tensor& x, const Tensor& n, Tensor& out) {
+  return ::at::meta::special_chebyshev_polynomial_v_out(out, x, n);
+}
+
+inline Tensor& special_chebyshev_polynomial_w_out(Tensor& out, const Scalar& x, const Tensor& n) {
+  return ::brasa::special_chebyshev_polynomial_w_out(
+      detail::meta_out(out, "special_chebyshev_polynomial_w_out"), x, detail::to_meta(n));
+}
+
+inline Tensor& special_chebyshev_polynomial_w_outf(const Scalar& x, const Tensor& n, Tensor& out) {
+  return ::at::meta::special_chebyshev_polynomial_w_out(out, x, n);
+}
+
+inline Tensor& special_chebyshev_polynomial_w_out(Tensor& out, const Tensor& x, const Scalar& n) {
+  return ::brasa::special_chebyshev_polynomial_w_out(
+      detail::meta_out(out, "special_chebyshev_polynomial_w_out"), detail::to_meta(x), n);
+}
+
+inline Tensor& special_chebyshev_polynomial_w_outf(const Tensor& x, const Scalar& n, Tensor& out) {
+  return ::at::meta::special_chebyshev_polynomial_w_out(out, x, n);
+}
+
+inline Tensor& special_chebyshev_polynomial_w_out(Tensor& out, const Tensor& x, const Tensor& n) {
+  return ::brasa::special_chebyshev_polynomial_w_out(
+      detail::meta_out(out, "special_chebyshev_polynomial_w_out"), detail::to_meta(x),
+      detail::to_meta(n));
+}
+
+inline Tensor& special_chebyshev_polynomial_w_outf(const Tensor& x, const Tensor& n, Tensor& out) {
+  return ::at::meta::special_chebyshev_polynomial_w_out(out, x, n);
+}
+
+inline Tensor& special_erfcx_out(Tensor& out, const Tensor& self) {
+  return ::brasa::special_erfcx_out(detail::meta_out(out, "special_erfcx_out"),
+                                    detail::to_meta(self));
+}
+
+inline Tensor& special_erfcx_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::special_erfcx_out(out, self);
+}
+
+inline Tensor& special_hermite_polynomial_h_out(Tensor& out, const Scalar& x, const Tensor& n) {
+  return ::brasa::special_hermite_polynomial_h_out(
+      detail::meta_out(out, "special_hermite_polynomial_h_out"), x, detail::to_meta(n));
+}
+
+inline Tensor& special_hermite_polynomial_h_outf(const Scalar& x, const Tensor& n, Tensor& out) {
+  return ::at::meta::special_hermite_polynomial_h_out(out, x, n);
+}
+
+inline Tensor& special_hermite_polynomial_h_out(Tensor& out, const Tensor& x, const Scalar& n) {
+  return ::brasa::special_hermite_polynomial_h_out(
+      detail::meta_out(out, "special_hermite_polynomial_h_out"), detail::to_meta(x), n);
+}
+
+inline Tensor& special_hermite_polynomial_h_outf(const Tensor& x, const Scalar& n, Tensor& out) {
+  return ::at::meta::special_hermite_polynomial_h_out(out, x, n);
+}
+
+inline Tensor& special_hermite_polynomial_h_out(Tensor& out, const Tensor& x, const Tensor& n) {
+  return ::brasa::special_hermite_polynomial_h_out(
+      detail::meta_out(out, "special_hermite_polynomial_h_out"), detail::to_meta(x),
+      detail::to_meta(n));
+}
+
+inline Tensor& special_hermite_polynomial_h_outf(const Tensor& x, const Tensor& n, Tensor& out) {
+  return ::at::meta::special_hermite_polynomial_h_out(out, x, n);
+}
+
+inline Tensor& special_hermite_polynomial_he_out(Tensor& out, const Scalar& x, const Tensor& n) {
+  return ::brasa::special_hermite_polynomial_he_out(
+      detail::meta_out(out, "special_hermite_polynomial_he_out"), x, detail::to_meta(n));
+}
+
+inline Tensor& special_hermite_polynomial_he_outf(const Scalar& x, const Tensor& n, Tensor& out) {
+  return ::at::meta::special_hermite_polynomial_he_out(out, x, n);
+}
+
+inline Tensor& special_hermite_polynomial_he_out(Tensor& out, const Tensor& x, const Scalar& n) {
+  return ::brasa::special_hermite_polynomial_he_out(
+      detail::meta_out(out, "special_hermite_polynomial_he_out"), detail::to_meta(x), n);
+}
+
+inline Tensor& special_hermite_polynomial_he_outf(const Tensor& x, const Scalar& n, Tensor& out) {
+  return ::at::meta::special_hermite_polynomial_he_out(out, x, n);
+}
+
+inline Tensor& special_hermite_polynomial_he_out(Tensor& out, const Tensor& x, const Tensor& n) {
+  return ::brasa::special_hermite_polynomial_he_out(
+      detail::meta_out(out, "special_hermite_polynomial_he_out"), detail::to_meta(x),
+      detail::to_meta(n));
+}
+
+inline Tensor& special_hermite_polynomial_he_outf(const Tensor& x, const Tensor& n, Tensor& out) {
+  return ::at::meta::special_hermite_polynomial_he_out(out, x, n);
+}
+
+inline Tensor& special_i0e_out(Tensor& out, const Tensor& self) {
+  return ::brasa::special_i0e_out(detail::meta_out(out, "special_i0e_out"), detail::to_meta(self));
+}
+
+inline Tensor& special_i0e_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::special_i0e_out(out, self);
+}
+
+inline Tensor& special_i1_out(Tensor& out, const Tensor& self) {
+  return ::brasa::special_i1_out(detail::meta_out(out, "special_i1_out"), detail::to_meta(self));
+}
+
+inline Tensor& special_i1_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::special_i1_out(out, self);
+}
+
+inline Tensor& special_i1e_out(Tensor& out, const Tensor& self) {
+  return ::brasa::special_i1e_out(detail::meta_out(out, "special_i1e_out"), detail::to_meta(self));
+}
+
+inline Tensor& special_i1e_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::special_i1e_out(out, self);
+}
+
+inline Tensor& special_laguerre_polynomial_l_out(Tensor& out, const Scalar& x, const Tensor& n) {
+  return ::brasa::special_laguerre_polynomial_l_out(
+      detail::meta_out(out, "special_laguerre_polynomial_l_out"), x, detail::to_meta(n));
+}
+
+inline Tensor& special_laguerre_polynomial_l_outf(const Scalar& x, const Tensor& n, Tensor& out) {
+  return ::at::meta::special_laguerre_polynomial_l_out(out, x, n);
+}
+
+inline Tensor& special_laguerre_polynomial_l_out(Tensor& out, const Tensor& x, const Scalar& n) {
+  return ::brasa::special_laguerre_polynomial_l_out(
+      detail::meta_out(out, "special_laguerre_polynomial_l_out"), detail::to_meta(x), n);
+}
+
+inline Tensor& special_laguerre_polynomial_l_outf(const Tensor& x, const Scalar& n, Tensor& out) {
+  return ::at::meta::special_laguerre_polynomial_l_out(out, x, n);
+}
+
+inline Tensor& special_laguerre_polynomial_l_out(Tensor& out, const Tensor& x, const Tensor& n) {
+  return ::brasa::special_laguerre_polynomial_l_out(
+      detail::meta_out(out, "special_laguerre_polynomial_l_out"), detail::to_meta(x),
+      detail::to_meta(n));
+}
+
+inline Tensor& special_laguerre_polynomial_l_outf(const Tensor& x, const Tensor& n, Tensor& out) {
+  return ::at::meta::special_laguerre_polynomial_l_out(out, x, n);
+}
+
+inline Tensor& special_legendre_polynomial_p_out(Tensor& out, const Scalar& x, const Tensor& n) {
+  return ::brasa::special_legendre_polynomial_p_out(
+      detail::meta_out(out, "special_legendre_polynomial_p_out"), x, detail::to_meta(n));
+}
+
+inline Tensor& special_legendre_polynomial_p_outf(const Scalar& x, const Tensor& n, Tensor& out) {
+  return ::at::meta::special_legendre_polynomial_p_out(out, x, n);
+}
+
+inline Tensor& special_legendre_polynomial_p_out(Tensor& out, const Tensor& x, const Scalar& n) {
+  return ::brasa::special_legendre_polynomial_p_out(
+      detail::meta_out(out, "special_legendre_polynomial_p_out"), detail::to_meta(x), n);
+}
+
+inline Tensor& special_legendre_polynomial_p_outf(const Tensor& x, const Scalar& n, Tensor& out) {
+  return ::at::meta::special_legendre_polynomial_p_out(out, x, n);
+}
+
+inline Tensor& special_legendre_polynomial_p_out(Tensor& out, const Tensor& x, const Tensor& n) {
+  return ::brasa::special_legendre_polynomial_p_out(
+      detail::meta_out(out, "special_legendre_polynomial_p_out"), detail::to_meta(x),
+      detail::to_meta(n));
+}
+
+inline Tensor& special_legendre_polynomial_p_outf(const Tensor& x, const Tensor& n, Tensor& out) {
+  return ::at::meta::special_legendre_polynomial_p_out(out, x, n);
+}
+
+inline Tensor& special_modified_bessel_k0_out(Tensor& out, const Tensor& self) {
+  return ::brasa::special_modified_bessel_k0_out(
+      detail::meta_out(out, "special_modified_bessel_k0_out"), detail::to_meta(self));
+}
+
+inline Tensor& special_modified_bessel_k0_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::special_modified_bessel_k0_out(out, self);
+}
+
+inline Tensor& special_modified_bessel_k1_out(Tensor& out, const Tensor& self) {
+  return ::brasa::special_modified_bessel_k1_out(
+      detail::meta_out(out, "special_modified_bessel_k1_out"), detail::to_meta(self));
+}
+
+inline Tensor& special_modified_bessel_k1_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::special_modified_bessel_k1_out(out, self);
+}
+
+inline Tensor& special_ndtri_out(Tensor& out, const Tensor& self) {
+  return ::brasa::special_ndtri_out(detail::meta_out(out, "special_ndtri_out"),
+                                    detail::to_meta(self));
+}
+
+inline Tensor& special_ndtri_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::special_ndtri_out(out, self);
+}
+
+inline Tensor& special_scaled_modified_bessel_k0_out(Tensor& out, const Tensor& self) {
+  return ::brasa::special_scaled_modified_bessel_k0_out(
+      detail::meta_out(out, "special_scaled_modified_bessel_k0_out"), detail::to_meta(self));
+}
+
+inline Tensor& special_scaled_modified_bessel_k0_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::special_scaled_modified_bessel_k0_out(out, self);
+}
+
+inline Tensor& special_scaled_modified_bessel_k1_out(Tensor& out, const Tensor& self) {
+  return ::brasa::special_scaled_modified_bessel_k1_out(
+      detail::meta_out(out, "special_scaled_modified_bessel_k1_out"), detail::to_meta(self));
+}
+
+inline Tensor& special_scaled_modified_bessel_k1_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::special_scaled_modified_bessel_k1_out(out, self);
+}
+
+inline Tensor& special_shifted_chebyshev_polynomial_t_out(Tensor& out, const Scalar& x,
+                                                          const Tensor& n) {
+  return ::brasa::special_shifted_chebyshev_polynomial_t_out(
+      detail::meta_out(out, "special_shifted_chebyshev_polynomial_t_out"), x, detail::to_meta(n));
+}
+
+inline Tensor& special_shifted_chebyshev_polynomial_t_outf(const Scalar& x, const Tensor& n,
+                                                           Tensor& out) {
+  return ::at::meta::special_shifted_chebyshev_polynomial_t_out(out, x, n);
+}
+
+inline Tensor& special_shifted_chebyshev_polynomial_t_out(Tensor& out, const Tensor& x,
+                                                          const Scalar& n) {
+  return ::brasa::special_shifted_chebyshev_polynomial_t_out(
+      detail::meta_out(out, "special_shifted_chebyshev_polynomial_t_out"), detail::to_meta(x), n);
+}
+
+inline Tensor& special_shifted_chebyshev_polynomial_t_outf(const Tensor& x, const Scalar& n,
+                                                           Tensor& out) {
+  return ::at::meta::special_shifted_chebyshev_polynomial_t_out(out, x, n);
+}
+
+inline Tensor& special_shifted_chebyshev_polynomial_t_out(Tensor& out, const Tensor& x,
+                                                          const Tensor& n) {
+  return ::brasa::special_shifted_chebyshev_polynomial_t_out(
+      detail::meta_out(out, "special_shifted_chebyshev_polynomial_t_out"), detail::to_meta(x),
+      detail::to_meta(n));
+}
+
+inline Tensor& special_shifted_chebyshev_polynomial_t_outf(const Tensor& x, const Tensor& n,
+                                                           Tensor& out) {
+  return ::at::meta::special_shifted_chebyshev_polynomial_t_out(out, x, n);
+}
+
+inline Tensor& special_shifted_chebyshev_polynomial_u_out(Tensor& out, const Scalar& x,
+                                                          const Tensor& n) {
+  return ::brasa::special_shifted_chebyshev_polynomial_u_out(
+      detail::meta_out(out, "special_shifted_chebyshev_polynomial_u_out"), x, detail::to_meta(n));
+}
+
+inline Tensor& special_shifted_chebyshev_polynomial_u_outf(const Scalar& x, const Tensor& n,
+                                                           Tensor& out) {
+  return ::at::meta::special_shifted_chebyshev_polynomial_u_out(out, x, n);
+}
+
+inline Tensor& special_shifted_chebyshev_polynomial_u_out(Tensor& out, const Tensor& x,
+                                                          const Scalar& n) {
+  return ::brasa::special_shifted_chebyshev_polynomial_u_out(
+      detail::meta_out(out, "special_shifted_chebyshev_polynomial_u_out"), detail::to_meta(x), n);
+}
+
+inline Tensor& special_shifted_chebyshev_polynomial_u_outf(const Tensor& x, const Scalar& n,
+                                                           Tensor& out) {
+  return ::at::meta::special_shifted_chebyshev_polynomial_u_out(out, x, n);
+}
+
+inline Tensor& special_shifted_chebyshev_polynomial_u_out(Tensor& out, const Tensor& x,
+                                                          const Tensor& n) {
+  return ::brasa::special_shifted_chebyshev_polynomial_u_out(
+      detail::meta_out(out, "special_shifted_chebyshev_polynomial_u_out"), detail::to_meta(x),
+      detail::to_meta(n));
+}
+
+inline Tensor& special_shifted_chebyshev_polynomial_u_outf(const Tensor& x, const Tensor& n,
+                                                           Tensor& out) {
+  return ::at::meta::special_shifted_chebyshev_polynomial_u_out(out, x, n);
+}
+
+inline Tensor& special_shifted_chebyshev_polynomial_v_out(Tensor& out, const Scalar& x,
+                                                          const Tensor& n) {
+  return ::brasa::special_shifted_chebyshev_polynomial_v_out(
+      detail::meta_out(out, "special_shifted_chebyshev_polynomial_v_out"), x, detail::to_meta(n));
+}
+
+inline Tensor& special_shifted_chebyshev_polynomial_v_outf(const Scalar& x, const Tensor& n,
+                                                           Tensor& out) {
+  return ::at::meta::special_shifted_chebyshev_polynomial_v_out(out, x, n);
+}
+
+inline Tensor& special_shifted_chebyshev_polynomial_v_out(Tensor& out, const Tensor& x,
+                                                          const Scalar& n) {
+  return ::brasa::special_shifted_chebyshev_polynomial_v_out(
+      detail::meta_out(out, "special_shifted_chebyshev_polynomial_v_out"), detail::to_meta(x), n);
+}
+
+inline Tensor& special_shifted_chebyshev_polynomial_v_outf(const Tensor& x, const Scalar& n,
+                                                           Tensor& out) {
+  return ::at::meta::special_shifted_chebyshev_polynomial_v_out(out, x, n);
+}
+
+inline Tensor& special_shifted_chebyshev_polynomial_v_out(Tensor& out, const Tensor& x,
+                                                          const Tensor& n) {
+  return ::brasa::special_shifted_chebyshev_polynomial_v_out(
+      detail::meta_out(out, "special_shifted_chebyshev_polynomial_v_out"), detail::to_meta(x),
+      detail::to_meta(n));
+}
+
+inline Tensor& special_shifted_chebyshev_polynomial_v_outf(const Tensor& x, const Tensor& n,
+                                                           Tensor& out) {
+  return ::at::meta::special_shifted_chebyshev_polynomial_v_out(out, x, n);
+}
+
+inline Tensor& special_shifted_chebyshev_polynomial_w_out(Tensor& out, const Scalar& x,
+                                                          const Tensor& n) {
+  return ::brasa::special_shifted_chebyshev_polynomial_w_out(
+      detail::meta_out(out, "special_shifted_chebyshev_polynomial_w_out"), x, detail::to_meta(n));
+}
+
+inline Tensor& special_shifted_chebyshev_polynomial_w_outf(const Scalar& x, const Tensor& n,
+                                                           Tensor& out) {
+  return ::at::meta::special_shifted_chebyshev_polynomial_w_out(out, x, n);
+}
+
+inline Tensor& special_shifted_chebyshev_polynomial_w_out(Tensor& out, const Tensor& x,
+                                                          const Scalar& n) {
+  return ::brasa::special_shifted_chebyshev_polynomial_w_out(
+      detail::meta_out(out, "special_shifted_chebyshev_polynomial_w_out"), detail::to_meta(x), n);
+}
+
+inline Tensor& special_shifted_chebyshev_polynomial_w_outf(const Tensor& x, const Scalar& n,
+                                                           Tensor& out) {
+  return ::at::meta::special_shifted_chebyshev_polynomial_w_out(out, x, n);
+}
+
+inline Tensor& special_shifted_chebyshev_polynomial_w_out(Tensor& out, const Tensor& x,
+                                                          const Tensor& n) {
+  return ::brasa::special_shifted_chebyshev_polynomial_w_out(
+      detail::meta_out(out, "special_shifted_chebyshev_polynomial_w_out"), detail::to_meta(x),
+      detail::to_meta(n));
+}
+
+inline Tensor& special_shifted_chebyshev_polynomial_w_outf(const Tensor& x, const Tensor& n,
+                                                           Tensor& out) {
+  return ::at::meta::special_shifted_chebyshev_polynomial_w_out(out, x, n);
+}
+
+inline Tensor& special_zeta_out(Tensor& out, const Scalar& self, const Tensor& other) {
+  return ::brasa::special_zeta_out(detail::meta_out(out, "special_zeta_out"), self,
+                                   detail::to_meta(other));
+}
+
+inline Tensor& special_zeta_outf(const Scalar& self, const Tensor& other, Tensor& out) {
+  return ::at::meta::special_zeta_out(out, self, other);
+}
+
+inline Tensor& special_zeta_out(Tensor& out, const Tensor& self, const Scalar& other) {
+  return ::brasa::special_zeta_out(detail::meta_out(out, "special_zeta_out"), detail::to_meta(self),
+                                   other);
+}
+
+inline Tensor& special_zeta_outf(const Tensor& self, const Scalar& other, Tensor& out) {
+  return ::at::meta::special_zeta_out(out, self, other);
+}
+
+inline Tensor& special_zeta_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  return ::brasa::special_zeta_out(detail::meta_out(out, "special_zeta_out"), detail::to_meta(self),
+                                   detail::to_meta(other));
+}
+
+inline Tensor& special_zeta_outf(const Tensor& self, const Tensor& other, Tensor& out) {
+  return ::at::meta::special_zeta_out(out, self, other);
+}
+
+inline Tensor& sqrt_out(Tensor& out, const Tensor& self) {
+  return ::brasa::sqrt_out(detail::meta_out(out, "sqrt_out"), detail::to_meta(self));
+}
+
+inline Tensor& sqrt_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::sqrt_out(out, self);
+}
+
+inline Tensor& square_out(Tensor& out, const Tensor& self) {
+  return ::brasa::square_out(detail::meta_out(out, "square_out"), detail::to_meta(self));
+}
+
+inline Tensor& square_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::square_out(out, self);
+}
+
+inline Tensor& sub_out(Tensor& out, const Tensor& self, const Tensor& other,
+                       const Scalar& alpha = 1) {
+  return ::brasa::sub_out(detail::meta_out(out, "sub_out"), detail::to_meta(self),
+                          detail::to_meta(other), alpha);
+}
+
+inline Tensor& sub_outf(const Tensor& self, const Tensor& other, const Scalar& alpha, Tensor& out) {
+  return ::at::meta::sub_out(out, self, other, alpha);
+}
+
+inline Tensor& sum_out(Tensor& out, const Tensor& self, IntArrayRef dim, bool keepdim = false,
+                       std::optional<ScalarType> dtype = std::nullopt) {
+  return ::brasa::sum_out(detail::meta_out(out, "sum_out"), detail::to_meta(self), dim, keepdim,
+                          dtype);
+}
+
+inline Tensor& sum_outf(const Tensor& self, IntArrayRef dim, bool keepdim,
+                        std::optional<ScalarType> dtype, Tensor& out) {
+  return ::at::meta::sum_out(out, self, dim, keepdim, dtype);
+}
+
+inline Tensor& tan_out(Tensor& out, const Tensor& self) {
+  return ::brasa::tan_out(detail::meta_out(out, "tan_out"), detail::to_meta(self));
+}
+
+inline Tensor& tan_outf(const Tensor& self, Tensor& out) { return ::at::meta::tan_out(out, self); }
+
+inline Tensor& tanh_out(Tensor& out, const Tensor& self) {
+  return ::brasa::tanh_out(detail::meta_out(out, "tanh_out"), detail::to_meta(self));
+}
+
+inline Tensor& tanh_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::tanh_out(out, self);
+}
+
+inline Tensor& trunc_out(Tensor& out, const Tensor& self) {
+  return ::brasa::trunc_out(detail::meta_out(out, "trunc_out"), detail::to_meta(self));
+}
+
+inline Tensor& trunc_outf(const Tensor& self, Tensor& out) {
+  return ::at::meta::trunc_out(out, self);
+}
+
+inline Tensor& where_out(Tensor& out, const Tensor& condition, const Tensor& self,
+                         const Tensor& other) {
+  return ::brasa::where_out(detail::meta_out(out, "where_out"), detail::to_meta(condition),
+                            detail::to_meta(self), detail::to_meta(other));
+}
+
+inline Tensor& where_outf(const Tensor& condition, const Tensor& self, const Tensor& other,
+                          Tensor& out) {
+  return ::at::meta::where_out(out, condition, self, other);
+}
+
+inline Tensor& abs_(Tensor& self) {
+  detail::to_meta(self).abs_();
+  return self;
+}
+
+inline Tensor& absolute_(Tensor& self) {
+  detail::to_meta(self).absolute_();
+  return self;
+}
+
+inline Tensor& acos_(Tensor& self) {
+  detail::to_meta(self).acos_();
+  return self;
+}
+
+inline Tensor& acosh_(Tensor& self) {
+  detail::to_meta(self).acosh_();
+  return self;
+}
+
+inline Tensor& add_(Tensor& self, const Scalar& other, const Scalar& alpha = 1) {
+  detail::to_meta(self).add_(other, alpha);
+  return self;
+}
+
+inline Tensor& add_(Tensor& self, const Tensor& other, const Scalar& alpha = 1) {
+  detail::to_meta(self).add_(detail::to_meta(other), alpha);
+  return self;
+}
+
+inline Tensor& addbmm_(Tensor& self, const Tensor& batch1, const Tensor& batch2,
+                       const Scalar& beta = 1, const Scalar& alpha = 1) {
+  detail::to_meta(self).addbmm_(detail::to_meta(batch1), detail::to_meta(batch2), beta, alpha);
+  return self;
+}
+
+inline Tensor& addcdiv_(Tensor& self, const Tensor& tensor1, const Tensor& tensor2,
+                        const Scalar& value = 1) {
+  detail::to_meta(self).addcdiv_(detail::to_meta(tensor1), detail::to_meta(tensor2), value);
+  return self;
+}
+
+inline Tensor& addcmul_(Tensor& self, const Tensor& tensor1, const Tensor& tensor2,
+                        const Scalar& value = 1) {
+  detail::to_meta(self).addcmul_(detail::to_meta(tensor1), detail::to_meta(tensor2), value);
+  return self;
+}
+
+inline Tensor& addmm_(Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1,
+                      const Scalar& alpha = 1) {
+  detail::to_meta(self).addmm_(detail::to_meta(mat1), detail::to_meta(mat2), beta, alpha);
+  return self;
+}
+
+inline Tensor& addmv_(Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta = 1,
+                      const Scalar& alpha = 1) {
+  detail::to_meta(self).addmv_(detail::to_meta(mat), detail::to_meta(vec), beta, alpha);
+  return self;
+}
+
+inline Tensor& addr_(Tensor& self, const Tensor& vec1, const Tensor& vec2, const Scalar& beta = 1,
+                     const Scalar& alpha = 1) {
+  detail::to_meta(self).addr_(detail::to_meta(vec1), detail::to_meta(vec2), beta, alpha);
+  return self;
+}
+
+inline Tensor& arccos_(Tensor& self) {
+  detail::to_meta(self).arccos_();
+  return self;
+}
+
+inline Tensor& arccosh_(Tensor& self) {
+  detail::to_meta(self).arccosh_();
+  return self;
+}
+
+inline Tensor& arcsin_(Tensor& self) {
+  detail::to_meta(self).arcsin_();
+  return self;
+}
+
+inline Tensor& arcsinh_(Tensor& self) {
+  detail::to_meta(self).arcsinh_();
+  return self;
+}
+
+inline Tensor& arctan2_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).arctan2_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& arctan_(Tensor& self) {
+  detail::to_meta(self).arctan_();
+  return self;
+}
+
+inline Tensor& arctanh_(Tensor& self) {
+  detail::to_meta(self).arctanh_();
+  return self;
+}
+
+inline Tensor& asin_(Tensor& self) {
+  detail::to_meta(self).asin_();
+  return self;
+}
+
+inline Tensor& asinh_(Tensor& self) {
+  detail::to_meta(self).asinh_();
+  return self;
+}
+
+inline Tensor& atan2_(Tensor& self, const Scalar& other) {
+  detail::to_meta(self).atan2_(other);
+  return self;
+}
+
+inline Tensor& atan2_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).atan2_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& atan_(Tensor& self) {
+  detail::to_meta(self).atan_();
+  return self;
+}
+
+inline Tensor& atanh_(Tensor& self) {
+  detail::to_meta(self).atanh_();
+  return self;
+}
+
+inline Tensor& baddbmm_(Tensor& self, const Tensor& batch1, const Tensor& batch2,
+                        const Scalar& beta = 1, const Scalar& alpha = 1) {
+  detail::to_meta(self).baddbmm_(detail::to_meta(batch1), detail::to_meta(batch2), beta, alpha);
+  return self;
+}
+
+inline Tensor& bernoulli_(Tensor& self, double p = 0.5,
+                          std::optional<Generator> gen = std::nullopt) {
+  detail::to_meta(self).bernoulli_(p, gen);
+  return self;
+}
+
+inline Tensor& bitwise_and_(Tensor& self, const Scalar& other) {
+  detail::to_meta(self).bitwise_and_(other);
+  return self;
+}
+
+inline Tensor& bitwise_and_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).bitwise_and_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& bitwise_left_shift_(Tensor& self, const Scalar& other) {
+  detail::to_meta(self).bitwise_left_shift_(other);
+  return self;
+}
+
+inline Tensor& bitwise_left_shift_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).bitwise_left_shift_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& bitwise_not_(Tensor& self) {
+  detail::to_meta(self).bitwise_not_();
+  return self;
+}
+
+inline Tensor& bitwise_or_(Tensor& self, const Scalar& other) {
+  detail::to_meta(self).bitwise_or_(other);
+  return self;
+}
+
+inline Tensor& bitwise_or_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).bitwise_or_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& bitwise_right_shift_(Tensor& self, const Scalar& other) {
+  detail::to_meta(self).bitwise_right_shift_(other);
+  return self;
+}
+
+inline Tensor& bitwise_right_shift_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).bitwise_right_shift_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& bitwise_xor_(Tensor& self, const Scalar& other) {
+  detail::to_meta(self).bitwise_xor_(other);
+  return self;
+}
+
+inline Tensor& bitwise_xor_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).bitwise_xor_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& cauchy_(Tensor& self, double median = 0, double sigma = 1,
+                       std::optional<Generator> gen = std::nullopt) {
+  detail::to_meta(self).cauchy_(median, sigma, gen);
+  return self;
+}
+
+inline Tensor& ceil_(Tensor& self) {
+  detail::to_meta(self).ceil_();
+  return self;
+}
+
+inline Tensor& clamp_(Tensor& self, const std::optional<Tensor>& min,
+                      const std::optional<Tensor>& max = {}) {
+  detail::to_meta(self).clamp_(detail::to_meta(min), detail::to_meta(max));
+  return self;
+}
+
+inline Tensor& clamp_(Tensor& self, std::optional<Scalar> min,
+                      std::optional<Scalar> max = std::nullopt) {
+  detail::to_meta(self).clamp_(min, max);
+  return self;
+}
+
+inline Tensor& clamp_max_(Tensor& self, const Scalar& max) {
+  detail::to_meta(self).clamp_max_(max);
+  return self;
+}
+
+inline Tensor& clamp_min_(Tensor& self, const Scalar& min) {
+  detail::to_meta(self).clamp_min_(min);
+  return self;
+}
+
+inline Tensor& clip_(Tensor& self, const std::optional<Scalar>& min,
+                     const std::optional<Scalar>& max = std::nullopt) {
+  detail::to_meta(self).clip_(min, max);
+  return self;
+}
+
+inline Tensor& conj_physical_(Tensor& self) {
+  detail::to_meta(self).conj_physical_();
+  return self;
+}
+
+inline Tensor& copy_(Tensor& self, const Tensor& src, bool non_blocking = false) {
+  detail::to_meta(self).copy_(detail::to_meta(src), non_blocking);
+  return self;
+}
+
+inline Tensor& copysign_(Tensor& self, const Scalar& other) {
+  detail::to_meta(self).copysign_(other);
+  return self;
+}
+
+inline Tensor& copysign_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).copysign_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& cos_(Tensor& self) {
+  detail::to_meta(self).cos_();
+  return self;
+}
+
+inline Tensor& cosh_(Tensor& self) {
+  detail::to_meta(self).cosh_();
+  return self;
+}
+
+inline Tensor& cumprod_(Tensor& self, int64_t dim, std::optional<ScalarType> dtype = std::nullopt) {
+  detail::to_meta(self).cumprod_(dim, dtype);
+  return self;
+}
+
+inline Tensor& cumsum_(Tensor& self, int64_t dim, std::optional<ScalarType> dtype = std::nullopt) {
+  detail::to_meta(self).cumsum_(dim, dtype);
+  return self;
+}
+
+inline Tensor& deg2rad_(Tensor& self) {
+  detail::to_meta(self).deg2rad_();
+  return self;
+}
+
+inline Tensor& digamma_(Tensor& self) {
+  detail::to_meta(self).digamma_();
+  return self;
+}
+
+inline Tensor& div_(Tensor& self, const Scalar& other) {
+  detail::to_meta(self).div_(other);
+  return self;
+}
+
+inline Tensor& div_(Tensor& self, const Scalar& other,
+                    std::optional<std::string_view> rounding_mode) {
+  detail::to_meta(self).div_(other, rounding_mode);
+  return self;
+}
+
+inline Tensor& div_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).div_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& div_(Tensor& self, const Tensor& other,
+                    std::optional<std::string_view> rounding_mode) {
+  detail::to_meta(self).div_(detail::to_meta(other), rounding_mode);
+  return self;
+}
+
+inline Tensor& divide_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).divide_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& eq_(Tensor& self, const Scalar& other) {
+  detail::to_meta(self).eq_(other);
+  return self;
+}
+
+inline Tensor& eq_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).eq_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& erf_(Tensor& self) {
+  detail::to_meta(self).erf_();
+  return self;
+}
+
+inline Tensor& erfc_(Tensor& self) {
+  detail::to_meta(self).erfc_();
+  return self;
+}
+
+inline Tensor& erfinv_(Tensor& self) {
+  detail::to_meta(self).erfinv_();
+  return self;
+}
+
+inline Tensor& exp2_(Tensor& self) {
+  detail::to_meta(self).exp2_();
+  return self;
+}
+
+inline Tensor& exp_(Tensor& self) {
+  detail::to_meta(self).exp_();
+  return self;
+}
+
+inline Tensor& expm1_(Tensor& self) {
+  detail::to_meta(self).expm1_();
+  return self;
+}
+
+inline Tensor& exponential_(Tensor& self, double lambd = 1,
+                            std::optional<Generator> gen = std::nullopt) {
+  detail::to_meta(self).exponential_(lambd, gen);
+  return self;
+}
+
+inline Tensor& fill_(Tensor& self, const Scalar& value) {
+  detail::to_meta(self).fill_(value);
+  return self;
+}
+
+inline Tensor& fill_(Tensor& self, const Tensor& value) {
+  detail::to_meta(self).fill_(detail::to_meta(value));
+  return self;
+}
+
+inline Tensor& fill_diagonal_(Tensor& self, const Scalar& fill_value, bool wrap = false) {
+  detail::to_meta(self).fill_diagonal_(fill_value, wrap);
+  return self;
+}
+
+inline Tensor& fix_(Tensor& self) {
+  detail::to_meta(self).fix_();
+  return self;
+}
+
+inline Tensor& float_power_(Tensor& self, const Scalar& other) {
+  detail::to_meta(self).float_power_(other);
+  return self;
+}
+
+inline Tensor& float_power_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).float_power_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& floor_(Tensor& self) {
+  detail::to_meta(self).floor_();
+  return self;
+}
+
+inline Tensor& floor_divide_(Tensor& self, const Scalar& other) {
+  detail::to_meta(self).floor_divide_(other);
+  return self;
+}
+
+inline Tensor& floor_divide_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).floor_divide_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& fmod_(Tensor& self, const Scalar& other) {
+  detail::to_meta(self).fmod_(other);
+  return self;
+}
+
+inline Tensor& fmod_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).fmod_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& frac_(Tensor& self) {
+  detail::to_meta(self).frac_();
+  return self;
+}
+
+inline Tensor& gcd_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).gcd_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& ge_(Tensor& self, const Scalar& other) {
+  detail::to_meta(self).ge_(other);
+  return self;
+}
+
+inline Tensor& ge_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).ge_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& geometric_(Tensor& self, double p, std::optional<Generator> gen = std::nullopt) {
+  detail::to_meta(self).geometric_(p, gen);
+  return self;
+}
+
+inline Tensor& greater_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).greater_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& greater_equal_(Tensor& self, const Scalar& other) {
+  detail::to_meta(self).greater_equal_(other);
+  return self;
+}
+
+inline Tensor& greater_equal_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).greater_equal_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& gt_(Tensor& self, const Scalar& other) {
+  detail::to_meta(self).gt_(other);
+  return self;
+}
+
+inline Tensor& gt_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).gt_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& heaviside_(Tensor& self, const Tensor& values) {
+  detail::to_meta(self).heaviside_(detail::to_meta(values));
+  return self;
+}
+
+inline Tensor& hypot_(Tensor& self, const Scalar& other) {
+  detail::to_meta(self).hypot_(other);
+  return self;
+}
+
+inline Tensor& hypot_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).hypot_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& i0_(Tensor& self) {
+  detail::to_meta(self).i0_();
+  return self;
+}
+
+inline Tensor& igamma_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).igamma_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& igammac_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).igammac_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                          const Scalar& alpha = 1) {
+  detail::to_meta(self).index_add_(dim, detail::to_meta(index), detail::to_meta(source), alpha);
+  return self;
+}
+
+inline Tensor& index_copy_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
+  detail::to_meta(self).index_copy_(dim, detail::to_meta(index), detail::to_meta(source));
+  return self;
+}
+
+inline Tensor& index_fill_(Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  detail::to_meta(self).index_fill_(dim, detail::to_meta(index), value);
+  return self;
+}
+
+inline Tensor& index_put_(Tensor& self, ArrayRef<indexing::TensorIndex> indices,
+                          const Scalar& value) {
+  detail::to_meta(self).index_put_(indices, value);
+  return self;
+}
+
+inline Tensor& index_put_(Tensor& self, ArrayRef<indexing::TensorIndex> indices,
+                          const Tensor& value) {
+  detail::to_meta(self).index_put_(indices, detail::to_meta(value));
+  return self;
+}
+
+inline Tensor& index_put_(Tensor& self, const std::vector<std::optional<Tensor>>& indices,
+                          const Tensor& values, bool accumulate) {
+  detail::to_meta(self).index_put_(indices, detail::to_meta(values), accumulate);
+  return self;
+}
+
+inline Tensor& index_put_(Tensor& self, std::initializer_list<indexing::TensorIndex> indices,
+                          const Scalar& value) {
+  detail::to_meta(self).index_put_(indices, value);
+  return self;
+}
+
+inline Tensor& index_put_(Tensor& self, std::initializer_list<indexing::TensorIndex> indices,
+                          const Tensor& value) {
+  detail::to_meta(self).index_put_(indices, detail::to_meta(value));
+  return self;
+}
+
+inline Tensor& index_reduce_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                             std::string_view reduce, bool include_self = true) {
+  detail::to_meta(self).index_reduce_(dim, detail::to_meta(index), detail::to_meta(source), reduce,
+                                      include_self);
+  return self;
+}
+
+inline Tensor& lcm_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).lcm_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& ldexp_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).ldexp_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& le_(Tensor& self, const Scalar& other) {
+  detail::to_meta(self).le_(other);
+  return self;
+}
+
+inline Tensor& le_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).le_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& lerp_(Tensor& self, const Tensor& end, const Scalar& weight) {
+  detail::to_meta(self).lerp_(detail::to_meta(end), weight);
+  return self;
+}
+
+inline Tensor& lerp_(Tensor& self, const Tensor& end, const Tensor& weight) {
+  detail::to_meta(self).lerp_(detail::to_meta(end), detail::to_meta(weight));
+  return self;
+}
+
+inline Tensor& less_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).less_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& less_equal_(Tensor& self, const Scalar& other) {
+  detail::to_meta(self).less_equal_(other);
+  return self;
+}
+
+inline Tensor& less_equal_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).less_equal_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& lgamma_(Tensor& self) {
+  detail::to_meta(self).lgamma_();
+  return self;
+}
+
+inline Tensor& log10_(Tensor& self) {
+  detail::to_meta(self).log10_();
+  return self;
+}
+
+inline Tensor& log1p_(Tensor& self) {
+  detail::to_meta(self).log1p_();
+  return self;
+}
+
+inline Tensor& log2_(Tensor& self) {
+  detail::to_meta(self).log2_();
+  return self;
+}
+
+inline Tensor& log_(Tensor& self) {
+  detail::to_meta(self).log_();
+  return self;
+}
+
+inline Tensor& log_normal_(Tensor& self, double mean = 1, double std = 2,
+                           std::optional<Generator> gen = std::nullopt) {
+  detail::to_meta(self).log_normal_(mean, std, gen);
+  return self;
+}
+
+inline Tensor& logical_and_(Tensor& self, const Scalar& other) {
+  detail::to_meta(self).logical_and_(other);
+  return self;
+}
+
+inline Tensor& logical_and_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).logical_and_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& logical_not_(Tensor& self) {
+  detail::to_meta(self).logical_not_();
+  return self;
+}
+
+inline Tensor& logical_or_(Tensor& self, const Scalar& other) {
+  detail::to_meta(self).logical_or_(other);
+  return self;
+}
+
+inline Tensor& logical_or_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).logical_or_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& logical_xor_(Tensor& self, const Scalar& other) {
+  detail::to_meta(self).logical_xor_(other);
+  return self;
+}
+
+inline Tensor& logical_xor_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).logical_xor_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& logit_(Tensor& self, std::optional<double> eps = std::nullopt) {
+  detail::to_meta(self).logit_(eps);
+  return self;
+}
+
+inline Tensor& lt_(Tensor& self, const Scalar& other) {
+  detail::to_meta(self).lt_(other);
+  return self;
+}
+
+inline Tensor& lt_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).lt_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Scalar& value) {
+  detail::to_meta(self).masked_fill_(detail::to_meta(mask), value);
+  return self;
+}
+
+inline Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Tensor& value) {
+  detail::to_meta(self).masked_fill_(detail::to_meta(mask), detail::to_meta(value));
+  return self;
+}
+
+inline Tensor& masked_scatter_(Tensor& self, const Tensor& mask, const Tensor& source) {
+  detail::to_meta(self).masked_scatter_(detail::to_meta(mask), detail::to_meta(source));
+  return self;
+}
+
+inline Tensor& maximum_(Tensor& self, const Scalar& other) {
+  detail::to_meta(self).maximum_(other);
+  return self;
+}
+
+inline Tensor& maximum_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).maximum_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& minimum_(Tensor& self, const Scalar& other) {
+  detail::to_meta(self).minimum_(other);
+  return self;
+}
+
+inline Tensor& minimum_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).minimum_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& mul_(Tensor& self, const Scalar& other) {
+  detail::to_meta(self).mul_(other);
+  return self;
+}
+
+inline Tensor& mul_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).mul_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& multiply_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).multiply_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& mvlgamma_(Tensor& self, int64_t p) {
+  detail::to_meta(self).mvlgamma_(p);
+  return self;
+}
+
+inline Tensor& nan_to_num_(Tensor& self, std::optional<double> nan = std::nullopt,
+                           std::optional<double> posinf = std::nullopt,
+                           std::optional<double> neginf = std::nullopt) {
+  detail::to_meta(self).nan_to_num_(nan, posinf, neginf);
+  return self;
+}
+
+inline Tensor& ne_(Tensor& self, const Scalar& other) {
+  detail::to_meta(self).ne_(other);
+  return self;
+}
+
+inline Tensor& ne_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).ne_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& neg_(Tensor& self) {
+  detail::to_meta(self).neg_();
+  return self;
+}
+
+inline Tensor& negative_(Tensor& self) {
+  detail::to_meta(self).negative_();
+  return self;
+}
+
+inline Tensor& nextafter_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).nextafter_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& normal_(Tensor& self, double mean = 0, double std = 1,
+                       std::optional<Generator> gen = std::nullopt) {
+  detail::to_meta(self).normal_(mean, std, gen);
+  return self;
+}
+
+inline Tensor& not_equal_(Tensor& self, const Scalar& other) {
+  detail::to_meta(self).not_equal_(other);
+  return self;
+}
+
+inline Tensor& not_equal_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).not_equal_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& polygamma_(Tensor& self, int64_t n) {
+  detail::to_meta(self).polygamma_(n);
+  return self;
+}
+
+inline Tensor& pow_(Tensor& self, const Scalar& other) {
+  detail::to_meta(self).pow_(other);
+  return self;
+}
+
+inline Tensor& pow_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).pow_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& put_(Tensor& self, const Tensor& index, const Tensor& source,
+                    bool accumulate = false) {
+  detail::to_meta(self).put_(detail::to_meta(index), detail::to_meta(source), accumulate);
+  return self;
+}
+
+inline Tensor& rad2deg_(Tensor& self) {
+  detail::to_meta(self).rad2deg_();
+  return self;
+}
+
+inline Tensor& random_(Tensor& self, int64_t from, int64_t to,
+                       std::optional<Generator> gen = std::nullopt) {
+  detail::to_meta(self).random_(from, to, gen);
+  return self;
+}
+
+inline Tensor& random_(Tensor& self, int64_t to, std::optional<Generator> gen = std::nullopt) {
+  detail::to_meta(self).random_(to, gen);
+  return self;
+}
+
+inline Tensor& reciprocal_(Tensor& self) {
+  detail::to_meta(self).reciprocal_();
+  return self;
+}
+
+inline Tensor& relu_(Tensor& self) {
+  detail::to_meta(self).relu_();
+  return self;
+}
+
+inline Tensor& remainder_(Tensor& self, const Scalar& other) {
+  detail::to_meta(self).remainder_(other);
+  return self;
+}
+
+inline Tensor& remainder_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).remainder_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& renorm_(Tensor& self, const Scalar& p, int64_t dim, const Scalar& maxnorm) {
+  detail::to_meta(self).renorm_(p, dim, maxnorm);
+  return self;
+}
+
+inline Tensor& round_(Tensor& self) {
+  detail::to_meta(self).round_();
+  return self;
+}
+
+inline Tensor& rsqrt_(Tensor& self) {
+  detail::to_meta(self).rsqrt_();
+  return self;
+}
+
+inline Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  detail::to_meta(self).scatter_(dim, detail::to_meta(index), value);
+  return self;
+}
+
+inline Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  detail::to_meta(self).scatter_(dim, detail::to_meta(index), detail::to_meta(src));
+  return self;
+}
+
+inline Tensor& scatter_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  detail::to_meta(self).scatter_add_(dim, detail::to_meta(index), detail::to_meta(src));
+  return self;
+}
+
+inline Tensor& scatter_reduce_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                               std::string_view reduce, bool include_self = true) {
+  detail::to_meta(self).scatter_reduce_(dim, detail::to_meta(index), detail::to_meta(src), reduce,
+                                        include_self);
+  return self;
+}
+
+inline Tensor& sgn_(Tensor& self) {
+  detail::to_meta(self).sgn_();
+  return self;
+}
+
+inline Tensor& sigmoid_(Tensor& self) {
+  detail::to_meta(self).sigmoid_();
+  return self;
+}
+
+inline Tensor& sign_(Tensor& self) {
+  detail::to_meta(self).sign_();
+  return self;
+}
+
+inline Tensor& sin_(Tensor& self) {
+  detail::to_meta(self).sin_();
+  return self;
+}
+
+inline Tensor& sinc_(Tensor& self) {
+  detail::to_meta(self).sinc_();
+  return self;
+}
+
+inline Tensor& sinh_(Tensor& self) {
+  detail::to_meta(self).sinh_();
+  return self;
+}
+
+inline Tensor& sqrt_(Tensor& self) {
+  detail::to_meta(self).sqrt_();
+  return self;
+}
+
+inline Tensor& square_(Tensor& self) {
+  detail::to_meta(self).square_();
+  return self;
+}
+
+inline Tensor& sub_(Tensor& self, const Scalar& other, const Scalar& alpha = 1) {
+  detail::to_meta(self).sub_(other, alpha);
+  return self;
+}
+
+inline Tensor& sub_(Tensor& self, const Tensor& other, const Scalar& alpha = 1) {
+  detail::to_meta(self).sub_(detail::to_meta(other), alpha);
+  return self;
+}
+
+inline Tensor& subtract_(Tensor& self, const Tensor& other, const Scalar& alpha = 1) {
+  detail::to_meta(self).subtract_(detail::to_meta(other), alpha);
+  return self;
+}
+
+inline Tensor& tan_(Tensor& self) {
+  detail::to_meta(self).tan_();
+  return self;
+}
+
+inline Tensor& tanh_(Tensor& self) {
+  detail::to_meta(self).tanh_();
+  return self;
+}
+
+inline Tensor& tril_(Tensor& self, int64_t diagonal = 0) {
+  detail::to_meta(self).tril_(diagonal);
+  return self;
+}
+
+inline Tensor& triu_(Tensor& self, int64_t diagonal = 0) {
+  detail::to_meta(self).triu_(diagonal);
+  return self;
+}
+
+inline Tensor& true_divide_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).true_divide_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& trunc_(Tensor& self) {
+  detail::to_meta(self).trunc_();
+  return self;
+}
+
+inline Tensor& uniform_(Tensor& self, double from = 0, double to = 1,
+                        std::optional<Generator> gen = std::nullopt) {
+  detail::to_meta(self).uniform_(from, to, gen);
+  return self;
+}
+
+inline Tensor& xlogy_(Tensor& self, const Scalar& other) {
+  detail::to_meta(self).xlogy_(other);
+  return self;
+}
+
+inline Tensor& xlogy_(Tensor& self, const Tensor& other) {
+  detail::to_meta(self).xlogy_(detail::to_meta(other));
+  return self;
+}
+
+inline Tensor& zero_(Tensor& self) {
+  detail::to_meta(self).zero_();
+  return self;
 }
 
 }  // namespace at::meta

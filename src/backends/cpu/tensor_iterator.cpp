@@ -36,7 +36,9 @@ void resize_out(const Tensor& out, IntArrayRef shape) {
   TensorImpl* impl = out.unsafeGetTensorImpl();
   impl->set_sizes_contiguous(shape);
   size_t need = impl->numel() * impl->itemsize();
-  if (need > impl->storage()->nbytes()) {
+  if (need > impl->storage()->nbytes() && out.is_meta()) {
+    impl->storage()->set_data(DataPtr(), need);  // no bytes: only the size grows, as resize_'s
+  } else if (need > impl->storage()->nbytes()) {
     BRASA_CHECK(impl->storage()->resizable(), "resize: cannot grow a tensor over external memory");
     DataPtr fresh = impl->storage()->allocator()->allocate(need);
     impl->storage()->set_data(std::move(fresh), need);

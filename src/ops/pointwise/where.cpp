@@ -11,6 +11,7 @@
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/dispatch/grad_mode.h"
 #include "brasa/ops/pointwise.h"
+#include "dispatch/inplace_name.h"
 #include "dispatch/node_name.h"
 #include "ops/meta.h"
 #include "ops/pointwise/ternary_ops.h"
@@ -152,7 +153,11 @@ const Tensor& Tensor::masked_fill_(const Tensor& mask, const Scalar& value) cons
 }
 const Tensor& Tensor::masked_fill_(const Tensor& mask, const Tensor& value) const {
   const Scalar v = masked_fill_value(value);
-  if (will_record_grad({&value})) return copy_(brasa::masked_fill(*this, mask, value));
+  if (will_record_grad({&value})) {
+    Tensor result = brasa::masked_fill(*this, mask, value);
+    autograd::InplaceName name("masked_fill_");  // Note [In-place op names]
+    return copy_(result);
+  }
   return masked_fill_(mask, v);
 }
 

@@ -6,6 +6,7 @@
 #include "brasa/dispatch/dispatcher.h"
 #include "brasa/ops/factory.h"
 #include "brasa/ops/indexing_ops.h"
+#include "dispatch/inplace_name.h"
 #include "ops/rearrange/rearrange_ops.h"
 
 namespace brasa::ops {
@@ -60,7 +61,8 @@ Tensor triangle_mask(const Tensor& self, int64_t diagonal, bool lower, const cha
   const int64_t rows = self.sizes()[self.dim() - 2];
   const int64_t cols = self.sizes()[self.dim() - 1];
   Tensor offset = arange(cols, kLong).unsqueeze(0).sub(arange(rows, kLong).unsqueeze(1));
-  return lower ? offset.gt(diagonal) : offset.lt(diagonal);
+  // On self's device: a meta self (the op's shape rule) gets a meta mask.
+  return (lower ? offset.gt(diagonal) : offset.lt(diagonal)).to(self.device());
 }
 
 Tensor tril_kernel(const Tensor& self, int64_t diagonal) {
@@ -131,8 +133,16 @@ Tensor Tensor::roll(IntArrayRef shifts, IntArrayRef dims) const {
 }
 Tensor Tensor::tril(int64_t diagonal) const { return brasa::tril(*this, diagonal); }
 Tensor Tensor::triu(int64_t diagonal) const { return brasa::triu(*this, diagonal); }
-const Tensor& Tensor::tril_(int64_t diagonal) const { return copy_(brasa::tril(*this, diagonal)); }
-const Tensor& Tensor::triu_(int64_t diagonal) const { return copy_(brasa::triu(*this, diagonal)); }
+const Tensor& Tensor::tril_(int64_t diagonal) const {
+  Tensor result = brasa::tril(*this, diagonal);
+  autograd::InplaceName name("tril_");  // Note [In-place op names]
+  return copy_(result);
+}
+const Tensor& Tensor::triu_(int64_t diagonal) const {
+  Tensor result = brasa::triu(*this, diagonal);
+  autograd::InplaceName name("triu_");
+  return copy_(result);
+}
 Tensor Tensor::repeat(IntArrayRef repeats) const { return brasa::repeat(*this, repeats); }
 Tensor Tensor::tile(IntArrayRef reps) const { return brasa::tile(*this, reps); }
 

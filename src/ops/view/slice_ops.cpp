@@ -50,6 +50,26 @@ Tensor slice_kernel(const Tensor& self, int64_t dim, std::optional<int64_t> star
   return detail::make_view(self, sizes, strides, offset);
 }
 
+// Note [Multi-output views]
+// libtorch forbids writing in place into an output of a view op that returns several views
+// (split, split_with_sizes, chunk, unbind) made in grad mode: the write's history would have to
+// replace the one node that all the outputs share. Such outputs record the kind MULTI_OUTPUT_NODE
+// (one made in InferenceMode keeps its stricter kind), whether or not their base requires grad, and
+// autograd refuses the write when it would record it (Note [View creation meta]). Views of integer
+// tensors are no autograd views in libtorch and keep their kind. The unsafe_* forms
+// (split_more_ops.cpp) drop the kind again: libtorch's outputs of those are no views.
+std::vector<Tensor> multi_output_views(std::vector<Tensor> out) {
+  if (!detail::grad_mode_enabled() || detail::inference_mode_enabled()) return out;
+  for (Tensor& t : out) {
+    TensorImpl* impl = t.unsafeGetTensorImpl();
+    if (!impl->view_base() || impl->creation_meta() == CreationMeta::INFERENCE_MODE ||
+        !(is_floating_type(impl->dtype()) || is_complex_type(impl->dtype())))
+      continue;
+    impl->set_creation_meta(CreationMeta::MULTI_OUTPUT_NODE, impl->version());
+  }
+  return out;
+}
+
 std::vector<Tensor> split_with_sizes_kernel(const Tensor& self, IntArrayRef split_sizes,
                                             int64_t dim) {
   BRASA_CHECK(self.dim() > 0, "split_with_sizes: expects a tensor with at least 1 dimension");
@@ -70,7 +90,7 @@ std::vector<Tensor> split_with_sizes_kernel(const Tensor& self, IntArrayRef spli
     out.push_back(slice_kernel(self, d, start, start + s, 1));
     start += s;
   }
-  return out;
+  return multi_output_views(std::move(out));
 }
 
 std::vector<Tensor> unbind_kernel(const Tensor& self, int64_t dim) {
@@ -80,7 +100,7 @@ std::vector<Tensor> unbind_kernel(const Tensor& self, int64_t dim) {
   std::vector<Tensor> out;
   out.reserve(self.sizes()[d]);
   for (int64_t i = 0; i < self.sizes()[d]; ++i) out.push_back(select_kernel(self, d, i));
-  return out;
+  return multi_output_views(std::move(out));
 }
 
 }  // namespace

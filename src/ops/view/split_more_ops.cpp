@@ -96,15 +96,26 @@ std::vector<Tensor> dsplit(const Tensor& self, IntArrayRef indices) {
   return tensor_split(self, indices, directional_dim(self, "dsplit", 3, 2, std::nullopt));
 }
 
+// libtorch's unsafe_* outputs are no views to autograd: writing into them in place is allowed
+// (Note [Multi-output views]).
+static std::vector<Tensor> writable_parts(std::vector<Tensor> parts) {
+  for (Tensor& t : parts) {
+    TensorImpl* impl = t.unsafeGetTensorImpl();
+    if (impl->creation_meta() == CreationMeta::MULTI_OUTPUT_NODE)
+      impl->set_creation_meta(CreationMeta::DEFAULT, 0);
+  }
+  return parts;
+}
+
 std::vector<Tensor> unsafe_chunk(const Tensor& self, int64_t chunks, int64_t dim) {
-  return chunk(self, chunks, dim);
+  return writable_parts(chunk(self, chunks, dim));
 }
 std::vector<Tensor> unsafe_split(const Tensor& self, int64_t split_size, int64_t dim) {
-  return split(self, split_size, dim);
+  return writable_parts(split(self, split_size, dim));
 }
 std::vector<Tensor> unsafe_split_with_sizes(const Tensor& self, IntArrayRef split_sizes,
                                             int64_t dim) {
-  return split_with_sizes(self, split_sizes, dim);
+  return writable_parts(split_with_sizes(self, split_sizes, dim));
 }
 
 }  // namespace brasa
