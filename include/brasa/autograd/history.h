@@ -23,8 +23,9 @@ BRASA_API void set_history(const Tensor& t, const std::shared_ptr<Node>& fn);
 /// too (its grad_fn becomes a CopySlices that runs fn on the view's region).
 BRASA_API void rebase_history(const Tensor& t, const std::shared_ptr<Node>& fn);
 /// Throws ValueError if `t` is a leaf that requires grad (in-place ops on those are refused), and
-/// RuntimeError if `t` is a view made in no-grad mode or InferenceMode of a tensor that requires
-/// grad (Note [View creation meta]).
+/// RuntimeError if `t` is a view whose creation meta forbids the write: made in no-grad mode or
+/// InferenceMode of a tensor that requires grad, one of several outputs of a multi-output view op
+/// (split, chunk, unbind), or returned by a custom Function (Note [View creation meta]).
 BRASA_API void check_inplace(const Tensor& t, const char* op);
 
 /// libtorch's torch::autograd::CreationMeta (the kind lives in core: make_view records it).
