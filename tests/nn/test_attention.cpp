@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -35,6 +36,15 @@ struct ThreadCountGuard {
   int saved = get_num_threads();
   ~ThreadCountGuard() { set_num_threads(saved); }
 };
+
+// q, k, v as the GPT takes them: slices of one [B, T, 3, H, D] projection; q of batch 1 (it
+// broadcasts) when broadcast_q.
+std::array<Tensor, 3> attention_projection_slices(int64_t B, int64_t T, int64_t H, int64_t D,
+                                                  ScalarType dt, bool broadcast_q) {
+  const Tensor h = randn({B, T, 3 * H * D}, dt);
+  const Tensor parts = h.view({B, T, 3, H, D}).permute({2, 0, 3, 1, 4});
+  return {broadcast_q ? parts[0].narrow(0, 0, 1) : parts[0], parts[1], parts[2]};
+}
 
 }  // namespace
 
@@ -156,10 +166,7 @@ TEST(Attention, GradientsIntoSlicesEqualTheOpBitForBit) {
       {2, 33, 2, 8, false, 0.0, 1, kFloat, true},    {2, 17, 2, 8, true, 0.0, 1, kHalf, false}};
   for (const Case& c : cases) {
     set_num_threads(c.threads);
-    const Tensor h = randn({c.B, c.T, 3 * c.H * c.D}, c.dt);
-    const Tensor parts = h.view({c.B, c.T, 3, c.H, c.D}).permute({2, 0, 3, 1, 4});
-    const Tensor q = c.broadcast_q ? parts[0].narrow(0, 0, 1) : parts[0], k = parts[1],
-                 v = parts[2];
+    const auto [q, k, v] = attention_projection_slices(c.B, c.T, c.H, c.D, c.dt, c.broadcast_q);
     auto [out, lse, philox] = _scaled_dot_product_attention_forward(
         q, k, v, {}, c.dropout, c.causal, std::nullopt, make_generator(3));
     const Tensor go = randn(out.sizes(), c.dt).transpose(1, 2).contiguous().transpose(1, 2);
@@ -203,10 +210,7 @@ TEST(Attention, OutputInMergedHeadsEqualsTheOpBitForBit) {
                         {2, 33, 2, 8, false, false, 0.0, 1, kFloat, true}};
   for (const Case& c : cases) {
     set_num_threads(c.threads);
-    const Tensor h = randn({c.B, c.T, 3 * c.H * c.D}, c.dt);
-    const Tensor parts = h.view({c.B, c.T, 3, c.H, c.D}).permute({2, 0, 3, 1, 4});
-    const Tensor q = c.broadcast_q ? parts[0].narrow(0, 0, 1) : parts[0], k = parts[1],
-                 v = parts[2];
+    const auto [q, k, v] = attention_projection_slices(c.B, c.T, c.H, c.D, c.dt, c.broadcast_q);
     const Tensor mask = c.mask ? randn({c.T, c.T}, c.dt) : Tensor();
     auto [out, lse, philox] = _scaled_dot_product_attention_forward(
         q, k, v, mask, c.dropout, c.causal, std::nullopt, make_generator(3));
