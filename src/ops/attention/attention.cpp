@@ -201,7 +201,8 @@ Triple forward_meta(const Tensor& q, const Tensor& k, const Tensor& v, const Ten
 // Runs the kernel into out (f.out or a view of the same shape and dtype with unit last stride).
 void run_forward(Forward& f, double dropout_p, bool is_causal, std::optional<Generator> gen,
                  const Tensor& out) {
-  auto& [p, unused, lse, philox] = f;
+  Prepared& p = f.p;
+  const Tensor &lse = f.lse, &philox = f.philox;
   PhiloxRange rng{0, 0};
   if (dropout_p > 0 && p.N * p.L * p.S > 0)
     rng = reserve_philox(gen, uint64_t((p.N * p.L * p.S + 3) / 4));
