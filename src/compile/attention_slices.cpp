@@ -1,7 +1,9 @@
 #include "compile/attention_slices.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <optional>
+#include <string>
 
 #include "brasa/dispatch/record_function.h"
 #include "ops/attention/attention_ops.h"
@@ -10,6 +12,9 @@ namespace brasa::compiler {
 
 std::vector<AttentionSlices> find_attention_slices(const Graph& g) {
   std::vector<AttentionSlices> found;
+  // BRASA_COMPILE_ATTENTION_SLICES=0: the op and three copies, for comparisons.
+  if (const char* e = std::getenv("BRASA_COMPILE_ATTENTION_SLICES"); e && std::string(e) == "0")
+    return found;
   const Uses uses(g);
   const auto count = static_cast<int32_t>(g.nodes.size());
   for (int32_t i = 0; i < count; ++i) {

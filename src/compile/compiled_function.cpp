@@ -138,7 +138,7 @@ bool same_plan(const Plan& a, const Plan& b) {
   for (size_t i = 0; i < a.steps.size(); ++i)
     if (!(a.steps[i] == b.steps[i])) return false;
   if (a.matmuls.size() != b.matmuls.size() || a.attentions != b.attentions ||
-      a.pool_relus != b.pool_relus)
+      a.pool_relus != b.pool_relus || a.head_merges != b.head_merges)
     return false;
   for (size_t i = 0; i < a.matmuls.size(); ++i)
     if (a.matmuls[i].nodes != b.matmuls[i].nodes) return false;

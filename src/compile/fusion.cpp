@@ -439,6 +439,7 @@ Plan plan(const Graph& g, bool fuse) {
   if (fuse) b.plan.matmuls = find_matmul_epilogues(g);
   if (fuse) b.plan.attentions = find_attention_slices(g);
   if (fuse) b.plan.pool_relus = find_pool_relus(g);
+  if (fuse) b.plan.head_merges = find_head_merges(g);
   std::vector<int32_t> at(g.nodes.size(), -1);
   std::vector<Step> step_at(g.nodes.size());
   for (size_t q = 0; q < b.plan.matmuls.size(); ++q) {
@@ -456,6 +457,12 @@ Plan plan(const Graph& g, bool fuse) {
     at[p.pool] = at[p.relu] = p.relu;
     step_at[p.relu].pool_relu = static_cast<int32_t>(q);
   }
+  for (size_t q = 0; q < b.plan.head_merges.size(); ++q)
+    for (int32_t i : {b.plan.head_merges[q].attention, b.plan.head_merges[q].copy}) {
+      at[i] = i;
+      step_at[i].node = i;
+      step_at[i].head_merge = static_cast<int32_t>(q);
+    }
   for (size_t i = 0; i < g.nodes.size(); ++i)
     for (const ArgRef& r : g.nodes[i].refs)
       b.uses_after[r.value] = std::max(b.uses_after[r.value], at[i] < 0 ? int(i) : at[i]);

@@ -8,6 +8,7 @@
 
 #include "compile/attention_slices.h"
 #include "compile/graph.h"
+#include "compile/head_merge.h"
 #include "compile/matmul_epilogue.h"
 #include "compile/pool_relu.h"
 
@@ -40,11 +41,12 @@ struct Kernel {
 };
 
 struct Step {
-  int32_t node = -1;       ///< a node of the graph, or
-  int32_t kernel = -1;     ///< a kernel of the plan, or
-  int32_t matmul = -1;     ///< a matmul with its epilogue (Note [Matmul epilogues])
-  int32_t attention = -1;  ///< attention's gradients into slices (AttentionSlices)
-  int32_t pool_relu = -1;  ///< a max-pool backward with relu's gradient (PoolRelu)
+  int32_t node = -1;        ///< a node of the graph, or
+  int32_t kernel = -1;      ///< a kernel of the plan, or
+  int32_t matmul = -1;      ///< a matmul with its epilogue (Note [Matmul epilogues])
+  int32_t attention = -1;   ///< attention's gradients into slices (AttentionSlices)
+  int32_t pool_relu = -1;   ///< a max-pool backward with relu's gradient (PoolRelu)
+  int32_t head_merge = -1;  ///< `node`'s part of an attention in merged-head layout (HeadMerge)
 
   bool operator==(const Step&) const = default;
 };
@@ -55,14 +57,16 @@ struct Plan {
   std::vector<MatmulEpilogue> matmuls;
   std::vector<AttentionSlices> attentions;
   std::vector<PoolRelu> pool_relus;
+  std::vector<HeadMerge> head_merges;
   std::string source;  ///< one translation unit with every kernel ("" when none)
 };
 
 /// Groups runs of fusible pointwise nodes, and the reductions over the last dim they feed or
 /// follow, into kernels (only when `fuse`) and generates their source; Float mm/addmm nodes with
 /// pointwise epilogues become oneDNN matmul steps, attention gradients copied into slices are
-/// written there, a max-pool backward and the relu gradient after it run as one scatter (all only
-/// when `fuse`); every other node stays a step of its own.
+/// written there, a max-pool backward and the relu gradient after it run as one scatter, an
+/// attention followed by a head merge writes merged heads (all only when `fuse`); every other node
+/// stays a step of its own.
 Plan plan(const Graph& g, bool fuse);
 
 }  // namespace brasa::compiler

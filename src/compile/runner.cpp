@@ -103,6 +103,10 @@ void run_steps(const Graph& g, const Plan& plan, std::vector<Tensor>& env) {
       run_attention_slices(g, plan.attentions[s.attention], env);
       continue;
     }
+    if (s.head_merge >= 0) {
+      run_head_merge(g, plan.head_merges[s.head_merge], s.node, env);
+      continue;
+    }
     if (s.pool_relu >= 0) {
       run_pool_relu(g, plan.pool_relus[s.pool_relu], env);
       continue;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -35,6 +36,15 @@ struct ThreadCountGuard {
   int saved = get_num_threads();
   ~ThreadCountGuard() { set_num_threads(saved); }
 };
+
+// q, k, v as the GPT takes them: slices of one [B, T, 3, H, D] projection; q of batch 1 (it
+// broadcasts) when broadcast_q.
+std::array<Tensor, 3> attention_projection_slices(int64_t B, int64_t T, int64_t H, int64_t D,
+                                                  ScalarType dt, bool broadcast_q) {
+  const Tensor h = randn({B, T, 3 * H * D}, dt);
+  const Tensor parts = h.view({B, T, 3, H, D}).permute({2, 0, 3, 1, 4});
+  return {broadcast_q ? parts[0].narrow(0, 0, 1) : parts[0], parts[1], parts[2]};
+}
 
 }  // namespace
 
@@ -156,10 +166,7 @@ TEST(Attention, GradientsIntoSlicesEqualTheOpBitForBit) {
       {2, 33, 2, 8, false, 0.0, 1, kFloat, true},    {2, 17, 2, 8, true, 0.0, 1, kHalf, false}};
   for (const Case& c : cases) {
     set_num_threads(c.threads);
-    const Tensor h = randn({c.B, c.T, 3 * c.H * c.D}, c.dt);
-    const Tensor parts = h.view({c.B, c.T, 3, c.H, c.D}).permute({2, 0, 3, 1, 4});
-    const Tensor q = c.broadcast_q ? parts[0].narrow(0, 0, 1) : parts[0], k = parts[1],
-                 v = parts[2];
+    const auto [q, k, v] = attention_projection_slices(c.B, c.T, c.H, c.D, c.dt, c.broadcast_q);
     auto [out, lse, philox] = _scaled_dot_product_attention_forward(
         q, k, v, {}, c.dropout, c.causal, std::nullopt, make_generator(3));
     const Tensor go = randn(out.sizes(), c.dt).transpose(1, 2).contiguous().transpose(1, 2);
@@ -177,6 +184,48 @@ TEST(Attention, GradientsIntoSlicesEqualTheOpBitForBit) {
       const Tensor rest = slices[0].narrow(0, 1, c.B - 1);
       EXPECT_TRUE(equal(rest, full_like(rest, 7.0)));
     }
+  }
+}
+
+TEST(Attention, OutputInMergedHeadsEqualsTheOpBitForBit) {
+  // Note [Attention output in merged heads]: the output written as the [B, H, L, Ev] view of a
+  // [B, L, H, Ev] buffer equals the op's bit for bit, and the backward reading it there gives the
+  // op's gradients bit for bit. Head sizes 32 and 5 (float), 24 (double), causal or not, a mask,
+  // dropout (the same generator state), 2 threads; Half and a broadcast query fall back to the
+  // op's contiguous output.
+  ThreadCountGuard guard;
+  manual_seed(6);
+  struct Case {
+    int64_t B, T, H, D;
+    bool causal, mask;
+    double dropout;
+    int threads;
+    ScalarType dt;
+    bool broadcast_q;
+  };
+  const Case cases[] = {{2, 64, 4, 32, true, false, 0.0, 1, kFloat, false},
+                        {3, 37, 2, 5, false, true, 0.0, 2, kFloat, false},
+                        {1, 70, 3, 24, false, false, 0.2, 1, kDouble, false},
+                        {2, 17, 2, 8, true, false, 0.0, 1, kHalf, false},
+                        {2, 33, 2, 8, false, false, 0.0, 1, kFloat, true}};
+  for (const Case& c : cases) {
+    set_num_threads(c.threads);
+    const auto [q, k, v] = attention_projection_slices(c.B, c.T, c.H, c.D, c.dt, c.broadcast_q);
+    const Tensor mask = c.mask ? randn({c.T, c.T}, c.dt) : Tensor();
+    auto [out, lse, philox] = _scaled_dot_product_attention_forward(
+        q, k, v, mask, c.dropout, c.causal, std::nullopt, make_generator(3));
+    auto [mo, ml, mp] = ops::scaled_dot_product_attention_forward_merged(
+        q, k, v, mask, c.dropout, c.causal, std::nullopt, make_generator(3));
+    const bool merged = c.dt != kHalf && !c.broadcast_q;
+    EXPECT_EQ(mo.transpose(1, 2).is_contiguous(), merged) << c.T << " " << c.D;
+    EXPECT_TRUE(equal(mo, out)) << c.T << " " << c.D;
+    EXPECT_TRUE(equal(ml, lse) && equal(mp, philox)) << c.T << " " << c.D;
+    const Tensor go = randn(out.sizes(), c.dt);
+    auto [gq, gk, gv] = scaled_dot_product_attention_backward(go, q, k, v, mask, out, lse, philox,
+                                                              c.dropout, c.causal, {});
+    auto [mq, mk, mv] = scaled_dot_product_attention_backward(go, q, k, v, mask, mo, ml, mp,
+                                                              c.dropout, c.causal, {});
+    EXPECT_TRUE(equal(mq, gq) && equal(mk, gk) && equal(mv, gv)) << c.T << " " << c.D;
   }
 }
 

@@ -63,7 +63,7 @@ struct Prepared {
   std::vector<int64_t> batch;
   int64_t N, L, S, E, Ev;
   Tensor q, k, v, mask;  // expanded to batch + [rows, cols], unit last stride, compute dtype
-  std::vector<int64_t> q_off, k_off, v_off, mask_off;
+  std::vector<int64_t> q_off, k_off, v_off, mask_off, o_off;
   double scale;
 };
 
@@ -198,10 +198,11 @@ Triple forward_meta(const Tensor& q, const Tensor& k, const Tensor& v, const Ten
   return {in_dtype(f.out, q.scalar_type()), f.lse, f.philox};
 }
 
-Triple forward_kernel(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask,
-                      double dropout_p, bool is_causal, std::optional<double> scale,
-                      std::optional<Generator> gen) {
-  auto [p, out, lse, philox] = forward_rule(q, k, v, mask, dropout_p, is_causal, scale);
+// Runs the kernel into out (f.out or a view of the same shape and dtype with unit last stride).
+void run_forward(Forward& f, double dropout_p, bool is_causal, std::optional<Generator> gen,
+                 const Tensor& out) {
+  Prepared& p = f.p;
+  const Tensor &lse = f.lse, &philox = f.philox;
   PhiloxRange rng{0, 0};
   if (dropout_p > 0 && p.N * p.L * p.S > 0)
     rng = reserve_philox(gen, uint64_t((p.N * p.L * p.S + 3) / 4));
@@ -212,11 +213,20 @@ Triple forward_kernel(const Tensor& q, const Tensor& k, const Tensor& v, const T
     lse.fill_(-std::numeric_limits<double>::infinity());
   } else if (out.numel() > 0 || lse.numel() > 0) {
     AttentionGeometry g = geometry(p, is_causal, dropout_p, rng);
+    p.o_off = batch_offsets(out, p.batch);
+    g.o_off = p.o_off.data(), g.o_row = out.stride(int64_t(p.batch.size()));
     auto& stub = p.native_bf16 ? attention_bf16_forward_stub : attention_forward_stub;
     stub(p.native_bf16 ? kBFloat16 : p.compute, g, base(p.q), base(p.k), base(p.v), base(p.mask),
-         out.data_ptr(), lse.data_ptr());
+         const_cast<void*>(base(out)), lse.data_ptr());
   }
-  return {in_dtype(out, q.scalar_type()), lse, philox};
+}
+
+Triple forward_kernel(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask,
+                      double dropout_p, bool is_causal, std::optional<double> scale,
+                      std::optional<Generator> gen) {
+  Forward f = forward_rule(q, k, v, mask, dropout_p, is_causal, scale);
+  run_forward(f, dropout_p, is_causal, std::move(gen), f.out);
+  return {in_dtype(f.out, q.scalar_type()), f.lse, f.philox};
 }
 
 // grad of a broadcast input: summed over the batch dims the input was expanded along.
@@ -278,8 +288,11 @@ void run_backward(Prepared& p, const Tensor& grad_out, const Tensor& out, const 
   const ScalarType dt = grad_dtype(p);
   // grad_out as it comes (the head merge's backward gives it strided) when its rows have unit
   // stride; the BFloat16 kernels take it contiguous.
-  Tensor go = grad_out.to(dt), o = out.to(dt).contiguous();
+  Tensor go = grad_out.to(dt), o = out.to(dt);
   if (p.native_bf16 || (go.stride(-1) != 1 && go.size(-1) > 1)) go = go.contiguous();
+  // out as it comes (merged heads: Note [Attention output in merged heads]) when its rows have
+  // unit stride.
+  if (p.native_bf16 || (o.stride(-1) != 1 && o.size(-1) > 1)) o = o.contiguous();
   Tensor l = lse.to(p.compute).contiguous();
   Tensor ph = philox.contiguous();
   PhiloxRange rng{uint64_t(ph.data_ptr<int64_t>()[0]), uint64_t(ph.data_ptr<int64_t>()[1])};
@@ -290,6 +303,8 @@ void run_backward(Prepared& p, const Tensor& grad_out, const Tensor& out, const 
                              gk_off = batch_offsets(gk, p.batch),
                              gv_off = batch_offsets(gv, p.batch);
   g.go_off = go_off.data(), g.go_row = go.stride(nd);
+  p.o_off = batch_offsets(o, p.batch);
+  g.o_off = p.o_off.data(), g.o_row = o.stride(nd);
   g.gq_off = gq_off.data(), g.gk_off = gk_off.data(), g.gv_off = gv_off.data();
   g.gq_row = gq.stride(nd), g.gk_row = gk.stride(nd), g.gv_row = gv.stride(nd);
   auto& stub = p.native_bf16 ? attention_bf16_backward_stub : attention_backward_stub;
@@ -339,9 +354,9 @@ std::tuple<Tensor, Tensor, Tensor> _scaled_dot_product_attention_forward(
 // gradient of the projection they were split from (Note [Slices written in place] in
 // src/compile/zero_slices.cpp). Here the kernel writes them there itself: the accumulators of
 // the blockwise kernel take a row stride and per-batch offsets, so the values are the op's own
-// (the same products in the same order), with no copies. Where the kernel cannot (BFloat16 or
-// Half operands, broadcast batch dims, destinations without unit last stride, or an input that
-// requires grad under grad mode) the op runs and its results are copied.
+// (the same products in the same order), with no copies. Where the kernel cannot
+// (BFloat16 or Half operands, broadcast batch dims, destinations without unit last stride, or an
+// input that requires grad under grad mode) the op runs and its results are copied.
 void ops::scaled_dot_product_attention_backward_into(
     const Tensor& grad_out, const Tensor& query, const Tensor& key, const Tensor& value,
     const Tensor& attn_mask, const Tensor& out, const Tensor& logsumexp, const Tensor& philox,
@@ -367,6 +382,35 @@ void ops::scaled_dot_product_attention_backward_into(
   auto [gq, gk, gv] = scaled_dot_product_attention_backward(
       grad_out, query, key, value, attn_mask, out, logsumexp, philox, dropout_p, is_causal, scale);
   grad_query.copy_(gq), grad_key.copy_(gk), grad_value.copy_(gv);
+}
+
+// Note [Attention output in merged heads]
+// Attention's output [B, H, L, Ev] is mostly read as y.transpose(1, 2).reshape(B, L, H * Ev), the
+// head merge, which copies it whole. The forward kernel writes each output row where the
+// geometry says (o_off, o_row), so a compiled graph has it write the rows into a [B, L, H, Ev]
+// buffer, which makes the merge a view (src/compile/attention_merge.cpp), and the backward reads
+// `output` where it lies. The values are the op's bit for bit: the same loops, other row
+// addresses.
+std::tuple<Tensor, Tensor, Tensor> ops::scaled_dot_product_attention_forward_merged(
+    const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& attn_mask,
+    double dropout_p, bool is_causal, std::optional<double> scale,
+    std::optional<Generator> generator) {
+  const bool grad = GradMode::is_enabled() &&
+                    (query.requires_grad() || key.requires_grad() || value.requires_grad() ||
+                     (attn_mask.defined() && attn_mask.requires_grad()));
+  if (query.dim() == 4 && !grad) {
+    Forward f = forward_rule(query, key, value, attn_mask, dropout_p, is_causal, scale);
+    if (!f.p.native_bf16 && query.scalar_type() == f.p.compute &&
+        IntArrayRef(f.p.batch) == query.sizes().slice(0, 2)) {
+      const int64_t B = f.p.batch[0], H = f.p.batch[1];
+      Tensor out =
+          detail::empty_generic({B, f.p.L, H, f.p.Ev}, f.p.compute, query.device()).transpose(1, 2);
+      run_forward(f, dropout_p, is_causal, std::move(generator), out);
+      return {out, f.lse, f.philox};
+    }
+  }
+  return sdpa_forward_op().call(query, key, value, attn_mask, dropout_p, is_causal, scale,
+                                std::move(generator));
 }
 
 std::tuple<Tensor, Tensor, Tensor> scaled_dot_product_attention_backward(

@@ -49,4 +49,15 @@ BRASA_API void scaled_dot_product_attention_backward_into(
     double dropout_p, bool is_causal, std::optional<double> scale, const Tensor& grad_query,
     const Tensor& grad_key, const Tensor& grad_value);
 
+/// _scaled_dot_product_attention_forward's results with `output` written in merged-head layout:
+/// for a 4-d query [B, H, L, E] (key and value of the same batch dims), output is the [B, H, L,
+/// Ev] view of a contiguous [B, L, H, Ev] buffer, so output.transpose(1, 2) is contiguous (Note
+/// [Attention output in merged heads]). The op's values bit for bit; where the kernel cannot
+/// (BFloat16/Half, broadcast batch dims, an input that requires grad under grad mode) the op's
+/// own contiguous result. For compiled graphs; throws as the op does.
+BRASA_API std::tuple<Tensor, Tensor, Tensor> scaled_dot_product_attention_forward_merged(
+    const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& attn_mask,
+    double dropout_p, bool is_causal, std::optional<double> scale,
+    std::optional<Generator> generator);
+
 }  // namespace brasa::ops

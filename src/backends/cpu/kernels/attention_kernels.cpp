@@ -355,7 +355,7 @@ void forward_impl(const AttentionGeometry& g, const T* q, const T* k, const T* v
                   tile.band(i0, j0, true));
       }
       for (int64_t r = 0; r < iq; ++r) {
-        T* o = out + (n * g.L + i0 + r) * g.Ev;
+        T* o = out + g.o_off[n] + (i0 + r) * g.o_row;
         // l == 0 (every key masked): NaN, as softmax gives
         const T inv = l[r] == T(0) ? T(NAN) : T(1) / l[r];
         const T* a = acc.data() + r * ldv;
@@ -396,7 +396,7 @@ struct BackwardTile {
            int64_t i0, int64_t iq, int64_t j0, int64_t jk, T* dv, T* dk, T* dq) {
     const T* go = gout + g.go_off[n] + i0 * g.go_row;
     for (int64_t r = 0; r < iq; ++r)  // D_r = sum_c grad_out[r][c] * out[r][c]
-      d[size_t(r)] = dot(out + (n * g.L + i0 + r) * g.Ev, go + r * g.go_row, g.Ev);
+      d[size_t(r)] = dot(out + g.o_off[n] + (i0 + r) * g.o_row, go + r * g.go_row, g.Ev);
     scores.compute(p.data(), q, mask, n, i0, iq, j0, jk);
     // A row whose keys are all masked has NaN probabilities (as softmax gives, so grad_v is NaN)
     // but, like a masked_fill, passes no gradient to its scores.

@@ -40,6 +40,10 @@ struct AttentionGeometry {
   int64_t q_row, k_row, v_row, mask_row, mask_col;
   const int64_t* go_off;  // grad_out (backward only)
   int64_t go_row;
+  // out (the forward writes it, the backward reads it; the BFloat16 kernels: contiguous): batch
+  // n at o_off[n], row stride o_row, unit last stride (Note [Attention output in merged heads]).
+  const int64_t* o_off;
+  int64_t o_row;
   // The gradients (backward only; the BFloat16 kernels: contiguous): batch n of grad_q at
   // gq_off[n], row stride gq_row, unit last stride (Note [Attention gradients into slices]).
   const int64_t *gq_off, *gk_off, *gv_off;
@@ -50,13 +54,14 @@ struct AttentionGeometry {
   PhiloxRange rng;
 };
 
-/// out: contiguous [N, L, Ev]; lse: contiguous [N, L]; all of dtype dt (Float or Double).
+/// out: [N, L, Ev] at the geometry's o_off, o_row; lse: contiguous [N, L]; all of dtype dt (Float
+/// or Double).
 using AttentionForwardKernel = void (*)(ScalarType dt, const AttentionGeometry& g, const void* q,
                                         const void* k, const void* v, const void* mask, void* out,
                                         void* lse);
-/// out: contiguous [N, L, Ev]; grad_out: [N, L, Ev] with batch n at go_off[n], row stride go_row
-/// and unit last stride (the BFloat16 kernels: contiguous); lse [N, L]; writes grad_q [N, L, E],
-/// grad_k [N, S, E], grad_v [N, S, Ev] at the geometry's gradient offsets, every element.
+/// out: [N, L, Ev] at o_off, o_row; grad_out: [N, L, Ev] with batch n at go_off[n], row stride
+/// go_row and unit last stride (the BFloat16 kernels: contiguous); lse [N, L]; writes grad_q [N, L,
+/// E], grad_k [N, S, E], grad_v [N, S, Ev] at the geometry's gradient offsets, every element.
 using AttentionBackwardKernel = void (*)(ScalarType dt, const AttentionGeometry& g, const void* q,
                                          const void* k, const void* v, const void* mask,
                                          const void* out, const void* grad_out, const void* lse,
