@@ -19,6 +19,20 @@ AutogradMeta& materialize_meta(const Tensor& t) {
 
 namespace {
 
+// Note [Stealing a view gradient]: a leaf's first gradient becomes its .grad without a copy when
+// nothing else can see its memory. A fresh result qualifies; so does a view whose base and
+// storage nothing else holds, which is how a Linear's weight gradient arrives: the product's
+// backward computes it transposed so that its transpose, the view the weight's TBackward passes
+// on, is contiguous. That view becomes .grad as a plain alias of the storage (the base is dropped
+// with the view). It must cover the whole storage, so a small gradient never pins a larger buffer.
+bool sole_view_of_its_storage(const Tensor& g) {
+  const TensorImpl* impl = g.unsafeGetTensorImpl();
+  const IntrusivePtr<TensorImpl>& base = impl->view_base();
+  return base && base->view_base() == nullptr && base.use_count() == 1 &&
+         g.storage().use_count() == 2 && g.storage_offset() == 0 &&
+         g.nbytes() == g.storage().nbytes();
+}
+
 /// Accumulates the incoming gradient into a leaf's .grad (Note [Autograd engine]).
 class AccumulateGrad final : public Node {
  public:
@@ -35,9 +49,15 @@ class AccumulateGrad final : public Node {
       if (r.defined()) g = std::move(r);
     }
     if (!m.grad_.defined()) {
-      bool stealable = !GradMode::is_enabled() && g.use_count() == 1 && g.is_contiguous() &&
-                       !g.is_view() && !g.requires_grad();
-      m.grad_ = stealable || GradMode::is_enabled() ? g : g.clone();
+      const bool stealable =
+          !GradMode::is_enabled() && g.use_count() == 1 && g.is_contiguous() && !g.requires_grad();
+      if (GradMode::is_enabled() || (stealable && !g.is_view())) {
+        m.grad_ = g;
+      } else if (stealable && sole_view_of_its_storage(g)) {
+        m.grad_ = shallow_alias(g);
+      } else {
+        m.grad_ = g.clone();
+      }
     } else if (GradMode::is_enabled()) {
       m.grad_ = m.grad_ + g;
     } else {
