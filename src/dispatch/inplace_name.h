@@ -5,23 +5,14 @@
 // (the generated write_back methods, tril_) reaches those checks through copy_; an InplaceName
 // guard around that copy_ makes their errors name the method instead (xlogy_, tril_).
 
+#include "dispatch/node_name.h"
+
 namespace brasa::autograd {
 
 /// The in-place op name the next in-place check gives its errors (nullptr: the op's own).
 const char*& inplace_name_override();
 
 /// RAII: in-place checks in its scope name `name` (nested guards restore the outer name).
-class InplaceName {
- public:
-  explicit InplaceName(const char* name) : outer_(inplace_name_override()) {
-    inplace_name_override() = name;
-  }
-  ~InplaceName() { inplace_name_override() = outer_; }
-  InplaceName(const InplaceName&) = delete;
-  InplaceName& operator=(const InplaceName&) = delete;
-
- private:
-  const char* outer_;
-};
+using InplaceName = ScopedName<&inplace_name_override>;
 
 }  // namespace brasa::autograd

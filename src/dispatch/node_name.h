@@ -24,16 +24,21 @@ inline const char* take_node_name(const char* name) {
   return taken;
 }
 
-/// RAII: names the node of the call in its scope (nullptr: the op's own name).
-class NodeName {
+/// RAII: sets the thread-local name `Slot()` refers to for its scope, then restores the outer one
+/// (nested guards nest). NodeName and InplaceName (dispatch/inplace_name.h).
+template <const char*& (*Slot)()>
+class ScopedName {
  public:
-  explicit NodeName(const char* name) : outer_(next_node_name()) { next_node_name() = name; }
-  ~NodeName() { next_node_name() = outer_; }
-  NodeName(const NodeName&) = delete;
-  NodeName& operator=(const NodeName&) = delete;
+  explicit ScopedName(const char* name) : outer_(Slot()) { Slot() = name; }
+  ~ScopedName() { Slot() = outer_; }
+  ScopedName(const ScopedName&) = delete;
+  ScopedName& operator=(const ScopedName&) = delete;
 
  private:
   const char* outer_;
 };
+
+/// RAII: names the node of the call in its scope (nullptr: the op's own name).
+using NodeName = ScopedName<&next_node_name>;
 
 }  // namespace brasa::autograd
