@@ -97,8 +97,9 @@ using detail::tp::TPModule;
 // holds its DeviceMesh (its process groups, and through them the TCPStore and its server's
 // threads), so the registry keeps layouts weakly. Their owner is the module's TPModule state,
 // which its forward override holds, and which goes when the module is destroyed.
+// A live layout means a live module (its state goes with the module's override), so the layout
+// alone tells a parameter of a destroyed module from one that reuses its address.
 struct ParamEntry {
-  std::weak_ptr<nn::Module> owner;
   const TensorImpl* impl;
   std::weak_ptr<const TensorParallelLayout> layout;
 };
@@ -259,7 +260,7 @@ void apply(const Planned& p, const DeviceMesh& mesh) {
       Tensor param = item.value();
       auto l = std::make_shared<const TensorParallelLayout>(layout_of(p, item.key(), param, mesh));
       if (l->placement.is_shard()) param.set_data(piece(param, *l, ranks, rank));
-      entries.push_back({p.module, param.unsafeGetTensorImpl(), l});
+      entries.push_back({param.unsafeGetTensorImpl(), l});
       layouts.push_back(std::move(l));
     }
   }
@@ -364,7 +365,7 @@ std::optional<TensorParallelLayout> tensor_parallel_layout(const Tensor& param) 
   auto& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   for (const auto& e : r.params) {
-    if (e.impl != param.unsafeGetTensorImpl() || e.owner.expired()) continue;
+    if (e.impl != param.unsafeGetTensorImpl()) continue;
     if (auto layout = e.layout.lock()) return *layout;
   }
   return std::nullopt;
