@@ -74,6 +74,8 @@ int main(int argc, char** argv) {
           p.table(brasa::profiler::SortBy::SelfCpuTimeTotal, shapes ? 60 : 24, shapes).c_str());
     }
   }
+  const double eager_mib = bench::step_peak_mib(step, false);
+  const double compiled_mib = bench::step_peak_mib(step, true);
   const brasa::CompileStats train_stats = brasa::compile_stats();
   std::printf("threads %d; loss eager %.6f, compiled %.6f (first call %.6f)\n",
               torch::get_num_threads(), eager_loss, compiled_loss_value, compiled_first);
@@ -85,6 +87,8 @@ int main(int argc, char** argv) {
       "  forward + backward: eager %.2f ms, compiled %.2f ms (%.2f); AdamW step alone %.2f "
       "ms\n",
       eager_fb, compiled_fb, compiled_fb / eager_fb, opt_ms);
+  std::printf("  a step's peak memory beyond the model's: eager %.1f MiB, compiled %.1f MiB\n",
+              eager_mib, compiled_mib);
   std::printf(
       "  graph breaks %lld, graphs %lld, backward graphs %lld, fused kernels %lld (row %lld), "
       "forward values kept %lld (eager's nodes %lld), eager calls %lld\n",

@@ -53,6 +53,8 @@ void run(const char* name, Model& model, int rounds) {
       "(loss eager %.6f, compiled %.6f); fused eager %.3f ms (%.2f)\n",
       name, eager_ms, compiled_ms, compiled_ms / eager_ms, eager_loss, compiled_value,
       fused_eager_ms, fused_eager_ms / eager_ms);
+  std::printf("%s step's peak memory beyond the model's: eager %.1f MiB, compiled %.1f MiB\n", name,
+              bench::step_peak_mib(step, false), bench::step_peak_mib(step, true));
 }
 
 // Item 7 of the issue: AdamW over the MLP's parameters (670K) as the fused optimizer kernel

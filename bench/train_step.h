@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "brasa/compile.h"
+#include "brasa/core/allocator.h"
 
 namespace bench {
 
@@ -21,6 +22,16 @@ auto training_step(Optimizer& optimizer, Eager& eager, Compiled& compiled, const
     loss.backward();
     optimizer.step();
   };
+}
+
+/// The memory one `step(compiled)` allocates beyond what was allocated before it, at its peak, in
+/// MiB (the CPU caching allocator's count).
+template <typename Step>
+double step_peak_mib(Step& step, bool compiled) {
+  const int64_t before = brasa::memory_stats().allocated_bytes;
+  brasa::reset_peak_memory_stats();
+  step(compiled);
+  return double(brasa::memory_stats().peak_allocated_bytes - before) / (1 << 20);
 }
 
 /// The eager `step(false)` with fused eager on (Note [Fused eager]); runs it once and prints what

@@ -186,6 +186,8 @@ variable_list apply_under_anomaly(Node& fn, variable_list&& grads, bool recorded
 namespace {
 // The tasks of the backward running on this thread (innermost, for reentrant backwards).
 thread_local TaskTable* t_tasks = nullptr;
+// Whether the backward running on this thread keeps its graph (retain_graph).
+thread_local bool t_keep_graph = true;
 // How many backwards are running on this thread, each inside a node of the one before.
 thread_local int t_depth = 0;
 constexpr int kMaxReentrantDepth = 60;
@@ -196,6 +198,8 @@ bool edge_needed(const Edge& edge) {
   NodeTask* t = t_tasks ? t_tasks->lookup(edge.function.get()) : nullptr;
   return t == nullptr || t->runs || t->is_target;
 }
+
+bool backward_keeps_graph() { return t_tasks == nullptr || t_keep_graph; }
 
 variable_list run_backward(EngineRequest req) {
   // Note [Deep reentrant backward]: a custom Function's backward may call backward() itself, and
@@ -272,9 +276,11 @@ variable_list run_backward(EngineRequest req) {
   AutoGradMode grad_mode(req.create_graph);
   struct CurrentTasks {
     TaskTable* prev = t_tasks;
-    ~CurrentTasks() { t_tasks = prev; }
+    bool prev_keep = t_keep_graph;
+    ~CurrentTasks() { t_tasks = prev, t_keep_graph = prev_keep; }
   } current;
   t_tasks = &tasks;
+  t_keep_graph = req.keep_graph;
   std::priority_queue<std::shared_ptr<Node>, std::vector<std::shared_ptr<Node>>, ReadyOrder> ready;
   ready.push(root);
   while (!ready.empty()) {

@@ -23,4 +23,9 @@ variable_list run_backward(EngineRequest req);
 /// libtorch's task_should_compute_output; true outside a backward.
 bool edge_needed(const Edge& edge);
 
+/// Whether the backward running on this thread keeps the graph for another backward
+/// (retain_graph): when not, a node may let go of its saved tensors while it runs, since the
+/// engine releases them once it returns. True outside a backward.
+BRASA_API bool backward_keeps_graph();
+
 }  // namespace brasa::autograd

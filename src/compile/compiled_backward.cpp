@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "autograd/engine.h"
 #include "brasa/autograd/autograd.h"
 #include "brasa/autograd/history.h"
 #include "brasa/core/error.h"
@@ -65,7 +66,11 @@ class CompiledFunctionBackward final : public autograd::Node {
     const Graph& g = cb_->part.backward;
     std::vector<Tensor> env(g.values.size());
     for (size_t i = 0; i < inputs_.size(); ++i) env[i] = inputs_[i];
-    for (size_t i = 0; i < saved_.size(); ++i) env[cb_->part.saved[i]] = saved_[i];
+    // Note [Values released after their last use]: saved values the graph is done with go back
+    // to the allocator during the backward, as eager's nodes release theirs one by one.
+    const bool keep = autograd::backward_keeps_graph();
+    for (size_t i = 0; i < saved_.size(); ++i)
+      env[cb_->part.saved[i]] = keep ? saved_[i] : std::move(saved_[i]);
     for (size_t i = 0; i < grads.size(); ++i) env[cb_->trace.grad_outputs[i]] = grads[i];
     run_steps(g, cb_->backward_plan, env);
     autograd::variable_list out;

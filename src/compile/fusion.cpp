@@ -8,6 +8,7 @@
 #include "brasa/core/error.h"
 #include "compile/codegen.h"
 #include "compile/in_place.h"
+#include "compile/release.h"
 #include "compile/row_fusion.h"
 
 namespace brasa::compiler {
@@ -504,6 +505,7 @@ Plan plan(const Graph& g, bool fuse) {
   }
   b.emit(group);
   if (!b.plan.kernels.empty()) b.plan.source = b.src.str();
+  b.plan.releases = release_points(g, b.plan);
   return std::move(b.plan);
 }
 

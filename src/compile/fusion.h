@@ -58,6 +58,8 @@ struct Plan {
   std::vector<AttentionSlices> attentions;
   std::vector<PoolRelu> pool_relus;
   std::vector<HeadMerge> head_merges;
+  /// Per step, the values dropped after it (Note [Values released after their last use]).
+  std::vector<std::vector<int32_t>> releases;
   std::string source;  ///< one translation unit with every kernel ("" when none)
 };
 

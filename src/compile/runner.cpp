@@ -81,6 +81,20 @@ void run_kernel(const Kernel& k, const Graph& g, std::vector<Tensor>& env) {
   k.fn(in.data(), out.data(), sizes.data(), strides.data(), flat && !k.rows ? 1 : 0);
 }
 
+void run_step(const Graph& g, const Plan& plan, const Step& s, std::vector<Tensor>& env) {
+  if (s.kernel >= 0) return run_kernel(plan.kernels[s.kernel], g, env);
+  if (s.matmul >= 0) return run_matmul_epilogue(g, plan.matmuls[s.matmul], env);
+  if (s.attention >= 0) return run_attention_slices(g, plan.attentions[s.attention], env);
+  if (s.head_merge >= 0) return run_head_merge(g, plan.head_merges[s.head_merge], s.node, env);
+  if (s.pool_relu >= 0) return run_pool_relu(g, plan.pool_relus[s.pool_relu], env);
+  const Node& n = g.nodes[s.node];
+  Stack stack = bind_arguments(n, env);
+  n.op->call_boxed(stack);
+  for (const ArgRef& r : n.results)
+    env[r.value] = r.element < 0 ? std::move(stack[r.slot].tensor())
+                                 : stack[r.slot].get<std::vector<Tensor>>()[r.element];
+}
+
 }  // namespace
 
 void run_steps(const Graph& g, const Plan& plan, std::vector<Tensor>& env) {
@@ -90,33 +104,9 @@ void run_steps(const Graph& g, const Plan& plan, std::vector<Tensor>& env) {
   for (size_t v = 0; v < g.values.size(); ++v)
     if (g.values[v].kind == ValueKind::Literal || g.values[v].kind == ValueKind::Captured)
       env[v] = g.values[v].constant;
-  for (const Step& s : plan.steps) {
-    if (s.kernel >= 0) {
-      run_kernel(plan.kernels[s.kernel], g, env);
-      continue;
-    }
-    if (s.matmul >= 0) {
-      run_matmul_epilogue(g, plan.matmuls[s.matmul], env);
-      continue;
-    }
-    if (s.attention >= 0) {
-      run_attention_slices(g, plan.attentions[s.attention], env);
-      continue;
-    }
-    if (s.head_merge >= 0) {
-      run_head_merge(g, plan.head_merges[s.head_merge], s.node, env);
-      continue;
-    }
-    if (s.pool_relu >= 0) {
-      run_pool_relu(g, plan.pool_relus[s.pool_relu], env);
-      continue;
-    }
-    const Node& n = g.nodes[s.node];
-    Stack stack = bind_arguments(n, env);
-    n.op->call_boxed(stack);
-    for (const ArgRef& r : n.results)
-      env[r.value] = r.element < 0 ? std::move(stack[r.slot].tensor())
-                                   : stack[r.slot].get<std::vector<Tensor>>()[r.element];
+  for (size_t i = 0; i < plan.steps.size(); ++i) {
+    run_step(g, plan, plan.steps[i], env);
+    for (int32_t v : plan.releases[i]) env[v] = Tensor();  // Note [Values released after ...]
   }
 }
 
