@@ -143,6 +143,16 @@ void wrap_outputs(CustomNodeBase& node, const std::shared_ptr<Node>& self,
     }
     ++differentiable;
     if (dirty) {
+      // Note [A view written by a custom Function]: rebasing a view's history gives its base a
+      // grad_fn whose one output is this view; a Function with other outputs cannot be that.
+      BRASA_CHECK_TYPED(
+          RuntimeError, !(out.unsafeGetTensorImpl()->view_base() && outputs.size() > 1),
+          node.name(), ": input ", out.sizes(),
+          " is a view of another tensor written in place (mark_dirty), and the Function returns ",
+          outputs.size(),
+          " tensors. A Function that writes a view input in place can return only that one "
+          "tensor: clone the input first, or split the Function into one that writes in place "
+          "and returns one tensor and one that computes the rest");
       check_inplace_named(out, node.name().c_str(), InplaceOpName::kAsGiven);
       rebase_history(out, self);
     } else {

@@ -255,6 +255,43 @@ TEST(CustomFunctionViews, UsingOneAfterItsBaseWasWrittenIsRefused) {
                            std::string(kNoGradHeader) + kCustomFunctionKind);
 }
 
+// A forward that doubles its input in place, says so, and returns it with a second tensor (or
+// alone).
+struct DoublesInPlace : autograd::Function<DoublesInPlace> {
+  static variable_list forward(AutogradContext* ctx, Tensor x, bool two) {
+    x.mul_(2);
+    ctx->mark_dirty({x});
+    if (!two) return {x};
+    return {x, x * 3};
+  }
+  static variable_list backward(AutogradContext*, variable_list g) {
+    Tensor gx = g[0] * 2;
+    if (g.size() > 1 && g[1].defined()) gx = gx + g[1] * 6;
+    return {gx, Tensor()};
+  }
+};
+
+// Rewriting a view's history makes the Function its base's grad_fn's only source: libtorch refuses
+// a Function that writes a view input in place and returns more than one tensor.
+TEST(CustomFunctionViews, AViewInputWrittenInPlaceAllowsOneOutputOnly) {
+  Tensor base = custom_function_input(true);
+  EXPECT_THROWS_CONTAINING(RuntimeError, DoublesInPlace::apply(base.select(0, 1), true),
+                           "DoublesInPlace");
+  EXPECT_THROWS_CONTAINING(RuntimeError, DoublesInPlace::apply(base.select(0, 1), true),
+                           ": input [3] is a view of another tensor written in place (mark_dirty), "
+                           "and the Function returns 2 tensors");
+  // One output: the view's history is rewritten, the gradient reaches the base.
+  Tensor x = ones({2, 3}).set_requires_grad(true);
+  Tensor y = x.clone();
+  DoublesInPlace::apply(y.select(0, 1), false);
+  y.sum().backward();
+  EXPECT_TRUE(equal(x.grad(), stack({ones({3}), full({3}, 2.0)})));
+  // Not a view: two outputs are fine.
+  Tensor z = ones({3}).set_requires_grad(true).clone();
+  variable_list both = DoublesInPlace::apply(z, true);
+  EXPECT_TRUE(both[1].requires_grad());
+}
+
 TEST(InplaceOpNames, ErrorsNameTheInPlaceOp) {
   Tensor leaf = ones({2, 3}).set_requires_grad(true);
   EXPECT_THROWS_CONTAINING(ValueError, leaf.mul_(2), "mul_: a leaf Variable");
