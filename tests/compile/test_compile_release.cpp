@@ -64,8 +64,8 @@ TEST_F(Release, ABackwardFreesWhatItIsDoneWith) {
   const double compiled = backward_peak(f), eager = backward_peak(fn);
   // The gradients of the 8 weights stay (8 [256, 256] buffers, as in eager); the intermediate
   // gradients and the saved activations go as the backward passes them.
-  EXPECT_LE(compiled, eager + 2 * kBuffer) << "compiled " << compiled << " B, eager " << eager
-                                           << " B";
+  EXPECT_LE(compiled, eager + 2 * kBuffer)
+      << "compiled " << compiled << " B, eager " << eager << " B";
   std::vector<Tensor> want;
   for (const Tensor& wi : w) want.push_back(wi.grad().clone());
   // retain_graph keeps the saved values for a second backward, which gives the same gradients.
