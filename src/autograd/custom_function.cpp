@@ -1,5 +1,7 @@
 #include "brasa/autograd/custom_function.h"
 
+#include <unordered_set>
+
 #include "autograd/autograd_meta.h"
 #include "autograd/engine.h"
 #include "brasa/ops/factory.h"
@@ -124,8 +126,26 @@ static Tensor view_of_input(const Tensor& input) {
   return input.view_as(input);
 }
 
+// The inputs marked dirty that are not among `outputs`.
+static size_t dirty_inputs_not_returned(const AutogradContext& ctx, const variable_list& inputs,
+                                        const variable_list& outputs) {
+  std::unordered_set<const TensorImpl*> missing;
+  for (const Tensor& in : inputs)
+    if (in.defined() && ctx.is_dirty(in)) missing.insert(in.unsafeGetTensorImpl());
+  for (const Tensor& out : outputs)
+    if (out.defined()) missing.erase(out.unsafeGetTensorImpl());
+  return missing.size();
+}
+
 void wrap_outputs(CustomNodeBase& node, const std::shared_ptr<Node>& self,
                   const variable_list& inputs, variable_list& outputs, bool needs_grad) {
+  // As libtorch: an input written in place is returned, so that its new history (or, without
+  // grad, its new version) goes with the value the caller gets.
+  const size_t not_returned = dirty_inputs_not_returned(node.ctx, inputs, outputs);
+  BRASA_CHECK_TYPED(RuntimeError, not_returned == 0, node.name(), ": ", not_returned,
+                    " input(s) marked dirty (written in place) are not among the Function's ",
+                    outputs.size(),
+                    " outputs; every input a Function modifies in place must be returned");
   node.ctx.bump_dirty_versions();
   int differentiable = 0;
   std::vector<bool> dirty_input(outputs.size());

@@ -292,6 +292,25 @@ TEST(CustomFunctionViews, AViewInputWrittenInPlaceAllowsOneOutputOnly) {
   EXPECT_TRUE(both[1].requires_grad());
 }
 
+struct WritesButReturnsAnother : autograd::Function<WritesButReturnsAnother> {
+  static Tensor forward(AutogradContext* ctx, Tensor x, Tensor y) {
+    x.mul_(2);
+    ctx->mark_dirty({x});
+    return y * 2;
+  }
+  static variable_list backward(AutogradContext*, variable_list g) { return {Tensor(), g[0] * 2}; }
+};
+
+// libtorch refuses a forward that marks an input dirty without returning it, with or without grad.
+TEST(CustomFunctionViews, AnInputWrittenInPlaceMustBeReturned) {
+  for (bool grad : {true, false}) {
+    Tensor x = ones({4}).set_requires_grad(grad).clone(), y = ones({4}).set_requires_grad(grad);
+    EXPECT_THROWS_CONTAINING(RuntimeError, WritesButReturnsAnother::apply(x, y),
+                             ": 1 input(s) marked dirty (written in place) are not among the "
+                             "Function's 1 outputs");
+  }
+}
+
 TEST(InplaceOpNames, ErrorsNameTheInPlaceOp) {
   Tensor leaf = ones({2, 3}).set_requires_grad(true);
   EXPECT_THROWS_CONTAINING(ValueError, leaf.mul_(2), "mul_: a leaf Variable");
