@@ -5,6 +5,7 @@
 #include "autograd/autograd_meta.h"
 #include "autograd/engine.h"
 #include "brasa/ops/factory.h"
+#include "core/demangle.h"
 
 namespace brasa::autograd {
 
@@ -126,6 +127,16 @@ static Tensor view_of_input(const Tensor& input) {
   return input.view_as(input);
 }
 
+// The Function's name for messages: its node's name ends in "Backward" after the mangled type name
+// (`typeid(T).name()`), which is demangled here.
+static std::string function_name(const CustomNodeBase& node) {
+  std::string n = node.name();
+  const std::string suffix = "Backward";
+  if (n.size() > suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0)
+    n.resize(n.size() - suffix.size());
+  return brasa::detail::demangle(n.c_str());
+}
+
 // The inputs marked dirty that are not among `outputs`.
 static size_t dirty_inputs_not_returned(const AutogradContext& ctx, const variable_list& inputs,
                                         const variable_list& outputs) {
@@ -142,7 +153,7 @@ void wrap_outputs(CustomNodeBase& node, const std::shared_ptr<Node>& self,
   // As libtorch: an input written in place is returned, so that its new history (or, without
   // grad, its new version) goes with the value the caller gets.
   const size_t not_returned = dirty_inputs_not_returned(node.ctx, inputs, outputs);
-  BRASA_CHECK_TYPED(RuntimeError, not_returned == 0, node.name(), ": ", not_returned,
+  BRASA_CHECK_TYPED(RuntimeError, not_returned == 0, function_name(node), ": ", not_returned,
                     " input(s) marked dirty (written in place) are not among the Function's ",
                     outputs.size(),
                     " outputs; every input a Function modifies in place must be returned");
@@ -167,7 +178,7 @@ void wrap_outputs(CustomNodeBase& node, const std::shared_ptr<Node>& self,
       // grad_fn whose one output is this view; a Function with other outputs cannot be that.
       BRASA_CHECK_TYPED(
           RuntimeError, !(out.unsafeGetTensorImpl()->view_base() && outputs.size() > 1),
-          node.name(), ": input ", out.sizes(),
+          function_name(node), ": input ", out.sizes(),
           " is a view of another tensor written in place (mark_dirty), and the Function returns ",
           outputs.size(),
           " tensors. A Function that writes a view input in place can return only that one "

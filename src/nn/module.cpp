@@ -2,26 +2,16 @@
 
 #include "brasa/nn/module.h"
 
-#include <cxxabi.h>
-
-#include <cstdlib>
 #include <typeinfo>
 
 #include "brasa/autograd/grad_mode.h"
 #include "brasa/core/error.h"
 #include "brasa/core/warning.h"
+#include "core/demangle.h"
 #include "nn/utils/forward_override_registry.h"
 
 namespace brasa::nn {
 namespace {
-
-std::string demangle(const char* mangled) {
-  int status = 0;
-  char* raw = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
-  std::string out = (status == 0 && raw != nullptr) ? std::string(raw) : std::string(mangled);
-  std::free(raw);  // NOLINT(cppcoreguidelines-no-malloc)
-  return out;
-}
 
 std::string join(const std::string& prefix, const std::string& name) {
   return prefix.empty() ? name : prefix + "." + name;
@@ -38,7 +28,7 @@ void check_name(const std::string& name, const char* what, const char* kind) {
 }  // namespace
 
 namespace detail {
-std::string type_name(const std::type_info& type) { return demangle(type.name()); }
+std::string type_name(const std::type_info& type) { return brasa::detail::demangle(type.name()); }
 }  // namespace detail
 
 Module::Module(std::string name) : name_(std::move(name)) {}
@@ -52,7 +42,7 @@ Module::~Module() { utils::detail::forget_forward_override(this); }
 
 const std::string& Module::name() const noexcept {
   if (!name_) {
-    std::string n = demangle(typeid(*this).name());
+    std::string n = brasa::detail::demangle(typeid(*this).name());
     if (n.rfind("brasa::", 0) == 0) n = "torch::" + n.substr(7);
     name_ = std::move(n);
   }
