@@ -186,7 +186,8 @@ variable_list apply_under_anomaly(Node& fn, variable_list&& grads, bool recorded
 namespace {
 // The tasks of the backward running on this thread (innermost, for reentrant backwards).
 thread_local TaskTable* t_tasks = nullptr;
-// Whether the backward running on this thread keeps its graph (retain_graph).
+// Whether the backward running on this thread keeps its graph (retain_graph); true outside a
+// backward (run_backward restores the outer value when it returns).
 thread_local bool t_keep_graph = true;
 // How many backwards are running on this thread, each inside a node of the one before.
 thread_local int t_depth = 0;
@@ -199,7 +200,7 @@ bool edge_needed(const Edge& edge) {
   return t == nullptr || t->runs || t->is_target;
 }
 
-bool backward_keeps_graph() { return t_tasks == nullptr || t_keep_graph; }
+bool backward_keeps_graph() { return t_keep_graph; }
 
 variable_list run_backward(EngineRequest req) {
   // Note [Deep reentrant backward]: a custom Function's backward may call backward() itself, and
